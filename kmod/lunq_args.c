@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dm-lunq policy words ("key:value"), shared by the table line, the "set"
+ * message and (later) sysfs and netlink.  Pure logic: see lunq_pure.h.
+ *
+ * The key table is the single place where a key's name, range, default and
+ * error texts live.  Error texts are string literals because device-mapper
+ * prints ti->error after the constructor has returned.
+ */
+#include "lunq_args.h"
+
+enum lunq_vtype { LUNQ_T_UINT, LUNQ_T_ENUM, LUNQ_T_NAME, LUNQ_T_POW2 };
+
+
+struct lunq_keydef {
+	const char *name;
+	enum lunq_vtype type;
+	bool supported;
+	u32 min, max, def;
+	const char *const *names;	/* LUNQ_T_ENUM */
+	unsigned int nr_names;
+	const char *bad_value;
+	const char *duplicate;
+	const char *unsupported;
+};
+
+static const char *const lunq_sched_names[] = { "fifo", "disksort" };
+static const char *const lunq_reaction_names[] = {
+	"none", "linux", "sd", "sd-fc"
+};
+static const char *const lunq_model_names[] = {
+	"none", "fixed", "flash", "hdd"
+};
+
+#define LUNQ_KEY_MSGS(k)						\
+	.name = #k,							\
+	.duplicate = #k ": given more than once",			\
+	.unsupported = #k ": not supported by this build of dm-lunq"
+
+#define LUNQ_UINT(k, lo, hi, d, on)					\
+	{ LUNQ_KEY_MSGS(k), .type = LUNQ_T_UINT, .supported = on,	\
+	  .min = lo, .max = hi, .def = d,				\
+	  .bad_value = #k ": value must be an integer " #lo ".." #hi }
+
+#define LUNQ_POW2(k, lo, hi, d, on)					\
+	{ LUNQ_KEY_MSGS(k), .type = LUNQ_T_POW2, .supported = on,	\
+	  .min = lo, .max = hi, .def = d,				\
+	  .bad_value = #k ": value must be a power of two " #lo ".." #hi }
+
+#define LUNQ_ENUM(k, arr, choices, on)					\
+	{ LUNQ_KEY_MSGS(k), .type = LUNQ_T_ENUM, .supported = on,	\
+	  .names = arr, .nr_names = ARRAY_SIZE(arr),			\
+	  .bad_value = #k ": value must be one of " choices }
+
+/*
+ * The last column says whether this build implements the key; a known but
+ * unimplemented key is refused rather than silently ignored.
+ */
+static const struct lunq_keydef lunq_keys[LUNQ_NR_KEYS] = {
+	[LUNQ_QDEPTH] = LUNQ_UINT(qdepth, 0, 65535, 0, false),
+	[LUNQ_SCHED] = LUNQ_ENUM(sched, lunq_sched_names,
+				 "fifo, disksort", false),
+	[LUNQ_MAX_WAIT_MS] = LUNQ_UINT(max_wait_ms, 0, 3600000, 0, false),
+	[LUNQ_LUN_DEPTH] = LUNQ_UINT(lun_depth, 0, 65535, 0, false),
+	[LUNQ_POOL] = { LUNQ_KEY_MSGS(pool), .type = LUNQ_T_NAME,
+			.bad_value = "pool: name must be 1..31 characters of A-Z a-z 0-9 _ -" },
+	[LUNQ_POOL_DEPTH] = LUNQ_UINT(pool_depth, 1, 65535, 0, false),
+	[LUNQ_QFULL_DELAY_US] = LUNQ_UINT(qfull_delay_us, 0, 10000000,
+					  3000, false),
+	[LUNQ_REACTION] = LUNQ_ENUM(reaction, lunq_reaction_names,
+				    "none, linux, sd, sd-fc", false),
+	[LUNQ_MODEL] = LUNQ_ENUM(model, lunq_model_names,
+				 "none, fixed, flash, hdd", false),
+	[LUNQ_SVC_US] = LUNQ_UINT(svc_us, 0, 60000000, 0, false),
+	[LUNQ_CHANNELS] = LUNQ_UINT(channels, 1, 1024, 1, false),
+	[LUNQ_MBPS] = LUNQ_UINT(mbps, 0, 1000000, 0, false),
+	[LUNQ_SEEK_MS] = LUNQ_UINT(seek_ms, 0, 1000, 0, false),
+	[LUNQ_RPM] = LUNQ_UINT(rpm, 0, 100000, 0, false),
+	[LUNQ_PBLK] = LUNQ_POW2(pblk, 512, 65536, 512, false),
+	[LUNQ_BUBBLE_MS] = LUNQ_UINT(bubble_ms, 0, 3600000, 0, false),
+};
+
+void lunq_policy_init(struct lunq_policy *p)
+{
+	unsigned int i;
+
+	memset(p, 0, sizeof(*p));
+	for (i = 0; i < LUNQ_NR_KEYS; i++)
+		p->val[i] = lunq_keys[i].def;
+}
+
+const char *lunq_key_name(enum lunq_key key)
+{
+	return key < LUNQ_NR_KEYS ? lunq_keys[key].name : "?";
+}
+
+bool lunq_key_supported(enum lunq_key key)
+{
+	return key < LUNQ_NR_KEYS && lunq_keys[key].supported;
+}
+
+/* Strict unsigned decimal: digits only, no sign, no space, fits in u32. */
+static bool lunq_parse_u32(const char *s, u32 *out)
+{
+	u64 v = 0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		v = v * 10 + (u64)(*s - '0');
+		if (v > 0xffffffffULL)
+			return false;
+	}
+	*out = (u32)v;
+	return true;
+}
+
+static bool lunq_valid_name(const char *s)
+{
+	size_t n = 0;
+
+	for (; s[n]; n++) {
+		char c = s[n];
+
+		if (n >= LUNQ_POOL_NAME_MAX)
+			return false;
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '-'))
+			return false;
+	}
+	return n > 0;
+}
+
+static bool lunq_parse_value(const struct lunq_keydef *d, const char *s,
+			     u32 *out)
+{
+	unsigned int i;
+
+	switch (d->type) {
+	case LUNQ_T_UINT:
+		return lunq_parse_u32(s, out) && *out >= d->min &&
+		       *out <= d->max;
+	case LUNQ_T_POW2:
+		return lunq_parse_u32(s, out) && *out >= d->min &&
+		       *out <= d->max && !(*out & (*out - 1));
+	case LUNQ_T_ENUM:
+		for (i = 0; i < d->nr_names; i++) {
+			if (!strcmp(s, d->names[i])) {
+				*out = i;
+				return true;
+			}
+		}
+		return false;
+	case LUNQ_T_NAME:
+		*out = 0;
+		return lunq_valid_name(s);
+	}
+	return false;
+}
+
+enum lunq_arg_err lunq_parse_word(struct lunq_policy *p, const char *word,
+				  u32 *seen, enum lunq_key *key)
+{
+	const char *colon = strchr(word, ':');
+	const struct lunq_keydef *d;
+	size_t klen;
+	unsigned int i;
+	u32 v;
+
+	*key = LUNQ_NR_KEYS;
+	if (!colon || colon == word)
+		return LUNQ_ARG_NO_COLON;
+	klen = colon - word;
+	for (i = 0; i < LUNQ_NR_KEYS; i++) {
+		if (strlen(lunq_keys[i].name) == klen &&
+		    !memcmp(lunq_keys[i].name, word, klen))
+			break;
+	}
+	if (i == LUNQ_NR_KEYS)
+		return LUNQ_ARG_UNKNOWN_KEY;
+	*key = i;
+	d = &lunq_keys[i];
+	if (*seen & (1U << i))
+		return LUNQ_ARG_DUPLICATE;
+	if (!lunq_parse_value(d, colon + 1, &v))
+		return LUNQ_ARG_BAD_VALUE;
+	if (!d->supported)
+		return LUNQ_ARG_UNSUPPORTED;
+
+	if (d->type == LUNQ_T_NAME)
+		strcpy(p->pool, colon + 1);	/* length checked above */
+	p->val[i] = v;
+	p->given |= 1U << i;
+	*seen |= 1U << i;
+	return LUNQ_ARG_OK;
+}
+
+const char *lunq_arg_error(enum lunq_arg_err err, enum lunq_key key)
+{
+	const struct lunq_keydef *d = key < LUNQ_NR_KEYS ? &lunq_keys[key] : NULL;
+
+	switch (err) {
+	case LUNQ_ARG_OK:
+		return "no error";
+	case LUNQ_ARG_NO_COLON:
+		return "Optional argument is not of the form key:value";
+	case LUNQ_ARG_UNKNOWN_KEY:
+		return "Unknown optional argument key";
+	case LUNQ_ARG_BAD_VALUE:
+		return d ? d->bad_value : "Invalid value";
+	case LUNQ_ARG_DUPLICATE:
+		return d ? d->duplicate : "Key given more than once";
+	case LUNQ_ARG_UNSUPPORTED:
+		return d ? d->unsupported : "Key not supported";
+	}
+	return "Invalid optional argument";
+}
+
+unsigned int lunq_policy_format(const struct lunq_policy *p, char *buf,
+				size_t len)
+{
+	unsigned int i, n = 0;
+	size_t pos = 0;
+
+	if (!len)
+		return 0;
+	buf[0] = '\0';
+	for (i = 0; i < LUNQ_NR_KEYS; i++) {
+		const struct lunq_keydef *d = &lunq_keys[i];
+		const char *sep = pos ? " " : "";
+		int w;
+
+		if (!(p->given & (1U << i)))
+			continue;
+		if (d->type == LUNQ_T_ENUM)
+			w = snprintf(buf + pos, len - pos, "%s%s:%s", sep,
+				     d->name, d->names[p->val[i] < d->nr_names ?
+						       p->val[i] : 0]);
+		else if (d->type == LUNQ_T_NAME)
+			w = snprintf(buf + pos, len - pos, "%s%s:%s", sep,
+				     d->name, p->pool);
+		else
+			w = snprintf(buf + pos, len - pos, "%s%s:%u", sep,
+				     d->name, p->val[i]);
+		if (w < 0 || (size_t)w >= len - pos) {
+			buf[pos] = '\0';	/* never emit half a word */
+			break;
+		}
+		pos += w;
+		n++;
+	}
+	return n;
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dm-lunq policy words: the "key:value" optional arguments of the table
+ * line and of the "set" message.  Pure logic, no device-mapper plumbing.
+ */
+#ifndef LUNQ_ARGS_H
+#define LUNQ_ARGS_H
+
+#include "lunq_pure.h"
+
+/* Every key of the table syntax, in the order TABLE status prints them. */
+enum lunq_key {
+	LUNQ_QDEPTH,
+	LUNQ_SCHED,
+	LUNQ_MAX_WAIT_MS,
+	LUNQ_LUN_DEPTH,
+	LUNQ_POOL,
+	LUNQ_POOL_DEPTH,
+	LUNQ_QFULL_DELAY_US,
+	LUNQ_REACTION,
+	LUNQ_MODEL,
+	LUNQ_SVC_US,
+	LUNQ_CHANNELS,
+	LUNQ_MBPS,
+	LUNQ_SEEK_MS,
+	LUNQ_RPM,
+	LUNQ_PBLK,
+	LUNQ_BUBBLE_MS,
+	LUNQ_NR_KEYS
+};
+
+#define LUNQ_POOL_NAME_MAX 31
+
+/* A complete policy: the value of every key, and which were given. */
+struct lunq_policy {
+	u32 val[LUNQ_NR_KEYS];	/* numbers, or the index into an enum's names */
+	char pool[LUNQ_POOL_NAME_MAX + 1];
+	u32 given;		/* bit per key: named on the table line */
+};
+
+/* Why a word was refused; lunq_arg_error() turns it into a fixed string. */
+enum lunq_arg_err {
+	LUNQ_ARG_OK = 0,
+	LUNQ_ARG_NO_COLON,	/* "key:value" form not respected */
+	LUNQ_ARG_UNKNOWN_KEY,
+	LUNQ_ARG_BAD_VALUE,	/* value not valid for its key */
+	LUNQ_ARG_DUPLICATE,	/* key given twice in one line */
+	LUNQ_ARG_UNSUPPORTED,	/* known key, feature not in this build */
+};
+
+void lunq_policy_init(struct lunq_policy *p);
+
+/*
+ * Parse one "key:value" word into @p.  @seen holds a bit per key already
+ * parsed in the same line or message (a key given twice is refused).  On
+ * failure returns the reason, sets *@key to the key concerned (LUNQ_NR_KEYS
+ * when none) and leaves @p and @seen as they were.
+ */
+enum lunq_arg_err lunq_parse_word(struct lunq_policy *p, const char *word,
+				  u32 *seen, enum lunq_key *key);
+
+/* A constant, human-readable message for an error on @key. */
+const char *lunq_arg_error(enum lunq_arg_err err, enum lunq_key key);
+
+const char *lunq_key_name(enum lunq_key key);
+
+/* True when the running build implements @key. */
+bool lunq_key_supported(enum lunq_key key);
+
+/*
+ * Print the given keys as "key:value" words separated by spaces into @buf
+ * (at most @len bytes, NUL-terminated).  Returns the number of words.
+ */
+unsigned int lunq_policy_format(const struct lunq_policy *p, char *buf,
+				size_t len);
+
+#endif /* LUNQ_ARGS_H */
