@@ -1,0 +1,131 @@
+# shellcheck shell=sh
+# Helpers for the VM integration tests (busybox sh, run as root in the VM).
+# A test is tests/vm/t-NAME.sh: it exits 0 to pass, 77 to skip, anything
+# else to fail, and prints what it checked.  tests/vm/suite.sh runs them.
+
+CFG=/sys/kernel/config/nullb
+
+fail() { echo "FAIL: $*"; exit 1; }
+skip() { echo "SKIP: $*"; exit 77; }
+note() { echo "# $*"; }
+ok() { echo "ok: $*"; }
+
+# expect CMD...: run it, fail the test when it fails
+expect() { "$@" || fail "command failed: $*"; }
+
+# dm_create NAME TABLE: create a dm device and its node without udev
+dm_create() {
+	echo "$2" | dmsetup create --noudevsync "$1" || return 1
+	dmsetup mknodes "$1" 2>/dev/null
+	[ -b "/dev/mapper/$1" ] || { echo "no block node /dev/mapper/$1"; return 1; }
+}
+
+dm_remove() { dmsetup remove --noudevsync "$1"; }
+
+# dm_exists NAME: true if device-mapper knows NAME
+dm_exists() { dmsetup info "$1" >/dev/null 2>&1; }
+
+# sectors DEV
+sectors() { blockdev --getsz "$1"; }
+
+# nullb_create NAME SIZE_MB [ATTR=VALUE...]: memory-backed null_blk via
+# configfs; prints /dev/NAME
+nullb_create() {
+	_n=$1 _s=$2
+	shift 2
+	modprobe null_blk nr_devices=0 || return 1
+	mkdir "$CFG/$_n" || return 1
+	echo "$_s" > "$CFG/$_n/size"
+	echo 1 > "$CFG/$_n/memory_backed"
+	for _kv in "$@"; do
+		echo "${_kv#*=}" > "$CFG/$_n/${_kv%%=*}" || return 1
+	done
+	echo 1 > "$CFG/$_n/power" || return 1
+	[ -b "/dev/$_n" ] || return 1
+	echo "/dev/$_n"
+}
+
+# brd_create SIZE_MB: prints /dev/ram0
+brd_create() {
+	modprobe brd rd_nr=1 rd_size=$(($1 * 1024)) max_part=0 || return 1
+	[ -b /dev/ram0 ] || return 1
+	echo /dev/ram0
+}
+
+# disk_stat DEV FIELD: a field of /sys/block/DEV/stat (1-based; 1 reads,
+# 5 writes, 12 discards, 16 flushes)
+disk_stat() {
+	awk -v f="$2" '{ print $f }' "/sys/block/$(basename "$1")/stat"
+}
+
+# dm_sysfs NAME: /sys/block/dm-N of a dm device
+dm_sysfs() {
+	_mm=$(dmsetup info -c --noheadings -o major,minor "$1" | tr -d ' ')
+	for _d in /sys/block/dm-*; do
+		[ "$(cat "$_d/dev")" = "$_mm" ] && { echo "$_d"; return 0; }
+	done
+	return 1
+}
+
+# dmesg_mark: print a marker into the kernel log; dmesg_since MARK prints
+# what came after it
+dmesg_mark() {
+	_m="lunq-test-mark-$$-$(date +%s)-$RANDOM"
+	echo "$_m" > /dev/kmsg
+	echo "$_m"
+}
+dmesg_since() { dmesg | sed -n "/$1/,\$p" | sed 1d; }
+
+# fio_verify NAME DEV ARGS...: a write+verify pass, fatal on any mismatch
+fio_verify() {
+	_name=$1 _dev=$2
+	shift 2
+	fio --name="$_name" --filename="$_dev" --direct=1 --ioengine=libaio \
+		--verify=crc32c --do_verify=1 --verify_fatal=1 \
+		--verify_dump=0 --output-format=terse --terse-version=3 "$@" \
+		> /tmp/fio.$$ 2>&1
+	_rc=$?
+	if [ $_rc -ne 0 ]; then
+		cat /tmp/fio.$$
+		return $_rc
+	fi
+	# terse v3: 3 job name, 5 error, 6 read KiB, 47 write KiB
+	awk -F";" "{ printf \"fio %s: error=%s read_kb=%s write_kb=%s\\n\", \$3, \$5, \$6, \$47 }" /tmp/fio.$$
+	awk -F';' '$5 != 0 { exit 1 }' /tmp/fio.$$
+}
+
+# cleanup_all: remove every dm device, null_blk device and ram disk
+cleanup_all() {
+	grep -qs ' /mnt/lunq' /proc/mounts && umount /mnt/lunq
+	dmsetup remove_all --noudevsync >/dev/null 2>&1
+	if [ -d "$CFG" ]; then
+		for _d in "$CFG"/*; do
+			[ -d "$_d" ] || continue
+			echo 0 > "$_d/power" 2>/dev/null
+			rmdir "$_d"
+		done
+	fi
+	for _m in null_blk brd scsi_debug sd_mod; do
+		grep -q "^$_m " /proc/modules && rmmod "$_m"
+	done
+	return 0
+}
+
+# Note: busybox sh runs its own applets before searching PATH (dd, rmmod,
+# blkdiscard, ...).  Call util-linux or kmod programs by full path when an
+# option only they have is needed (e.g. /usr/sbin/blkdiscard -z).
+
+# sdebug_create MODULE_PARAMS...: load scsi_debug, print its disk's /dev path
+sdebug_create() {
+	modprobe sd_mod && modprobe scsi_debug "$@" || return 1
+	for _i in $(seq 40); do
+		for _b in /sys/block/sd*; do
+			[ -e "$_b/device/model" ] || continue
+			case $(cat "$_b/device/model") in
+			scsi_debug*) [ -b "/dev/${_b##*/}" ] && { echo "/dev/${_b##*/}"; return 0; } ;;
+			esac
+		done
+		sleep 0.25
+	done
+	return 1
+}
