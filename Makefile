@@ -1,0 +1,53 @@
+# lunq: top-level build.  See README.md.
+#   make deps    install the Debian packages (root)
+#   make         dm-lunq.ko (against the kernel the VM boots), ctl, bench
+#   make test    unit, qemu/run and VM integration tests
+#   make demo    boot the VM and show a lunq device passing fio traffic
+KVER ?= $(shell scripts/kver 2>/dev/null)
+KDIR ?= /lib/modules/$(KVER)/build
+SUBDIRS_USER := $(wildcard ctl/Makefile bench/Makefile)
+
+.PHONY: all kmod splat user deps test test-unit test-vm demo checkpatch clean help
+
+all: kmod splat user
+
+check-kdir:
+	@test -n "$(KVER)" -a -f "$(KDIR)/Makefile" || \
+	  { echo "make: no kernel headers for the VM kernel (KDIR=$(KDIR)); run 'make deps'"; exit 1; }
+
+kmod: check-kdir
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+# test fixture module (tests/splat): splats on purpose, for qemu/run's tests
+splat: check-kdir
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/splat modules
+
+user:
+	@for m in $(SUBDIRS_USER); do $(MAKE) -C $$(dirname $$m) || exit 1; done
+
+deps:
+	scripts/deps
+
+test: all
+	tests/run
+
+test-unit:
+	tests/run --unit
+
+test-vm: all
+	tests/run --vm
+
+demo: deps all
+	qemu/run tests/demo/passthrough.sh
+
+checkpatch:
+	perl $$(scripts/linux-src)/scripts/checkpatch.pl --no-tree --strict -f kmod/*.c kmod/*.h
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/splat clean
+	@for m in $(SUBDIRS_USER); do $(MAKE) -C $$(dirname $$m) clean; done
+	rm -rf build
+
+help:
+	@sed -n '2,6p' Makefile | sed 's/^# *//'

@@ -1,0 +1,49 @@
+#!/bin/bash
+# Tests of qemu/run itself, on the host: exit status, result files, and
+# the console scanner catching real splats (a WARN and an oops raised by
+# the tests/splat fixture module in the VM's kernel).
+# Prints one "ok NAME" / "not ok NAME" line per check.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+run=$top/qemu/run
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass() { echo "ok $1"; }
+failt() { echo "not ok $1${2:+ # $2}"; }
+
+echo 'echo before; exit 3' > "$tmp/exit3.sh"
+out=$("$run" "$tmp/exit3.sh" 2>"$tmp/err")
+rc=$?
+[ $rc = 3 ] && [ "$out" = before ] && pass qemu-run-exit-status ||
+	failt qemu-run-exit-status "rc=$rc out='$out' $(tail -3 "$tmp/err")"
+
+cat > "$tmp/files.sh" <<'EOS'
+echo "$1 $2" > "$LUNQ_OUT/result.txt"
+uname -r >> "$LUNQ_OUT/result.txt"
+[ -d "$LUNQ_SRC/kmod" ] || exit 1
+EOS
+"$run" -o "$tmp/out" "$tmp/files.sh" "two words" "it's" >/dev/null 2>"$tmp/err"
+rc=$?
+want="two words it's
+$("$top/scripts/kver")"
+[ $rc = 0 ] && [ "$(cat "$tmp/out/result.txt" 2>/dev/null)" = "$want" ] &&
+	[ -s "$tmp/out/console.log" ] && [ -s "$tmp/out/dmesg.txt" ] &&
+	pass qemu-run-result-files || failt qemu-run-result-files "rc=$rc"
+
+ko=$top/tests/splat/lunq_splat.ko
+for mode in none warn oops; do
+	cat > "$tmp/splat.sh" <<EOS
+insmod "\$LUNQ_SRC/tests/splat/lunq_splat.ko" mode=$mode
+echo "insmod said \$?"
+exit 0
+EOS
+	"$run" "$tmp/splat.sh" >"$tmp/out.$mode" 2>"$tmp/err.$mode"
+	rc=$?
+	if [ ! -f "$ko" ]; then
+		failt "qemu-run-splat-$mode" "fixture module not built"
+	elif [ $mode = none ]; then
+		[ $rc = 0 ] && pass "qemu-run-splat-$mode" || failt "qemu-run-splat-$mode" "rc=$rc"
+	else
+		[ $rc = 99 ] && grep -q 'kernel splat' "$tmp/err.$mode" &&
+			pass "qemu-run-splat-$mode" || failt "qemu-run-splat-$mode" "rc=$rc"
+	fi
+done

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Userspace unit test of kmod/lunq_args.c (the table/message word parser),
+ * compiled from the very same source the module uses.  Prints one
+ * "ok N name" / "not ok N name" line per check.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "../../kmod/lunq_args.h"
+
+static int n, failed;
+
+static void check(int cond, const char *name)
+{
+	n++;
+	if (!cond)
+		failed++;
+	printf("%sok %d args-%s\n", cond ? "" : "not ", n, name);
+}
+
+static enum lunq_arg_err parse(struct lunq_policy *p, const char *w,
+			       enum lunq_key *k)
+{
+	u32 seen = 0;
+
+	return lunq_parse_word(p, w, &seen, k);
+}
+
+int main(void)
+{
+	struct lunq_policy p, before;
+	enum lunq_key k;
+	char buf[256];
+	u32 seen;
+
+	lunq_policy_init(&p);
+	check(p.val[LUNQ_QDEPTH] == 0 && p.val[LUNQ_PBLK] == 512 &&
+	      p.val[LUNQ_CHANNELS] == 1 && p.given == 0, "defaults");
+
+	before = p;
+	check(parse(&p, "qdepth", &k) == LUNQ_ARG_NO_COLON, "no-colon");
+	check(parse(&p, ":5", &k) == LUNQ_ARG_NO_COLON, "empty-key");
+	check(parse(&p, "foo:1", &k) == LUNQ_ARG_UNKNOWN_KEY &&
+	      k == LUNQ_NR_KEYS, "unknown-key");
+	check(parse(&p, "qdepthx:1", &k) == LUNQ_ARG_UNKNOWN_KEY, "key-prefix");
+	check(parse(&p, "qdepth:", &k) == LUNQ_ARG_BAD_VALUE && k == LUNQ_QDEPTH,
+	      "empty-value");
+	check(parse(&p, "qdepth:abc", &k) == LUNQ_ARG_BAD_VALUE, "not-a-number");
+	check(parse(&p, "qdepth:-1", &k) == LUNQ_ARG_BAD_VALUE, "negative");
+	check(parse(&p, "qdepth:+1", &k) == LUNQ_ARG_BAD_VALUE, "plus-sign");
+	check(parse(&p, "qdepth:65536", &k) == LUNQ_ARG_BAD_VALUE, "above-max");
+	check(parse(&p, "qdepth:99999999999", &k) == LUNQ_ARG_BAD_VALUE,
+	      "u32-overflow");
+	check(parse(&p, "pool_depth:0", &k) == LUNQ_ARG_BAD_VALUE, "below-min");
+	check(parse(&p, "pblk:1000", &k) == LUNQ_ARG_BAD_VALUE, "not-pow2");
+	check(parse(&p, "pblk:256", &k) == LUNQ_ARG_BAD_VALUE, "pow2-below");
+	check(parse(&p, "sched:elevator", &k) == LUNQ_ARG_BAD_VALUE,
+	      "enum-unknown");
+	check(parse(&p, "reaction:sd-fcx", &k) == LUNQ_ARG_BAD_VALUE,
+	      "enum-prefix");
+	check(parse(&p, "pool:a/b", &k) == LUNQ_ARG_BAD_VALUE, "name-charset");
+	check(parse(&p, "pool:", &k) == LUNQ_ARG_BAD_VALUE, "name-empty");
+	check(parse(&p, "pool:abcdefghijabcdefghijabcdefghijXY", &k) ==
+	      LUNQ_ARG_BAD_VALUE, "name-too-long");
+	/* valid values of keys this build does not implement are refused */
+	check(parse(&p, "qdepth:4", &k) == LUNQ_ARG_UNSUPPORTED &&
+	      !lunq_key_supported(LUNQ_QDEPTH), "unsupported");
+	check(parse(&p, "reaction:sd-fc", &k) == LUNQ_ARG_UNSUPPORTED,
+	      "enum-valid");
+	check(parse(&p, "pool:abcdefghijabcdefghijabcdefghijX", &k) ==
+	      LUNQ_ARG_UNSUPPORTED, "name-31-chars");
+	check(parse(&p, "pblk:4096", &k) == LUNQ_ARG_UNSUPPORTED, "pow2-valid");
+	seen = 1U << LUNQ_SCHED;
+	check(lunq_parse_word(&p, "sched:fifo", &seen, &k) == LUNQ_ARG_DUPLICATE &&
+	      k == LUNQ_SCHED && seen == 1U << LUNQ_SCHED, "duplicate");
+	check(!memcmp(&p, &before, sizeof(p)), "errors-change-nothing");
+
+	check(!strcmp(lunq_arg_error(LUNQ_ARG_BAD_VALUE, LUNQ_QDEPTH),
+		      "qdepth: value must be an integer 0..65535"), "msg-range");
+	check(!strcmp(lunq_arg_error(LUNQ_ARG_BAD_VALUE, LUNQ_SCHED),
+		      "sched: value must be one of fifo, disksort"), "msg-enum");
+	check(!strcmp(lunq_arg_error(LUNQ_ARG_UNKNOWN_KEY, LUNQ_NR_KEYS),
+		      "Unknown optional argument key"), "msg-unknown");
+
+	/* TABLE echo: given keys in canonical order, key:value words */
+	p.given = 1U << LUNQ_QDEPTH | 1U << LUNQ_SCHED | 1U << LUNQ_POOL |
+		  1U << LUNQ_MODEL;
+	p.val[LUNQ_QDEPTH] = 8;
+	p.val[LUNQ_SCHED] = 1;
+	p.val[LUNQ_MODEL] = 3;
+	strcpy(p.pool, "tgt0");
+	check(lunq_policy_format(&p, buf, sizeof(buf)) == 4 &&
+	      !strcmp(buf, "qdepth:8 sched:disksort pool:tgt0 model:hdd"),
+	      "format");
+	check(lunq_policy_format(&p, buf, 20) == 1 &&
+	      !strcmp(buf, "qdepth:8"), "format-truncates-whole-words");
+	lunq_policy_init(&p);
+	check(lunq_policy_format(&p, buf, sizeof(buf)) == 0 && !buf[0],
+	      "format-empty");
+	return failed ? 1 : 0;
+}
