@@ -5,6 +5,7 @@
 # Prints one "ok NAME" / "not ok NAME" line per check.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 run=$top/qemu/run
+export LUNQ_VM_TIMEOUT=120
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass() { echo "ok $1"; }

@@ -4,6 +4,7 @@
 # script fails or when the kernel log shows a splat while it ran; after
 # each test every dm device, null_blk, ram disk and scsi_debug is removed.
 # Each test's output is in $LUNQ_OUT/NAME.log and echoed as KTAP diagnostics.
+# A test running longer than $LUNQ_TEST_TIMEOUT seconds (300) is killed and fails.
 . "$LUNQ_SRC/tests/vm/lib.sh"
 dir=$LUNQ_SRC/tests/vm
 if [ $# -gt 0 ]; then
@@ -25,8 +26,9 @@ for name in $names; do
 	fi
 	mark=$(dmesg_mark)
 	start=$(date +%s)
-	(cd /tmp && sh "$dir/t-$name.sh") > "$log" 2>&1
+	(cd /tmp && timeout "${LUNQ_TEST_TIMEOUT:-300}" sh "$dir/t-$name.sh") > "$log" 2>&1
 	rc=$?
+	case $rc in 124|143) echo "FAIL: timed out after ${LUNQ_TEST_TIMEOUT:-300} s" >> "$log" ;; esac
 	cleanup_all
 	dmesg_since "$mark" > "$LUNQ_OUT/$name.dmesg"
 	if ! sh "$LUNQ_SRC/qemu/scan-console" "$LUNQ_OUT/$name.dmesg" >> "$log"; then
