@@ -28,10 +28,10 @@ ok "flush passed through ($f0 -> $f1 flushes at the lower device)"
 # sees write requests with F after W in RWBS.
 blktrace -d "$nb" -a issue -o - > /tmp/bt.bin 2>/tmp/bt.err &
 bt=$!
-sleep 1
+sleep 2
 fio --name=fua --filename=/dev/mapper/lq --direct=1 --sync=dsync --rw=write \
 	--bs=4k --size=64k --ioengine=psync > /dev/null 2>&1 || fail "fio dsync"
-sleep 1
+sleep 2
 kill -INT $bt
 wait $bt
 blkparse -i - -f '%a %d\n' < /tmp/bt.bin > /tmp/bt.txt 2>/dev/null
