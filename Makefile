@@ -7,7 +7,7 @@ KVER ?= $(shell scripts/kver 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 SUBDIRS_USER := $(wildcard ctl/Makefile bench/Makefile)
 
-.PHONY: all kmod splat user deps test test-unit test-vm demo checkpatch clean help
+.PHONY: all check-kdir kmod splat user deps test test-unit test-vm demo checkpatch clean help
 
 all: kmod splat user
 
