@@ -1,13 +1,13 @@
 # lunq: top-level build.  See README.md.
 #   make deps    install the Debian packages (root)
 #   make         dm-lunq.ko (against the kernel the VM boots), ctl, bench
-#   make test    unit, qemu/run and VM integration tests
+#   make test    unit, KUnit, qemu/run and VM integration tests
 #   make demo    boot the VM and show a lunq device passing fio traffic
 KVER ?= $(shell scripts/kver 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 SUBDIRS_USER := $(wildcard ctl/Makefile bench/Makefile)
 
-.PHONY: all check-kdir kmod splat user deps test test-unit test-vm demo checkpatch clean help
+.PHONY: all check-kdir kmod splat user deps test test-unit test-kunit test-vm demo checkpatch clean help
 
 all: kmod splat user
 
@@ -33,6 +33,10 @@ test: all
 
 test-unit:
 	tests/run --unit
+
+# KUnit suites alone; SUITE=glob picks one (e.g. SUITE=lunq_sched)
+test-kunit:
+	tests/kunit/run $(SUITE)
 
 test-vm: all
 	tests/run --vm

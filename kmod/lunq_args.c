@@ -57,10 +57,10 @@ static const char *const lunq_model_names[] = {
  * unimplemented key is refused rather than silently ignored.
  */
 static const struct lunq_keydef lunq_keys[LUNQ_NR_KEYS] = {
-	[LUNQ_QDEPTH] = LUNQ_UINT(qdepth, 0, 65535, 0, false),
+	[LUNQ_QDEPTH] = LUNQ_UINT(qdepth, 0, 65535, 0, true),
 	[LUNQ_SCHED] = LUNQ_ENUM(sched, lunq_sched_names,
-				 "fifo, disksort", false),
-	[LUNQ_MAX_WAIT_MS] = LUNQ_UINT(max_wait_ms, 0, 3600000, 0, false),
+				 "fifo, disksort", true),
+	[LUNQ_MAX_WAIT_MS] = LUNQ_UINT(max_wait_ms, 0, 3600000, 0, true),
 	[LUNQ_LUN_DEPTH] = LUNQ_UINT(lun_depth, 0, 65535, 0, false),
 	[LUNQ_POOL] = { LUNQ_KEY_MSGS(pool), .type = LUNQ_T_NAME,
 			.bad_value = "pool: name must be 1..31 characters of A-Z a-z 0-9 _ -" },

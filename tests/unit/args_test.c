@@ -63,8 +63,11 @@ int main(void)
 	check(parse(&p, "pool:abcdefghijabcdefghijabcdefghijXY", &k) ==
 	      LUNQ_ARG_BAD_VALUE, "name-too-long");
 	/* valid values of keys this build does not implement are refused */
-	check(parse(&p, "qdepth:4", &k) == LUNQ_ARG_UNSUPPORTED &&
-	      !lunq_key_supported(LUNQ_QDEPTH), "unsupported");
+	check(parse(&p, "lun_depth:4", &k) == LUNQ_ARG_UNSUPPORTED &&
+	      !lunq_key_supported(LUNQ_LUN_DEPTH), "unsupported");
+	check(lunq_key_supported(LUNQ_QDEPTH) &&
+	      lunq_key_supported(LUNQ_SCHED) &&
+	      lunq_key_supported(LUNQ_MAX_WAIT_MS), "throttle-keys-supported");
 	check(parse(&p, "reaction:sd-fc", &k) == LUNQ_ARG_UNSUPPORTED,
 	      "enum-valid");
 	check(parse(&p, "pool:abcdefghijabcdefghijabcdefghijX", &k) ==

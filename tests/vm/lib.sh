@@ -129,3 +129,47 @@ sdebug_create() {
 	done
 	return 1
 }
+
+# status_field NAME KEY: a key=value word of `dmsetup status NAME`
+status_field() {
+	dmsetup status "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+# inflight_watch DEV OUT: sample /sys/block/DEV/inflight (reads + writes)
+# in a tight loop until OUT.stop exists, then write "MAX SAMPLES" to OUT.
+# Run it in the background; stop it with inflight_stop OUT PID.
+inflight_watch() {
+	_f=/sys/block/$(basename "$1")/inflight _o=$2 _max=0 _n=0
+	while [ ! -e "$_o.stop" ]; do
+		read -r _r _w < "$_f"
+		_t=$((_r + _w))
+		[ $_t -gt $_max ] && _max=$_t
+		_n=$((_n + 1))
+	done
+	echo "$_max $_n" > "$_o"
+}
+inflight_stop() { touch "$1.stop"; wait "$2"; rm -f "$1.stop"; }
+
+# bt_start DEV FILE [ACTION...]: blktrace DEV (default actions issue and
+# complete) into FILE in the background; bt_stop parses it into FILE.txt
+# as "ACTION RWBS SECTOR BLOCKS" lines, in time order.
+bt_start() {
+	_btdev=$1 _btf=$2
+	shift 2
+	[ $# -gt 0 ] || set -- issue complete
+	_bta=
+	for _a in "$@"; do _bta="$_bta -a $_a"; done
+	# shellcheck disable=SC2086
+	blktrace -d "$_btdev" $_bta -o - > "$_btf" 2> "$_btf.err" &
+	_btpid=$!
+	sleep 2		# blktrace needs a moment before it sees events
+}
+bt_stop() {
+	sleep 1
+	kill -INT "$_btpid"
+	wait "$_btpid"
+	blkparse -i - -f '%a %d %S %n\n' < "$_btf" > "$_btf.txt" 2>/dev/null
+}
+
+# fio_terse FILE FIELD: a field of fio's terse v3 output (first job line)
+fio_terse() { awk -F';' -v f="$2" 'NR == 1 { print $f }' "$1"; }

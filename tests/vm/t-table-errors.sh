@@ -38,7 +38,9 @@ bad "0 8 lunq $ram 0 1 pblk:1000" "pblk: value must be a power of two 512..65536
 bad "0 8 lunq $ram 0 1 pool:bad/name" "pool: name must be"
 # Keys of the interface that this build does not implement yet are refused,
 # never silently ignored.
-bad "0 8 lunq $ram 0 1 qdepth:4" "qdepth: not supported by this build"
+bad "0 8 lunq $ram 0 1 lun_depth:4" "lun_depth: not supported by this build"
+bad "0 8 lunq $ram 0 2 qdepth:4 qdepth:8" "qdepth: given more than once"
+bad "0 8 lunq $ram 0 1 max_wait_ms:3600001" "max_wait_ms: value must be an integer 0..3600000"
 
 # and a good line still works afterwards
 dm_create lq "0 8 lunq $ram 0" || fail "a valid table was refused"

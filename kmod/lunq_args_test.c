@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for lunq_args.c, the key:value parser shared by the table
+ * line and the "set" message.  (tests/unit/args_test.c runs the same code
+ * in userspace under ASan/UBSan.)  Run alone with
+ *   tests/kunit/run lunq_args
+ */
+#include <kunit/test.h>
+#include "lunq_args.h"
+
+static enum lunq_arg_err parse(struct lunq_policy *p, u32 *seen,
+			       const char *word, enum lunq_key *key)
+{
+	return lunq_parse_word(p, word, seen, key);
+}
+
+static void lunq_args_ranges(struct kunit *test)
+{
+	struct lunq_policy p;
+	enum lunq_key key;
+	u32 seen = 0;
+
+	lunq_policy_init(&p);
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "qdepth:65535", &key),
+			LUNQ_ARG_OK);
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_QDEPTH], 65535U);
+	seen = 0;
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "qdepth:65536", &key),
+			LUNQ_ARG_BAD_VALUE);
+	KUNIT_EXPECT_EQ(test, key, LUNQ_QDEPTH);
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_QDEPTH], 65535U);
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "qdepth:-1", &key),
+			LUNQ_ARG_BAD_VALUE);
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "qdepth: 4", &key),
+			LUNQ_ARG_BAD_VALUE);
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "max_wait_ms:3600000", &key),
+			LUNQ_ARG_OK);
+	seen = 0;
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "max_wait_ms:3600001", &key),
+			LUNQ_ARG_BAD_VALUE);
+	KUNIT_EXPECT_STREQ(test, lunq_arg_error(LUNQ_ARG_BAD_VALUE, key),
+			   "max_wait_ms: value must be an integer 0..3600000");
+}
+
+static void lunq_args_sched_enum(struct kunit *test)
+{
+	struct lunq_policy p;
+	enum lunq_key key;
+	u32 seen = 0;
+
+	lunq_policy_init(&p);
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_SCHED], 0U);
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "sched:disksort", &key),
+			LUNQ_ARG_OK);
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_SCHED], 1U);
+	seen = 0;
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "sched:elevator", &key),
+			LUNQ_ARG_BAD_VALUE);
+	KUNIT_EXPECT_STREQ(test, lunq_arg_error(LUNQ_ARG_BAD_VALUE, key),
+			   "sched: value must be one of fifo, disksort");
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_SCHED], 1U);
+}
+
+static void lunq_args_form(struct kunit *test)
+{
+	struct lunq_policy p;
+	enum lunq_key key;
+	u32 seen = 0;
+
+	lunq_policy_init(&p);
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "qdepth", &key),
+			LUNQ_ARG_NO_COLON);
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, ":4", &key),
+			LUNQ_ARG_NO_COLON);
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "depth:4", &key),
+			LUNQ_ARG_UNKNOWN_KEY);
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "qdepth:4", &key),
+			LUNQ_ARG_OK);
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "qdepth:4", &key),
+			LUNQ_ARG_DUPLICATE);
+	KUNIT_EXPECT_STREQ(test, lunq_arg_error(LUNQ_ARG_DUPLICATE, key),
+			   "qdepth: given more than once");
+	/* keys of later features: valid but refused, never ignored */
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "lun_depth:4", &key),
+			LUNQ_ARG_UNSUPPORTED);
+	KUNIT_EXPECT_FALSE(test, p.given & (1U << LUNQ_LUN_DEPTH));
+}
+
+static void lunq_args_format(struct kunit *test)
+{
+	struct lunq_policy p;
+	enum lunq_key key;
+	char buf[128];
+	u32 seen = 0;
+
+	lunq_policy_init(&p);
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "max_wait_ms:500", &key),
+			LUNQ_ARG_OK);
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "sched:disksort", &key),
+			LUNQ_ARG_OK);
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "qdepth:8", &key),
+			LUNQ_ARG_OK);
+	KUNIT_EXPECT_EQ(test, lunq_policy_format(&p, buf, sizeof(buf)), 3U);
+	KUNIT_EXPECT_STREQ(test, buf, "qdepth:8 sched:disksort max_wait_ms:500");
+	/* a short buffer never gets half a word */
+	KUNIT_EXPECT_EQ(test, lunq_policy_format(&p, buf, 12), 1U);
+	KUNIT_EXPECT_STREQ(test, buf, "qdepth:8");
+}
+
+static struct kunit_case lunq_args_cases[] = {
+	KUNIT_CASE(lunq_args_ranges),
+	KUNIT_CASE(lunq_args_sched_enum),
+	KUNIT_CASE(lunq_args_form),
+	KUNIT_CASE(lunq_args_format),
+	{}
+};
+
+static struct kunit_suite lunq_args_suite = {
+	.name = "lunq_args",
+	.test_cases = lunq_args_cases,
+};
+
+kunit_test_suite(lunq_args_suite);
+
+MODULE_LICENSE("GPL");

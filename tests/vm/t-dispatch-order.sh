@@ -1,0 +1,119 @@
+# Wait-queue order as the lower device sees it.  blktrace on the dm device
+# (Q: arrival at lunq) and on the lower device (D: issue) is the observer.
+#  1. qdepth:1, a burst of 16 random reads: with sched:fifo the lower
+#     device gets them in arrival order; with sched:disksort in disksort
+#     order (ascending from the first IO's LBA, then wrapping), computed
+#     here from the observed arrival order.
+#  2. qdepth:1 sched:disksort, random writes mixed with FUA writes: no IO
+#     is issued across a FUA write (everything that arrived before it is
+#     issued before it, everything after after it), while plain writes
+#     between FUA writes are reordered.
+. "$LUNQ_SRC/tests/vm/lib.sh"
+
+nb=$(nullb_create lq_nb 128 irqmode=2 completion_nsec=50000000 hw_queue_depth=64) ||
+	fail "null_blk setup"
+echo none > /sys/block/lq_nb/queue/scheduler 2>/dev/null
+dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:1" || fail "create"
+dmdev=/dev/$(basename "$(dm_sysfs lq)")
+
+# trace CMD...: run CMD with blktrace on both devices; /tmp/q.txt gets the
+# arrivals at lunq ("RWBS SECTOR"), /tmp/d.txt the issues below
+trace() {
+	blktrace -d "$dmdev" -a queue -o - > /tmp/q.bin 2>/tmp/q.err &
+	t1=$!
+	blktrace -d "$nb" -a issue -o - > /tmp/d.bin 2>/tmp/d.err &
+	t2=$!
+	sleep 2
+	"$@"
+	sleep 1
+	kill -INT $t1 $t2
+	wait $t1 $t2
+	blkparse -i - -f '%a %d %S\n' < /tmp/q.bin 2>/dev/null | awk '$1 == "Q" { print $2, $3 }' > /tmp/q.txt
+	blkparse -i - -f '%a %d %S\n' < /tmp/d.bin 2>/dev/null | awk '$1 == "D" { print $2, $3 }' > /tmp/d.txt
+}
+
+burst() {
+	fio --name=burst --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
+		--rw=randread --bs=4k --iodepth=16 --number_ios=16 --size=64M \
+		--randrepeat=0 > /tmp/fio.burst 2>&1 || { cat /tmp/fio.burst; fail "fio"; }
+}
+
+# disksort order of the arrivals in FILE: the first is sent at once (and
+# sets the cursor), the rest wait and go in the two-run sweep
+disksort_of() {
+	awk '{ s[NR] = $2 } END {
+		print s[1]; cur = s[1]; left = NR - 1; used[1] = 1
+		while (left--) {
+			best = 0; low = 0
+			for (i = 2; i <= NR; i++) {
+				if (used[i]) continue
+				if (s[i] >= cur && (!best || s[i] < s[best])) best = i
+				if (!low || s[i] < s[low]) low = i
+			}
+			if (!best) best = low
+			used[best] = 1; cur = s[best]; print s[best]
+		}
+	}' "$1"
+}
+
+for sched in fifo disksort; do
+	expect dmsetup message lq 0 set "sched:$sched"
+	trace burst
+	[ "$(wc -l < /tmp/q.txt)" = 16 ] && [ "$(wc -l < /tmp/d.txt)" = 16 ] ||
+		fail "$sched: expected 16 arrivals and 16 issues, got $(wc -l < /tmp/q.txt) and $(wc -l < /tmp/d.txt)"
+	awk '{ print $2 }' /tmp/d.txt > /tmp/got
+	if [ $sched = fifo ]; then
+		awk '{ print $2 }' /tmp/q.txt > /tmp/want
+	else
+		disksort_of /tmp/q.txt > /tmp/want
+	fi
+	note "$sched: arrival  $(awk '{ print $2 }' /tmp/q.txt | tr '\n' ' ')"
+	note "$sched: issued   $(tr '\n' ' ' < /tmp/got)"
+	cmp -s /tmp/got /tmp/want ||
+		fail "$sched: lower device order differs from expected: $(tr '\n' ' ' < /tmp/want)"
+	if [ $sched = disksort ]; then
+		awk '{ print $2 }' /tmp/q.txt | cmp -s - /tmp/got &&
+			fail "disksort issued in arrival order: the burst was not sorted"
+	fi
+	ok "$sched: 16 queued reads issued to the lower device in $sched order"
+done
+
+# --- FUA writes are barriers ---
+echo 0 > "$CFG/lq_nb/power"
+rmdir "$CFG/lq_nb" 2>/dev/null
+dm_remove lq
+nb=$(nullb_create lq_nb 128 irqmode=2 completion_nsec=3000000 cache_size=16 hw_queue_depth=64) ||
+	fail "null_blk with a write cache"
+dm_create lq "0 $(sectors "$nb") lunq $nb 0 2 qdepth:1 sched:disksort" || fail "create"
+dmdev=/dev/$(basename "$(dm_sysfs lq)")
+mixed() {
+	fio --direct=1 --ioengine=libaio --filename=/dev/mapper/lq --bs=4k \
+		--rw=randwrite --time_based --runtime=3 --randrepeat=0 \
+		--name=plain --iodepth=16 --offset=0 --size=32M \
+		--name=fua --iodepth=1 --sync=dsync --offset=32M --size=32M \
+		> /tmp/fio.mixed 2>&1 || { cat /tmp/fio.mixed; fail "fio"; }
+}
+trace mixed
+nf=$(grep -c 'F' /tmp/d.txt)
+note "$(wc -l < /tmp/q.txt) writes arrived, $(wc -l < /tmp/d.txt) issued, $nf with FUA"
+[ "$nf" -ge 5 ] || fail "too few FUA writes issued ($nf)"
+awk 'NR == FNR { arr[$2] = FNR; rw[$2] = $1; next }
+	{ disp[$2] = FNR; n++ }
+	END {
+		for (f in disp) {
+			if (rw[f] !~ /F/) continue
+			for (x in disp) {
+				if (x == f) continue
+				if ((arr[x] < arr[f]) != (disp[x] < disp[f])) {
+					print "IO at " x " crossed FUA write at " f; bad++
+				}
+			}
+		}
+		for (x in disp) for (y in disp)
+			if (arr[x] < arr[y] && disp[x] > disp[y] && rw[x] !~ /F/ && rw[y] !~ /F/) inv++
+		print "inversions " inv + 0
+		exit bad > 0
+	}' /tmp/q.txt /tmp/d.txt > /tmp/check || { head /tmp/check; fail "an IO was reordered across a FUA write"; }
+inv=$(sed -n 's/^inversions //p' /tmp/check)
+[ "$inv" -gt 0 ] || fail "no plain write was reordered: disksort did not act"
+ok "no IO crossed any of $nf FUA writes; $inv pairs of plain writes reordered between them"

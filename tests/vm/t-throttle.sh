@@ -1,0 +1,71 @@
+# qdepth:N holds at the lower device: fio randread QD64 on lunq qdepth:4
+# over null_blk with 2 ms completions.  Independent observers: the lower
+# device's /sys/block/*/inflight (sampled) and blktrace issue/complete
+# events on it (exact); the dm device's own inflight (accounts_remapped_io:
+# only IOs sent below count).  Control: with qdepth:0 the same observers
+# see far more than 4.
+. "$LUNQ_SRC/tests/vm/lib.sh"
+
+nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=2000000 hw_queue_depth=256) ||
+	fail "null_blk setup"
+dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:4" || fail "create"
+dm=$(dm_sysfs lq) || fail "no sysfs for lq"
+
+load() {
+	fio --name=tq --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
+		--rw=randread --bs=4k --iodepth=64 --time_based --runtime="$1" \
+		--output-format=terse --terse-version=3 > /tmp/fio.tq 2>&1 ||
+		{ cat /tmp/fio.tq; fail "fio failed"; }
+	[ "$(fio_terse /tmp/fio.tq 5)" = 0 ] || fail "fio reported errors"
+}
+
+# max_concurrent FILE.txt: the highest number of requests issued (D) and
+# not yet completed (C) at the lower device, from blktrace
+max_concurrent() {
+	awk '$1 == "D" { c++; if (c > m) m = c } $1 == "C" { c-- } END { print m + 0 }' "$1"
+}
+
+bt_start "$nb" /tmp/bt
+inflight_watch "$nb" /tmp/inf_low & w1=$!
+inflight_watch "$dm" /tmp/inf_dm & w2=$!
+load 5
+inflight_stop /tmp/inf_low $w1
+inflight_stop /tmp/inf_dm $w2
+bt_stop
+read -r low nlow < /tmp/inf_low
+read -r dmi ndm < /tmp/inf_dm
+bt=$(max_concurrent /tmp/bt.txt)
+issued=$(grep -c '^D ' /tmp/bt.txt)
+note "qdepth:4: lower inflight max $low ($nlow samples), blktrace max $bt ($issued issues), dm inflight max $dmi ($ndm samples)"
+note "status: $(dmsetup status lq)"
+[ "$issued" -gt 500 ] || fail "too few IOs traced ($issued)"
+[ "$low" -le 4 ] && [ "$bt" -le 4 ] || fail "more than 4 IOs outstanding at the lower device"
+[ "$low" = 4 ] || [ "$bt" = 4 ] || fail "the throttle never reached 4 outstanding IOs"
+[ "$bt" = 4 ] || fail "blktrace never saw 4 outstanding IOs"
+ok "lower device: at most 4 outstanding, and 4 reached (sampled $low, blktrace $bt)"
+[ "$dmi" -le 4 ] || fail "dm device's own inflight above qdepth: $dmi"
+ok "dm device's iostat counts only IOs sent below (inflight max $dmi)"
+[ "$(status_field lq max_inflight)" = 4 ] || fail "status max_inflight is not 4"
+mw=$(status_field lq max_waiting)
+[ "$mw" -ge 50 ] || fail "status: max_waiting=$mw, expected about 60 with QD64"
+[ "$(status_field lq inflight)" = 0 ] && [ "$(status_field lq waiting)" = 0 ] ||
+	fail "idle device shows IO: $(dmsetup status lq)"
+d=$(status_field lq dispatched)
+c=$(status_field lq completed)
+[ "$d" = "$c" ] && [ "$d" -ge "$issued" ] || fail "dispatched=$d completed=$c vs $issued traced"
+ok "status: max_inflight=4 max_waiting=$mw dispatched=completed=$d"
+
+# control: unlimited
+expect dmsetup message lq 0 set qdepth:0
+expect dmsetup message lq 0 stats reset
+[ "$(status_field lq dispatched)" = 0 ] && [ "$(status_field lq max_inflight)" = 0 ] ||
+	fail "stats reset did not zero: $(dmsetup status lq)"
+ok "stats reset zeroes dispatched and max_inflight"
+inflight_watch "$nb" /tmp/inf_low & w1=$!
+load 3
+inflight_stop /tmp/inf_low $w1
+read -r low nlow < /tmp/inf_low
+note "qdepth:0: lower inflight max $low; status: $(dmsetup status lq)"
+[ "$low" -gt 16 ] || fail "with qdepth:0 the lower device saw only $low outstanding"
+[ "$(status_field lq max_waiting)" = 0 ] || fail "IOs waited with qdepth:0"
+ok "qdepth:0 is unlimited (lower inflight max $low, nothing waited)"
