@@ -45,7 +45,7 @@ demo: deps all
 	qemu/run tests/demo/passthrough.sh
 
 checkpatch:
-	perl $$(scripts/linux-src)/scripts/checkpatch.pl --no-tree --strict -f kmod/*.c kmod/*.h
+	perl $$(scripts/linux-src)/scripts/checkpatch.pl --no-tree --strict -f $$(git ls-files 'kmod/*.c' 'kmod/*.h')
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean

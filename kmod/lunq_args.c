@@ -11,7 +11,6 @@
 
 enum lunq_vtype { LUNQ_T_UINT, LUNQ_T_ENUM, LUNQ_T_NAME, LUNQ_T_POW2 };
 
-
 struct lunq_keydef {
 	const char *name;
 	enum lunq_vtype type;
@@ -25,9 +24,11 @@ struct lunq_keydef {
 };
 
 static const char *const lunq_sched_names[] = { "fifo", "disksort" };
+
 static const char *const lunq_reaction_names[] = {
 	"none", "linux", "sd", "sd-fc"
 };
+
 static const char *const lunq_model_names[] = {
 	"none", "fixed", "flash", "hdd"
 };

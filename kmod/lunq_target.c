@@ -525,10 +525,10 @@ static void lunq_status(struct dm_target *ti, status_type_t type,
 					    NSEC_PER_MSEC);
 		spin_unlock_irq(&lc->lock);
 		lunq_sum(lc, &sum);
-		DMEMIT("qdepth=%u sched=%s max_wait_ms=%u inflight=%u waiting=%u oldest_wait_ms=%llu",
-		       h.qdepth, h.q.mode == LUNQ_SCHED_DISKSORT ?
-		       "disksort" : "fifo",
-		       (u32)div_u64(h.q.max_wait_ns, NSEC_PER_MSEC),
+		DMEMIT("qdepth=%u sched=%s max_wait_ms=%u", h.qdepth,
+		       h.q.mode == LUNQ_SCHED_DISKSORT ? "disksort" : "fifo",
+		       (u32)div_u64(h.q.max_wait_ns, NSEC_PER_MSEC));
+		DMEMIT(" inflight=%u waiting=%u oldest_wait_ms=%llu",
 		       h.inflight, h.q.nr, oldest_ms);
 		DMEMIT(" dispatched=%llu completed=%llu max_inflight=%u max_waiting=%u",
 		       sum.sent, sum.completed, h.max_inflight,
