@@ -126,7 +126,8 @@ struct lunq_waiter *lunq_queue_next(struct lunq_queue *q, u64 now)
 	 * The oldest waiter is either sortable or the first barrier, so
 	 * taking it never breaks the barrier rule.
 	 */
-	if (q->max_wait_ns && now - oldest->t_queued >= q->max_wait_ns)
+	if (q->max_wait_ns && now >= oldest->t_queued &&
+	    now - oldest->t_queued >= q->max_wait_ns)
 		w = oldest;
 	else if (q->mode == LUNQ_SCHED_DISKSORT && q->tree.rb_node)
 		w = lunq_disksort_pick(q);

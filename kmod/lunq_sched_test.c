@@ -154,6 +154,19 @@ static void lunq_aging_oldest_first(struct kunit *test)
 	expect_order(test, c, want, ARRAY_SIZE(want), 7 * MS);
 }
 
+/* A clock read before a waiter's arrival never makes it look aged. */
+static void lunq_aging_clock_before_arrival(struct kunit *test)
+{
+	struct lunq_sched_ctx *c = test->priv;
+
+	c->q.mode = LUNQ_SCHED_DISKSORT;
+	c->q.max_wait_ns = 10 * MS;
+	c->q.cursor = 100;
+	lunq_queue_add(&c->q, &c->w[0], 0, false, 50 * MS);
+	lunq_queue_add(&c->q, &c->w[1], 200, false, 50 * MS);
+	KUNIT_EXPECT_PTR_EQ(test, lunq_queue_next(&c->q, 49 * MS), &c->w[1]);
+}
+
 /* A barrier splits the queue: sorting only on either side of it. */
 static void lunq_barrier_keeps_place(struct kunit *test)
 {
@@ -271,6 +284,7 @@ static struct kunit_case lunq_sched_cases[] = {
 	KUNIT_CASE(lunq_disksort_starves_behind),
 	KUNIT_CASE(lunq_aging_bound),
 	KUNIT_CASE(lunq_aging_oldest_first),
+	KUNIT_CASE(lunq_aging_clock_before_arrival),
 	KUNIT_CASE(lunq_barrier_keeps_place),
 	KUNIT_CASE(lunq_empty_flush_keeps_cursor),
 	KUNIT_CASE(lunq_switch_keeps_waiters),

@@ -52,15 +52,14 @@ struct lunq_c {
 	bool zoned;			/* lower device is zoned */
 
 	/*
-	 * @lock protects @host (throttle and wait queue), @policy and the
-	 * suspend flags.  It is taken once in map and once in end_io per
+	 * @lock protects @host (throttle and wait queue), @policy and
+	 * @pushback.  It is taken once in map and once in end_io per
 	 * IO, with interrupts off because end_io may run in hard-irq context.
 	 */
 	spinlock_t lock;
 	struct lunq_host host;
 	struct lunq_policy policy;	/* what TABLE status echoes */
-	bool suspending;		/* presuspend done, not resumed */
-	bool pushback;			/* ... and it is a noflush suspend */
+	bool pushback;			/* in a noflush suspend */
 
 	struct work_struct dispatch;	/* sends waiters, see lunq_dispatch */
 	struct mutex msg_lock;		/* serialises "set" messages */
@@ -278,10 +277,11 @@ static void lunq_dispatch(struct work_struct *work)
 	struct bio *bio;
 
 	for (;;) {
-		u64 now = ktime_get_ns();
+		u64 now;
 
 		bio_list_init(&list);
 		spin_lock_irq(&lc->lock);
+		now = ktime_get_ns();	/* after every waiter's t_queued */
 		while ((w = lunq_host_next(&lc->host, now)))
 			bio_list_add(&list, lunq_bio(w));
 		lc->host.dispatching = !bio_list_empty(&list);
@@ -383,7 +383,6 @@ static void lunq_presuspend(struct dm_target *ti)
 
 	bio_list_init(&list);
 	spin_lock_irq(&lc->lock);
-	lc->suspending = true;
 	lc->pushback = dm_noflush_suspending(ti) && !lc->zoned;
 	while (lc->pushback && (w = lunq_queue_pop_oldest(&lc->host.q)))
 		bio_list_add(&list, lunq_bio(w));
@@ -409,7 +408,6 @@ static void lunq_resume(struct dm_target *ti)
 	bool kick;
 
 	spin_lock_irq(&lc->lock);
-	lc->suspending = false;
 	lc->pushback = false;
 	kick = lunq_host_needs_kick(&lc->host);
 	spin_unlock_irq(&lc->lock);
