@@ -84,10 +84,16 @@ rmdir "$CFG/lq_nb" 2>/dev/null
 dm_remove lq
 nb=$(nullb_create lq_nb 128 irqmode=2 completion_nsec=3000000 cache_size=16 hw_queue_depth=64) ||
 	fail "null_blk with a write cache"
+echo none > /sys/block/lq_nb/queue/scheduler 2>/dev/null
 dm_create lq "0 $(sectors "$nb") lunq $nb 0 2 qdepth:1 sched:disksort" || fail "create"
 dmdev=/dev/$(basename "$(dm_sysfs lq)")
+# Both jobs run on one CPU: the kernel does not preempt a task between
+# blktrace's Q event and lunq's map (voluntary preemption), so the Q order
+# is the order in which lunq received the bios.  (Across CPUs two bios can
+# pass each other between those points, making the observer, not lunq,
+# wrong.)
 mixed() {
-	fio --direct=1 --ioengine=libaio --filename=/dev/mapper/lq --bs=4k \
+	fio --direct=1 --cpus_allowed=1 --ioengine=libaio --filename=/dev/mapper/lq --bs=4k \
 		--rw=randwrite --time_based --runtime=3 --randrepeat=0 \
 		--name=plain --iodepth=16 --offset=0 --size=32M \
 		--name=fua --iodepth=1 --sync=dsync --offset=32M --size=32M \
