@@ -28,6 +28,7 @@ max_concurrent() {
 bt_start "$nb" /tmp/bt
 inflight_watch "$nb" /tmp/inf_low & w1=$!
 inflight_watch "$dm" /tmp/inf_dm & w2=$!
+(sleep 2; dmsetup status lq > /tmp/mid) &
 load 5
 inflight_stop /tmp/inf_low $w1
 inflight_stop /tmp/inf_dm $w2
@@ -54,6 +55,14 @@ d=$(status_field lq dispatched)
 c=$(status_field lq completed)
 [ "$d" = "$c" ] && [ "$d" -ge "$issued" ] || fail "dispatched=$d completed=$c vs $issued traced"
 ok "status: max_inflight=4 max_waiting=$mw dispatched=completed=$d"
+# mid-load status: fio keeps 64 outstanding, so about 60 wait behind 4
+note "mid-load status: $(cat /tmp/mid)"
+mi=$(tr ' ' '\n' < /tmp/mid | sed -n 's/^inflight=//p')
+mwt=$(tr ' ' '\n' < /tmp/mid | sed -n 's/^waiting=//p')
+mo=$(tr ' ' '\n' < /tmp/mid | sed -n 's/^oldest_wait_ms=//p')
+[ "$mi" -ge 3 ] && [ "$mi" -le 4 ] && [ "$mwt" -ge 40 ] && [ "$mwt" -le 64 ] && [ "$mo" -ge 1 ] ||
+	fail "mid-load status not inflight 3..4, waiting 40..64, oldest_wait_ms>0"
+ok "mid-load status: inflight=$mi waiting=$mwt oldest_wait_ms=$mo"
 
 # control: unlimited
 expect dmsetup message lq 0 set qdepth:0
