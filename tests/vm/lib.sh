@@ -173,3 +173,28 @@ bt_stop() {
 
 # fio_terse FILE FIELD: a field of fio's terse v3 output (first job line)
 fio_terse() { awk -F';' -v f="$2" 'NR == 1 { print $f }' "$1"; }
+
+# trace_qd DMDEV LOWER CMD...: run CMD with blktrace on both devices;
+# /tmp/q.txt gets the bios arriving at the dm device (Q, "RWBS SECTOR"),
+# /tmp/d.txt the requests issued to LOWER (D), each in time order
+trace_qd() {
+	_tq=$1 _td=$2
+	shift 2
+	blktrace -d "$_tq" -a queue -o - > /tmp/q.bin 2>/tmp/q.err &
+	_t1=$!
+	blktrace -d "$_td" -a issue -o - > /tmp/d.bin 2>/tmp/d.err &
+	_t2=$!
+	sleep 2
+	"$@"
+	sleep 1
+	kill -INT $_t1 $_t2
+	wait $_t1 $_t2
+	blkparse -i - -f '%a %d %S\n' < /tmp/q.bin 2>/dev/null | awk '$1 == "Q" { print $2, $3 }' > /tmp/q.txt
+	blkparse -i - -f '%a %d %S\n' < /tmp/d.bin 2>/dev/null | awk '$1 == "D" { print $2, $3 }' > /tmp/d.txt
+}
+
+# expect_log MARK TEXT WHAT: the kernel log since MARK contains TEXT
+expect_log() {
+	dmesg_since "$1" | grep -qF "$2" ||
+		{ dmesg_since "$1"; fail "kernel log lacks '$2' for: $3"; }
+}

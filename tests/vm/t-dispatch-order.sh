@@ -16,21 +16,7 @@ echo none > /sys/block/lq_nb/queue/scheduler 2>/dev/null
 dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:1" || fail "create"
 dmdev=/dev/$(basename "$(dm_sysfs lq)")
 
-# trace CMD...: run CMD with blktrace on both devices; /tmp/q.txt gets the
-# arrivals at lunq ("RWBS SECTOR"), /tmp/d.txt the issues below
-trace() {
-	blktrace -d "$dmdev" -a queue -o - > /tmp/q.bin 2>/tmp/q.err &
-	t1=$!
-	blktrace -d "$nb" -a issue -o - > /tmp/d.bin 2>/tmp/d.err &
-	t2=$!
-	sleep 2
-	"$@"
-	sleep 1
-	kill -INT $t1 $t2
-	wait $t1 $t2
-	blkparse -i - -f '%a %d %S\n' < /tmp/q.bin 2>/dev/null | awk '$1 == "Q" { print $2, $3 }' > /tmp/q.txt
-	blkparse -i - -f '%a %d %S\n' < /tmp/d.bin 2>/dev/null | awk '$1 == "D" { print $2, $3 }' > /tmp/d.txt
-}
+trace() { trace_qd "$dmdev" "$nb" "$@"; }
 
 burst() {
 	fio --name=burst --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \

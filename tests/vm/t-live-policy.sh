@@ -16,8 +16,7 @@ bad() {
 	# shellcheck disable=SC2086
 	dmsetup message lq 0 $1 2>/dev/null && fail "accepted: message $1"
 	[ "$(dmsetup table lq)" = "$before" ] || fail "message '$1' changed the policy"
-	dmesg_since "$mark" | grep -qF "$2" ||
-		{ dmesg_since "$mark"; fail "kernel log lacks '$2' for: $1"; }
+	expect_log "$mark" "$2" "$1"
 	ok "refused message '$1': $2"
 }
 bad "set qdepth:2 sched:elevator" "rejected 'sched:elevator': sched: value must be one of fifo, disksort; nothing changed"

@@ -13,8 +13,7 @@ bad() {
 		fail "accepted: $1"
 	fi
 	dm_exists lqbad && fail "device left behind after: $1"
-	dmesg_since "$mark" | grep -qF "$2" ||
-		{ dmesg_since "$mark"; fail "kernel log lacks '$2' for: $1"; }
+	expect_log "$mark" "$2" "$1"
 	ok "refused '$1': $2"
 }
 

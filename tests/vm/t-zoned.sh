@@ -13,25 +13,18 @@ dm_create lq "0 $(sectors "$sd") lunq $sd 0 2 qdepth:1 sched:disksort" || fail "
 dmdev=/dev/$(basename "$(dm_sysfs lq)")
 ok "host-aware zoned device accepted (dm device zoned=$(cat "$(dm_sysfs lq)/queue/zoned"))"
 
-blktrace -d "$dmdev" -a queue -o - > /tmp/q.bin 2>/tmp/q.err &
-t1=$!
-blktrace -d "$sd" -a issue -o - > /tmp/d.bin 2>/tmp/d.err &
-t2=$!
-sleep 2
 # one CPU: blktrace's Q order is the order lunq receives bios (see
 # t-dispatch-order.sh).  Random writes stay in the first half of zone 0:
 # scsi_debug's host-aware emulation WARNs when a zone that became full is
 # written again, which random writes reaching a zone's end would do.
-fio --direct=1 --cpus_allowed=1 --ioengine=libaio --filename=/dev/mapper/lq \
-	--bs=4k --time_based --runtime=3 --randrepeat=0 \
-	--name=w --rw=randwrite --iodepth=8 --offset=0 --size=2M \
-	--name=r --rw=randread --iodepth=8 --offset=32M --size=32M \
-	> /tmp/fio.z 2>&1 || { cat /tmp/fio.z; fail "fio"; }
-sleep 1
-kill -INT $t1 $t2
-wait $t1 $t2
-blkparse -i - -f '%a %d %S\n' < /tmp/q.bin 2>/dev/null | awk '$1 == "Q" { print $2, $3 }' > /tmp/q.txt
-blkparse -i - -f '%a %d %S\n' < /tmp/d.bin 2>/dev/null | awk '$1 == "D" { print $2, $3 }' > /tmp/d.txt
+zload() {
+	fio --direct=1 --cpus_allowed=1 --ioengine=libaio --filename=/dev/mapper/lq \
+		--bs=4k --time_based --runtime=3 --randrepeat=0 \
+		--name=w --rw=randwrite --iodepth=8 --offset=0 --size=2M \
+		--name=r --rw=randread --iodepth=8 --offset=32M --size=32M \
+		> /tmp/fio.z 2>&1 || { cat /tmp/fio.z; fail "fio"; }
+}
+trace_qd "$dmdev" "$sd" zload
 grep '^W' /tmp/q.txt | awk '{ print $2 }' > /tmp/qw
 grep '^W' /tmp/d.txt | awk '{ print $2 }' > /tmp/dw
 nw=$(wc -l < /tmp/qw)
