@@ -15,12 +15,14 @@ struct lunq_keydef {
 	const char *name;
 	enum lunq_vtype type;
 	bool supported;
+	bool table_only;
 	u32 min, max, def;
 	const char *const *names;	/* LUNQ_T_ENUM */
 	unsigned int nr_names;
 	const char *bad_value;
 	const char *duplicate;
 	const char *unsupported;
+	const char *table_only_msg;
 };
 
 static const char *const lunq_sched_names[] = { "fifo", "disksort" };
@@ -36,17 +38,19 @@ static const char *const lunq_model_names[] = {
 #define LUNQ_KEY_MSGS(k)						\
 	.name = #k,							\
 	.duplicate = #k ": given more than once",			\
-	.unsupported = #k ": not supported by this build of dm-lunq"
+	.unsupported = #k ": not supported by this build of dm-lunq",	\
+	.table_only_msg = #k ": can only be set on the table line (reload the table to change it)"
 
 #define LUNQ_UINT(k, lo, hi, d, on)					\
 	{ LUNQ_KEY_MSGS(k), .type = LUNQ_T_UINT, .supported = on,	\
 	  .min = lo, .max = hi, .def = d,				\
 	  .bad_value = #k ": value must be an integer " #lo ".." #hi }
 
-#define LUNQ_POW2(k, lo, hi, d, on)					\
-	{ LUNQ_KEY_MSGS(k), .type = LUNQ_T_POW2, .supported = on,	\
-	  .min = lo, .max = hi, .def = d,				\
-	  .bad_value = #k ": value must be a power of two " #lo ".." #hi }
+/* An integer key that only the table line may set. */
+#define LUNQ_UINT_T(k, lo, hi, d)					\
+	{ LUNQ_KEY_MSGS(k), .type = LUNQ_T_UINT, .supported = true,	\
+	  .table_only = true, .min = lo, .max = hi, .def = d,		\
+	  .bad_value = #k ": value must be an integer " #lo ".." #hi }
 
 #define LUNQ_ENUM(k, arr, choices, on)					\
 	{ LUNQ_KEY_MSGS(k), .type = LUNQ_T_ENUM, .supported = on,	\
@@ -62,23 +66,37 @@ static const struct lunq_keydef lunq_keys[LUNQ_NR_KEYS] = {
 	[LUNQ_SCHED] = LUNQ_ENUM(sched, lunq_sched_names,
 				 "fifo, disksort", true),
 	[LUNQ_MAX_WAIT_MS] = LUNQ_UINT(max_wait_ms, 0, 3600000, 0, true),
-	[LUNQ_LUN_DEPTH] = LUNQ_UINT(lun_depth, 0, 65535, 0, false),
+	[LUNQ_LUN_DEPTH] = LUNQ_UINT(lun_depth, 0, 65535, 0, true),
 	[LUNQ_POOL] = { LUNQ_KEY_MSGS(pool), .type = LUNQ_T_NAME,
+			.supported = true, .table_only = true,
 			.bad_value = "pool: name must be 1..31 characters of A-Z a-z 0-9 _ -" },
-	[LUNQ_POOL_DEPTH] = LUNQ_UINT(pool_depth, 1, 65535, 0, false),
+	[LUNQ_POOL_DEPTH] = LUNQ_UINT_T(pool_depth, 1, 65535, 0),
 	[LUNQ_QFULL_DELAY_US] = LUNQ_UINT(qfull_delay_us, 0, 10000000,
-					  3000, false),
+					  3000, true),
 	[LUNQ_REACTION] = LUNQ_ENUM(reaction, lunq_reaction_names,
-				    "none, linux, sd, sd-fc", false),
+				    "none, linux, sd, sd-fc", true),
 	[LUNQ_MODEL] = LUNQ_ENUM(model, lunq_model_names,
-				 "none, fixed, flash, hdd", false),
-	[LUNQ_SVC_US] = LUNQ_UINT(svc_us, 0, 60000000, 0, false),
-	[LUNQ_CHANNELS] = LUNQ_UINT(channels, 1, 1024, 1, false),
-	[LUNQ_MBPS] = LUNQ_UINT(mbps, 0, 1000000, 0, false),
-	[LUNQ_SEEK_MS] = LUNQ_UINT(seek_ms, 0, 1000, 0, false),
-	[LUNQ_RPM] = LUNQ_UINT(rpm, 0, 100000, 0, false),
-	[LUNQ_PBLK] = LUNQ_POW2(pblk, 512, 65536, 512, false),
+				 "none, fixed, flash, hdd", true),
+	[LUNQ_SVC_US] = LUNQ_UINT(svc_us, 0, 60000000, 0, true),
+	[LUNQ_CHANNELS] = LUNQ_UINT(channels, 1, 1024, 1, true),
+	[LUNQ_MBPS] = LUNQ_UINT(mbps, 0, 1000000, 0, true),
+	[LUNQ_SEEK_MS] = LUNQ_UINT(seek_ms, 0, 1000, 0, true),
+	[LUNQ_RPM] = LUNQ_UINT(rpm, 0, 100000, 0, true),
+	[LUNQ_PBLK] = { LUNQ_KEY_MSGS(pblk), .type = LUNQ_T_POW2,
+			.supported = true, .table_only = true,
+			.min = 512, .max = 65536, .def = 512,
+			.bad_value = "pblk: value must be a power of two 512..65536" },
 	[LUNQ_BUBBLE_MS] = LUNQ_UINT(bubble_ms, 0, 3600000, 0, false),
+	[LUNQ_FOREIGN] = LUNQ_UINT(foreign, 0, 65535, 0, true),
+	[LUNQ_FOREIGN_PERIOD_MS] = LUNQ_UINT(foreign_period_ms, 0, 3600000, 0,
+					     true),
+	[LUNQ_RESET_AFTER] = LUNQ_UINT(reset_after, 0, 1000000, 0, true),
+	[LUNQ_RESET_MS] = LUNQ_UINT(reset_ms, 0, 600000, 1000, true),
+	[LUNQ_RAMP_UP_MS] = LUNQ_UINT(ramp_up_ms, 1, 3600000, 120000, true),
+	[LUNQ_RESTORE_MS] = LUNQ_UINT(restore_ms, 1, 3600000, 60000, true),
+	[LUNQ_STEP_MS] = LUNQ_UINT(step_ms, 1, 3600000, 10000, true),
+	[LUNQ_MIN_THROTTLE] = LUNQ_UINT(min_throttle, 1, 65535, 8, true),
+	[LUNQ_RMW_X] = LUNQ_UINT(rmw_x, 1, 1000, 5, true),
 };
 
 void lunq_policy_init(struct lunq_policy *p)
@@ -98,6 +116,39 @@ const char *lunq_key_name(enum lunq_key key)
 bool lunq_key_supported(enum lunq_key key)
 {
 	return key < LUNQ_NR_KEYS && lunq_keys[key].supported;
+}
+
+bool lunq_key_table_only(enum lunq_key key)
+{
+	return key < LUNQ_NR_KEYS && lunq_keys[key].table_only;
+}
+
+const char *lunq_table_only_error(enum lunq_key key)
+{
+	return key < LUNQ_NR_KEYS ? lunq_keys[key].table_only_msg :
+				    "Key can only be set on the table line";
+}
+
+#define LUNQ_GIVEN(p, k) ((p)->given & (1U << (k)))
+
+const char *lunq_policy_check(const struct lunq_policy *p)
+{
+	const u32 *v = p->val;
+
+	if (v[LUNQ_REACTION] && !v[LUNQ_QDEPTH])
+		return "reaction: needs qdepth:1 or more (the throttle it moves)";
+	if (LUNQ_GIVEN(p, LUNQ_POOL_DEPTH) && !LUNQ_GIVEN(p, LUNQ_POOL))
+		return "pool_depth: needs pool:NAME";
+	if (v[LUNQ_FOREIGN] && !v[LUNQ_LUN_DEPTH] && !LUNQ_GIVEN(p, LUNQ_POOL))
+		return "foreign: needs lun_depth or pool (the slots other initiators hold)";
+	if (v[LUNQ_FOREIGN] && !v[LUNQ_FOREIGN_PERIOD_MS] &&
+	    v[LUNQ_LUN_DEPTH] && v[LUNQ_FOREIGN] >= v[LUNQ_LUN_DEPTH])
+		return "foreign: must be below lun_depth unless foreign_period_ms is set (else no command ever gets a slot)";
+	if (v[LUNQ_FOREIGN] && !v[LUNQ_FOREIGN_PERIOD_MS] &&
+	    LUNQ_GIVEN(p, LUNQ_POOL_DEPTH) &&
+	    v[LUNQ_FOREIGN] >= v[LUNQ_POOL_DEPTH])
+		return "foreign: must be below pool_depth unless foreign_period_ms is set (else no command ever gets a slot)";
+	return NULL;
 }
 
 /* Strict unsigned decimal: digits only, no sign, no space, fits in u32. */

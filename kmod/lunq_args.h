@@ -26,6 +26,15 @@ enum lunq_key {
 	LUNQ_RPM,
 	LUNQ_PBLK,
 	LUNQ_BUBBLE_MS,
+	LUNQ_FOREIGN,
+	LUNQ_FOREIGN_PERIOD_MS,
+	LUNQ_RESET_AFTER,
+	LUNQ_RESET_MS,
+	LUNQ_RAMP_UP_MS,
+	LUNQ_RESTORE_MS,
+	LUNQ_STEP_MS,
+	LUNQ_MIN_THROTTLE,
+	LUNQ_RMW_X,
 	LUNQ_NR_KEYS
 };
 
@@ -66,6 +75,21 @@ const char *lunq_key_name(enum lunq_key key);
 
 /* True when the running build implements @key. */
 bool lunq_key_supported(enum lunq_key key);
+
+/*
+ * True when @key can only be given on the table line (it shapes the device
+ * or ties it to other devices), not changed by a message.
+ */
+bool lunq_key_table_only(enum lunq_key key);
+
+/* Message for a table-only key given to "set". */
+const char *lunq_table_only_error(enum lunq_key key);
+
+/*
+ * Rules between keys, checked on every complete policy (table line and
+ * message alike).  NULL when @p is consistent, else a constant message.
+ */
+const char *lunq_policy_check(const struct lunq_policy *p);
 
 /*
  * Print the given keys as "key:value" words separated by spaces into @buf

@@ -165,6 +165,10 @@ void lunq_host_init(struct lunq_host *h)
 	h->max_inflight = 0;
 	h->max_waiting = 0;
 	h->dispatching = false;
+	INIT_LIST_HEAD(&h->retry);
+	h->nr_retry = 0;
+	h->blocked = false;
+	h->unblock_at = 0;
 }
 
 static void lunq_host_take(struct lunq_host *h)
@@ -176,7 +180,8 @@ static void lunq_host_take(struct lunq_host *h)
 
 bool lunq_host_try_send(struct lunq_host *h, u64 lba)
 {
-	if (h->q.nr || h->dispatching || !lunq_host_slot_free(h))
+	if (h->q.nr || h->nr_retry || h->blocked || h->dispatching ||
+	    !lunq_host_slot_free(h))
 		return false;
 	lunq_host_take(h);
 	if (lba != LUNQ_NO_LBA)
@@ -196,16 +201,67 @@ struct lunq_waiter *lunq_host_next(struct lunq_host *h, u64 now)
 {
 	struct lunq_waiter *w;
 
-	if (!h->q.nr || !lunq_host_slot_free(h))
+	if (h->blocked || !lunq_host_slot_free(h))
 		return NULL;
-	w = lunq_queue_next(&h->q, now);
+	if (h->nr_retry) {
+		w = list_first_entry(&h->retry, struct lunq_waiter, arrival);
+		list_del_init(&w->arrival);
+		h->nr_retry--;
+		if (w->lba != LUNQ_NO_LBA)
+			h->q.cursor = w->lba;
+	} else if (h->q.nr) {
+		w = lunq_queue_next(&h->q, now);
+	} else {
+		return NULL;
+	}
 	lunq_host_take(h);
 	return w;
 }
 
 bool lunq_host_needs_kick(const struct lunq_host *h)
 {
-	return h->q.nr && !h->dispatching && lunq_host_slot_free(h);
+	return (h->q.nr || h->nr_retry) && !h->blocked && !h->dispatching &&
+	       lunq_host_slot_free(h);
+}
+
+void lunq_host_requeue(struct lunq_host *h, struct lunq_waiter *w, u64 lba,
+		       u64 now, u64 delay_ns)
+{
+	if (!WARN_ON_ONCE(!h->inflight))
+		h->inflight--;
+	w->lba = lba;
+	w->barrier = false;
+	w->in_tree = false;
+	list_add_tail(&w->arrival, &h->retry);
+	h->nr_retry++;
+	lunq_host_block(h, now + delay_ns);
+}
+
+void lunq_host_block(struct lunq_host *h, u64 until)
+{
+	if (!h->blocked || until > h->unblock_at)
+		h->unblock_at = until;
+	h->blocked = true;
+}
+
+bool lunq_host_unblock(struct lunq_host *h, u64 now)
+{
+	if (!h->blocked || now < h->unblock_at)
+		return false;
+	h->blocked = false;
+	return true;
+}
+
+struct lunq_waiter *lunq_host_pop_any(struct lunq_host *h)
+{
+	struct lunq_waiter *w;
+
+	if (!h->nr_retry)
+		return lunq_queue_pop_oldest(&h->q);
+	w = list_first_entry(&h->retry, struct lunq_waiter, arrival);
+	list_del_init(&w->arrival);
+	h->nr_retry--;
+	return w;
 }
 
 bool lunq_host_done(struct lunq_host *h)

@@ -89,6 +89,15 @@ struct lunq_host {
 	u32 max_inflight;		/* since the last reset */
 	u32 max_waiting;
 	bool dispatching;
+	/*
+	 * Commands the LUN handed back (QUEUE FULL, aborted by a LUN reset):
+	 * they gave back their slot and are sent again before any waiter, once
+	 * the host is no longer blocked (the retry delay, the reset time).
+	 */
+	struct list_head retry;
+	u32 nr_retry;
+	bool blocked;
+	u64 unblock_at;
 };
 
 void lunq_host_init(struct lunq_host *h);
@@ -117,8 +126,24 @@ bool lunq_host_done(struct lunq_host *h);
  */
 bool lunq_host_set(struct lunq_host *h, u32 qdepth,
 		   enum lunq_sched_mode mode, u64 max_wait_ns);
-/* True when waiters exist, a slot is free and no dispatch is running. */
+/*
+ * True when waiters or retries exist, a slot is free, the host is not
+ * blocked and no dispatch is running.
+ */
 bool lunq_host_needs_kick(const struct lunq_host *h);
+/*
+ * The LUN refused @w (sent for @lba, holding a slot) or aborted it: it
+ * gives back its slot and goes to the retry list; nothing is sent before
+ * @now + @delay_ns.
+ */
+void lunq_host_requeue(struct lunq_host *h, struct lunq_waiter *w, u64 lba,
+		       u64 now, u64 delay_ns);
+/* Send nothing before @until (a LUN reset under way). */
+void lunq_host_block(struct lunq_host *h, u64 until);
+/* End a block that is due at @now.  True when it ended. */
+bool lunq_host_unblock(struct lunq_host *h, u64 now);
+/* Remove and return a retry, else the oldest waiter, else NULL. */
+struct lunq_waiter *lunq_host_pop_any(struct lunq_host *h);
 void lunq_host_reset_max(struct lunq_host *h);
 
 #endif /* LUNQ_SCHED_H */

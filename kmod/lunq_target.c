@@ -20,10 +20,15 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
+#include <linux/hrtimer.h>
 #include <linux/device-mapper.h>
 
 #include "lunq_args.h"
 #include "lunq_sched.h"
+#include "lunq_lun.h"
+#include "lunq_pool.h"
+#include "lunq_react.h"
+#include "lunq_model.h"
 
 #define DM_MSG_PREFIX "lunq"
 
@@ -34,10 +39,33 @@
  */
 struct lunq_io {
 	struct lunq_waiter w;
+	struct bvec_iter iter;	/* as mapped: restored when sent again */
+	struct hrtimer timer;	/* releases a completion the model holds */
+	u64 finish;		/* when the emulated LUN completes it */
+	blk_status_t status;	/* the lower device's answer, while held */
+	u32 gen;		/* LUN reset generation that accepted it */
 	unsigned int flags;
 };
 
-#define LUNQ_IO_SENT	0x1	/* handed to the lower device */
+#define LUNQ_IO_SENT	0x1	/* holds host and LUN slots, sent below */
+#define LUNQ_IO_HELD	0x2	/* completed below, held until ->finish */
+#define LUNQ_IO_RETRY	0x4	/* handed back by the LUN, to be sent again */
+
+/* Why the throttle moved (the throttle log). */
+enum lunq_tcause { LUNQ_TC_SET, LUNQ_TC_QFULL, LUNQ_TC_RAMP_UP,
+		   LUNQ_TC_RESTORE };
+
+static const char *const lunq_tcause_names[] = {
+	"set", "qfull", "ramp-up", "restore"
+};
+
+#define LUNQ_TLOG_SIZE	128	/* last throttle changes kept */
+
+struct lunq_tlog {
+	u64 t;			/* ns since the table was created */
+	u16 from, to;
+	u8 cause;
+};
 
 /* Hot counters, one copy per CPU, summed when read. */
 struct lunq_pcpu {
@@ -61,9 +89,23 @@ struct lunq_c {
 	struct lunq_policy policy;	/* what TABLE status echoes */
 	bool pushback;			/* in a noflush suspend */
 
+	/* The emulated LUN and the host's reaction, also under @lock. */
+	struct lunq_lun lun;
+	struct lunq_react react;
+	u64 qfull_delay_ns;
+	u64 reset_ns;
+	u64 qfull, resets, aborted, retried, throttle_changes;
+	struct lunq_tlog tlog[LUNQ_TLOG_SIZE];
+	u64 tlog_n;			/* entries ever written */
+	u64 t0;				/* creation (ns) */
+	u64 timer_at;			/* expiry of @timer, 0 = not armed */
+	struct hrtimer timer;		/* retry delay, reset, sd restore */
+
+	struct lunq_pool *pool;		/* NULL = none; also in lun.pool */
 	struct work_struct dispatch;	/* sends waiters, see lunq_dispatch */
 	struct mutex msg_lock;		/* serialises "set" messages */
 	struct lunq_pcpu __percpu *stats;
+	struct lunq_model model;	/* under @lock; large, keep last */
 };
 
 /*
@@ -81,9 +123,14 @@ static void lunq_dtr(struct dm_target *ti)
 {
 	struct lunq_c *lc = ti->private;
 
+	/* the work re-arms the timer, the timer queues the work */
+	hrtimer_cancel(&lc->timer);
 	cancel_work_sync(&lc->dispatch);
+	hrtimer_cancel(&lc->timer);
 	/* dm destroys a table only once no IO is in flight or waiting */
-	WARN_ON_ONCE(lc->host.q.nr || lc->host.inflight);
+	WARN_ON_ONCE(lc->host.q.nr || lc->host.nr_retry || lc->host.inflight);
+	if (lc->pool)
+		lunq_pool_put(lc->pool);
 	if (lc->dev)
 		dm_put_device(ti, lc->dev);
 	free_percpu(lc->stats);
@@ -92,27 +139,45 @@ static void lunq_dtr(struct dm_target *ti)
 }
 
 /*
- * Parse @argc "key:value" words into a copy of *@p; on success replace
- * *@p.  On failure *@p is unchanged, *@word points at the bad word and
- * the return value is the error text.
+ * Parse @argc "key:value" words into a copy of *@p and check the result
+ * as a whole; on success replace *@p.  @live: a "set" message, where
+ * table-only keys are refused.  On failure *@p is unchanged, *@word points
+ * at the bad word (or is NULL when the combination is wrong) and the
+ * return value is the error text.
  */
-static const char *lunq_parse_words(struct lunq_policy *p, unsigned int argc,
-				    char **argv, const char **word)
+static const char *lunq_parse_words(struct lunq_c *lc, struct lunq_policy *p,
+				    unsigned int argc, char **argv,
+				    bool live, const char **word)
 {
 	struct lunq_policy np = *p;
+	const char *err;
 	u32 seen = 0;
 	unsigned int i;
 
+	*word = NULL;
 	for (i = 0; i < argc; i++) {
-		enum lunq_arg_err err;
+		enum lunq_arg_err aerr;
 		enum lunq_key key;
 
-		err = lunq_parse_word(&np, argv[i], &seen, &key);
-		if (err) {
+		aerr = lunq_parse_word(&np, argv[i], &seen, &key);
+		if (!aerr && live && lunq_key_table_only(key)) {
 			*word = argv[i];
-			return lunq_arg_error(err, key);
+			return lunq_table_only_error(key);
+		}
+		if (aerr) {
+			*word = argv[i];
+			return lunq_arg_error(aerr, key);
 		}
 	}
+	err = lunq_policy_check(&np);
+	if (err)
+		return err;
+	/* rules that depend on the lower device or an existing pool */
+	if (np.val[LUNQ_RESET_AFTER] && lc->zoned)
+		return "reset_after: not on a zoned device (retrying an aborted zone write would break the zone's write order)";
+	if (lc->pool && np.val[LUNQ_FOREIGN] && !np.val[LUNQ_FOREIGN_PERIOD_MS] &&
+	    np.val[LUNQ_FOREIGN] >= lc->pool->depth)
+		return "foreign: must be below the pool's depth unless foreign_period_ms is set";
 	*p = np;
 	return NULL;
 }
@@ -132,26 +197,120 @@ static int lunq_parse_opts(struct lunq_c *lc, struct dm_arg_set *as)
 	ret = dm_read_arg_group(&opt_args, as, &n, &ti->error);
 	if (ret)
 		return ret;
-	ti->error = (char *)lunq_parse_words(&lc->policy, n, as->argv, &word);
+	ti->error = (char *)lunq_parse_words(lc, &lc->policy, n, as->argv,
+					     false, &word);
 	if (ti->error) {
-		DMERR("rejected optional argument '%.64s': %s", word,
-		      ti->error);
+		if (word)
+			DMERR("rejected optional argument '%.64s': %s", word,
+			      ti->error);
+		else
+			DMERR("rejected optional arguments: %s", ti->error);
 		return -EINVAL;
 	}
 	dm_consume_args(as, n);
 	return 0;
 }
 
-/* Push the throttle and order of @lc->policy into the IO path. */
-static bool lunq_apply_policy(struct lunq_c *lc)
+/* Record a move of the live throttle in the log. */
+static void lunq_tlog_add(struct lunq_c *lc, u64 now, u32 from, u32 to,
+			  enum lunq_tcause cause)
+{
+	struct lunq_tlog *e = &lc->tlog[lc->tlog_n++ % LUNQ_TLOG_SIZE];
+
+	e->t = now - lc->t0;
+	e->from = min_t(u32, from, U16_MAX);
+	e->to = min_t(u32, to, U16_MAX);
+	e->cause = cause;
+}
+
+/*
+ * Move the live throttle to @to (the reaction's or the configured value).
+ * True when waiters can now be sent.  Under @lc->lock.
+ */
+static bool lunq_set_throttle(struct lunq_c *lc, u32 to, enum lunq_tcause cause,
+			      u64 now)
+{
+	struct lunq_host *h = &lc->host;
+
+	if (to == h->qdepth)
+		return false;
+	lunq_tlog_add(lc, now, h->qdepth, to, cause);
+	if (cause != LUNQ_TC_SET)
+		lc->throttle_changes++;
+	h->qdepth = to;
+	return lunq_host_needs_kick(h);
+}
+
+/* Push @lc->policy into the IO path.  Under @lc->lock. */
+static bool lunq_apply_policy(struct lunq_c *lc, u64 now)
 {
 	const u32 *v = lc->policy.val;
+	struct lunq_react_cfg rc = {
+		.mode = v[LUNQ_REACTION],
+		.max = v[LUNQ_QDEPTH],
+		.min = v[LUNQ_MIN_THROTTLE],
+		/* scsi_track_queue_full() counts once per 16 jiffies */
+		.bucket_ns = 16ULL * TICK_NSEC,
+		.ramp_up_ns = (u64)v[LUNQ_RAMP_UP_MS] * NSEC_PER_MSEC,
+		.restore_ns = (u64)v[LUNQ_RESTORE_MS] * NSEC_PER_MSEC,
+		.step_ns = (u64)v[LUNQ_STEP_MS] * NSEC_PER_MSEC,
+	};
+	struct lunq_model_cfg mc = {
+		.kind = v[LUNQ_MODEL],
+		.svc_us = v[LUNQ_SVC_US],
+		.channels = v[LUNQ_CHANNELS],
+		.mbps = v[LUNQ_MBPS],
+		.seek_ms = v[LUNQ_SEEK_MS],
+		.rpm = v[LUNQ_RPM],
+		.pblk = v[LUNQ_PBLK],
+		.rmw_x = v[LUNQ_RMW_X],
+		.capacity = lc->ti->len,
+	};
+	bool kick;
 
-	return lunq_host_set(&lc->host, v[LUNQ_QDEPTH], v[LUNQ_SCHED],
+	lunq_react_config(&lc->react, &rc);
+	kick = lunq_host_set(&lc->host, lc->host.qdepth, v[LUNQ_SCHED],
 			     (u64)v[LUNQ_MAX_WAIT_MS] * NSEC_PER_MSEC);
+	kick |= lunq_set_throttle(lc, lc->react.cur, LUNQ_TC_SET, now);
+
+	lc->lun.depth = v[LUNQ_LUN_DEPTH];
+	lc->lun.foreign = v[LUNQ_FOREIGN];
+	lc->lun.foreign_period_ns = (u64)v[LUNQ_FOREIGN_PERIOD_MS] *
+				    NSEC_PER_MSEC;
+	lc->lun.reset_after = v[LUNQ_RESET_AFTER];
+	lc->qfull_delay_ns = (u64)v[LUNQ_QFULL_DELAY_US] * NSEC_PER_USEC;
+	lc->reset_ns = (u64)v[LUNQ_RESET_MS] * NSEC_PER_MSEC;
+	lunq_model_config(&lc->model, &mc);
+	return kick;
 }
 
 static void lunq_dispatch(struct work_struct *work);
+
+/* The device timer only wakes the dispatcher, which does the work. */
+static enum hrtimer_restart lunq_timer_fn(struct hrtimer *t)
+{
+	struct lunq_c *lc = container_of(t, struct lunq_c, timer);
+
+	queue_work(lunq_wq, &lc->dispatch);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * Arm the device timer for the earliest deadline: the end of a retry
+ * delay or LUN reset, or an sd restore.  Under @lc->lock.
+ */
+static void lunq_arm_timer(struct lunq_c *lc)
+{
+	u64 at = lc->host.blocked ? lc->host.unblock_at : 0;
+	u64 r = lunq_react_deadline(&lc->react);
+
+	if (r && (!at || r < at))
+		at = r;
+	if (!at || (lc->timer_at && lc->timer_at <= at))
+		return;
+	lc->timer_at = at;
+	hrtimer_start(&lc->timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
+}
 
 /*
  * Construct a lunq mapping: <dev_path> <offset> [<#opt_args> <opt_arg>...]
@@ -160,7 +319,7 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 {
 	struct dm_arg_set as = { .argc = argc, .argv = argv };
 	unsigned long long start;
-	const char *path;
+	const char *path, *err;
 	struct lunq_c *lc;
 	sector_t dev_size;
 	char dummy;
@@ -181,8 +340,12 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	spin_lock_init(&lc->lock);
 	mutex_init(&lc->msg_lock);
 	INIT_WORK(&lc->dispatch, lunq_dispatch);
+	hrtimer_init(&lc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	lc->timer.function = lunq_timer_fn;
 	lunq_host_init(&lc->host);
 	lunq_policy_init(&lc->policy);
+	lc->t0 = ktime_get_ns();
+	lc->lun.t0 = lc->t0;
 
 	path = dm_shift_arg(&as);
 	ret = -EINVAL;
@@ -192,15 +355,6 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		goto bad;
 	}
 	lc->start = start;
-
-	ret = lunq_parse_opts(lc, &as);
-	if (ret)
-		goto bad;
-	if (as.argc) {
-		ti->error = "Too many arguments after the optional arguments";
-		ret = -EINVAL;
-		goto bad;
-	}
 
 	ret = dm_get_device(ti, path, dm_table_get_mode(ti->table), &lc->dev);
 	if (ret) {
@@ -215,13 +369,40 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	}
 	lc->zoned = bdev_is_zoned(lc->dev->bdev);
 
+	ret = lunq_parse_opts(lc, &as);
+	if (ret)
+		goto bad;
+	if (as.argc) {
+		ti->error = "Too many arguments after the optional arguments";
+		ret = -EINVAL;
+		goto bad;
+	}
+	if (lc->policy.given & (1U << LUNQ_POOL)) {
+		lc->pool = lunq_pool_get(lc->policy.pool,
+					 lc->policy.val[LUNQ_POOL_DEPTH], &err);
+		if (!lc->pool) {
+			ti->error = (char *)err;
+			ret = -EINVAL;
+			goto bad;
+		}
+		lc->lun.pool = lc->pool;
+		/* a pool that already existed: check foreign against it */
+		ti->error = (char *)lunq_parse_words(lc, &lc->policy, 0, NULL,
+						     false, &err);
+		if (ti->error) {
+			ret = -EINVAL;
+			goto bad;
+		}
+	}
+
 	lc->stats = alloc_percpu(struct lunq_pcpu);
 	if (!lc->stats) {
 		ti->error = "Cannot allocate per-CPU counters";
 		ret = -ENOMEM;
 		goto bad;
 	}
-	lunq_apply_policy(lc);
+	lunq_apply_policy(lc, lc->t0);
+	lc->tlog_n = 0;		/* the initial value is not a change */
 
 	ti->num_flush_bios = 1;
 	ti->num_discard_bios = 1;
@@ -242,32 +423,84 @@ static inline struct lunq_io *lunq_io(struct bio *bio)
 	return dm_per_bio_data(bio, sizeof(struct lunq_io));
 }
 
+static inline struct bio *lunq_io_bio(struct lunq_io *io)
+{
+	return dm_bio_from_per_bio_data(io, sizeof(struct lunq_io));
+}
+
 static inline struct bio *lunq_bio(struct lunq_waiter *w)
 {
-	return dm_bio_from_per_bio_data(container_of(w, struct lunq_io, w),
-					sizeof(struct lunq_io));
+	return lunq_io_bio(container_of(w, struct lunq_io, w));
 }
 
 /*
- * Send @bio to the lower device; it holds a throttle slot.  The bio must
- * not be touched afterwards: it may complete before dm_submit_bio_remap()
- * returns.
+ * Send @bio to the lower device; the LUN has accepted it.  A bio sent
+ * again after a LUN reset gets its mapped position back first.  The bio
+ * must not be touched afterwards: it may complete before
+ * dm_submit_bio_remap() returns.
  */
 static void lunq_send(struct lunq_c *lc, struct bio *bio)
 {
+	struct lunq_io *io = lunq_io(bio);
+
+	bio->bi_iter = io->iter;
+	bio->bi_status = BLK_STS_OK;
 	bio_set_dev(bio, lc->dev->bdev);
 	if (bio_sectors(bio) || op_is_zone_mgmt(bio_op(bio)))
 		bio->bi_iter.bi_sector = lc->start +
 			dm_target_offset(lc->ti, bio->bi_iter.bi_sector);
-	lunq_io(bio)->flags |= LUNQ_IO_SENT;
+	io->flags |= LUNQ_IO_SENT;
 	this_cpu_inc(lc->stats->sent);
 	dm_submit_bio_remap(bio, NULL);
 }
 
 /*
- * The dispatcher: sends waiters while slots are free.  It takes a batch
- * under the lock and submits it outside; lunq_host.dispatching keeps the
- * map path from sending a newer bio ahead of the batch meanwhile.
+ * The host sends @io (holding a throttle slot) to the emulated LUN at
+ * @now.  True: accepted, the caller sends it below.  False: QUEUE FULL;
+ * the reaction has moved the throttle and @io is on the retry list, or,
+ * with @nowait, has given its slot back (the caller fails it).  Under
+ * @lc->lock.
+ */
+static bool lunq_lun_send(struct lunq_c *lc, struct lunq_io *io,
+			  struct bio *bio, u64 now, bool nowait)
+{
+	u32 throttle;
+
+	if (lunq_lun_admit(&lc->lun, now)) {
+		sector_t lba = dm_target_offset(lc->ti, io->iter.bi_sector);
+
+		io->gen = lc->lun.gen;
+		io->finish = 0;
+		if (lc->model.cfg.kind && bio_sectors(bio) &&
+		    (bio_op(bio) == REQ_OP_READ || bio_op(bio) == REQ_OP_WRITE))
+			io->finish = lunq_model_start(&lc->model, now, lba,
+						      bio_sectors(bio));
+		return true;
+	}
+	lc->qfull++;
+	/* in transport: what the host has outstanding besides this one */
+	throttle = lunq_react_qfull(&lc->react, now, lc->host.inflight - 1);
+	lunq_set_throttle(lc, throttle, LUNQ_TC_QFULL, now);
+	if (lunq_lun_qfull(&lc->lun)) {
+		lc->resets++;
+		lunq_host_block(&lc->host, now + lc->reset_ns);
+	}
+	if (nowait) {
+		lunq_host_done(&lc->host);
+	} else {
+		io->flags |= LUNQ_IO_RETRY;
+		lunq_host_requeue(&lc->host, &io->w, io->w.lba, now,
+				  lc->qfull_delay_ns);
+	}
+	lunq_arm_timer(lc);
+	return false;
+}
+
+/*
+ * The dispatcher: ends blocks that are due, runs sd restores, and sends
+ * retries and waiters while slots are free and the LUN accepts.  It takes
+ * a batch under the lock and submits it outside; lunq_host.dispatching
+ * keeps the map path from sending a newer bio ahead of the batch.
  */
 static void lunq_dispatch(struct work_struct *work)
 {
@@ -282,9 +515,24 @@ static void lunq_dispatch(struct work_struct *work)
 		bio_list_init(&list);
 		spin_lock_irq(&lc->lock);
 		now = ktime_get_ns();	/* after every waiter's t_queued */
-		while ((w = lunq_host_next(&lc->host, now)))
-			bio_list_add(&list, lunq_bio(w));
+		lc->timer_at = 0;
+		lunq_host_unblock(&lc->host, now);
+		lunq_set_throttle(lc, lunq_react_tick(&lc->react, now),
+				  LUNQ_TC_RESTORE, now);
+		while ((w = lunq_host_next(&lc->host, now))) {
+			struct lunq_io *io = container_of(w, struct lunq_io, w);
+
+			bio = lunq_io_bio(io);
+			if (io->flags & LUNQ_IO_RETRY) {
+				io->flags &= ~LUNQ_IO_RETRY;
+				lc->retried++;
+			}
+			if (!lunq_lun_send(lc, io, bio, now, false))
+				break;
+			bio_list_add(&list, bio);
+		}
 		lc->host.dispatching = !bio_list_empty(&list);
+		lunq_arm_timer(lc);
 		spin_unlock_irq(&lc->lock);
 		if (bio_list_empty(&list))
 			break;
@@ -315,17 +563,26 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 	struct lunq_c *lc = ti->private;
 	struct lunq_io *io = lunq_io(bio);
 	u64 lba = bio_sectors(bio) ? bio->bi_iter.bi_sector : LUNQ_NO_LBA;
+	bool nowait = bio->bi_opf & REQ_NOWAIT;
 	unsigned long flags;
-	bool kick;
+	bool kick, sent;
+	u64 now;
 
 	io->flags = 0;
+	io->iter = bio->bi_iter;
+	io->w.lba = lba;
 	spin_lock_irqsave(&lc->lock, flags);
+	now = ktime_get_ns();
 	if (lunq_host_try_send(&lc->host, lba)) {
+		sent = lunq_lun_send(lc, io, bio, now, nowait);
 		spin_unlock_irqrestore(&lc->lock, flags);
-		lunq_send(lc, bio);
+		if (sent)
+			lunq_send(lc, bio);
+		else if (nowait)
+			bio_wouldblock_error(bio);
 		return DM_MAPIO_SUBMITTED;
 	}
-	if (bio->bi_opf & REQ_NOWAIT) {
+	if (nowait) {
 		spin_unlock_irqrestore(&lc->lock, flags);
 		bio_wouldblock_error(bio);
 		return DM_MAPIO_SUBMITTED;
@@ -335,8 +592,7 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 		spin_unlock_irqrestore(&lc->lock, flags);
 		return DM_MAPIO_REQUEUE;
 	}
-	lunq_host_wait(&lc->host, &io->w, lba, lunq_is_barrier(lc, bio),
-		       ktime_get_ns());
+	lunq_host_wait(&lc->host, &io->w, lba, lunq_is_barrier(lc, bio), now);
 	kick = lunq_host_needs_kick(&lc->host);
 	spin_unlock_irqrestore(&lc->lock, flags);
 	if (kick)
@@ -344,19 +600,62 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 	return DM_MAPIO_SUBMITTED;
 }
 
+/* The model's time for a held completion has come: complete it again. */
+static enum hrtimer_restart lunq_io_timer_fn(struct hrtimer *t)
+{
+	bio_endio(lunq_io_bio(container_of(t, struct lunq_io, timer)));
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * Completion.  First pass, from the lower device: a completion the model
+ * says is early is held (DM_ENDIO_INCOMPLETE) and comes back here from
+ * lunq_io_timer_fn() at ->finish.  Then the command leaves the LUN: it
+ * frees its slots, the reaction sees a good completion; a command that a
+ * LUN reset aborted goes to the retry list instead and is sent again.
+ */
 static int lunq_end_io(struct dm_target *ti, struct bio *bio,
 		       blk_status_t *error)
 {
 	struct lunq_c *lc = ti->private;
+	struct lunq_io *io = lunq_io(bio);
 	unsigned long flags;
 	bool kick;
+	u64 now;
 
-	if (!(lunq_io(bio)->flags & LUNQ_IO_SENT))
+	if (!(io->flags & LUNQ_IO_SENT))
 		return DM_ENDIO_DONE;	/* refused (NOWAIT) or pushed back */
-	this_cpu_inc(lc->stats->completed);
+	now = ktime_get_ns();
+	if (io->flags & LUNQ_IO_HELD) {
+		io->flags &= ~LUNQ_IO_HELD;
+		*error = io->status;
+	} else if (io->finish > now && io->gen == READ_ONCE(lc->lun.gen)) {
+		io->status = *error;
+		io->flags |= LUNQ_IO_HELD;
+		hrtimer_init(&io->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+		io->timer.function = lunq_io_timer_fn;
+		hrtimer_start(&io->timer, ns_to_ktime(io->finish),
+			      HRTIMER_MODE_ABS_SOFT);
+		return DM_ENDIO_INCOMPLETE;
+	}
+
 	spin_lock_irqsave(&lc->lock, flags);
+	lunq_lun_release(&lc->lun);
+	if (unlikely(io->gen != lc->lun.gen)) {
+		/* aborted by a LUN reset: the host retries it */
+		io->flags = LUNQ_IO_RETRY;
+		lc->aborted++;
+		lunq_host_requeue(&lc->host, &io->w, io->w.lba, now, 0);
+		lunq_arm_timer(lc);
+		spin_unlock_irqrestore(&lc->lock, flags);
+		return DM_ENDIO_INCOMPLETE;
+	}
 	kick = lunq_host_done(&lc->host);
+	if (!*error)
+		kick |= lunq_set_throttle(lc, lunq_react_good(&lc->react, now),
+					  LUNQ_TC_RAMP_UP, now);
 	spin_unlock_irqrestore(&lc->lock, flags);
+	this_cpu_inc(lc->stats->completed);
 	if (kick)
 		lunq_kick(lc);
 	return DM_ENDIO_DONE;
@@ -365,14 +664,16 @@ static int lunq_end_io(struct dm_target *ti, struct bio *bio,
 /*
  * Suspend.  presuspend runs before dm blocks new IO, so from here on the
  * map path (under the same lock) knows a suspend is coming:
- *  - flush suspend: waiters drain through the throttle, in queue order
- *    (the throttle is what is being measured, so a suspend never bursts
- *    the LUN with more than qdepth IOs); dm waits for them to complete.
- *  - noflush suspend: every waiter is handed back to dm, which re-issues
- *    it after resume (to the new table after a reload); new bios that
- *    would wait are handed back too.  Writes to a zoned device cannot be
- *    handed back (dm would fail them), so there noflush drains as well.
- * IOs already sent below are never aborted: dm waits for them.
+ *  - flush suspend: waiters and retries drain through the throttle and
+ *    the LUN, in order (the throttle is what is being measured, so a
+ *    suspend never bursts the LUN with more than qdepth IOs); dm waits
+ *    for them to complete.
+ *  - noflush suspend: every waiter and retry is handed back to dm, which
+ *    re-issues it after resume (to the new table after a reload); new bios
+ *    that would wait are handed back too.  Writes to a zoned device cannot
+ *    be handed back (dm would fail them), so there noflush drains as well.
+ * IOs already sent below are never aborted: dm waits for them (and for
+ * completions the model still holds).
  */
 static void lunq_presuspend(struct dm_target *ti)
 {
@@ -384,11 +685,12 @@ static void lunq_presuspend(struct dm_target *ti)
 	bio_list_init(&list);
 	spin_lock_irq(&lc->lock);
 	lc->pushback = dm_noflush_suspending(ti) && !lc->zoned;
-	while (lc->pushback && (w = lunq_queue_pop_oldest(&lc->host.q)))
+	while (lc->pushback && (w = lunq_host_pop_any(&lc->host)))
 		bio_list_add(&list, lunq_bio(w));
 	spin_unlock_irq(&lc->lock);
 
 	while ((bio = bio_list_pop(&list))) {
+		lunq_io(bio)->flags = 0;
 		bio->bi_status = BLK_STS_DM_REQUEUE;
 		bio_endio(bio);
 	}
@@ -410,6 +712,7 @@ static void lunq_resume(struct dm_target *ti)
 	spin_lock_irq(&lc->lock);
 	lc->pushback = false;
 	kick = lunq_host_needs_kick(&lc->host);
+	lunq_arm_timer(lc);
 	spin_unlock_irq(&lc->lock);
 	if (kick)
 		lunq_kick(lc);
@@ -433,16 +736,21 @@ static int lunq_msg_set(struct lunq_c *lc, unsigned int argc, char **argv)
 	np = lc->policy;
 	spin_unlock_irq(&lc->lock);
 
-	err = lunq_parse_words(&np, argc, argv, &word);
+	err = lunq_parse_words(lc, &np, argc, argv, true, &word);
 	if (err) {
 		mutex_unlock(&lc->msg_lock);
-		DMERR("%s: message 'set' rejected '%.64s': %s; nothing changed",
-		      dm_device_name(md), word, err);
+		if (word)
+			DMERR("%s: message 'set' rejected '%.64s': %s; nothing changed",
+			      dm_device_name(md), word, err);
+		else
+			DMERR("%s: message 'set' rejected: %s; nothing changed",
+			      dm_device_name(md), err);
 		return -EINVAL;
 	}
 	spin_lock_irq(&lc->lock);
 	lc->policy = np;
-	kick = lunq_apply_policy(lc);
+	kick = lunq_apply_policy(lc, ktime_get_ns());
+	lunq_arm_timer(lc);
 	spin_unlock_irq(&lc->lock);
 	mutex_unlock(&lc->msg_lock);
 	if (kick)
@@ -462,7 +770,40 @@ static void lunq_stats_reset(struct lunq_c *lc)
 	}
 	spin_lock_irq(&lc->lock);
 	lunq_host_reset_max(&lc->host);
+	lc->qfull = 0;
+	lc->resets = 0;
+	lc->aborted = 0;
+	lc->retried = 0;
+	lc->throttle_changes = 0;
 	spin_unlock_irq(&lc->lock);
+}
+
+/*
+ * "throttle log": the last LUNQ_TLOG_SIZE moves of the live throttle, oldest
+ * first, one per line: <ms since the table was loaded> <from> <to> <cause>.
+ */
+static int lunq_msg_tlog(struct lunq_c *lc, char *result, unsigned int maxlen)
+{
+	struct lunq_tlog *log;
+	unsigned int sz = 0;
+	u64 n, i;
+
+	log = kmalloc_array(LUNQ_TLOG_SIZE, sizeof(*log), GFP_KERNEL);
+	if (!log)
+		return -ENOMEM;
+	spin_lock_irq(&lc->lock);
+	memcpy(log, lc->tlog, sizeof(lc->tlog));
+	n = lc->tlog_n;
+	spin_unlock_irq(&lc->lock);
+
+	for (i = n > LUNQ_TLOG_SIZE ? n - LUNQ_TLOG_SIZE : 0; i < n; i++) {
+		struct lunq_tlog *e = &log[i % LUNQ_TLOG_SIZE];
+
+		DMEMIT("%llu %u %u %s\n", div_u64(e->t, NSEC_PER_MSEC),
+		       e->from, e->to, lunq_tcause_names[e->cause]);
+	}
+	kfree(log);
+	return 1;
 }
 
 static int lunq_message(struct dm_target *ti, unsigned int argc, char **argv,
@@ -477,7 +818,10 @@ static int lunq_message(struct dm_target *ti, unsigned int argc, char **argv,
 		lunq_stats_reset(lc);
 		return 0;
 	}
-	DMERR("%s: unknown message '%.32s': expected 'set <key:value>...' or 'stats reset'",
+	if (argc == 2 && !strcmp(argv[0], "throttle") &&
+	    !strcmp(argv[1], "log"))
+		return lunq_msg_tlog(lc, result, maxlen);
+	DMERR("%s: unknown message '%.32s': expected 'set <key:value>...', 'stats reset' or 'throttle log'",
 	      dm_device_name(dm_table_get_md(ti->table)),
 	      argc ? argv[0] : "");
 	return -EINVAL;
@@ -496,6 +840,40 @@ static void lunq_sum(struct lunq_c *lc, struct lunq_pcpu *sum)
 	}
 }
 
+/* What INFO status prints, copied under the lock. */
+struct lunq_snap {
+	u32 qdepth, inflight, waiting, max_inflight, max_waiting;
+	u32 retrying, lun_inflight;
+	u64 max_wait_ns, oldest_ms;
+	u64 qfull, resets, aborted, retried, throttle_changes;
+	enum lunq_sched_mode mode;
+};
+
+static void lunq_snapshot(struct lunq_c *lc, struct lunq_snap *s)
+{
+	struct lunq_host *h = &lc->host;
+
+	spin_lock_irq(&lc->lock);
+	s->qdepth = h->qdepth;
+	s->inflight = h->inflight;
+	s->waiting = h->q.nr;
+	s->max_inflight = h->max_inflight;
+	s->max_waiting = h->max_waiting;
+	s->retrying = h->nr_retry;
+	s->mode = h->q.mode;
+	s->max_wait_ns = h->q.max_wait_ns;
+	s->oldest_ms = h->q.nr ? div_u64(ktime_get_ns() -
+					 lunq_queue_oldest(&h->q),
+					 NSEC_PER_MSEC) : 0;
+	s->lun_inflight = lc->lun.inflight;
+	s->qfull = lc->qfull;
+	s->resets = lc->resets;
+	s->aborted = lc->aborted;
+	s->retried = lc->retried;
+	s->throttle_changes = lc->throttle_changes;
+	spin_unlock_irq(&lc->lock);
+}
+
 /*
  * INFO is a list of key=value words (kmod/dm-lunq.rst); new keys are only
  * ever appended.  TABLE echoes a line that recreates the device with the
@@ -507,30 +885,32 @@ static void lunq_status(struct dm_target *ti, status_type_t type,
 {
 	struct lunq_c *lc = ti->private;
 	struct lunq_policy policy;
-	struct lunq_host h;
 	struct lunq_pcpu sum;
+	struct lunq_snap s;
 	unsigned int nopt;
-	u64 oldest_ms = 0;
 	size_t sz = 0;
 
 	switch (type) {
 	case STATUSTYPE_INFO:
-		spin_lock_irq(&lc->lock);
-		h = lc->host;
-		if (h.q.nr)
-			oldest_ms = div_u64(ktime_get_ns() -
-					    lunq_queue_oldest(&lc->host.q),
-					    NSEC_PER_MSEC);
-		spin_unlock_irq(&lc->lock);
+		lunq_snapshot(lc, &s);
 		lunq_sum(lc, &sum);
-		DMEMIT("qdepth=%u sched=%s max_wait_ms=%u", h.qdepth,
-		       h.q.mode == LUNQ_SCHED_DISKSORT ? "disksort" : "fifo",
-		       (u32)div_u64(h.q.max_wait_ns, NSEC_PER_MSEC));
+		DMEMIT("qdepth=%u sched=%s max_wait_ms=%u", s.qdepth,
+		       s.mode == LUNQ_SCHED_DISKSORT ? "disksort" : "fifo",
+		       (u32)div_u64(s.max_wait_ns, NSEC_PER_MSEC));
 		DMEMIT(" inflight=%u waiting=%u oldest_wait_ms=%llu",
-		       h.inflight, h.q.nr, oldest_ms);
+		       s.inflight, s.waiting, s.oldest_ms);
 		DMEMIT(" dispatched=%llu completed=%llu max_inflight=%u max_waiting=%u",
-		       sum.sent, sum.completed, h.max_inflight,
-		       h.max_waiting);
+		       sum.sent, sum.completed, s.max_inflight,
+		       s.max_waiting);
+		DMEMIT(" lun_inflight=%u retrying=%u qfull=%llu resets=%llu aborted=%llu retried=%llu throttle_changes=%llu",
+		       s.lun_inflight, s.retrying, s.qfull, s.resets,
+		       s.aborted, s.retried, s.throttle_changes);
+		if (lc->pool)
+			DMEMIT(" pool=%s pool_inflight=%d",
+			       lunq_pool_name(lc->pool),
+			       atomic_read(&lc->pool->inflight));
+		else
+			DMEMIT(" pool=- pool_inflight=0");
 		break;
 
 	case STATUSTYPE_TABLE:
@@ -565,16 +945,26 @@ static int lunq_iterate_devices(struct dm_target *ti,
  * Device-mapper stacks the lower device's limits through
  * iterate_devices, so a pass-through LUN looks exactly like the device
  * below it (block sizes, discard and write-zeroes limits, write cache).
- * This is the place where an emulated LUN will later advertise limits of
- * its own (the pblk model's physical block size).
+ * An emulated LUN with a pblk (table-only) advertises that physical block
+ * size, as a 512e disk does, so tools can see what the model penalises.
  */
 static void lunq_io_hints(struct dm_target *ti, struct queue_limits *limits)
 {
+	struct lunq_c *lc = ti->private;
+
+	unsigned int pblk = lc->policy.val[LUNQ_PBLK];
+
+	if (lc->policy.given & (1U << LUNQ_PBLK)) {
+		limits->physical_block_size = max(limits->physical_block_size,
+						  pblk);
+		limits->io_min = max_t(unsigned int, limits->io_min,
+				       limits->physical_block_size);
+	}
 }
 
 static struct target_type lunq_target = {
 	.name		 = "lunq",
-	.version	 = {0, 2, 0},
+	.version	 = {0, 3, 0},
 	.features	 = DM_TARGET_NOWAIT,
 	.module		 = THIS_MODULE,
 	.ctr		 = lunq_ctr,
