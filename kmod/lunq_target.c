@@ -50,6 +50,7 @@ struct lunq_io {
 #define LUNQ_IO_SENT	0x1	/* holds host and LUN slots, sent below */
 #define LUNQ_IO_HELD	0x2	/* completed below, held until ->finish */
 #define LUNQ_IO_RETRY	0x4	/* handed back by the LUN, to be sent again */
+#define LUNQ_IO_ABORTED	0x8	/* aborted once by a LUN reset: never again */
 
 /* Why the throttle moved (the throttle log). */
 enum lunq_tcause { LUNQ_TC_SET, LUNQ_TC_QFULL, LUNQ_TC_RAMP_UP,
@@ -629,7 +630,8 @@ static int lunq_end_io(struct dm_target *ti, struct bio *bio,
 	if (io->flags & LUNQ_IO_HELD) {
 		io->flags &= ~LUNQ_IO_HELD;
 		*error = io->status;
-	} else if (io->finish > now && io->gen == READ_ONCE(lc->lun.gen)) {
+	} else if (io->finish > now && (io->gen == READ_ONCE(lc->lun.gen) ||
+					(io->flags & LUNQ_IO_ABORTED))) {
 		io->status = *error;
 		io->flags |= LUNQ_IO_HELD;
 		hrtimer_init(&io->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
@@ -641,9 +643,13 @@ static int lunq_end_io(struct dm_target *ti, struct bio *bio,
 
 	spin_lock_irqsave(&lc->lock, flags);
 	lunq_lun_release(&lc->lun);
-	if (unlikely(io->gen != lc->lun.gen)) {
-		/* aborted by a LUN reset: the host retries it */
-		io->flags = LUNQ_IO_RETRY;
+	/*
+	 * Aborted by a LUN reset: the host retries it.  A command is aborted
+	 * at most once, so a reset storm (resets coming faster than the
+	 * device completes) cannot keep the same IO from ever finishing.
+	 */
+	if (unlikely(io->gen != lc->lun.gen && !(io->flags & LUNQ_IO_ABORTED))) {
+		io->flags = LUNQ_IO_RETRY | LUNQ_IO_ABORTED;
 		lc->aborted++;
 		lunq_host_requeue(&lc->host, &io->w, io->w.lba, now, 0);
 		lunq_arm_timer(lc);

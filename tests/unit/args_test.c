@@ -63,13 +63,15 @@ int main(void)
 	check(parse(&p, "pool:abcdefghijabcdefghijabcdefghijXY", &k) ==
 	      LUNQ_ARG_BAD_VALUE, "name-too-long");
 	/* valid values of keys this build does not implement are refused */
-	check(parse(&p, "lun_depth:4", &k) == LUNQ_ARG_UNSUPPORTED &&
-	      !lunq_key_supported(LUNQ_LUN_DEPTH), "unsupported");
+	check(parse(&p, "bubble_ms:4", &k) == LUNQ_ARG_UNSUPPORTED &&
+	      !lunq_key_supported(LUNQ_BUBBLE_MS), "unsupported");
 	check(lunq_key_supported(LUNQ_QDEPTH) &&
 	      lunq_key_supported(LUNQ_SCHED) &&
-	      lunq_key_supported(LUNQ_MAX_WAIT_MS), "throttle-keys-supported");
-	check(parse(&p, "reaction:sd-fc", &k) == LUNQ_ARG_UNSUPPORTED,
-	      "enum-valid");
+	      lunq_key_supported(LUNQ_MAX_WAIT_MS) &&
+	      lunq_key_supported(LUNQ_LUN_DEPTH) &&
+	      lunq_key_supported(LUNQ_MODEL), "supported-keys");
+	check(parse(&p, "reaction:sd-fc", &k) == LUNQ_ARG_OK &&
+	      p.val[LUNQ_REACTION] == 3, "enum-valid");
 	check(parse(&p, "pool:abcdefghijabcdefghijabcdefghijX", &k) ==
 	      LUNQ_ARG_UNSUPPORTED, "name-31-chars");
 	check(parse(&p, "pblk:4096", &k) == LUNQ_ARG_UNSUPPORTED, "pow2-valid");

@@ -198,3 +198,26 @@ expect_log() {
 	dmesg_since "$1" | grep -qF "$2" ||
 		{ dmesg_since "$1"; fail "kernel log lacks '$2' for: $3"; }
 }
+
+# max_concurrent FILE.txt: the highest number of requests issued (D) and
+# not yet completed (C) at the lower device, from bt_stop's output
+max_concurrent() {
+	awk '$1 == "D" { c++; if (c > m) m = c } $1 == "C" { c-- } END { print m + 0 }' "$1"
+}
+
+# tlog NAME: the throttle log, "MS FROM TO CAUSE" per line
+tlog() { dmsetup message "$1" 0 throttle log; }
+
+# counters_consistent NAME: every IO sent below completed or was aborted
+# by a LUN reset (and sent again), nothing is left in flight or waiting
+counters_consistent() {
+	_s=$(dmsetup status "$1")
+	_v() { echo "$_s" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+	[ "$(_v dispatched)" -eq $(( $(_v completed) + $(_v aborted) )) ] &&
+	[ "$(_v inflight)" = 0 ] && [ "$(_v waiting)" = 0 ] &&
+	[ "$(_v retrying)" = 0 ] && [ "$(_v lun_inflight)" = 0 ] ||
+		{ echo "$_s"; return 1; }
+}
+
+# now_ms: milliseconds since boot (busybox date has no %N)
+now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }

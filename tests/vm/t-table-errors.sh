@@ -37,7 +37,15 @@ bad "0 8 lunq $ram 0 1 pblk:1000" "pblk: value must be a power of two 512..65536
 bad "0 8 lunq $ram 0 1 pool:bad/name" "pool: name must be"
 # Keys of the interface that this build does not implement yet are refused,
 # never silently ignored.
-bad "0 8 lunq $ram 0 1 lun_depth:4" "lun_depth: not supported by this build"
+bad "0 8 lunq $ram 0 1 bubble_ms:4" "bubble_ms: not supported by this build"
+# rules between keys, and pools
+bad "0 8 lunq $ram 0 1 reaction:linux" "reaction: needs qdepth:1 or more"
+bad "0 8 lunq $ram 0 1 pool_depth:8" "pool_depth: needs pool:NAME"
+bad "0 8 lunq $ram 0 1 pool:newpool" "pool_depth: needed by the first table that names a pool"
+bad "0 8 lunq $ram 0 2 lun_depth:2 foreign:2" "foreign: must be below lun_depth"
+bad "0 8 lunq $ram 0 2 pool:p pool_depth:0" "pool_depth: value must be an integer 1..65535"
+bad "0 8 lunq $ram 0 1 model:ssd" "model: value must be one of none, fixed, flash, hdd"
+bad "0 8 lunq $ram 0 1 channels:0" "channels: value must be an integer 1..1024"
 bad "0 8 lunq $ram 0 2 qdepth:4 qdepth:8" "qdepth: given more than once"
 bad "0 8 lunq $ram 0 1 max_wait_ms:3600001" "max_wait_ms: value must be an integer 0..3600000"
 

@@ -19,12 +19,6 @@ load() {
 	[ "$(fio_terse /tmp/fio.tq 5)" = 0 ] || fail "fio reported errors"
 }
 
-# max_concurrent FILE.txt: the highest number of requests issued (D) and
-# not yet completed (C) at the lower device, from blktrace
-max_concurrent() {
-	awk '$1 == "D" { c++; if (c > m) m = c } $1 == "C" { c-- } END { print m + 0 }' "$1"
-}
-
 bt_start "$nb" /tmp/bt
 inflight_watch "$nb" /tmp/inf_low & w1=$!
 inflight_watch "$dm" /tmp/inf_dm & w2=$!
