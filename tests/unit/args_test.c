@@ -28,7 +28,7 @@ static enum lunq_arg_err parse(struct lunq_policy *p, const char *w,
 
 int main(void)
 {
-	struct lunq_policy p, before;
+	struct lunq_policy p, q, before;
 	enum lunq_key k;
 	char buf[256];
 	u32 seen;
@@ -70,15 +70,47 @@ int main(void)
 	      lunq_key_supported(LUNQ_MAX_WAIT_MS) &&
 	      lunq_key_supported(LUNQ_LUN_DEPTH) &&
 	      lunq_key_supported(LUNQ_MODEL), "supported-keys");
-	check(parse(&p, "reaction:sd-fc", &k) == LUNQ_ARG_OK &&
-	      p.val[LUNQ_REACTION] == 3, "enum-valid");
-	check(parse(&p, "pool:abcdefghijabcdefghijabcdefghijX", &k) ==
-	      LUNQ_ARG_UNSUPPORTED, "name-31-chars");
-	check(parse(&p, "pblk:4096", &k) == LUNQ_ARG_UNSUPPORTED, "pow2-valid");
 	seen = 1U << LUNQ_SCHED;
 	check(lunq_parse_word(&p, "sched:fifo", &seen, &k) == LUNQ_ARG_DUPLICATE &&
 	      k == LUNQ_SCHED && seen == 1U << LUNQ_SCHED, "duplicate");
 	check(!memcmp(&p, &before, sizeof(p)), "errors-change-nothing");
+
+	/* valid words (on a copy) */
+	q = p;
+	check(parse(&q, "reaction:sd-fc", &k) == LUNQ_ARG_OK &&
+	      q.val[LUNQ_REACTION] == 3, "enum-valid");
+	check(parse(&q, "pool:abcdefghijabcdefghijabcdefghijX", &k) ==
+	      LUNQ_ARG_OK && strlen(q.pool) == 31, "name-31-chars");
+	check(parse(&q, "pblk:4096", &k) == LUNQ_ARG_OK &&
+	      q.val[LUNQ_PBLK] == 4096, "pow2-valid");
+	check(lunq_key_table_only(LUNQ_POOL) && lunq_key_table_only(LUNQ_PBLK) &&
+	      lunq_key_table_only(LUNQ_POOL_DEPTH) &&
+	      !lunq_key_table_only(LUNQ_LUN_DEPTH) &&
+	      !lunq_key_table_only(LUNQ_QDEPTH), "table-only-keys");
+
+	/* rules between keys */
+	q = p;
+	check(lunq_policy_check(&q) == NULL, "rules-defaults-ok");
+	q.val[LUNQ_REACTION] = 1;
+	check(lunq_policy_check(&q) &&
+	      !strncmp(lunq_policy_check(&q), "reaction: needs qdepth", 22),
+	      "rule-reaction-needs-qdepth");
+	q.val[LUNQ_QDEPTH] = 8;
+	check(lunq_policy_check(&q) == NULL, "rule-reaction-with-qdepth");
+	q.val[LUNQ_FOREIGN] = 2;
+	check(lunq_policy_check(&q) &&
+	      !strncmp(lunq_policy_check(&q), "foreign: needs", 14),
+	      "rule-foreign-needs-slots");
+	q.val[LUNQ_LUN_DEPTH] = 2;
+	check(lunq_policy_check(&q) &&
+	      !strncmp(lunq_policy_check(&q), "foreign: must be below lun_depth", 32),
+	      "rule-foreign-below-lun-depth");
+	q.val[LUNQ_FOREIGN_PERIOD_MS] = 1000;
+	check(lunq_policy_check(&q) == NULL, "rule-foreign-periodic-ok");
+	q.given |= 1U << LUNQ_POOL_DEPTH;
+	check(lunq_policy_check(&q) &&
+	      !strncmp(lunq_policy_check(&q), "pool_depth: needs pool", 22),
+	      "rule-pool-depth-needs-pool");
 
 	check(!strcmp(lunq_arg_error(LUNQ_ARG_BAD_VALUE, LUNQ_QDEPTH),
 		      "qdepth: value must be an integer 0..65535"), "msg-range");
