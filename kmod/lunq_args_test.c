@@ -81,9 +81,9 @@ static void lunq_args_form(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, lunq_arg_error(LUNQ_ARG_DUPLICATE, key),
 			   "qdepth: given more than once");
 	/* keys of later features: valid but refused, never ignored */
-	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "lun_depth:4", &key),
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "bubble_ms:4", &key),
 			LUNQ_ARG_UNSUPPORTED);
-	KUNIT_EXPECT_FALSE(test, p.given & (1U << LUNQ_LUN_DEPTH));
+	KUNIT_EXPECT_FALSE(test, p.given & (1U << LUNQ_BUBBLE_MS));
 }
 
 static void lunq_args_format(struct kunit *test)

@@ -908,8 +908,9 @@ static void lunq_status(struct dm_target *ti, status_type_t type,
 		DMEMIT(" dispatched=%llu completed=%llu max_inflight=%u max_waiting=%u",
 		       sum.sent, sum.completed, s.max_inflight,
 		       s.max_waiting);
-		DMEMIT(" lun_inflight=%u retrying=%u qfull=%llu resets=%llu aborted=%llu retried=%llu throttle_changes=%llu",
-		       s.lun_inflight, s.retrying, s.qfull, s.resets,
+		DMEMIT(" lun_inflight=%u retrying=%u qfull=%llu resets=%llu",
+		       s.lun_inflight, s.retrying, s.qfull, s.resets);
+		DMEMIT(" aborted=%llu retried=%llu throttle_changes=%llu",
 		       s.aborted, s.retried, s.throttle_changes);
 		if (lc->pool)
 			DMEMIT(" pool=%s pool_inflight=%d",
