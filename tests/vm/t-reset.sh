@@ -2,8 +2,9 @@
 # meeting a full LUN, and after reset_after:3 QUEUE FULLs in a row the LUN
 # resets; the commands it held are aborted and the host sends them again
 # after reset_ms.  fio's write+verify must stay clean (nothing lost, nothing
-# corrupted); blktrace on the lower device counts every send, including the
-# resends (issues = dispatched = completed + aborted).  These settings make
+# corrupted); blktrace on the lower device counts every bio sent to it
+# (queue events, before any merge), including the resends (queued =
+# dispatched = completed + aborted).  These settings make
 # a reset storm (3 QUEUE FULLs come long before the next 20 ms completion):
 # it progresses because a command is aborted at most once.
 . "$LUNQ_SRC/tests/vm/lib.sh"
@@ -12,17 +13,17 @@ nb=$(nullb_create lq_nb 128 irqmode=2 completion_nsec=20000000 hw_queue_depth=25
 	fail "null_blk setup"
 dm_create lq "0 $(sectors "$nb") lunq $nb 0 5 qdepth:32 lun_depth:2 reset_after:3 reset_ms:50 qfull_delay_us:1000" ||
 	fail "create"
-bt_start "$nb" /tmp/bt
+bt_start "$nb" /tmp/bt queue
 fio_verify rs /dev/mapper/lq --rw=randwrite --bs=4k --iodepth=32 --size=512k ||
 	fail "fio verify failed across LUN resets"
 bt_stop
-issued=$(grep -c '^D ' /tmp/bt.txt)
+issued=$(grep -c '^Q ' /tmp/bt.txt)
 resets=$(status_field lq resets) aborted=$(status_field lq aborted)
 disp=$(status_field lq dispatched) done_=$(status_field lq completed)
-note "resets=$resets aborted=$aborted qfull=$(status_field lq qfull) dispatched=$disp completed=$done_ lower issues=$issued"
+note "resets=$resets aborted=$aborted qfull=$(status_field lq qfull) dispatched=$disp completed=$done_ bios queued at the lower device=$issued"
 [ "$resets" -gt 0 ] || fail "no LUN reset"
 [ "$aborted" -gt 0 ] || fail "no command aborted by the resets"
-[ "$issued" = "$disp" ] || fail "lower device saw $issued issues, lunq sent $disp"
+[ "$issued" = "$disp" ] || fail "lower device saw $issued bios, lunq sent $disp"
 [ "$done_" = 256 ] || fail "completed $done_, fio issued 256 (128 writes + 128 verify reads)"
 counters_consistent lq || fail "counters inconsistent"
 ok "LUN resets ($resets) aborted $aborted commands; all resent, verify clean"
