@@ -14,6 +14,7 @@
 #include <linux/errno.h>
 #include <linux/string.h>
 #include <linux/kernel.h>
+#include <linux/bitops.h>
 #else
 #include <stdint.h>
 #include <stdio.h>

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dm-lunq log-linear histograms: the bucket layout shared by the kernel
+ * (latency, size histograms) and userspace (lunqctl, lunqbench), so counts
+ * from either side can be merged bucket by bucket.  Pure logic, builds in
+ * both (lunq_pure.h).
+ *
+ * Layout (values are ns, bytes, ...; any u64):
+ *   v < 256                one bucket per value (index v);
+ *   2^k <= v < 2^(k+1)     for k = 8 .. 40: 128 linear sub-buckets of width
+ *                          2^(k-7), so every bucket is at most 1/128
+ *                          (0.78%) of its lower bound wide;
+ *   v >= 2^41              one overflow bucket (2^41 ns is 36.6 minutes).
+ * Every bucket lies inside one power-of-two range, so DTrace-style
+ * quantize rows are exact sums of buckets.
+ */
+#ifndef LUNQ_HIST_H
+#define LUNQ_HIST_H
+
+#include "lunq_pure.h"
+
+#define LUNQ_HIST_SUB_BITS	7
+#define LUNQ_HIST_SUB		(1U << LUNQ_HIST_SUB_BITS)	/* 128 */
+#define LUNQ_HIST_EXACT		(2 * LUNQ_HIST_SUB)		/* 256 */
+#define LUNQ_HIST_MAX_BITS	41	/* values below 2^41 are binned */
+#define LUNQ_HIST_OVERFLOW	(LUNQ_HIST_EXACT + \
+	(LUNQ_HIST_MAX_BITS - LUNQ_HIST_SUB_BITS - 1) * LUNQ_HIST_SUB)
+#define LUNQ_HIST_BUCKETS	(LUNQ_HIST_OVERFLOW + 1)	/* 4481 */
+
+/* Rows of a quantize view: row 0 holds 0, row i (1..64) [2^(i-1), 2^i). */
+#define LUNQ_QUANT_ROWS		65
+
+/* Index of the bucket holding @v. */
+u32 lunq_hist_index(u64 v);
+
+/* Smallest value of bucket @idx (the overflow bucket: 2^41). */
+u64 lunq_hist_lower(u32 idx);
+
+/* Largest value of bucket @idx (the overflow bucket: U64_MAX). */
+u64 lunq_hist_upper(u32 idx);
+
+/*
+ * The @ppm-th (parts per million: 990000 = p99, 999900 = p99.99)
+ * percentile of @counts (LUNQ_HIST_BUCKETS of them): the upper bound of
+ * the first bucket whose cumulative count reaches ceil(ppm * total / 10^6),
+ * clamped to @max (the exact largest value recorded).  0 when empty.
+ */
+u64 lunq_hist_percentile(const u64 *counts, u64 max, u32 ppm);
+
+/* Sum of @counts. */
+u64 lunq_hist_total(const u64 *counts);
+
+/* Re-bin @counts into LUNQ_QUANT_ROWS power-of-two rows (exact). */
+void lunq_hist_quantize(const u64 *counts, u64 *rows);
+
+#endif /* LUNQ_HIST_H */

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Userspace unit test of kmod/lunq_hist.c (the log-linear histogram shared
+ * by the kernel, lunqctl and lunqbench), compiled from the module's own
+ * source.  Prints one "ok N name" / "not ok N name" line per check.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../../kmod/lunq_hist.h"
+
+static int n, failed;
+
+static void check(int cond, const char *name)
+{
+	n++;
+	if (!cond)
+		failed++;
+	printf("%sok %d hist-%s\n", cond ? "" : "not ", n, name);
+}
+
+static u64 counts[LUNQ_HIST_BUCKETS];
+
+static void record(u64 v, u64 times)
+{
+	counts[lunq_hist_index(v)] += times;
+}
+
+int main(void)
+{
+	u64 rows[LUNQ_QUANT_ROWS], v, seed = 1;
+	int ok_layout = 1, ok_width = 1, ok_range = 1, ok_mono = 1;
+	u32 i, prev = 0;
+
+	check(LUNQ_HIST_BUCKETS == 4481, "bucket-count");
+	check(lunq_hist_index(0) == 0 && lunq_hist_index(255) == 255 &&
+	      lunq_hist_index(256) == 256 && lunq_hist_index(257) == 256 &&
+	      lunq_hist_index(258) == 257 && lunq_hist_index(511) == 383 &&
+	      lunq_hist_index(512) == 384, "index-edges");
+	check(lunq_hist_index((1ULL << 41) - 1) == LUNQ_HIST_OVERFLOW - 1 &&
+	      lunq_hist_index(1ULL << 41) == LUNQ_HIST_OVERFLOW &&
+	      lunq_hist_index(~0ULL) == LUNQ_HIST_OVERFLOW, "index-overflow");
+
+	/* buckets tile [0, 2^41) without gap or overlap, each <= 1/128 wide */
+	for (i = 0; i + 1 < LUNQ_HIST_BUCKETS; i++) {
+		u64 lo = lunq_hist_lower(i), up = lunq_hist_upper(i);
+
+		if (lunq_hist_lower(i + 1) != up + 1 || lunq_hist_index(lo) != i ||
+		    lunq_hist_index(up) != i)
+			ok_layout = 0;
+		if (lo >= 256 && (up - lo + 1) * 128 > lo)
+			ok_width = 0;
+	}
+	check(ok_layout, "tiles-without-gaps");
+	check(ok_width, "width-at-most-1/128");
+	check(lunq_hist_lower(LUNQ_HIST_OVERFLOW) == 1ULL << 41 &&
+	      lunq_hist_upper(LUNQ_HIST_OVERFLOW) == ~0ULL, "overflow-bounds");
+
+	/* random values: lower <= v <= upper, index monotonic in v */
+	for (i = 0; i < 200000; i++) {
+		u32 idx;
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		v = seed >> (seed & 63);
+		idx = lunq_hist_index(v);
+		if (lunq_hist_lower(idx) > v || lunq_hist_upper(idx) < v)
+			ok_range = 0;
+	}
+	for (v = 0; v < (1ULL << 20); v += 7) {
+		if (lunq_hist_index(v) < prev)
+			ok_mono = 0;
+		prev = lunq_hist_index(v);
+	}
+	check(ok_range, "value-within-its-bucket");
+	check(ok_mono, "index-monotonic");
+
+	/* percentiles: 100 IOs of 1..100 us */
+	memset(counts, 0, sizeof(counts));
+	for (v = 1; v <= 100; v++)
+		record(v * 1000, 1);
+	check(lunq_hist_total(counts) == 100, "total");
+	v = lunq_hist_percentile(counts, 100000, 500000);
+	check(v >= 50000 && v <= 50000 + 50000 / 128, "p50-within-1%");
+	v = lunq_hist_percentile(counts, 100000, 990000);
+	check(v >= 99000 && v <= 99000 + 99000 / 128, "p99-within-1%");
+	check(lunq_hist_percentile(counts, 100000, 1000000) == 100000,
+	      "p100-clamped-to-max");
+	check(lunq_hist_percentile(counts, 100000, 0) ==
+	      lunq_hist_upper(lunq_hist_index(1000)), "p0-first-bucket");
+	/* ceil: 1 slow IO in 10000: p99.99 is the 9999th, p99.995 the 10000th */
+	memset(counts, 0, sizeof(counts));
+	record(100, 9999);
+	record(5000000, 1);
+	check(lunq_hist_percentile(counts, 5000000, 999900) == 100,
+	      "p99.99-ceil-rank");
+	check(lunq_hist_percentile(counts, 5000000, 999950) == 5000000,
+	      "p99.995-reaches-outlier");
+	memset(counts, 0, sizeof(counts));
+	check(lunq_hist_percentile(counts, 0, 990000) == 0, "empty");
+
+	/* quantize: exact power-of-two rows */
+	memset(counts, 0, sizeof(counts));
+	record(0, 3);
+	record(1, 1);
+	record(2, 2);
+	record(3, 2);
+	record(1000, 5);	/* [512, 1024) */
+	record(1023, 1);
+	record(1024, 7);	/* [1024, 2048) */
+	record(1ULL << 45, 4);	/* overflow: [2^41, ...) row 42 */
+	lunq_hist_quantize(counts, rows);
+	check(rows[0] == 3 && rows[1] == 1 && rows[2] == 4 && rows[10] == 6 &&
+	      rows[11] == 7 && rows[42] == 4, "quantize-rows");
+	v = 0;
+	for (i = 0; i < LUNQ_QUANT_ROWS; i++)
+		v += rows[i];
+	check(v == lunq_hist_total(counts), "quantize-keeps-total");
+
+	return failed ? 1 : 0;
+}
