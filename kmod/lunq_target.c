@@ -29,6 +29,7 @@
 #include "lunq_pool.h"
 #include "lunq_react.h"
 #include "lunq_model.h"
+#include "lunq_integ.h"
 
 #define DM_MSG_PREFIX "lunq"
 
@@ -99,6 +100,7 @@ struct lunq_c {
 	struct lunq_tlog tlog[LUNQ_TLOG_SIZE];
 	u64 tlog_n;			/* entries ever written */
 	u64 t0;				/* creation (ns) */
+	struct lunq_integ integ;	/* iostat -x time integrals */
 	u64 timer_at;			/* expiry of @timer, 0 = not armed */
 	struct hrtimer timer;		/* retry delay, reset, sd restore */
 
@@ -287,6 +289,18 @@ static bool lunq_apply_policy(struct lunq_c *lc, u64 now)
 
 static void lunq_dispatch(struct work_struct *work);
 
+/*
+ * Fold the time since the last change into the iostat integrals and take
+ * the counts now in force.  Under @lc->lock, after every change of the
+ * number of IOs waiting (queue and retry list) or active (sent to the LUN).
+ */
+static void lunq_account(struct lunq_c *lc, u64 now)
+{
+	struct lunq_host *h = &lc->host;
+
+	lunq_integ_update(&lc->integ, now, h->q.nr + h->nr_retry, h->inflight);
+}
+
 /* The device timer only wakes the dispatcher, which does the work. */
 static enum hrtimer_restart lunq_timer_fn(struct hrtimer *t)
 {
@@ -347,6 +361,7 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	lunq_policy_init(&lc->policy);
 	lc->t0 = ktime_get_ns();
 	lc->lun.t0 = lc->t0;
+	lunq_integ_init(&lc->integ, lc->t0);
 
 	path = dm_shift_arg(&as);
 	ret = -EINVAL;
@@ -533,6 +548,7 @@ static void lunq_dispatch(struct work_struct *work)
 			bio_list_add(&list, bio);
 		}
 		lc->host.dispatching = !bio_list_empty(&list);
+		lunq_account(lc, now);
 		lunq_arm_timer(lc);
 		spin_unlock_irq(&lc->lock);
 		if (bio_list_empty(&list))
@@ -576,6 +592,7 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 	now = ktime_get_ns();
 	if (lunq_host_try_send(&lc->host, lba)) {
 		sent = lunq_lun_send(lc, io, bio, now, nowait);
+		lunq_account(lc, now);
 		spin_unlock_irqrestore(&lc->lock, flags);
 		if (sent)
 			lunq_send(lc, bio);
@@ -594,6 +611,7 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 		return DM_MAPIO_REQUEUE;
 	}
 	lunq_host_wait(&lc->host, &io->w, lba, lunq_is_barrier(lc, bio), now);
+	lunq_account(lc, now);
 	kick = lunq_host_needs_kick(&lc->host);
 	spin_unlock_irqrestore(&lc->lock, flags);
 	if (kick)
@@ -652,11 +670,13 @@ static int lunq_end_io(struct dm_target *ti, struct bio *bio,
 		io->flags = LUNQ_IO_RETRY | LUNQ_IO_ABORTED;
 		lc->aborted++;
 		lunq_host_requeue(&lc->host, &io->w, io->w.lba, now, 0);
+		lunq_account(lc, now);
 		lunq_arm_timer(lc);
 		spin_unlock_irqrestore(&lc->lock, flags);
 		return DM_ENDIO_INCOMPLETE;
 	}
 	kick = lunq_host_done(&lc->host);
+	lunq_account(lc, now);
 	if (!*error)
 		kick |= lunq_set_throttle(lc, lunq_react_good(&lc->react, now),
 					  LUNQ_TC_RAMP_UP, now);
@@ -693,6 +713,7 @@ static void lunq_presuspend(struct dm_target *ti)
 	lc->pushback = dm_noflush_suspending(ti) && !lc->zoned;
 	while (lc->pushback && (w = lunq_host_pop_any(&lc->host)))
 		bio_list_add(&list, lunq_bio(w));
+	lunq_account(lc, ktime_get_ns());
 	spin_unlock_irq(&lc->lock);
 
 	while ((bio = bio_list_pop(&list))) {
@@ -781,6 +802,7 @@ static void lunq_stats_reset(struct lunq_c *lc)
 	lc->aborted = 0;
 	lc->retried = 0;
 	lc->throttle_changes = 0;
+	lunq_integ_reset(&lc->integ, ktime_get_ns());
 	spin_unlock_irq(&lc->lock);
 }
 
@@ -853,6 +875,8 @@ struct lunq_snap {
 	u64 max_wait_ns, oldest_ms;
 	u64 qfull, resets, aborted, retried, throttle_changes;
 	enum lunq_sched_mode mode;
+	u64 snaptime;
+	struct lunq_integ integ;
 };
 
 static void lunq_snapshot(struct lunq_c *lc, struct lunq_snap *s)
@@ -877,6 +901,10 @@ static void lunq_snapshot(struct lunq_c *lc, struct lunq_snap *s)
 	s->aborted = lc->aborted;
 	s->retried = lc->retried;
 	s->throttle_changes = lc->throttle_changes;
+	s->snaptime = ktime_get_ns();
+	lunq_integ_update(&lc->integ, s->snaptime, lc->integ.nwait,
+			  lc->integ.nact);
+	s->integ = lc->integ;
 	spin_unlock_irq(&lc->lock);
 }
 
@@ -918,6 +946,10 @@ static void lunq_status(struct dm_target *ti, status_type_t type,
 			       atomic_read(&lc->pool->inflight));
 		else
 			DMEMIT(" pool=- pool_inflight=0");
+		DMEMIT(" snaptime_ns=%llu wlentime_ns=%llu rlentime_ns=%llu",
+		       s.snaptime, s.integ.wlentime, s.integ.rlentime);
+		DMEMIT(" wtime_ns=%llu rtime_ns=%llu", s.integ.wtime,
+		       s.integ.rtime);
 		break;
 
 	case STATUSTYPE_TABLE:
