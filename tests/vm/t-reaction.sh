@@ -17,18 +17,23 @@ nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=2000000 hw_queue_depth=256
 	fail "null_blk setup"
 sz=$(sectors "$nb")
 
+# load SECONDS: the QD32 load; the throttle log is captured into /tmp/tlog
+# one second before the load ends (entries after it would show the timer
+# stepping with nothing left to answer QUEUE FULL)
 load() {
 	fio --name=re --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
 		--rw=randread --bs=4k --iodepth=32 --time_based --runtime="$1" \
-		--output-format=terse --terse-version=3 > /tmp/fio.re 2>&1 ||
-		{ cat /tmp/fio.re; fail "fio failed"; }
+		--output-format=terse --terse-version=3 > /tmp/fio.re 2>&1 &
+	_fp=$!
+	sleep $(($1 - 1))
+	tlog lq > /tmp/tlog
+	wait $_fp || { cat /tmp/fio.re; fail "fio failed"; }
 	[ "$(fio_terse /tmp/fio.re 5)" = 0 ] || fail "fio reported errors"
 }
 
-# check_log AWK_PROGRAM: run it over the throttle log; it prints "bad: why"
-# for a deviation
+# check_log AWK_PROGRAM: run it over the captured throttle log; it prints
+# "bad: why" for a deviation
 check_log() {
-	tlog lq > /tmp/tlog
 	sed 's/^/#   /' /tmp/tlog | head -30
 	out=$(awk "$1" /tmp/tlog)
 	[ -z "$out" ] || fail "$out"
@@ -37,7 +42,7 @@ check_log() {
 # --- linux
 dm_create lq "0 $sz lunq $nb 0 4 qdepth:8 lun_depth:4 reaction:linux ramp_up_ms:600000" ||
 	fail "create linux"
-load 6
+load 8
 note "linux: qfull=$(status_field lq qfull) throttle_changes=$(status_field lq throttle_changes)"
 check_log '
 	{ n++; want = 8 - n
@@ -65,7 +70,7 @@ dm_remove lq
 # --- sd
 dm_create lq "0 $sz lunq $nb 0 4 qdepth:16 lun_depth:4 reaction:sd restore_ms:1000" ||
 	fail "create sd"
-load 5
+load 6
 note "sd: qfull=$(status_field lq qfull) throttle_changes=$(status_field lq throttle_changes)"
 check_log '
 	NR % 2 == 1 && ($2 != 16 || $3 != 4 || $4 != "qfull") { print "bad: sd cut " $0 }
@@ -80,7 +85,7 @@ dm_remove lq
 # --- sd-fc
 dm_create lq "0 $sz lunq $nb 0 6 qdepth:16 lun_depth:4 reaction:sd-fc restore_ms:1000 step_ms:300 min_throttle:2" ||
 	fail "create sd-fc"
-load 4
+load 5
 note "sd-fc: qfull=$(status_field lq qfull) throttle_changes=$(status_field lq throttle_changes)"
 check_log '
 	NR == 1 { if ($2 != 16 || $3 != 4 || $4 != "qfull") print "bad: sd-fc first cut " $0; cut = $1; next }
