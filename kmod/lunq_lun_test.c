@@ -456,12 +456,42 @@ static void lunq_retry_block_keeps_later(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, lunq_host_unblock(&c->h, 120 * MS));
 }
 
+/*
+ * Two retries (an order a LUN reset can produce): the first is refused
+ * again and goes back to the head, so the order of first refusal holds.
+ */
+static void lunq_retry_again_keeps_head(struct kunit *test)
+{
+	struct lunq_retry_ctx *c = test->priv;
+	struct lunq_waiter *w;
+
+	lunq_host_set(&c->h, 4, LUNQ_SCHED_FIFO, 0);
+	KUNIT_EXPECT_TRUE(test, lunq_host_try_send(&c->h, 10));	/* w0 */
+	KUNIT_EXPECT_TRUE(test, lunq_host_try_send(&c->h, 20));	/* w1 */
+	lunq_host_requeue(&c->h, &c->w[0], 10, 0, 0);
+	lunq_host_requeue(&c->h, &c->w[1], 20, 0, 0);
+	KUNIT_EXPECT_TRUE(test, lunq_host_unblock(&c->h, 0));
+	w = lunq_host_next(&c->h, 0);
+	KUNIT_EXPECT_PTR_EQ(test, w, &c->w[0]);
+	KUNIT_EXPECT_EQ(test, c->h.inflight, 1U);
+	lunq_host_retry_again(&c->h, w, 5 * MS, 3 * MS);
+	KUNIT_EXPECT_EQ(test, c->h.inflight, 0U);
+	KUNIT_EXPECT_EQ(test, c->h.nr_retry, 2U);
+	KUNIT_EXPECT_NULL(test, lunq_host_next(&c->h, 7 * MS));
+	KUNIT_EXPECT_FALSE(test, lunq_host_unblock(&c->h, 8 * MS - 1));
+	KUNIT_EXPECT_TRUE(test, lunq_host_unblock(&c->h, 8 * MS));
+	KUNIT_EXPECT_PTR_EQ(test, lunq_host_next(&c->h, 8 * MS), &c->w[0]);
+	KUNIT_EXPECT_PTR_EQ(test, lunq_host_next(&c->h, 8 * MS), &c->w[1]);
+	KUNIT_EXPECT_EQ(test, c->h.nr_retry, 0U);
+}
+
 static struct kunit_case lunq_retry_cases[] = {
 	KUNIT_CASE(lunq_retry_requeue_blocks),
 	KUNIT_CASE(lunq_retry_before_waiters),
 	KUNIT_CASE(lunq_retry_try_send_refused),
 	KUNIT_CASE(lunq_retry_pop_any_order),
 	KUNIT_CASE(lunq_retry_block_keeps_later),
+	KUNIT_CASE(lunq_retry_again_keeps_head),
 	{}
 };
 

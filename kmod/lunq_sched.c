@@ -237,6 +237,16 @@ void lunq_host_requeue(struct lunq_host *h, struct lunq_waiter *w, u64 lba,
 	lunq_host_block(h, now + delay_ns);
 }
 
+void lunq_host_retry_again(struct lunq_host *h, struct lunq_waiter *w,
+			   u64 now, u64 delay_ns)
+{
+	if (!WARN_ON_ONCE(!h->inflight))
+		h->inflight--;
+	list_add(&w->arrival, &h->retry);
+	h->nr_retry++;
+	lunq_host_block(h, now + delay_ns);
+}
+
 void lunq_host_block(struct lunq_host *h, u64 until)
 {
 	if (!h->blocked || until > h->unblock_at)

@@ -138,6 +138,14 @@ bool lunq_host_needs_kick(const struct lunq_host *h);
  */
 void lunq_host_requeue(struct lunq_host *h, struct lunq_waiter *w, u64 lba,
 		       u64 now, u64 delay_ns);
+/*
+ * A retry taken with lunq_host_next() was refused again: it gives back its
+ * slot and goes back to the head of the retry list (so retries keep the
+ * order in which they were first refused); nothing is sent before @now +
+ * @delay_ns.
+ */
+void lunq_host_retry_again(struct lunq_host *h, struct lunq_waiter *w,
+			   u64 now, u64 delay_ns);
 /* Send nothing before @until (a LUN reset under way). */
 void lunq_host_block(struct lunq_host *h, u64 until);
 /* End a block that is due at @now.  True when it ended. */

@@ -41,6 +41,7 @@
 struct lunq_io {
 	struct lunq_waiter w;
 	struct bvec_iter iter;	/* as mapped: restored when sent again */
+	unsigned short bi_flags;	/* as mapped: restored when sent again */
 	struct hrtimer timer;	/* releases a completion the model holds */
 	u64 finish;		/* when the emulated LUN completes it */
 	blk_status_t status;	/* the lower device's answer, while held */
@@ -105,6 +106,7 @@ struct lunq_c {
 	struct hrtimer timer;		/* retry delay, reset, sd restore */
 
 	struct lunq_pool *pool;		/* NULL = none; also in lun.pool */
+	bool dying;			/* dtr: the timer is not re-armed */
 	struct work_struct dispatch;	/* sends waiters, see lunq_dispatch */
 	struct mutex msg_lock;		/* serialises "set" messages */
 	struct lunq_pcpu __percpu *stats;
@@ -126,10 +128,15 @@ static void lunq_dtr(struct dm_target *ti)
 {
 	struct lunq_c *lc = ti->private;
 
-	/* the work re-arms the timer, the timer queues the work */
+	/*
+	 * The work re-arms the timer and the timer queues the work: stop the
+	 * re-arming first, then the timer, then the work.
+	 */
+	spin_lock_irq(&lc->lock);
+	lc->dying = true;
+	spin_unlock_irq(&lc->lock);
 	hrtimer_cancel(&lc->timer);
 	cancel_work_sync(&lc->dispatch);
-	hrtimer_cancel(&lc->timer);
 	/* dm destroys a table only once no IO is in flight or waiting */
 	WARN_ON_ONCE(lc->host.q.nr || lc->host.nr_retry || lc->host.inflight);
 	if (lc->pool)
@@ -321,7 +328,7 @@ static void lunq_arm_timer(struct lunq_c *lc)
 
 	if (r && (!at || r < at))
 		at = r;
-	if (!at || (lc->timer_at && lc->timer_at <= at))
+	if (!at || lc->dying || (lc->timer_at && lc->timer_at <= at))
 		return;
 	lc->timer_at = at;
 	hrtimer_start(&lc->timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
@@ -459,6 +466,15 @@ static void lunq_send(struct lunq_c *lc, struct bio *bio)
 {
 	struct lunq_io *io = lunq_io(bio);
 
+	if (io->flags & LUNQ_IO_ABORTED) {
+		/*
+		 * Sent again after a LUN reset: the lower device completed
+		 * it, splits included (bio_chain() left __bi_remaining at 0
+		 * and flags set); start afresh, as dm_bio_restore() does.
+		 */
+		bio->bi_flags = io->bi_flags;
+		atomic_set(&bio->__bi_remaining, 1);
+	}
 	bio->bi_iter = io->iter;
 	bio->bi_status = BLK_STS_OK;
 	bio_set_dev(bio, lc->dev->bdev);
@@ -487,10 +503,12 @@ static bool lunq_lun_send(struct lunq_c *lc, struct lunq_io *io,
 
 		io->gen = lc->lun.gen;
 		io->finish = 0;
-		if (lc->model.cfg.kind && bio_sectors(bio) &&
+		/* the mapped size: a resent clone's bi_iter is spent */
+		if (lc->model.cfg.kind && bvec_iter_sectors(io->iter) &&
 		    (bio_op(bio) == REQ_OP_READ || bio_op(bio) == REQ_OP_WRITE))
 			io->finish = lunq_model_start(&lc->model, now, lba,
-						      bio_sectors(bio));
+					bvec_iter_sectors(io->iter));
+		io->flags &= ~LUNQ_IO_RETRY;
 		return true;
 	}
 	lc->qfull++;
@@ -503,6 +521,10 @@ static bool lunq_lun_send(struct lunq_c *lc, struct lunq_io *io,
 	}
 	if (nowait) {
 		lunq_host_done(&lc->host);
+	} else if (io->flags & LUNQ_IO_RETRY) {
+		/* refused again: keeps its place at the head of the retries */
+		lunq_host_retry_again(&lc->host, &io->w, now,
+				      lc->qfull_delay_ns);
 	} else {
 		io->flags |= LUNQ_IO_RETRY;
 		lunq_host_requeue(&lc->host, &io->w, io->w.lba, now,
@@ -539,10 +561,8 @@ static void lunq_dispatch(struct work_struct *work)
 			struct lunq_io *io = container_of(w, struct lunq_io, w);
 
 			bio = lunq_io_bio(io);
-			if (io->flags & LUNQ_IO_RETRY) {
-				io->flags &= ~LUNQ_IO_RETRY;
+			if (io->flags & LUNQ_IO_RETRY)
 				lc->retried++;
-			}
 			if (!lunq_lun_send(lc, io, bio, now, false))
 				break;
 			bio_list_add(&list, bio);
@@ -587,6 +607,7 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 
 	io->flags = 0;
 	io->iter = bio->bi_iter;
+	io->bi_flags = bio->bi_flags;
 	io->w.lba = lba;
 	spin_lock_irqsave(&lc->lock, flags);
 	now = ktime_get_ns();
@@ -660,6 +681,8 @@ static int lunq_end_io(struct dm_target *ti, struct bio *bio,
 	}
 
 	spin_lock_irqsave(&lc->lock, flags);
+	/* under the lock: the reaction's times must never go backwards */
+	now = ktime_get_ns();
 	lunq_lun_release(&lc->lun);
 	/*
 	 * Aborted by a LUN reset: the host retries it.  A command is aborted

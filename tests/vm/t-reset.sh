@@ -28,3 +28,20 @@ note "resets=$resets aborted=$aborted qfull=$(status_field lq qfull) dispatched=
 counters_consistent lq || fail "counters inconsistent"
 ok "LUN resets ($resets) aborted $aborted commands; all resent, verify clean"
 dm_remove lq
+
+# Resent clones that the lower device splits: max_sectors=8 cuts every
+# 64 KiB bio into 16 chained parts; the first completion used those up,
+# so a resend must start with fresh chain state (else it completes early,
+# with half its data).
+nb2=$(nullb_create lq_nb2 64 irqmode=2 completion_nsec=20000000 hw_queue_depth=256 max_sectors=8) ||
+	fail "null_blk (max_sectors=8) setup"
+dm_create lq "0 $(sectors "$nb2") lunq $nb2 0 5 qdepth:16 lun_depth:2 reset_after:3 reset_ms:20 qfull_delay_us:1000" ||
+	fail "create on the splitting device"
+fio_verify rs64 /dev/mapper/lq --rw=randwrite --bs=64k --iodepth=16 --size=2m ||
+	fail "fio verify failed with split clones across LUN resets"
+note "64 KiB over max_sectors=8: resets=$(status_field lq resets) aborted=$(status_field lq aborted) completed=$(status_field lq completed)"
+[ "$(status_field lq aborted)" -gt 0 ] || fail "no split clone was aborted and resent"
+[ "$(status_field lq completed)" = 64 ] || fail "completed $(status_field lq completed), fio issued 64"
+counters_consistent lq || fail "counters inconsistent"
+ok "split clones resent after LUN resets: verify clean"
+dm_remove lq
