@@ -168,7 +168,15 @@ bt_stop() {
 	sleep 1
 	kill -INT "$_btpid"
 	wait "$_btpid"
-	blkparse -i - -f '%a %d %S %n\n' < "$_btf" > "$_btf.txt" 2>/dev/null
+	blkparse -i - -f '%T %t %a %d %S %n\n' < "$_btf" 2>/dev/null | bt_sort > "$_btf.txt"
+}
+
+# bt_sort: order "SEC NSEC REST..." lines by time and drop the time.
+# blktrace -o - streams each CPU's sub-buffers as they fill, and blkparse
+# reading a pipe can print an event of one CPU before an earlier one of
+# another CPU; the timestamps (ktime_get) are the true order.
+bt_sort() {
+	awk 'NF >= 3 && $1 ~ /^[0-9]+$/' | sort -s -n -k1,1 -k2,2 | cut -d' ' -f3-
 }
 
 # fio_terse FILE FIELD: a field of fio's terse v3 output (first job line)
@@ -189,8 +197,8 @@ trace_qd() {
 	sleep 1
 	kill -INT $_t1 $_t2
 	wait $_t1 $_t2
-	blkparse -i - -f '%a %d %S\n' < /tmp/q.bin 2>/dev/null | awk '$1 == "Q" { print $2, $3 }' > /tmp/q.txt
-	blkparse -i - -f '%a %d %S\n' < /tmp/d.bin 2>/dev/null | awk '$1 == "D" { print $2, $3 }' > /tmp/d.txt
+	blkparse -i - -f '%T %t %a %d %S\n' < /tmp/q.bin 2>/dev/null | bt_sort | awk '$1 == "Q" { print $2, $3 }' > /tmp/q.txt
+	blkparse -i - -f '%T %t %a %d %S\n' < /tmp/d.bin 2>/dev/null | bt_sort | awk '$1 == "D" { print $2, $3 }' > /tmp/d.txt
 }
 
 # expect_log MARK TEXT WHAT: the kernel log since MARK contains TEXT
