@@ -105,7 +105,6 @@ struct lunq_c {
 	u64 timer_at;			/* expiry of @timer, 0 = not armed */
 	struct hrtimer timer;		/* retry delay, reset, sd restore */
 
-	struct lunq_pool *pool;		/* NULL = none; also in lun.pool */
 	bool dying;			/* dtr: the timer is not re-armed */
 	struct work_struct dispatch;	/* sends waiters, see lunq_dispatch */
 	struct mutex msg_lock;		/* serialises "set" messages */
@@ -139,8 +138,8 @@ static void lunq_dtr(struct dm_target *ti)
 	cancel_work_sync(&lc->dispatch);
 	/* dm destroys a table only once no IO is in flight or waiting */
 	WARN_ON_ONCE(lc->host.q.nr || lc->host.nr_retry || lc->host.inflight);
-	if (lc->pool)
-		lunq_pool_put(lc->pool);
+	if (lc->lun.pool)
+		lunq_pool_put(lc->lun.pool);
 	if (lc->dev)
 		dm_put_device(ti, lc->dev);
 	free_percpu(lc->stats);
@@ -185,8 +184,9 @@ static const char *lunq_parse_words(struct lunq_c *lc, struct lunq_policy *p,
 	/* rules that depend on the lower device or an existing pool */
 	if (np.val[LUNQ_RESET_AFTER] && lc->zoned)
 		return "reset_after: not on a zoned device (retrying an aborted zone write would break the zone's write order)";
-	if (lc->pool && np.val[LUNQ_FOREIGN] && !np.val[LUNQ_FOREIGN_PERIOD_MS] &&
-	    np.val[LUNQ_FOREIGN] >= lc->pool->depth)
+	if (lc->lun.pool && np.val[LUNQ_FOREIGN] &&
+	    !np.val[LUNQ_FOREIGN_PERIOD_MS] &&
+	    np.val[LUNQ_FOREIGN] >= lc->lun.pool->depth)
 		return "foreign: must be below the pool's depth unless foreign_period_ms is set";
 	*p = np;
 	return NULL;
@@ -401,14 +401,14 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		goto bad;
 	}
 	if (lc->policy.given & (1U << LUNQ_POOL)) {
-		lc->pool = lunq_pool_get(lc->policy.pool,
-					 lc->policy.val[LUNQ_POOL_DEPTH], &err);
-		if (!lc->pool) {
+		lc->lun.pool = lunq_pool_get(lc->policy.pool,
+					     lc->policy.val[LUNQ_POOL_DEPTH],
+					     &err);
+		if (!lc->lun.pool) {
 			ti->error = (char *)err;
 			ret = -EINVAL;
 			goto bad;
 		}
-		lc->lun.pool = lc->pool;
 		/* a pool that already existed: check foreign against it */
 		ti->error = (char *)lunq_parse_words(lc, &lc->policy, 0, NULL,
 						     false, &err);
@@ -500,14 +500,15 @@ static bool lunq_lun_send(struct lunq_c *lc, struct lunq_io *io,
 
 	if (lunq_lun_admit(&lc->lun, now)) {
 		sector_t lba = dm_target_offset(lc->ti, io->iter.bi_sector);
+		u32 sectors = bvec_iter_sectors(io->iter);
 
 		io->gen = lc->lun.gen;
 		io->finish = 0;
 		/* the mapped size: a resent clone's bi_iter is spent */
-		if (lc->model.cfg.kind && bvec_iter_sectors(io->iter) &&
+		if (lc->model.cfg.kind && sectors &&
 		    (bio_op(bio) == REQ_OP_READ || bio_op(bio) == REQ_OP_WRITE))
 			io->finish = lunq_model_start(&lc->model, now, lba,
-					bvec_iter_sectors(io->iter));
+						      sectors);
 		io->flags &= ~LUNQ_IO_RETRY;
 		return true;
 	}
@@ -665,12 +666,12 @@ static int lunq_end_io(struct dm_target *ti, struct bio *bio,
 
 	if (!(io->flags & LUNQ_IO_SENT))
 		return DM_ENDIO_DONE;	/* refused (NOWAIT) or pushed back */
-	now = ktime_get_ns();
 	if (io->flags & LUNQ_IO_HELD) {
 		io->flags &= ~LUNQ_IO_HELD;
 		*error = io->status;
-	} else if (io->finish > now && (io->gen == READ_ONCE(lc->lun.gen) ||
-					(io->flags & LUNQ_IO_ABORTED))) {
+	} else if (io->finish && io->finish > ktime_get_ns() &&
+		   (io->gen == READ_ONCE(lc->lun.gen) ||
+		    (io->flags & LUNQ_IO_ABORTED))) {
 		io->status = *error;
 		io->flags |= LUNQ_IO_HELD;
 		hrtimer_init(&io->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
@@ -963,10 +964,10 @@ static void lunq_status(struct dm_target *ti, status_type_t type,
 		       s.lun_inflight, s.retrying, s.qfull, s.resets);
 		DMEMIT(" aborted=%llu retried=%llu throttle_changes=%llu",
 		       s.aborted, s.retried, s.throttle_changes);
-		if (lc->pool)
+		if (lc->lun.pool)
 			DMEMIT(" pool=%s pool_inflight=%d",
-			       lunq_pool_name(lc->pool),
-			       atomic_read(&lc->pool->inflight));
+			       lunq_pool_name(lc->lun.pool),
+			       atomic_read(&lc->lun.pool->inflight));
 		else
 			DMEMIT(" pool=- pool_inflight=0");
 		DMEMIT(" snaptime_ns=%llu wlentime_ns=%llu rlentime_ns=%llu",
