@@ -86,7 +86,7 @@ static const struct lunq_keydef lunq_keys[LUNQ_NR_KEYS] = {
 			.supported = true, .table_only = true,
 			.min = 512, .max = 65536, .def = 512,
 			.bad_value = "pblk: value must be a power of two 512..65536" },
-	[LUNQ_BUBBLE_MS] = LUNQ_UINT(bubble_ms, 0, 3600000, 0, false),
+	[LUNQ_BUBBLE_MS] = LUNQ_UINT(bubble_ms, 0, 3600000, 0, true),
 	[LUNQ_FOREIGN] = LUNQ_UINT(foreign, 0, 65535, 0, true),
 	[LUNQ_FOREIGN_PERIOD_MS] = LUNQ_UINT(foreign_period_ms, 0, 3600000, 0,
 					     true),
@@ -304,4 +304,18 @@ unsigned int lunq_policy_format(const struct lunq_policy *p, char *buf,
 		n++;
 	}
 	return n;
+}
+
+int lunq_policy_value(const struct lunq_policy *p, enum lunq_key key,
+		      char *buf, size_t len)
+{
+	const struct lunq_keydef *d = &lunq_keys[key];
+
+	if (d->type == LUNQ_T_ENUM)
+		return snprintf(buf, len, "%s", d->names[p->val[key] <
+						      d->nr_names ?
+						      p->val[key] : 0]);
+	if (d->type == LUNQ_T_NAME)
+		return snprintf(buf, len, "%s", p->pool);
+	return snprintf(buf, len, "%u", p->val[key]);
 }

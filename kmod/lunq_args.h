@@ -98,4 +98,11 @@ const char *lunq_policy_check(const struct lunq_policy *p);
 unsigned int lunq_policy_format(const struct lunq_policy *p, char *buf,
 				size_t len);
 
+/*
+ * Print the value of @key in @p (given or default) into @buf, as a table
+ * word would carry it; snprintf's return value.
+ */
+int lunq_policy_value(const struct lunq_policy *p, enum lunq_key key,
+		      char *buf, size_t len);
+
 #endif /* LUNQ_ARGS_H */

@@ -80,10 +80,9 @@ static void lunq_args_form(struct kunit *test)
 			LUNQ_ARG_DUPLICATE);
 	KUNIT_EXPECT_STREQ(test, lunq_arg_error(LUNQ_ARG_DUPLICATE, key),
 			   "qdepth: given more than once");
-	/* keys of later features: valid but refused, never ignored */
 	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "bubble_ms:4", &key),
-			LUNQ_ARG_UNSUPPORTED);
-	KUNIT_EXPECT_FALSE(test, p.given & (1U << LUNQ_BUBBLE_MS));
+			LUNQ_ARG_OK);
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_BUBBLE_MS], 4);
 }
 
 static void lunq_args_format(struct kunit *test)

@@ -23,15 +23,14 @@
 #include <linux/hrtimer.h>
 #include <linux/device-mapper.h>
 
-#include "lunq_args.h"
-#include "lunq_sched.h"
-#include "lunq_lun.h"
-#include "lunq_pool.h"
-#include "lunq_react.h"
-#include "lunq_model.h"
-#include "lunq_integ.h"
+#include "lunq_target.h"
+#include "lunq_dev.h"
 
 #define DM_MSG_PREFIX "lunq"
+
+const char *const lunq_tcause_names[] = {
+	"set", "qfull", "ramp-up", "restore"
+};
 
 /*
  * Per-bio data, reserved by device-mapper in front of every clone
@@ -47,70 +46,14 @@ struct lunq_io {
 	blk_status_t status;	/* the lower device's answer, while held */
 	u32 gen;		/* LUN reset generation that accepted it */
 	unsigned int flags;
+	u64 t_arrive;		/* map (ns) */
+	u64 t_sent;		/* accepted by the LUN (ns) */
 };
 
 #define LUNQ_IO_SENT	0x1	/* holds host and LUN slots, sent below */
 #define LUNQ_IO_HELD	0x2	/* completed below, held until ->finish */
 #define LUNQ_IO_RETRY	0x4	/* handed back by the LUN, to be sent again */
 #define LUNQ_IO_ABORTED	0x8	/* aborted once by a LUN reset: never again */
-
-/* Why the throttle moved (the throttle log). */
-enum lunq_tcause { LUNQ_TC_SET, LUNQ_TC_QFULL, LUNQ_TC_RAMP_UP,
-		   LUNQ_TC_RESTORE };
-
-static const char *const lunq_tcause_names[] = {
-	"set", "qfull", "ramp-up", "restore"
-};
-
-#define LUNQ_TLOG_SIZE	128	/* last throttle changes kept */
-
-struct lunq_tlog {
-	u64 t;			/* ns since the table was created */
-	u16 from, to;
-	u8 cause;
-};
-
-/* Hot counters, one copy per CPU, summed when read. */
-struct lunq_pcpu {
-	u64 sent;
-	u64 completed;
-};
-
-struct lunq_c {
-	struct dm_target *ti;
-	struct dm_dev *dev;
-	sector_t start;
-	bool zoned;			/* lower device is zoned */
-
-	/*
-	 * @lock protects @host (throttle and wait queue), @policy and
-	 * @pushback.  It is taken once in map and once in end_io per
-	 * IO, with interrupts off because end_io may run in hard-irq context.
-	 */
-	spinlock_t lock;
-	struct lunq_host host;
-	struct lunq_policy policy;	/* what TABLE status echoes */
-	bool pushback;			/* in a noflush suspend */
-
-	/* The emulated LUN and the host's reaction, also under @lock. */
-	struct lunq_lun lun;
-	struct lunq_react react;
-	u64 qfull_delay_ns;
-	u64 reset_ns;
-	u64 qfull, resets, aborted, retried, throttle_changes;
-	struct lunq_tlog tlog[LUNQ_TLOG_SIZE];
-	u64 tlog_n;			/* entries ever written */
-	u64 t0;				/* creation (ns) */
-	struct lunq_integ integ;	/* iostat -x time integrals */
-	u64 timer_at;			/* expiry of @timer, 0 = not armed */
-	struct hrtimer timer;		/* retry delay, reset, sd restore */
-
-	bool dying;			/* dtr: the timer is not re-armed */
-	struct work_struct dispatch;	/* sends waiters, see lunq_dispatch */
-	struct mutex msg_lock;		/* serialises "set" messages */
-	struct lunq_pcpu __percpu *stats;
-	struct lunq_model model;	/* under @lock; large, keep last */
-};
 
 /*
  * Waiters are sent by a work item, never from .end_io: end_io runs in
@@ -136,13 +79,15 @@ static void lunq_dtr(struct dm_target *ti)
 	spin_unlock_irq(&lc->lock);
 	hrtimer_cancel(&lc->timer);
 	cancel_work_sync(&lc->dispatch);
+	lunq_dev_detach(lc);
+	lunq_evq_stop(&lc->evq);
 	/* dm destroys a table only once no IO is in flight or waiting */
 	WARN_ON_ONCE(lc->host.q.nr || lc->host.nr_retry || lc->host.inflight);
 	if (lc->lun.pool)
 		lunq_pool_put(lc->lun.pool);
 	if (lc->dev)
 		dm_put_device(ti, lc->dev);
-	free_percpu(lc->stats);
+	lunq_stats_free(&lc->st);
 	mutex_destroy(&lc->msg_lock);
 	kfree(lc);
 }
@@ -247,6 +192,13 @@ static bool lunq_set_throttle(struct lunq_c *lc, u32 to, enum lunq_tcause cause,
 	lunq_tlog_add(lc, now, h->qdepth, to, cause);
 	if (cause != LUNQ_TC_SET)
 		lc->throttle_changes++;
+	if (lc->sysdev) {
+		struct lunq_ev ev = { .kind = LUNQ_EV_THROTTLE, .t = now,
+				      .from = h->qdepth, .to = to,
+				      .cause = cause };
+
+		lunq_ev_post(&lc->evq, &ev);
+	}
 	h->qdepth = to;
 	return lunq_host_needs_kick(h);
 }
@@ -290,6 +242,7 @@ static bool lunq_apply_policy(struct lunq_c *lc, u64 now)
 	lc->lun.reset_after = v[LUNQ_RESET_AFTER];
 	lc->qfull_delay_ns = (u64)v[LUNQ_QFULL_DELAY_US] * NSEC_PER_USEC;
 	lc->reset_ns = (u64)v[LUNQ_RESET_MS] * NSEC_PER_MSEC;
+	WRITE_ONCE(lc->bubble_ns, (u64)v[LUNQ_BUBBLE_MS] * NSEC_PER_MSEC);
 	lunq_model_config(&lc->model, &mc);
 	return kick;
 }
@@ -364,6 +317,7 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	INIT_WORK(&lc->dispatch, lunq_dispatch);
 	hrtimer_init(&lc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	lc->timer.function = lunq_timer_fn;
+	lunq_evq_init(&lc->evq);
 	lunq_host_init(&lc->host);
 	lunq_policy_init(&lc->policy);
 	lc->t0 = ktime_get_ns();
@@ -418,9 +372,9 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		}
 	}
 
-	lc->stats = alloc_percpu(struct lunq_pcpu);
-	if (!lc->stats) {
-		ti->error = "Cannot allocate per-CPU counters";
+	lc->spare = lunq_dev_alloc();
+	if (!lc->spare || lunq_stats_alloc(&lc->st)) {
+		ti->error = "Cannot allocate counters and histograms";
 		ret = -ENOMEM;
 		goto bad;
 	}
@@ -482,7 +436,7 @@ static void lunq_send(struct lunq_c *lc, struct bio *bio)
 		bio->bi_iter.bi_sector = lc->start +
 			dm_target_offset(lc->ti, bio->bi_iter.bi_sector);
 	io->flags |= LUNQ_IO_SENT;
-	this_cpu_inc(lc->stats->sent);
+	lunq_stats_inc(&lc->st, LUNQ_ST_DISPATCHED);
 	dm_submit_bio_remap(bio, NULL);
 }
 
@@ -510,15 +464,20 @@ static bool lunq_lun_send(struct lunq_c *lc, struct lunq_io *io,
 			io->finish = lunq_model_start(&lc->model, now, lba,
 						      sectors);
 		io->flags &= ~LUNQ_IO_RETRY;
+		io->t_sent = now;
 		return true;
 	}
 	lc->qfull++;
+	lunq_ev_qfull(&lc->evq, now);
 	/* in transport: what the host has outstanding besides this one */
 	throttle = lunq_react_qfull(&lc->react, now, lc->host.inflight - 1);
 	lunq_set_throttle(lc, throttle, LUNQ_TC_QFULL, now);
 	if (lunq_lun_qfull(&lc->lun)) {
+		struct lunq_ev ev = { .kind = LUNQ_EV_RESET, .t = now };
+
 		lc->resets++;
 		lunq_host_block(&lc->host, now + lc->reset_ns);
+		lunq_ev_post(&lc->evq, &ev);
 	}
 	if (nowait) {
 		lunq_host_done(&lc->host);
@@ -612,6 +571,7 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 	io->w.lba = lba;
 	spin_lock_irqsave(&lc->lock, flags);
 	now = ktime_get_ns();
+	io->t_arrive = now;
 	if (lunq_host_try_send(&lc->host, lba)) {
 		sent = lunq_lun_send(lc, io, bio, now, nowait);
 		lunq_account(lc, now);
@@ -630,6 +590,7 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 	/* a noflush suspend is under way: hand new waiters back to dm */
 	if (lc->pushback && dm_noflush_suspending(ti)) {
 		spin_unlock_irqrestore(&lc->lock, flags);
+		lunq_stats_inc(&lc->st, LUNQ_ST_REQUEUED);
 		return DM_MAPIO_REQUEUE;
 	}
 	lunq_host_wait(&lc->host, &io->w, lba, lunq_is_barrier(lc, bio), now);
@@ -646,6 +607,39 @@ static enum hrtimer_restart lunq_io_timer_fn(struct hrtimer *t)
 {
 	bio_endio(lunq_io_bio(container_of(t, struct lunq_io, timer)));
 	return HRTIMER_NORESTART;
+}
+
+/*
+ * Statistics of a completed IO, recorded without a lock; a bubble alarm
+ * when it took longer than bubble_ms.
+ */
+static void lunq_io_done(struct lunq_c *lc, struct lunq_io *io,
+			 struct bio *bio, u64 now, blk_status_t error)
+{
+	u64 bubble = READ_ONCE(lc->bubble_ns);
+	struct lunq_done d = {
+		.op = bio_op(bio),
+		.flush = (bio->bi_opf & REQ_PREFLUSH) && !io->iter.bi_size,
+		.error = error != BLK_STS_OK,
+		.sector = io->iter.bi_sector,
+		.bytes = io->iter.bi_size,
+		.wait_ns = io->t_sent - io->t_arrive,
+		.svc_ns = now > io->t_sent ? now - io->t_sent : 0,
+	};
+
+	lunq_stats_done(&lc->st, &d);
+	if (bubble && d.wait_ns + d.svc_ns > bubble && !d.flush &&
+	    (d.op == REQ_OP_READ || d.op == REQ_OP_WRITE)) {
+		struct lunq_ev ev = {
+			.kind = LUNQ_EV_BUBBLE, .t = now,
+			.write = d.op == REQ_OP_WRITE, .sector = d.sector,
+			.bytes = d.bytes, .wait_ns = d.wait_ns,
+			.svc_ns = d.svc_ns,
+		};
+
+		lunq_stats_inc(&lc->st, LUNQ_ST_BUBBLES);
+		lunq_ev_post(&lc->evq, &ev);
+	}
 }
 
 /*
@@ -705,7 +699,7 @@ static int lunq_end_io(struct dm_target *ti, struct bio *bio,
 		kick |= lunq_set_throttle(lc, lunq_react_good(&lc->react, now),
 					  LUNQ_TC_RAMP_UP, now);
 	spin_unlock_irqrestore(&lc->lock, flags);
-	this_cpu_inc(lc->stats->completed);
+	lunq_io_done(lc, io, bio, now, *error);
 	if (kick)
 		lunq_kick(lc);
 	return DM_ENDIO_DONE;
@@ -741,6 +735,7 @@ static void lunq_presuspend(struct dm_target *ti)
 	spin_unlock_irq(&lc->lock);
 
 	while ((bio = bio_list_pop(&list))) {
+		lunq_stats_inc(&lc->st, LUNQ_ST_REQUEUED);
 		lunq_io(bio)->flags = 0;
 		bio->bi_status = BLK_STS_DM_REQUEUE;
 		bio_endio(bio);
@@ -760,6 +755,8 @@ static void lunq_resume(struct dm_target *ti)
 	struct lunq_c *lc = ti->private;
 	bool kick;
 
+	lunq_dev_attach(lc);
+
 	spin_lock_irq(&lc->lock);
 	lc->pushback = false;
 	kick = lunq_host_needs_kick(&lc->host);
@@ -769,33 +766,24 @@ static void lunq_resume(struct dm_target *ti)
 		lunq_kick(lc);
 }
 
-/* "set <key:value>...": all words are checked before any applies. */
-static int lunq_msg_set(struct lunq_c *lc, unsigned int argc, char **argv)
+void lunq_get_policy(struct lunq_c *lc, struct lunq_policy *p)
 {
-	struct mapped_device *md = dm_table_get_md(lc->ti->table);
+	spin_lock_irq(&lc->lock);
+	*p = lc->policy;
+	spin_unlock_irq(&lc->lock);
+}
+
+int lunq_set_words(struct lunq_c *lc, unsigned int argc, char **argv,
+		   const char **err, const char **word)
+{
 	struct lunq_policy np;
-	const char *err, *word;
 	bool kick;
 
-	if (!argc) {
-		DMERR("%s: message 'set': no key:value given",
-		      dm_device_name(md));
-		return -EINVAL;
-	}
 	mutex_lock(&lc->msg_lock);
-	spin_lock_irq(&lc->lock);
-	np = lc->policy;
-	spin_unlock_irq(&lc->lock);
-
-	err = lunq_parse_words(lc, &np, argc, argv, true, &word);
-	if (err) {
+	lunq_get_policy(lc, &np);
+	*err = lunq_parse_words(lc, &np, argc, argv, true, word);
+	if (*err) {
 		mutex_unlock(&lc->msg_lock);
-		if (word)
-			DMERR("%s: message 'set' rejected '%.64s': %s; nothing changed",
-			      dm_device_name(md), word, err);
-		else
-			DMERR("%s: message 'set' rejected: %s; nothing changed",
-			      dm_device_name(md), err);
 		return -EINVAL;
 	}
 	spin_lock_irq(&lc->lock);
@@ -809,16 +797,31 @@ static int lunq_msg_set(struct lunq_c *lc, unsigned int argc, char **argv)
 	return 0;
 }
 
-static void lunq_stats_reset(struct lunq_c *lc)
+/* "set <key:value>...": all words are checked before any applies. */
+static int lunq_msg_set(struct lunq_c *lc, unsigned int argc, char **argv)
 {
-	int cpu;
+	struct mapped_device *md = dm_table_get_md(lc->ti->table);
+	const char *err, *word;
 
-	for_each_possible_cpu(cpu) {
-		struct lunq_pcpu *s = per_cpu_ptr(lc->stats, cpu);
-
-		WRITE_ONCE(s->sent, 0);
-		WRITE_ONCE(s->completed, 0);
+	if (!argc) {
+		DMERR("%s: message 'set': no key:value given",
+		      dm_device_name(md));
+		return -EINVAL;
 	}
+	if (!lunq_set_words(lc, argc, argv, &err, &word))
+		return 0;
+	if (word)
+		DMERR("%s: message 'set' rejected '%.64s': %s; nothing changed",
+		      dm_device_name(md), word, err);
+	else
+		DMERR("%s: message 'set' rejected: %s; nothing changed",
+		      dm_device_name(md), err);
+	return -EINVAL;
+}
+
+void lunq_stats_reset(struct lunq_c *lc)
+{
+	lunq_stats_zero(&lc->st);
 	spin_lock_irq(&lc->lock);
 	lunq_host_reset_max(&lc->host);
 	lc->qfull = 0;
@@ -827,6 +830,39 @@ static void lunq_stats_reset(struct lunq_c *lc)
 	lc->retried = 0;
 	lc->throttle_changes = 0;
 	lunq_integ_reset(&lc->integ, ktime_get_ns());
+	spin_unlock_irq(&lc->lock);
+}
+
+void lunq_take_over(struct lunq_c *lc, struct lunq_c *old)
+{
+	struct lunq_integ g;
+	u64 c[5];
+	u32 maxi, maxw;
+
+	lunq_stats_merge(&lc->st, &old->st);
+	spin_lock_irq(&old->lock);
+	c[0] = old->qfull;
+	c[1] = old->resets;
+	c[2] = old->aborted;
+	c[3] = old->retried;
+	c[4] = old->throttle_changes;
+	maxi = old->host.max_inflight;
+	maxw = old->host.max_waiting;
+	g = old->integ;
+	spin_unlock_irq(&old->lock);
+
+	spin_lock_irq(&lc->lock);
+	lc->qfull += c[0];
+	lc->resets += c[1];
+	lc->aborted += c[2];
+	lc->retried += c[3];
+	lc->throttle_changes += c[4];
+	lc->host.max_inflight = max(lc->host.max_inflight, maxi);
+	lc->host.max_waiting = max(lc->host.max_waiting, maxw);
+	lc->integ.wlentime += g.wlentime;
+	lc->integ.rlentime += g.rlentime;
+	lc->integ.wtime += g.wtime;
+	lc->integ.rtime += g.rtime;
 	spin_unlock_irq(&lc->lock);
 }
 
@@ -879,56 +915,39 @@ static int lunq_message(struct dm_target *ti, unsigned int argc, char **argv,
 	return -EINVAL;
 }
 
-static void lunq_sum(struct lunq_c *lc, struct lunq_pcpu *sum)
-{
-	int cpu;
-
-	memset(sum, 0, sizeof(*sum));
-	for_each_possible_cpu(cpu) {
-		struct lunq_pcpu *s = per_cpu_ptr(lc->stats, cpu);
-
-		sum->sent += READ_ONCE(s->sent);
-		sum->completed += READ_ONCE(s->completed);
-	}
-}
-
-/* What INFO status prints, copied under the lock. */
-struct lunq_snap {
-	u32 qdepth, inflight, waiting, max_inflight, max_waiting;
-	u32 retrying, lun_inflight;
-	u64 max_wait_ns, oldest_ms;
-	u64 qfull, resets, aborted, retried, throttle_changes;
-	enum lunq_sched_mode mode;
-	u64 snaptime;
-	struct lunq_integ integ;
-};
-
-static void lunq_snapshot(struct lunq_c *lc, struct lunq_snap *s)
+void lunq_fill_stats(struct lunq_c *lc, u64 *v)
 {
 	struct lunq_host *h = &lc->host;
+	u64 now;
+
+	memset(v, 0, __LUNQ_ST_MAX * sizeof(*v));
+	lunq_stats_sum(&lc->st, v);
+	v[LUNQ_ST_EVENTS_DROPPED] = lunq_evq_dropped(&lc->evq);
+	v[LUNQ_ST_POOL_INFLIGHT] = lc->lun.pool ?
+		atomic_read(&lc->lun.pool->inflight) : 0;
 
 	spin_lock_irq(&lc->lock);
-	s->qdepth = h->qdepth;
-	s->inflight = h->inflight;
-	s->waiting = h->q.nr;
-	s->max_inflight = h->max_inflight;
-	s->max_waiting = h->max_waiting;
-	s->retrying = h->nr_retry;
-	s->mode = h->q.mode;
-	s->max_wait_ns = h->q.max_wait_ns;
-	s->oldest_ms = h->q.nr ? div_u64(ktime_get_ns() -
-					 lunq_queue_oldest(&h->q),
-					 NSEC_PER_MSEC) : 0;
-	s->lun_inflight = lc->lun.inflight;
-	s->qfull = lc->qfull;
-	s->resets = lc->resets;
-	s->aborted = lc->aborted;
-	s->retried = lc->retried;
-	s->throttle_changes = lc->throttle_changes;
-	s->snaptime = ktime_get_ns();
-	lunq_integ_update(&lc->integ, s->snaptime, lc->integ.nwait,
-			  lc->integ.nact);
-	s->integ = lc->integ;
+	now = ktime_get_ns();
+	v[LUNQ_ST_THROTTLE] = h->qdepth;
+	v[LUNQ_ST_INFLIGHT] = h->inflight;
+	v[LUNQ_ST_WAITING] = h->q.nr;
+	v[LUNQ_ST_RETRYING] = h->nr_retry;
+	v[LUNQ_ST_MAX_INFLIGHT] = h->max_inflight;
+	v[LUNQ_ST_MAX_WAITING] = h->max_waiting;
+	v[LUNQ_ST_OLDEST_WAIT_NS] = h->q.nr ?
+		now - lunq_queue_oldest(&h->q) : 0;
+	v[LUNQ_ST_LUN_INFLIGHT] = lc->lun.inflight;
+	v[LUNQ_ST_QFULL] = lc->qfull;
+	v[LUNQ_ST_RESETS] = lc->resets;
+	v[LUNQ_ST_ABORTED] = lc->aborted;
+	v[LUNQ_ST_RETRIED] = lc->retried;
+	v[LUNQ_ST_THROTTLE_CHANGES] = lc->throttle_changes;
+	lunq_integ_update(&lc->integ, now, lc->integ.nwait, lc->integ.nact);
+	v[LUNQ_ST_SNAPTIME_NS] = now;
+	v[LUNQ_ST_WLENTIME_NS] = lc->integ.wlentime;
+	v[LUNQ_ST_RLENTIME_NS] = lc->integ.rlentime;
+	v[LUNQ_ST_WTIME_NS] = lc->integ.wtime;
+	v[LUNQ_ST_RTIME_NS] = lc->integ.rtime;
 	spin_unlock_irq(&lc->lock);
 }
 
@@ -942,44 +961,45 @@ static void lunq_status(struct dm_target *ti, status_type_t type,
 			unsigned int maxlen)
 {
 	struct lunq_c *lc = ti->private;
+	u64 v[__LUNQ_ST_MAX];
 	struct lunq_policy policy;
-	struct lunq_pcpu sum;
-	struct lunq_snap s;
 	unsigned int nopt;
 	size_t sz = 0;
 
 	switch (type) {
 	case STATUSTYPE_INFO:
-		lunq_snapshot(lc, &s);
-		lunq_sum(lc, &sum);
-		DMEMIT("qdepth=%u sched=%s max_wait_ms=%u", s.qdepth,
-		       s.mode == LUNQ_SCHED_DISKSORT ? "disksort" : "fifo",
-		       (u32)div_u64(s.max_wait_ns, NSEC_PER_MSEC));
-		DMEMIT(" inflight=%u waiting=%u oldest_wait_ms=%llu",
-		       s.inflight, s.waiting, s.oldest_ms);
-		DMEMIT(" dispatched=%llu completed=%llu max_inflight=%u max_waiting=%u",
-		       sum.sent, sum.completed, s.max_inflight,
-		       s.max_waiting);
-		DMEMIT(" lun_inflight=%u retrying=%u qfull=%llu resets=%llu",
-		       s.lun_inflight, s.retrying, s.qfull, s.resets);
-		DMEMIT(" aborted=%llu retried=%llu throttle_changes=%llu",
-		       s.aborted, s.retried, s.throttle_changes);
-		if (lc->lun.pool)
-			DMEMIT(" pool=%s pool_inflight=%d",
-			       lunq_pool_name(lc->lun.pool),
-			       atomic_read(&lc->lun.pool->inflight));
-		else
-			DMEMIT(" pool=- pool_inflight=0");
-		DMEMIT(" snaptime_ns=%llu wlentime_ns=%llu rlentime_ns=%llu",
-		       s.snaptime, s.integ.wlentime, s.integ.rlentime);
-		DMEMIT(" wtime_ns=%llu rtime_ns=%llu", s.integ.wtime,
-		       s.integ.rtime);
-		break;
-
-	case STATUSTYPE_TABLE:
+		lunq_fill_stats(lc, v);
 		spin_lock_irq(&lc->lock);
 		policy = lc->policy;
 		spin_unlock_irq(&lc->lock);
+		DMEMIT("qdepth=%llu sched=%s max_wait_ms=%u",
+		       v[LUNQ_ST_THROTTLE],
+		       policy.val[LUNQ_SCHED] ? "disksort" : "fifo",
+		       policy.val[LUNQ_MAX_WAIT_MS]);
+		DMEMIT(" inflight=%llu waiting=%llu oldest_wait_ms=%llu",
+		       v[LUNQ_ST_INFLIGHT], v[LUNQ_ST_WAITING],
+		       div_u64(v[LUNQ_ST_OLDEST_WAIT_NS], NSEC_PER_MSEC));
+		DMEMIT(" dispatched=%llu completed=%llu max_inflight=%llu max_waiting=%llu",
+		       v[LUNQ_ST_DISPATCHED], v[LUNQ_ST_COMPLETED],
+		       v[LUNQ_ST_MAX_INFLIGHT], v[LUNQ_ST_MAX_WAITING]);
+		DMEMIT(" lun_inflight=%llu retrying=%llu qfull=%llu resets=%llu",
+		       v[LUNQ_ST_LUN_INFLIGHT], v[LUNQ_ST_RETRYING],
+		       v[LUNQ_ST_QFULL], v[LUNQ_ST_RESETS]);
+		DMEMIT(" aborted=%llu retried=%llu throttle_changes=%llu",
+		       v[LUNQ_ST_ABORTED], v[LUNQ_ST_RETRIED],
+		       v[LUNQ_ST_THROTTLE_CHANGES]);
+		DMEMIT(" pool=%s pool_inflight=%llu",
+		       lc->lun.pool ? lunq_pool_name(lc->lun.pool) : "-",
+		       v[LUNQ_ST_POOL_INFLIGHT]);
+		DMEMIT(" snaptime_ns=%llu wlentime_ns=%llu rlentime_ns=%llu",
+		       v[LUNQ_ST_SNAPTIME_NS], v[LUNQ_ST_WLENTIME_NS],
+		       v[LUNQ_ST_RLENTIME_NS]);
+		DMEMIT(" wtime_ns=%llu rtime_ns=%llu", v[LUNQ_ST_WTIME_NS],
+		       v[LUNQ_ST_RTIME_NS]);
+		break;
+
+	case STATUSTYPE_TABLE:
+		lunq_get_policy(lc, &policy);
 		DMEMIT("%s %llu", lc->dev->name, (unsigned long long)lc->start);
 		nopt = hweight32(policy.given);
 		if (nopt) {
@@ -1046,22 +1066,39 @@ static struct target_type lunq_target = {
 
 static int __init dm_lunq_init(void)
 {
-	int ret;
+	int ret = -ENOMEM;
 
 	lunq_wq = alloc_workqueue("kdmlunq", WQ_MEM_RECLAIM | WQ_HIGHPRI, 0);
 	if (!lunq_wq)
 		return -ENOMEM;
+	lunq_sysfs_init();
+	ret = lunq_dev_init();
+	if (ret)
+		goto bad_dev;
+	ret = lunq_nl_init();
+	if (ret)
+		goto bad_nl;
 	ret = dm_register_target(&lunq_target);
 	if (ret) {
 		DMERR("register failed %d", ret);
-		destroy_workqueue(lunq_wq);
+		goto bad_reg;
 	}
+	return 0;
+
+bad_reg:
+	lunq_nl_exit();
+bad_nl:
+	lunq_dev_exit();
+bad_dev:
+	destroy_workqueue(lunq_wq);
 	return ret;
 }
 
 static void __exit dm_lunq_exit(void)
 {
 	dm_unregister_target(&lunq_target);
+	lunq_nl_exit();
+	lunq_dev_exit();
 	destroy_workqueue(lunq_wq);
 }
 

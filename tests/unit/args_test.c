@@ -62,9 +62,9 @@ int main(void)
 	check(parse(&p, "pool:", &k) == LUNQ_ARG_BAD_VALUE, "name-empty");
 	check(parse(&p, "pool:abcdefghijabcdefghijabcdefghijXY", &k) ==
 	      LUNQ_ARG_BAD_VALUE, "name-too-long");
-	/* valid values of keys this build does not implement are refused */
-	check(parse(&p, "bubble_ms:4", &k) == LUNQ_ARG_UNSUPPORTED &&
-	      !lunq_key_supported(LUNQ_BUBBLE_MS), "unsupported");
+	check(parse(&p, "bubble_ms:4", &k) == LUNQ_ARG_OK &&
+	      p.val[LUNQ_BUBBLE_MS] == 4 && lunq_key_supported(LUNQ_BUBBLE_MS),
+	      "bubble_ms");
 	check(lunq_key_supported(LUNQ_QDEPTH) &&
 	      lunq_key_supported(LUNQ_SCHED) &&
 	      lunq_key_supported(LUNQ_MAX_WAIT_MS) &&

@@ -22,7 +22,7 @@ bad() {
 bad "set qdepth:2 sched:elevator" "rejected 'sched:elevator': sched: value must be one of fifo, disksort; nothing changed"
 bad "set qdepth:2 qdepth:3" "rejected 'qdepth:3': qdepth: given more than once"
 bad "set qdepth:70000" "qdepth: value must be an integer 0..65535"
-bad "set bubble_ms:4" "bubble_ms: not supported by this build"
+bad "set bubble_ms:x" "bubble_ms: value must be an integer 0..3600000"
 bad "set pool:p1" "rejected 'pool:p1': pool: can only be set on the table line"
 bad "set pblk:4096" "pblk: can only be set on the table line"
 bad "set qdepth:0 reaction:sd" "reaction: needs qdepth:1 or more"

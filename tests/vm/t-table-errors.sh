@@ -35,9 +35,7 @@ bad "0 8 lunq $ram 0 1 qdepth:-1" "qdepth: value must be an integer 0..65535"
 bad "0 8 lunq $ram 0 1 sched:elevator" "sched: value must be one of fifo, disksort"
 bad "0 8 lunq $ram 0 1 pblk:1000" "pblk: value must be a power of two 512..65536"
 bad "0 8 lunq $ram 0 1 pool:bad/name" "pool: name must be"
-# Keys of the interface that this build does not implement yet are refused,
-# never silently ignored.
-bad "0 8 lunq $ram 0 1 bubble_ms:4" "bubble_ms: not supported by this build"
+bad "0 8 lunq $ram 0 1 bubble_ms:3600001" "bubble_ms: value must be an integer 0..3600000"
 # rules between keys, and pools
 bad "0 8 lunq $ram 0 1 reaction:linux" "reaction: needs qdepth:1 or more"
 bad "0 8 lunq $ram 0 1 pool_depth:8" "pool_depth: needs pool:NAME"

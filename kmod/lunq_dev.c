@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dm-lunq device registry and its sysfs directories, see lunq_dev.h.
+ */
+#include <linux/device-mapper.h>
+#include <linux/blkdev.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include "lunq_target.h"
+#include "lunq_dev.h"
+
+#define DM_MSG_PREFIX "lunq"
+
+DEFINE_MUTEX(lunq_devs_lock);
+LIST_HEAD(lunq_devs);
+
+static struct kobject *lunq_root;	/* /sys/kernel/lunq */
+static struct kobject *lunq_by_dev;	/* /sys/kernel/lunq/by-dev */
+
+static void lunq_dev_release(struct kobject *kobj)
+{
+	kfree(container_of(kobj, struct lunq_dev, kobj));
+}
+
+static struct kobj_type lunq_dev_ktype = {
+	.release = lunq_dev_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = lunq_dev_groups,
+};
+
+struct lunq_dev *lunq_dev_alloc(void)
+{
+	struct lunq_dev *d = kzalloc(sizeof(*d), GFP_KERNEL);
+
+	if (d)
+		kobject_init(&d->kobj, &lunq_dev_ktype);
+	return d;
+}
+
+static void lunq_dev_names(struct lunq_c *lc, char *name, char *disk)
+{
+	struct mapped_device *md = dm_table_get_md(lc->ti->table);
+	struct gendisk *gd = dm_disk(md);
+	sector_t begin = lc->ti->begin;
+	char dmname[DM_NAME_LEN];
+
+	/* the name dmsetup knows (dm_device_name() is "MAJ:MIN") */
+	if (dm_copy_name_and_uuid(md, dmname, NULL))
+		strscpy(dmname, dm_device_name(md), sizeof(dmname));
+	if (begin) {
+		snprintf(name, LUNQ_NAME_MAX, "%s@%llu", dmname,
+			 (unsigned long long)begin);
+		snprintf(disk, 24, "%s@%llu", gd->disk_name,
+			 (unsigned long long)begin);
+	} else {
+		strscpy(name, dmname, LUNQ_NAME_MAX);
+		strscpy(disk, gd->disk_name, 24);
+	}
+}
+
+void lunq_dev_attach(struct lunq_c *lc)
+{
+	struct mapped_device *md = dm_table_get_md(lc->ti->table);
+	char name[LUNQ_NAME_MAX], disk[24];
+	struct lunq_dev *d;
+	unsigned int noio;
+	int ret;
+
+	lunq_dev_names(lc, name, disk);
+	/* the device is suspended: allocations must not write to it */
+	noio = memalloc_noio_save();
+	mutex_lock(&lunq_devs_lock);
+	list_for_each_entry(d, &lunq_devs, node) {
+		if (d->md != md || d->begin != lc->ti->begin)
+			continue;
+		if (d->lc != lc) {
+			/* a reload: the old table is suspended, take over */
+			if (d->lc)
+				lunq_take_over(lc, d->lc);
+			d->lc = lc;
+			lc->sysdev = d;
+		}
+		if (strcmp(d->name, name) && d->in_sysfs &&
+		    !kobject_rename(&d->kobj, name))	/* dmsetup rename */
+			strscpy(d->name, name, sizeof(d->name));
+		goto out;
+	}
+	d = lc->spare;
+	lc->spare = NULL;
+	d->md = md;
+	d->begin = lc->ti->begin;
+	d->lc = lc;
+	strscpy(d->name, name, sizeof(d->name));
+	strscpy(d->disk, disk, sizeof(d->disk));
+	list_add_tail(&d->node, &lunq_devs);
+	lc->sysdev = d;
+	ret = kobject_add(&d->kobj, lunq_root, "%s", d->name);
+	if (ret) {
+		DMWARN("%s: no sysfs directory (error %d)", d->name, ret);
+	} else {
+		d->in_sysfs = true;
+		d->linked = !sysfs_create_link(lunq_by_dev, &d->kobj, d->disk);
+	}
+out:
+	mutex_unlock(&lunq_devs_lock);
+	memalloc_noio_restore(noio);
+	lunq_evq_set_name(&lc->evq, d->name);
+}
+
+void lunq_dev_detach(struct lunq_c *lc)
+{
+	struct lunq_dev *d = NULL;
+
+	mutex_lock(&lunq_devs_lock);
+	if (lc->sysdev && lc->sysdev->lc == lc) {
+		d = lc->sysdev;
+		d->lc = NULL;
+		list_del(&d->node);
+	}
+	mutex_unlock(&lunq_devs_lock);
+	lc->sysdev = NULL;
+	if (lc->spare)
+		kobject_put(&lc->spare->kobj);
+	lc->spare = NULL;
+	if (!d)
+		return;
+	/* outside the lock: removal waits for readers, which take it */
+	if (d->linked)
+		sysfs_remove_link(lunq_by_dev, d->disk);
+	if (d->in_sysfs)
+		kobject_del(&d->kobj);
+	kobject_put(&d->kobj);
+}
+
+struct lunq_c *lunq_dev_find(const char *name)
+{
+	struct lunq_dev *d;
+
+	lockdep_assert_held(&lunq_devs_lock);
+	list_for_each_entry(d, &lunq_devs, node)
+		if (!strcmp(d->name, name))
+			return d->lc;
+	return NULL;
+}
+
+int lunq_dev_init(void)
+{
+	lunq_root = kobject_create_and_add("lunq", kernel_kobj);
+	if (!lunq_root)
+		return -ENOMEM;
+	lunq_by_dev = kobject_create_and_add("by-dev", lunq_root);
+	if (!lunq_by_dev) {
+		kobject_put(lunq_root);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void lunq_dev_exit(void)
+{
+	kobject_put(lunq_by_dev);
+	kobject_put(lunq_root);
+}

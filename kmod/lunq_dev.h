@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dm-lunq device registry: one entry per lunq target of a live table,
+ * shown as /sys/kernel/lunq/<name>/ (name: the dm device's name, with
+ * "@<begin>" appended for a target not starting at sector 0) and linked
+ * from /sys/kernel/lunq/by-dev/dm-N[@<begin>].
+ *
+ * Hand-over: device-mapper constructs a new table while the old one is
+ * live, and gives targets no sysfs hook.  So the entry belongs to the
+ * mapped device, not to a table: the first resume of a table creates it,
+ * a later table's resume takes it over (and adds the old table's
+ * statistics to its own: the old table is suspended by then), and the dtr
+ * of the table it points to removes it (device removed, or reloaded with
+ * another target).  Readers (sysfs, netlink) find the live table through
+ * the entry under lunq_devs_lock, so a file read while the device goes
+ * away answers -ENODEV instead of touching a freed table.
+ */
+#ifndef LUNQ_DEV_H
+#define LUNQ_DEV_H
+
+#include <linux/kobject.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include "uapi/lunq.h"
+
+struct lunq_c;
+
+struct lunq_dev {
+	struct kobject kobj;
+	struct list_head node;		/* lunq_devs */
+	struct mapped_device *md;
+	sector_t begin;
+	char name[LUNQ_NAME_MAX];
+	char disk[24];			/* "dm-N", "dm-N@begin" */
+	struct lunq_c *lc;		/* live target; under lunq_devs_lock */
+	bool in_sysfs, linked;
+};
+
+extern struct mutex lunq_devs_lock;
+extern struct list_head lunq_devs;
+
+struct lunq_dev *lunq_dev_alloc(void);
+void lunq_dev_attach(struct lunq_c *lc);	/* .resume */
+void lunq_dev_detach(struct lunq_c *lc);	/* .dtr */
+
+/* The live target named @name, or NULL.  Under lunq_devs_lock. */
+struct lunq_c *lunq_dev_find(const char *name);
+
+int lunq_dev_init(void);
+void lunq_dev_exit(void);
+
+/* sysfs attributes (lunq_sysfs.c) */
+extern const struct attribute_group *lunq_dev_groups[];
+int lunq_sysfs_init(void);
+
+#endif /* LUNQ_DEV_H */

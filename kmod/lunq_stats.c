@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dm-lunq statistics, see lunq_stats.h.
+ */
+#include <linux/blk_types.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include "lunq_stats.h"
+
+int lunq_stats_alloc(struct lunq_stats *st)
+{
+	st->pc = alloc_percpu(struct lunq_pcpu);
+	st->hist = kvcalloc(LUNQ_NR_HISTS, sizeof(*st->hist), GFP_KERNEL);
+	if (!st->pc || !st->hist) {
+		lunq_stats_free(st);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void lunq_stats_free(struct lunq_stats *st)
+{
+	free_percpu(st->pc);
+	kvfree(st->hist);
+	st->pc = NULL;
+	st->hist = NULL;
+}
+
+static void lunq_hist_add(struct lunq_hist_live *h, u64 v)
+{
+	s64 old = atomic64_read(&h->max);
+
+	atomic64_inc(&h->count[lunq_hist_index(v)]);
+	atomic64_add(v, &h->sum);
+	while ((u64)old < v) {
+		s64 seen = atomic64_cmpxchg(&h->max, old, v);
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
+}
+
+void lunq_stats_done(struct lunq_stats *st, const struct lunq_done *d)
+{
+	struct lunq_hist_live *h = st->hist;
+	bool w;
+
+	this_cpu_inc(st->pc->v[LUNQ_ST_COMPLETED]);
+	if (d->error)
+		this_cpu_inc(st->pc->v[LUNQ_ST_ERRORS]);
+	switch (d->op) {
+	case REQ_OP_READ:
+	case REQ_OP_WRITE:
+		if (d->flush) {
+			this_cpu_inc(st->pc->v[LUNQ_ST_FLUSHES]);
+			return;
+		}
+		break;
+	case REQ_OP_FLUSH:
+		this_cpu_inc(st->pc->v[LUNQ_ST_FLUSHES]);
+		return;
+	case REQ_OP_DISCARD:
+	case REQ_OP_SECURE_ERASE:
+		this_cpu_inc(st->pc->v[LUNQ_ST_DISCARDS]);
+		this_cpu_add(st->pc->v[LUNQ_ST_DISCARD_SECTORS], d->bytes >> 9);
+		return;
+	default:
+		this_cpu_inc(st->pc->v[LUNQ_ST_OTHER]);
+		return;
+	}
+	w = d->op == REQ_OP_WRITE;
+	this_cpu_inc(st->pc->v[w ? LUNQ_ST_WRITES : LUNQ_ST_READS]);
+	this_cpu_add(st->pc->v[w ? LUNQ_ST_WRITE_SECTORS : LUNQ_ST_READ_SECTORS],
+		     d->bytes >> 9);
+	if (d->sector & 7)
+		this_cpu_inc(st->pc->v[LUNQ_ST_MISALIGNED_4K]);
+	if (d->bytes & 4095)
+		this_cpu_inc(st->pc->v[LUNQ_ST_SIZE_NOT_4K]);
+	lunq_hist_add(&h[LUNQ_HIST_WAIT_READ + w], d->wait_ns);
+	lunq_hist_add(&h[LUNQ_HIST_SVC_READ + w], d->svc_ns);
+	lunq_hist_add(&h[LUNQ_HIST_TOTAL_READ + w], d->wait_ns + d->svc_ns);
+	lunq_hist_add(&h[LUNQ_HIST_SIZE], d->bytes);
+	/* largest power of two dividing the byte offset; 0: the overflow */
+	lunq_hist_add(&h[LUNQ_HIST_ALIGN], d->sector ?
+		      (d->sector & -d->sector) << 9 : 1ULL << LUNQ_HIST_MAX_BITS);
+}
+
+void lunq_stats_sum(struct lunq_stats *st, u64 *v)
+{
+	int cpu, i;
+
+	for_each_possible_cpu(cpu) {
+		struct lunq_pcpu *p = per_cpu_ptr(st->pc, cpu);
+
+		for (i = 0; i < __LUNQ_ST_MAX; i++)
+			v[i] += READ_ONCE(p->v[i]);
+	}
+}
+
+void lunq_stats_hist(struct lunq_stats *st, enum lunq_hist_kind kind,
+		     u64 *counts, u64 *sum, u64 *max)
+{
+	struct lunq_hist_live *h = &st->hist[kind];
+	u32 i;
+
+	for (i = 0; i < LUNQ_HIST_BUCKETS; i++)
+		counts[i] = atomic64_read(&h->count[i]);
+	*sum = atomic64_read(&h->sum);
+	*max = atomic64_read(&h->max);
+}
+
+void lunq_stats_zero(struct lunq_stats *st)
+{
+	int cpu, k;
+	u32 i;
+
+	for_each_possible_cpu(cpu) {
+		struct lunq_pcpu *p = per_cpu_ptr(st->pc, cpu);
+
+		for (i = 0; i < __LUNQ_ST_MAX; i++)
+			WRITE_ONCE(p->v[i], 0);
+	}
+	for (k = 0; k < LUNQ_NR_HISTS; k++) {
+		struct lunq_hist_live *h = &st->hist[k];
+
+		for (i = 0; i < LUNQ_HIST_BUCKETS; i++)
+			atomic64_set(&h->count[i], 0);
+		atomic64_set(&h->sum, 0);
+		atomic64_set(&h->max, 0);
+	}
+}
+
+void lunq_stats_merge(struct lunq_stats *dst, struct lunq_stats *src)
+{
+	u64 v[__LUNQ_ST_MAX] = { 0 };
+	struct lunq_pcpu *p;
+	int k, i;
+
+	lunq_stats_sum(src, v);
+	p = get_cpu_ptr(dst->pc);
+	for (i = 0; i < __LUNQ_ST_MAX; i++)
+		p->v[i] += v[i];
+	put_cpu_ptr(dst->pc);
+	for (k = 0; k < LUNQ_NR_HISTS; k++) {
+		struct lunq_hist_live *d = &dst->hist[k], *s = &src->hist[k];
+		u64 m = atomic64_read(&s->max);
+
+		for (i = 0; i < LUNQ_HIST_BUCKETS; i++)
+			atomic64_add(atomic64_read(&s->count[i]), &d->count[i]);
+		atomic64_add(atomic64_read(&s->sum), &d->sum);
+		if (m > (u64)atomic64_read(&d->max))
+			atomic64_set(&d->max, m);
+	}
+}

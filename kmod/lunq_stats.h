@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dm-lunq statistics: per-CPU counters and the per-device latency, size
+ * and alignment histograms (layout: lunq_hist.h).  Recording takes no
+ * lock: counters are per-CPU, histogram buckets are atomic64 (one shared
+ * copy per device: 8 x 35 KiB, where a per-CPU copy would cost that times
+ * the number of CPUs).
+ */
+#ifndef LUNQ_STATS_H
+#define LUNQ_STATS_H
+
+#include <linux/percpu.h>
+#include <linux/atomic.h>
+#include "lunq_hist.h"
+#include "uapi/lunq.h"
+
+/* Per-CPU counters, indexed by enum lunq_stat (only the hot ones used). */
+struct lunq_pcpu {
+	u64 v[__LUNQ_ST_MAX];
+};
+
+struct lunq_hist_live {
+	atomic64_t sum, max;
+	atomic64_t count[LUNQ_HIST_BUCKETS];
+};
+
+struct lunq_stats {
+	struct lunq_pcpu __percpu *pc;
+	struct lunq_hist_live *hist;	/* LUNQ_NR_HISTS of them */
+};
+
+/* What one completed IO contributes. */
+struct lunq_done {
+	unsigned int op;	/* REQ_OP_* */
+	bool flush;		/* an empty flush */
+	bool error;
+	u64 sector;		/* start, 512-byte sectors of the dm device */
+	u32 bytes;
+	u64 wait_ns, svc_ns;	/* reads and writes only */
+};
+
+int lunq_stats_alloc(struct lunq_stats *st);
+void lunq_stats_free(struct lunq_stats *st);
+
+static inline void lunq_stats_inc(struct lunq_stats *st, enum lunq_stat s)
+{
+	this_cpu_inc(st->pc->v[s]);
+}
+
+void lunq_stats_done(struct lunq_stats *st, const struct lunq_done *d);
+
+/* Sum the per-CPU counters into @v (__LUNQ_ST_MAX entries, added to). */
+void lunq_stats_sum(struct lunq_stats *st, u64 *v);
+
+/* Copy histogram @kind: @counts has LUNQ_HIST_BUCKETS entries. */
+void lunq_stats_hist(struct lunq_stats *st, enum lunq_hist_kind kind,
+		     u64 *counts, u64 *sum, u64 *max);
+
+void lunq_stats_zero(struct lunq_stats *st);
+
+/* Add everything of @src (idle, about to go) to @dst: a table reload. */
+void lunq_stats_merge(struct lunq_stats *dst, struct lunq_stats *src);
+
+#endif /* LUNQ_STATS_H */
