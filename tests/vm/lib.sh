@@ -229,3 +229,10 @@ counters_consistent() {
 
 # now_ms: milliseconds since boot (busybox date has no %N)
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+
+# lq_stat NAME STAT: a statistic from /sys/kernel/lunq/NAME/stats/
+lq_stat() { cat "/sys/kernel/lunq/$1/stats/$2"; }
+
+# lq_hist NAME HIST KEY: a line of /sys/kernel/lunq/NAME/hist/HIST
+# (count, sum, max, p50 .. p99.99, or a row's lower bound)
+lq_hist() { awk -v k="$3" '$1 == k { print $2 }' "/sys/kernel/lunq/$1/hist/$2"; }
