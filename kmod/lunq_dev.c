@@ -11,6 +11,7 @@
 
 #define DM_MSG_PREFIX "lunq"
 
+/* the registry, and every entry's ->lc (readers: sysfs, netlink) */
 DEFINE_MUTEX(lunq_devs_lock);
 LIST_HEAD(lunq_devs);
 

@@ -25,7 +25,7 @@ struct lunq_ev {
 };
 
 struct lunq_evq {
-	spinlock_t lock;
+	spinlock_t lock;	/* everything below; IRQ-safe */
 	unsigned int head, n;	/* ring of queued events */
 	struct lunq_ev ring[LUNQ_EVQ_SIZE];
 	u64 win_start[LUNQ_NR_EVENTS];	/* rate limit: current window */

@@ -101,7 +101,7 @@ static ssize_t lunq_policy_line(struct lunq_c *lc, char *buf)
 }
 
 static ssize_t table_show(struct kobject *kobj, struct kobj_attribute *a,
-			   char *buf)
+			  char *buf)
 {
 	struct lunq_c *lc;
 
@@ -129,7 +129,7 @@ static ssize_t lunq_set_line(struct lunq_c *lc, char *line, size_t count)
 }
 
 static ssize_t table_store(struct kobject *kobj, struct kobj_attribute *a,
-			    const char *buf, size_t count)
+			   const char *buf, size_t count)
 {
 	struct lunq_c *lc;
 	char *line;

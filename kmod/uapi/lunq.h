@@ -78,9 +78,10 @@ enum lunq_hist_kind {
 	LUNQ_HIST_TOTAL_READ,	/* ns, arrival -> completed */
 	LUNQ_HIST_TOTAL_WRITE,
 	LUNQ_HIST_SIZE,		/* bytes of each read and write */
-	LUNQ_HIST_ALIGN,	/* bytes: largest power of two dividing the
-				 * start offset (offset 0: 2^41, the overflow
-				 * bucket) */
+	/* bytes: largest power of two dividing the start offset (offset 0:
+	 * 2^41, the overflow bucket)
+	 */
+	LUNQ_HIST_ALIGN,
 	LUNQ_NR_HISTS
 };
 
