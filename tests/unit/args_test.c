@@ -62,9 +62,6 @@ int main(void)
 	check(parse(&p, "pool:", &k) == LUNQ_ARG_BAD_VALUE, "name-empty");
 	check(parse(&p, "pool:abcdefghijabcdefghijabcdefghijXY", &k) ==
 	      LUNQ_ARG_BAD_VALUE, "name-too-long");
-	check(parse(&p, "bubble_ms:4", &k) == LUNQ_ARG_OK &&
-	      p.val[LUNQ_BUBBLE_MS] == 4 && lunq_key_supported(LUNQ_BUBBLE_MS),
-	      "bubble_ms");
 	check(lunq_key_supported(LUNQ_QDEPTH) &&
 	      lunq_key_supported(LUNQ_SCHED) &&
 	      lunq_key_supported(LUNQ_MAX_WAIT_MS) &&
@@ -74,6 +71,9 @@ int main(void)
 	check(lunq_parse_word(&p, "sched:fifo", &seen, &k) == LUNQ_ARG_DUPLICATE &&
 	      k == LUNQ_SCHED && seen == 1U << LUNQ_SCHED, "duplicate");
 	check(!memcmp(&p, &before, sizeof(p)), "errors-change-nothing");
+	check(parse(&p, "bubble_ms:4", &k) == LUNQ_ARG_OK &&
+	      p.val[LUNQ_BUBBLE_MS] == 4 && lunq_key_supported(LUNQ_BUBBLE_MS),
+	      "bubble_ms");
 
 	/* valid words (on a copy) */
 	q = p;
