@@ -32,21 +32,22 @@ static const struct genl_multicast_group lunq_nl_mcgrps[] = {
 /* Buckets per LUNQ_A_HIST_BUCKETS attribute (an attribute is < 64 KiB). */
 #define LUNQ_NL_BUCKETS_PER_ATTR	2048
 
+/*
+ * One device into @skb; @words is a LUNQ_POLICY_MAX buffer.  Under
+ * lunq_devs_lock, which a resume takes with its device suspended: nothing
+ * here allocates.
+ */
 static int lunq_nl_put_dev(struct sk_buff *skb, struct lunq_dev *d,
-			   u32 portid, u32 seq, int flags)
+			   u32 portid, u32 seq, int flags, char *words)
 {
 	struct lunq_c *lc = d->lc;
 	u64 v[__LUNQ_ST_MAX];
 	struct lunq_policy p;
 	struct nlattr *nest;
 	char dmname[DM_NAME_LEN];
-	char *words;
 	void *hdr;
-	int i, ret = -EMSGSIZE;
+	int i;
 
-	words = kmalloc(LUNQ_POLICY_MAX, GFP_KERNEL);
-	if (!words)
-		return -ENOMEM;
 	lunq_get_policy(lc, &p);
 	lunq_policy_format(&p, words, LUNQ_POLICY_MAX);
 	lunq_fill_stats(lc, v);
@@ -56,7 +57,7 @@ static int lunq_nl_put_dev(struct sk_buff *skb, struct lunq_dev *d,
 	hdr = genlmsg_put(skb, portid, seq, &lunq_nl_family, flags,
 			  LUNQ_CMD_GET_DEV);
 	if (!hdr)
-		goto out;
+		return -EMSGSIZE;
 	if (nla_put_string(skb, LUNQ_A_NAME, d->name) ||
 	    nla_put_string(skb, LUNQ_A_DM_NAME, dmname) ||
 	    nla_put_string(skb, LUNQ_A_DISK, d->disk) ||
@@ -74,13 +75,10 @@ static int lunq_nl_put_dev(struct sk_buff *skb, struct lunq_dev *d,
 			goto cancel;
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);
-	ret = 0;
-	goto out;
+	return 0;
 cancel:
 	genlmsg_cancel(skb, hdr);
-out:
-	kfree(words);
-	return ret;
+	return -EMSGSIZE;
 }
 
 /* The device named by LUNQ_A_NAME; under lunq_devs_lock. */
@@ -106,16 +104,22 @@ static int lunq_nl_get_dev(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
 	struct lunq_dev *d;
+	char *words;
 	int ret;
 
 	msg = nlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
+	words = kmalloc(LUNQ_POLICY_MAX, GFP_KERNEL);
+	if (!msg || !words) {
+		nlmsg_free(msg);
+		kfree(words);
 		return -ENOMEM;
+	}
 	mutex_lock(&lunq_devs_lock);
 	d = lunq_nl_dev(info);
-	ret = d ? lunq_nl_put_dev(msg, d, info->snd_portid, info->snd_seq, 0)
-		: -ENODEV;
+	ret = d ? lunq_nl_put_dev(msg, d, info->snd_portid, info->snd_seq, 0,
+				  words) : -ENODEV;
 	mutex_unlock(&lunq_devs_lock);
+	kfree(words);
 	if (ret) {
 		nlmsg_free(msg);
 		return ret;
@@ -127,18 +131,23 @@ static int lunq_nl_dump_dev(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	long idx = 0, start = cb->args[0];
 	struct lunq_dev *d;
+	char *words;
 
+	words = kmalloc(LUNQ_POLICY_MAX, GFP_KERNEL);
+	if (!words)
+		return -ENOMEM;
 	mutex_lock(&lunq_devs_lock);
 	list_for_each_entry(d, &lunq_devs, node) {
 		if (idx++ < start)
 			continue;
 		if (lunq_nl_put_dev(skb, d, NETLINK_CB(cb->skb).portid,
-				    cb->nlh->nlmsg_seq, NLM_F_MULTI)) {
+				    cb->nlh->nlmsg_seq, NLM_F_MULTI, words)) {
 			idx--;
 			break;
 		}
 	}
 	mutex_unlock(&lunq_devs_lock);
+	kfree(words);
 	cb->args[0] = idx;
 	return skb->len;
 }

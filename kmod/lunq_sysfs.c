@@ -13,7 +13,9 @@
  *                table-only keys are read-only)
  *   hist/<hist>  a histogram: count, sum, max, percentiles, quantize rows
  * Every access finds the live table under lunq_devs_lock: a file read
- * while the device is removed answers -ENODEV.
+ * while the device is removed answers -ENODEV.  Nothing allocates under
+ * that lock: a resume takes it while its device is suspended, and
+ * reclaim could wait for that device.
  */
 #include <linux/kernel.h>
 #include <linux/capability.h>
@@ -266,15 +268,12 @@ static const struct { const char *name; u32 ppm; } lunq_pcts[] = {
  * non-empty power-of-two rows "<lower> <count>" (row [lower, 2*lower),
  * row 0 holds 0).  Fits a page: at most 8 + 65 short lines.
  */
-static ssize_t lunq_hist_show(struct lunq_c *lc, int kind, char *buf)
+static ssize_t lunq_hist_show(struct lunq_c *lc, int kind, char *buf,
+			      u64 *counts)
 {
-	u64 *counts, rows[LUNQ_QUANT_ROWS], sum, max;
+	u64 rows[LUNQ_QUANT_ROWS], sum, max;
 	int i, n = 0;
 
-	counts = kvmalloc_array(LUNQ_HIST_BUCKETS, sizeof(*counts),
-				GFP_KERNEL);
-	if (!counts)
-		return -ENOMEM;
 	lunq_stats_hist(&lc->st, kind, counts, &sum, &max);
 	n += sysfs_emit_at(buf, n, "count %llu\nsum %llu\nmax %llu\n",
 			   lunq_hist_total(counts), sum, max);
@@ -288,7 +287,6 @@ static ssize_t lunq_hist_show(struct lunq_c *lc, int kind, char *buf)
 			n += sysfs_emit_at(buf, n, "%llu %llu\n",
 					   i ? 1ULL << (i - 1) : 0ULL,
 					   rows[i]);
-	kvfree(counts);
 	return n;
 }
 
@@ -296,9 +294,18 @@ static ssize_t hist_show(struct kobject *kobj, struct kobj_attribute *a,
 			 char *buf)
 {
 	struct lunq_c *lc;
+	ssize_t ret;
+	u64 *counts;
 
-	return LUNQ_WITH_LC(kobj, lc,
-			    lunq_hist_show(lc, a - lunq_hist_attrs, buf));
+	/* allocate outside lunq_devs_lock, which a resume takes (NOIO) */
+	counts = kvmalloc_array(LUNQ_HIST_BUCKETS, sizeof(*counts),
+				GFP_KERNEL);
+	if (!counts)
+		return -ENOMEM;
+	ret = LUNQ_WITH_LC(kobj, lc, lunq_hist_show(lc, a - lunq_hist_attrs,
+						    buf, counts));
+	kvfree(counts);
+	return ret;
 }
 
 /* ---- groups ---- */
