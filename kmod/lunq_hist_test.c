@@ -12,7 +12,7 @@
 #include <linux/slab.h>
 #include "lunq_hist.h"
 
-#define BIT41		(1ULL << LUNQ_HIST_MAX_BITS)
+#define BIT41		BIT_ULL(LUNQ_HIST_MAX_BITS)
 
 /* First bucket of the range [2^k, 2^(k+1)), 8 <= k <= 40: 256 + (k-8)*128 */
 #define GROUP(k)	(128U * ((k) - 6))
