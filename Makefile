@@ -3,11 +3,12 @@
 #   make         dm-lunq.ko (against the kernel the VM boots), ctl, bench
 #   make test    unit, KUnit, qemu/run and VM integration tests
 #   make demo    boot the VM and show a lunq device passing fio traffic
+#   make bench-overhead  lunq vs dm-linear, disksort vs fifo (ARGS="-o DIR ...")
 KVER ?= $(shell scripts/kver 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 SUBDIRS_USER := $(wildcard ctl/Makefile bench/Makefile)
 
-.PHONY: all check-kdir kmod splat user deps test test-unit test-kunit test-vm demo checkpatch clean help
+.PHONY: all check-kdir kmod splat user deps test test-unit test-kunit test-vm demo bench-overhead checkpatch clean help
 
 all: kmod splat user
 
@@ -43,6 +44,11 @@ test-vm: all
 
 demo: deps all
 	qemu/run tests/demo/passthrough.sh
+
+# benchmark, not a test (no assertions on speed); about 5 minutes under TCG.
+# ARGS are bench/overhead.sh's: --rounds N, --runtime S, --part a|b, -o DIR
+bench-overhead: all
+	bench/overhead.sh $(ARGS)
 
 checkpatch:
 	perl $$(scripts/linux-src)/scripts/checkpatch.pl --no-tree --strict -f $$(git ls-files 'kmod/*.c' 'kmod/*.h')

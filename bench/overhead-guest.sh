@@ -1,0 +1,225 @@
+# bench/overhead-guest.sh: the guest half of bench/overhead.sh (busybox sh,
+# root, inside the VM that qemu/run boots).  Not a test: it measures and
+# prints, it asserts nothing about speed.  Run it through bench/overhead.sh.
+#
+#   sh overhead-guest.sh [--rounds N] [--runtime S] [--part a|b|ab] [--accel NAME]
+#
+# Part A: 4 KiB randread, libaio, direct, QD32, one job, on a null_blk
+#   (1 GiB, not memory backed, default softirq completions) through
+#   dm-linear and through lunq (no options).  CPU-bound: IOPS shows the cost.
+# Part B: the same reads, QD256 x 8 jobs (2048 outstanding), through lunq
+#   qdepth:8 sched:fifo and qdepth:8 sched:disksort on a second null_blk
+#   whose completions take B_CNSEC (timer): the 8 slots are the bottleneck,
+#   so about 2040 bios wait in lunq and every IO goes through the wait
+#   queue (insert, pick).  IOPS is then set by the device and the queue's
+#   cost shows as CPU time per IO.
+# Each part's two devices sit on the same null_blk.  Each round runs both,
+# one fio run each, in ABBA order (odd rounds the baseline first, even
+# rounds the other) so a drift over time favours neither.  One unmeasured
+# warm-up run per device comes first.  Per round: IOPS and CPU us per IO
+# of both, and the ratios; at the end medians, the median of the per-round
+# ratios with min, max and interquartile range.  Figures also go to
+# $LUNQ_OUT/overhead.json.
+# CPU per IO: busy time of all CPUs (/proc/stat: user, nice, system, irq,
+# softirq, steal; tick-sampled) over the fio run, divided by the IOs read.
+. "$LUNQ_SRC/tests/vm/lib.sh"
+
+rounds=10 runtime=5 part=ab accel=unknown
+while [ $# -gt 0 ]; do
+	case $1 in
+	--rounds) rounds=$2; shift 2 ;;
+	--runtime) runtime=$2; shift 2 ;;
+	--part) part=$2; shift 2 ;;
+	--accel) accel=$2; shift 2 ;;
+	*) echo "overhead-guest: unknown argument '$1'"; exit 2 ;;
+	esac
+done
+case $rounds in ''|*[!0-9]*) echo "--rounds: not a number"; exit 2 ;; esac
+case $runtime in ''|*[!0-9]*) echo "--runtime: not a number"; exit 2 ;; esac
+[ "$rounds" -ge 1 ] && [ "$runtime" -ge 1 ] || { echo "--rounds and --runtime must be >= 1"; exit 2; }
+case $part in a|b|ab) ;; *) echo "--part: a, b or ab"; exit 2 ;; esac
+
+NB_MB=1024			# both null_blk devices
+A_QD=32
+B_QD=256 B_JOBS=8 B_QDEPTH=8
+B_CNSEC=${LUNQ_BENCH_B_CNSEC:-1000000}	# part B's completion time (ns)
+WARMUP=3			# seconds of each warm-up run
+HZ=100				# USER_HZ: /proc/stat's unit
+tmp=/tmp/ovh
+mkdir -p $tmp
+
+# cpu_busy: busy CPU time of all CPUs so far, in USER_HZ ticks
+cpu_busy() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
+
+# fio_run DEV IODEPTH NUMJOBS RUNTIME: "IOPS CPU_US_PER_IO" of one fio run
+# (read IOPS: terse v3 field 8, group_reporting sums the jobs; IOs read:
+# field 6 KiB / 4)
+fio_run() {
+	_c0=$(cpu_busy)
+	fio --name=ovh --filename="$1" --direct=1 --ioengine=libaio \
+		--rw=randread --bs=4k --iodepth="$2" --numjobs="$3" \
+		--group_reporting --time_based --runtime="$4" --norandommap \
+		--output-format=terse --terse-version=3 > $tmp/fio.out 2>&1 ||
+		{ cat $tmp/fio.out >&2; return 1; }
+	_c1=$(cpu_busy)
+	[ "$(fio_terse $tmp/fio.out 5)" = 0 ] || { cat $tmp/fio.out >&2; return 1; }
+	awk -F';' -v c="$((_c1 - _c0))" -v hz=$HZ 'NR == 1 {
+		ios = $6 / 4; printf "%s %.2f\n", $8, (ios > 0) ? c * 1e6 / hz / ios : 0 }' $tmp/fio.out
+}
+
+# stats NUM...: "median min max q1 q3" (quartiles by linear interpolation)
+stats() {
+	echo "$@" | tr ' ' '\n' | grep . | sort -n | awk '
+		{ a[NR] = $1 }
+		function q(p,   h, l) {
+			h = (NR - 1) * p + 1; l = int(h)
+			return (l >= NR) ? a[NR] : a[l] + (h - l) * (a[l + 1] - a[l])
+		}
+		END { printf "%.4f %.4f %.4f %.4f %.4f\n", q(0.5), a[1], a[NR], q(0.25), q(0.75) }'
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f\n", (b > 0) ? a / b : 0 }'; }
+jlist() { echo "$*" | sed 's/ /, /g'; }
+# jstats "median min max q1 q3": a JSON object
+jstats() {
+	echo "$1" | awk '{ printf "{\"median\": %s, \"min\": %s, \"max\": %s, \"q1\": %s, \"q3\": %s}", $1, $2, $3, $4, $5 }'
+}
+
+# run_part TAG NAME_BASE DEV_BASE NAME_X DEV_X IODEPTH NUMJOBS
+# alternates the two devices for $rounds rounds; sets the lists
+# TAG_ib TAG_ix (IOPS), TAG_cb TAG_cx (CPU us per IO), TAG_ri TAG_rc
+# (ratios X/base of IOPS and of CPU per IO)
+run_part() {
+	_tag=$1 _nb=$2 _db=$3 _nx=$4 _dx=$5 _qd=$6 _nj=$7
+	_lib= _lix= _lcb= _lcx= _lri= _lrc=
+	_r=1
+	while [ "$_r" -le "$rounds" ]; do
+		if [ $((_r % 2)) = 1 ]; then
+			_b=$(fio_run "$_db" "$_qd" "$_nj" "$runtime") || return 1
+			_x=$(fio_run "$_dx" "$_qd" "$_nj" "$runtime") || return 1
+		else
+			_x=$(fio_run "$_dx" "$_qd" "$_nj" "$runtime") || return 1
+			_b=$(fio_run "$_db" "$_qd" "$_nj" "$runtime") || return 1
+		fi
+		set -- $_b $_x
+		_ri=$(ratio "$3" "$1") _rc=$(ratio "$4" "$2")
+		printf '  round %2d/%d: %s %6s IOPS %6s us/IO | %s %6s IOPS %6s us/IO | %s/%s IOPS %.3f, CPU/IO %.3f\n' \
+			"$_r" "$rounds" "$_nb" "$1" "$2" "$_nx" "$3" "$4" "$_nx" "$_nb" "$_ri" "$_rc"
+		_lib="$_lib $1" _lcb="$_lcb $2" _lix="$_lix $3" _lcx="$_lcx $4"
+		_lri="$_lri $_ri" _lrc="$_lrc $_rc"
+		_r=$((_r + 1))
+	done
+	eval "${_tag}_ib=\"${_lib# }\" ${_tag}_cb=\"${_lcb# }\" ${_tag}_ix=\"${_lix# }\""
+	eval "${_tag}_cx=\"${_lcx# }\" ${_tag}_ri=\"${_lri# }\" ${_tag}_rc=\"${_lrc# }\""
+}
+
+# report TAG NAME_BASE NAME_X: medians and the ratios' spread; sets the
+# "median min max q1 q3" strings TAG_s{ib,ix,cb,cx,ri,rc}
+report() {
+	for _k in ib ix cb cx ri rc; do
+		eval "_v=\$(stats \$${1}_$_k)"
+		eval "${1}_s$_k=\"\$_v\""
+	done
+	eval "_ib=\$${1}_sib _ix=\$${1}_six _cb=\$${1}_scb _cx=\$${1}_scx _ri=\$${1}_sri _rc=\$${1}_src"
+	printf '  medians: %s %.0f IOPS %.2f us/IO, %s %.0f IOPS %.2f us/IO\n' \
+		"$2" "${_ib%% *}" "${_cb%% *}" "$3" "${_ix%% *}" "${_cx%% *}"
+	set -- "$2" "$3" $_ri $_rc
+	printf '  %s/%s IOPS:   median %.3f, min %.3f, max %.3f, IQR %.3f..%.3f\n' "$2" "$1" "$3" "$4" "$5" "$6" "$7"
+	printf '  %s/%s CPU/IO: median %.3f, min %.3f, max %.3f, IQR %.3f..%.3f\n' "$2" "$1" "$8" "$9" "${10}" "${11}" "${12}"
+}
+
+# summary LABEL "median min max q1 q3"
+summary() {
+	set -- "$1" $2
+	printf '%s median %.3f (min %.3f, max %.3f, IQR %.3f..%.3f, %d rounds)' "$1" "$2" "$3" "$4" "$5" "$6" "$rounds"
+}
+
+# json_part TAG KEY NAME_BASE NAME_X FIO_DESC EXTRA: the part's JSON object
+json_part() {
+	eval "_ib=\$${1}_ib _ix=\$${1}_ix _cb=\$${1}_cb _cx=\$${1}_cx _ri=\$${1}_ri _rc=\$${1}_rc"
+	eval "_sib=\$${1}_sib _six=\$${1}_six _scb=\$${1}_scb _scx=\$${1}_scx _sri=\$${1}_sri _src=\$${1}_src"
+	printf ',\n  "%s": {\n    "fio": "%s",%s\n' "$2" "$5" "$6"
+	printf '    "%s_iops": [%s],\n    "%s_iops": [%s],\n' "$3" "$(jlist $_ib)" "$4" "$(jlist $_ix)"
+	printf '    "%s_cpu_us_per_io": [%s],\n    "%s_cpu_us_per_io": [%s],\n' "$3" "$(jlist $_cb)" "$4" "$(jlist $_cx)"
+	printf '    "ratio_iops_%s_%s": [%s],\n    "ratio_cpu_%s_%s": [%s],\n' "$4" "$3" "$(jlist $_ri)" "$4" "$3" "$(jlist $_rc)"
+	printf '    "%s_iops_stats": %s,\n    "%s_iops_stats": %s,\n' "$3" "$(jstats "$_sib")" "$4" "$(jstats "$_six")"
+	printf '    "%s_cpu_us_per_io_stats": %s,\n    "%s_cpu_us_per_io_stats": %s,\n' "$3" "$(jstats "$_scb")" "$4" "$(jstats "$_scx")"
+	printf '    "ratio_iops_stats": %s,\n    "ratio_cpu_stats": %s\n  }' "$(jstats "$_sri")" "$(jstats "$_src")"
+}
+
+echo "overhead benchmark: kernel $(uname -r), accel $accel, $(nproc) CPUs, $rounds rounds, ${runtime} s per run, $(fio --version)"
+start=$(date +%s)
+
+if [ "$part" != b ]; then
+	nb=$(nullb_create ovh_nb $NB_MB memory_backed=0) || { echo "null_blk setup failed"; exit 1; }
+	sz=$(sectors "$nb")
+	dm_create ovh_linear "0 $sz linear $nb 0" || exit 1
+	dm_create ovh_lunq "0 $sz lunq $nb 0" || exit 1
+	echo
+	echo "== Part A: dm-linear vs lunq (no options), 4 KiB randread QD$A_QD x 1 job, ${runtime} s per run"
+	note "null_blk $nb: $NB_MB MiB, not memory backed, irqmode $(cat $CFG/ovh_nb/irqmode), completion_nsec $(cat $CFG/ovh_nb/completion_nsec)"
+	for d in ovh_linear ovh_lunq; do
+		w=$(fio_run /dev/mapper/$d $A_QD 1 $WARMUP) || exit 1
+		note "warm-up $d: ${w% *} IOPS, ${w#* } us/IO"
+	done
+	run_part A linear /dev/mapper/ovh_linear lunq /dev/mapper/ovh_lunq $A_QD 1 || exit 1
+	report A linear lunq
+	note "lunq status after part A: $(dmsetup status ovh_lunq | cut -d' ' -f4-13)"
+	dm_remove ovh_linear && dm_remove ovh_lunq || exit 1
+fi
+
+if [ "$part" != a ]; then
+	nb=$(nullb_create ovh_nbt $NB_MB memory_backed=0 irqmode=2 completion_nsec=$B_CNSEC hw_queue_depth=64) ||
+		{ echo "null_blk setup failed"; exit 1; }
+	sz=$(sectors "$nb")
+	dm_create ovh_fifo "0 $sz lunq $nb 0 2 qdepth:$B_QDEPTH sched:fifo" || exit 1
+	dm_create ovh_dsort "0 $sz lunq $nb 0 2 qdepth:$B_QDEPTH sched:disksort" || exit 1
+	echo
+	echo "== Part B: lunq qdepth:$B_QDEPTH sched:fifo vs sched:disksort, 4 KiB randread QD$B_QD x $B_JOBS jobs, ${runtime} s per run"
+	note "null_blk $nb: $NB_MB MiB, not memory backed, timer completions after $((B_CNSEC / 1000)) us: at most $((B_QDEPTH * 1000000000 / B_CNSEC)) IOPS through $B_QDEPTH slots"
+	# warm-up runs, each with one mid-run status sample: waiting= must be
+	# in the thousands for the wait queue to matter
+	for d in ovh_fifo ovh_dsort; do
+		(sleep 2; status_field $d waiting > $tmp/waiting.$d) &
+		sp=$!
+		w=$(fio_run /dev/mapper/$d $B_QD $B_JOBS $WARMUP) || exit 1
+		wait $sp
+		wt=$(cat $tmp/waiting.$d)
+		eval "wait_$d=\$wt"
+		note "warm-up $d: ${w% *} IOPS, ${w#* } us/IO; mid-run waiting=$wt, max_waiting=$(status_field $d max_waiting)"
+	done
+	run_part B fifo /dev/mapper/ovh_fifo disksort /dev/mapper/ovh_dsort $B_QD $B_JOBS || exit 1
+	report B fifo disksort
+	note "disksort status after part B: $(dmsetup status ovh_dsort | cut -d' ' -f4-13)"
+	dm_remove ovh_fifo && dm_remove ovh_dsort || exit 1
+fi
+secs=$(($(date +%s) - start))
+
+echo
+echo "== Summary: $rounds rounds x ${runtime} s per device, accel $accel, $(nproc) CPUs, ${secs} s"
+if [ "$part" != b ]; then
+	printf '%s; median IOPS linear %.0f, lunq %.0f\n' "$(summary "overhead: lunq/linear IOPS" "$A_sri")" "${A_sib%% *}" "${A_six%% *}"
+	printf '%s; median linear %.2f, lunq %.2f us/IO\n' "$(summary "overhead: lunq/linear CPU per IO" "$A_src")" "${A_scb%% *}" "${A_scx%% *}"
+fi
+if [ "$part" != a ]; then
+	printf '%s; median IOPS fifo %.0f, disksort %.0f\n' "$(summary "wait queue: disksort/fifo IOPS" "$B_sri")" "${B_sib%% *}" "${B_six%% *}"
+	printf '%s; median fifo %.2f, disksort %.2f us/IO\n' "$(summary "wait queue: disksort/fifo CPU per IO" "$B_src")" "${B_scb%% *}" "${B_scx%% *}"
+	echo "wait queue: waiting=$wait_ovh_fifo (fifo), $wait_ovh_dsort (disksort) in a mid-run sample"
+fi
+
+j=$LUNQ_OUT/overhead.json
+{
+	printf '{\n  "benchmark": "overhead",\n  "kernel": "%s",\n  "accel": "%s",\n  "cpus": %s,\n' \
+		"$(uname -r)" "$accel" "$(nproc)"
+	printf '  "rounds": %s,\n  "runtime_s": %s,\n  "seconds": %s' "$rounds" "$runtime" "$secs"
+	[ "$part" != b ] && json_part A a linear lunq \
+		"randread bs=4k iodepth=$A_QD numjobs=1 libaio direct; null_blk softirq completions" ""
+	[ "$part" != a ] && json_part B b fifo disksort \
+		"randread bs=4k iodepth=$B_QD numjobs=$B_JOBS libaio direct; null_blk timer completions $B_CNSEC ns" \
+		"$(printf '\n    "qdepth": %s,\n    "waiting_sample": {"fifo": %s, "disksort": %s},' \
+			$B_QDEPTH "${wait_ovh_fifo:-null}" "${wait_ovh_dsort:-null}")"
+	printf '\n}\n'
+} > "$j"
+note "figures: overhead.json in the result directory"
+cleanup_all
+exit 0
