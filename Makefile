@@ -8,9 +8,9 @@ KVER ?= $(shell scripts/kver 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 SUBDIRS_USER := $(wildcard ctl/Makefile bench/Makefile)
 
-.PHONY: all check-kdir kmod splat user deps test test-unit test-kunit test-vm demo bench-overhead checkpatch clean help
+.PHONY: all check-kdir kmod splat user deps test test-unit test-kunit test-vm demo tools bench-overhead checkpatch clean help
 
-all: kmod splat user
+all: kmod splat user tools
 
 check-kdir:
 	@test -n "$(KVER)" -a -f "$(KDIR)/Makefile" || \
@@ -25,6 +25,13 @@ splat: check-kdir
 
 user:
 	@for m in $(SUBDIRS_USER); do $(MAKE) -C $$(dirname $$m) || exit 1; done
+
+# test tools for the VM tests (qemu/mkinitramfs puts them on the guest's PATH)
+tools: build/tools/nlprobe
+
+build/tools/nlprobe: tests/tools/nlprobe.c kmod/lunq_names.c kmod/lunq_names.h kmod/lunq_pure.h kmod/uapi/lunq.h
+	@mkdir -p $(@D)
+	$(CC) -Wall -Wextra -O2 -g -o $@ tests/tools/nlprobe.c kmod/lunq_names.c
 
 deps:
 	scripts/deps

@@ -48,10 +48,16 @@ void lunq_evq_set_name(struct lunq_evq *q, const char *name)
 	spin_unlock_irqrestore(&q->lock, flags);
 }
 
-/* Under @q->lock: may one more event of @kind go at @now? */
+/*
+ * Under @q->lock: may one more event of @kind go at @now?  @now is the
+ * poster's clock read, taken before the lock: a poster on another CPU may
+ * have moved the window past it, hence the signed differences here and in
+ * lunq_ev_qfull() (unsigned, an older @now would wrap and restart the
+ * window, letting another LUNQ_EV_PER_SEC events through).
+ */
 static bool lunq_ev_allowed(struct lunq_evq *q, unsigned int kind, u64 now)
 {
-	if (now - q->win_start[kind] >= NSEC_PER_SEC) {
+	if ((s64)(now - q->win_start[kind]) >= (s64)NSEC_PER_SEC) {
 		q->win_start[kind] = now;
 		q->win_n[kind] = 0;
 	}
@@ -100,7 +106,8 @@ void lunq_ev_qfull(struct lunq_evq *q, u64 now)
 	spin_lock_irqsave(&q->lock, flags);
 	q->qfull_count++;
 	/* a storm: the first answer, then one event per gap with the count */
-	if (now - q->win_start[LUNQ_EV_QFULL] >= LUNQ_EV_QFULL_GAP_NS &&
+	if ((s64)(now - q->win_start[LUNQ_EV_QFULL]) >=
+	    (s64)LUNQ_EV_QFULL_GAP_NS &&
 	    q->n < LUNQ_EVQ_SIZE) {
 		q->win_start[LUNQ_EV_QFULL] = now;
 		ev.count = q->qfull_count;

@@ -6,6 +6,7 @@
  * Attributes are validated strictly against lunq_nl_policy; errors carry
  * an extack message.
  */
+#include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
@@ -81,7 +82,10 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/* The device named by LUNQ_A_NAME; under lunq_devs_lock. */
+/*
+ * The device named by LUNQ_A_NAME; ERR_PTR(-EINVAL) when the request has
+ * no name, ERR_PTR(-ENODEV) when no device has it.  Under lunq_devs_lock.
+ */
 static struct lunq_dev *lunq_nl_dev(struct genl_info *info)
 {
 	struct nlattr *a = info->attrs[LUNQ_A_NAME];
@@ -90,14 +94,14 @@ static struct lunq_dev *lunq_nl_dev(struct genl_info *info)
 	if (!a) {
 		NL_SET_ERR_MSG(info->extack,
 			       "lunq: LUNQ_A_NAME (device name) is required");
-		return NULL;
+		return ERR_PTR(-EINVAL);
 	}
 	list_for_each_entry(d, &lunq_devs, node)
 		if (!strcmp(d->name, nla_data(a)))
 			return d;
 	NL_SET_ERR_MSG_ATTR(info->extack, a,
 			    "lunq: no such lunq device (see /sys/kernel/lunq/)");
-	return NULL;
+	return ERR_PTR(-ENODEV);
 }
 
 static int lunq_nl_get_dev(struct sk_buff *skb, struct genl_info *info)
@@ -116,8 +120,8 @@ static int lunq_nl_get_dev(struct sk_buff *skb, struct genl_info *info)
 	}
 	mutex_lock(&lunq_devs_lock);
 	d = lunq_nl_dev(info);
-	ret = d ? lunq_nl_put_dev(msg, d, info->snd_portid, info->snd_seq, 0,
-				  words) : -ENODEV;
+	ret = IS_ERR(d) ? PTR_ERR(d) :
+	      lunq_nl_put_dev(msg, d, info->snd_portid, info->snd_seq, 0, words);
 	mutex_unlock(&lunq_devs_lock);
 	kfree(words);
 	if (ret) {
@@ -175,12 +179,13 @@ static int lunq_nl_get_hist(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	mutex_lock(&lunq_devs_lock);
 	d = lunq_nl_dev(info);
-	if (d)
+	if (!IS_ERR(d))
 		lunq_stats_hist(&d->lc->st, kind, counts, &sum, &max);
 	mutex_unlock(&lunq_devs_lock);
-	ret = -ENODEV;
-	if (!d)
+	if (IS_ERR(d)) {
+		ret = PTR_ERR(d);
 		goto out;
+	}
 	for (i = 0; i < LUNQ_HIST_BUCKETS; i++)
 		if (counts[i])
 			b[n++] = (struct lunq_bucket){ .index = i,
@@ -253,7 +258,8 @@ static int lunq_nl_set(struct sk_buff *skb, struct genl_info *info)
 	}
 	mutex_lock(&lunq_devs_lock);
 	d = lunq_nl_dev(info);
-	ret = d ? lunq_set_words(d->lc, argc, argv, &err, &word) : -ENODEV;
+	ret = IS_ERR(d) ? PTR_ERR(d) :
+	      lunq_set_words(d->lc, argc, argv, &err, &word);
 	mutex_unlock(&lunq_devs_lock);
 	if (err) {
 		/* a constant string from the parser: safe to hand to extack */
@@ -271,10 +277,10 @@ static int lunq_nl_reset(struct sk_buff *skb, struct genl_info *info)
 
 	mutex_lock(&lunq_devs_lock);
 	d = lunq_nl_dev(info);
-	if (d)
+	if (!IS_ERR(d))
 		lunq_stats_reset(d->lc);
 	mutex_unlock(&lunq_devs_lock);
-	return d ? 0 : -ENODEV;
+	return PTR_ERR_OR_ZERO(d);
 }
 
 static const struct genl_small_ops lunq_nl_ops[] = {
