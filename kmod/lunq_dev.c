@@ -59,6 +59,23 @@ static void lunq_dev_names(struct lunq_c *lc, char *name, char *disk)
 	}
 }
 
+/*
+ * Is @name free for a directory?  Another device may still hold it (a
+ * renamed device not resumed since, or one being removed), and "by-dev"
+ * is ours.  Under lunq_devs_lock.
+ */
+static bool lunq_dev_name_free(const char *name)
+{
+	struct lunq_dev *d;
+
+	if (!strcmp(name, "by-dev"))
+		return false;
+	list_for_each_entry(d, &lunq_devs, node)
+		if (!strcmp(d->name, name))
+			return false;
+	return true;
+}
+
 void lunq_dev_attach(struct lunq_c *lc)
 {
 	struct mapped_device *md = dm_table_get_md(lc->ti->table);
@@ -82,10 +99,14 @@ void lunq_dev_attach(struct lunq_c *lc)
 			lc->sysdev = d;
 		}
 		if (strcmp(d->name, name) && d->in_sysfs &&
+		    lunq_dev_name_free(name) &&
 		    !kobject_rename(&d->kobj, name))	/* dmsetup rename */
 			strscpy(d->name, name, sizeof(d->name));
 		goto out;
 	}
+	/* taken: the directory is named after dm-N (unique) instead */
+	if (!lunq_dev_name_free(name))
+		strscpy(name, disk, sizeof(name));
 	d = lc->spare;
 	lc->spare = NULL;
 	d->md = md;
@@ -131,17 +152,6 @@ void lunq_dev_detach(struct lunq_c *lc)
 	if (d->in_sysfs)
 		kobject_del(&d->kobj);
 	kobject_put(&d->kobj);
-}
-
-struct lunq_c *lunq_dev_find(const char *name)
-{
-	struct lunq_dev *d;
-
-	lockdep_assert_held(&lunq_devs_lock);
-	list_for_each_entry(d, &lunq_devs, node)
-		if (!strcmp(d->name, name))
-			return d->lc;
-	return NULL;
 }
 
 int lunq_dev_init(void)

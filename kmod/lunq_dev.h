@@ -43,9 +43,6 @@ struct lunq_dev *lunq_dev_alloc(void);
 void lunq_dev_attach(struct lunq_c *lc);	/* .resume */
 void lunq_dev_detach(struct lunq_c *lc);	/* .dtr */
 
-/* The live target named @name, or NULL.  Under lunq_devs_lock. */
-struct lunq_c *lunq_dev_find(const char *name);
-
 int lunq_dev_init(void);
 void lunq_dev_exit(void);
 

@@ -130,3 +130,21 @@ u64 lunq_evq_dropped(struct lunq_evq *q)
 	spin_unlock_irqrestore(&q->lock, flags);
 	return n;
 }
+
+void lunq_evq_reset(struct lunq_evq *q)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	q->dropped = 0;
+	spin_unlock_irqrestore(&q->lock, flags);
+}
+
+void lunq_evq_add_dropped(struct lunq_evq *q, u64 n)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	q->dropped += n;
+	spin_unlock_irqrestore(&q->lock, flags);
+}

@@ -49,6 +49,8 @@ void lunq_ev_post(struct lunq_evq *q, struct lunq_ev *ev);
 void lunq_ev_qfull(struct lunq_evq *q, u64 now);
 
 u64 lunq_evq_dropped(struct lunq_evq *q);
+void lunq_evq_reset(struct lunq_evq *q);		/* stats reset */
+void lunq_evq_add_dropped(struct lunq_evq *q, u64 n);	/* reload */
 
 /* Netlink (lunq_netlink.c). */
 bool lunq_nl_listening(void);

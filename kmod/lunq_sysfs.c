@@ -27,6 +27,21 @@
 #include "lunq_dev.h"
 #include "lunq_names.h"
 
+#define DM_MSG_PREFIX "lunq"
+
+/* A refused sysfs write: say why in the kernel log, as "set" does. */
+static ssize_t lunq_sysfs_refused(struct lunq_dev *d, const char *file,
+				  const char *err, const char *word)
+{
+	if (word)
+		DMERR("%s: write to %s rejected '%.64s': %s; nothing changed",
+		      d->name, file, word, err);
+	else
+		DMERR("%s: write to %s rejected: %s; nothing changed",
+		      d->name, file, err);
+	return -EINVAL;
+}
+
 #define to_dev(k) container_of(k, struct lunq_dev, kobj)
 
 /* Evaluate @expr with @lc, the live target of @kobj under lunq_devs_lock. */
@@ -112,6 +127,7 @@ static ssize_t table_show(struct kobject *kobj, struct kobj_attribute *a,
 
 static ssize_t lunq_set_line(struct lunq_c *lc, char *line, size_t count)
 {
+	struct lunq_dev *d = lc->sysdev;
 	char *argv[2 * LUNQ_NR_KEYS], *p = line, *w;
 	const char *err, *word;
 	unsigned int argc = 0;
@@ -120,13 +136,15 @@ static ssize_t lunq_set_line(struct lunq_c *lc, char *line, size_t count)
 		if (!*w)
 			continue;
 		if (argc == ARRAY_SIZE(argv))
-			return -EINVAL;
+			return lunq_sysfs_refused(d, "table", "too many words",
+						  NULL);
 		argv[argc++] = w;
 	}
 	if (!argc)
-		return -EINVAL;
+		return lunq_sysfs_refused(d, "table", "no key:value given",
+					  NULL);
 	if (lunq_set_words(lc, argc, argv, &err, &word))
-		return -EINVAL;
+		return lunq_sysfs_refused(d, "table", err, word);
 	return count;
 }
 
@@ -190,7 +208,8 @@ static ssize_t key_store(struct kobject *kobj, struct kobj_attribute *a,
 		return -EINVAL;
 	return LUNQ_WITH_LC(kobj, lc,
 			    lunq_set_words(lc, 1, argv, &err, &bad) ?
-			    -EINVAL : (ssize_t)count);
+			    lunq_sysfs_refused(to_dev(kobj), lunq_key_name(k),
+					       err, bad) : (ssize_t)count);
 }
 
 /* ---- statistics ---- */

@@ -46,6 +46,7 @@ struct lunq_io {
 	blk_status_t status;	/* the lower device's answer, while held */
 	u32 gen;		/* LUN reset generation that accepted it */
 	unsigned int flags;
+	bool flush;		/* an empty flush (as mapped) */
 	u64 t_arrive;		/* map (ns) */
 	u64 t_sent;		/* accepted by the LUN (ns) */
 };
@@ -77,9 +78,9 @@ static void lunq_dtr(struct dm_target *ti)
 	spin_lock_irq(&lc->lock);
 	lc->dying = true;
 	spin_unlock_irq(&lc->lock);
+	lunq_dev_detach(lc);	/* first: no sysfs or netlink caller after this */
 	hrtimer_cancel(&lc->timer);
 	cancel_work_sync(&lc->dispatch);
-	lunq_dev_detach(lc);
 	lunq_evq_stop(&lc->evq);
 	/* dm destroys a table only once no IO is in flight or waiting */
 	WARN_ON_ONCE(lc->host.q.nr || lc->host.nr_retry || lc->host.inflight);
@@ -566,6 +567,7 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 	u64 now;
 
 	io->flags = 0;
+	io->flush = op_is_flush(bio->bi_opf) && !bio_sectors(bio);
 	io->iter = bio->bi_iter;
 	io->bi_flags = bio->bi_flags;
 	io->w.lba = lba;
@@ -619,7 +621,8 @@ static void lunq_io_done(struct lunq_c *lc, struct lunq_io *io,
 	u64 bubble = READ_ONCE(lc->bubble_ns);
 	struct lunq_done d = {
 		.op = bio_op(bio),
-		.flush = (bio->bi_opf & REQ_PREFLUSH) && !io->iter.bi_size,
+		/* as mapped: the block layer may strip REQ_PREFLUSH below */
+		.flush = io->flush,
 		.error = error != BLK_STS_OK,
 		.sector = io->iter.bi_sector,
 		.bytes = io->iter.bi_size,
@@ -822,6 +825,7 @@ static int lunq_msg_set(struct lunq_c *lc, unsigned int argc, char **argv)
 void lunq_stats_reset(struct lunq_c *lc)
 {
 	lunq_stats_zero(&lc->st);
+	lunq_evq_reset(&lc->evq);
 	spin_lock_irq(&lc->lock);
 	lunq_host_reset_max(&lc->host);
 	lc->qfull = 0;
@@ -840,6 +844,7 @@ void lunq_take_over(struct lunq_c *lc, struct lunq_c *old)
 	u32 maxi, maxw;
 
 	lunq_stats_merge(&lc->st, &old->st);
+	lunq_evq_add_dropped(&lc->evq, lunq_evq_dropped(&old->evq));
 	spin_lock_irq(&old->lock);
 	c[0] = old->qfull;
 	c[1] = old->resets;

@@ -40,7 +40,9 @@ badw() {	# badw FILE VALUE: the write must fail and change nothing
 	grep -q "Invalid argument" /tmp/err || fail "'$2' > $1: $(cat /tmp/err), want EINVAL"
 	[ "$(dmsetup table lq)" = "$before" ] || fail "'$2' > $1 changed the table"
 }
+mark=$(dmesg_mark)
 badw $S/policy/qdepth 70000
+expect_log "$mark" "lq: write to qdepth rejected 'qdepth:70000': qdepth: value must be an integer 0..65535; nothing changed" "sysfs write"
 badw $S/policy/qdepth -1
 badw $S/policy/qdepth "4 5"
 badw $S/policy/sched elevator
@@ -103,11 +105,18 @@ $half $half lunq $nb $half 1 qdepth:2" || fail "two-target table"
 	[ "$(cat "/sys/kernel/lunq/lq2@$half/policy/qdepth")" = 2 ] ||
 	fail "two targets: $(ls /sys/kernel/lunq)"
 dmsetup rename lq2 lq3 || fail "rename"
+# "lq2" is still the renamed device's directory: a new lq2 gets dm-N
+dm_create lq2 "0 $half lunq $nb 0" || fail "create a new lq2"
+d2=$(basename "$(dm_sysfs lq2)")
+[ -d "/sys/kernel/lunq/$d2" ] && [ "$(cat "/sys/kernel/lunq/$d2/name")" = lq2 ] &&
+	[ "$(readlink -f "/sys/kernel/lunq/by-dev/$d2")" = "$(readlink -f "/sys/kernel/lunq/$d2")" ] ||
+	fail "new lq2 while the old name is taken: $(ls /sys/kernel/lunq)"
+dm_remove lq2 || fail "remove new lq2"
 dmsetup suspend lq3 && dmsetup resume lq3 || fail "suspend/resume"
 [ -d /sys/kernel/lunq/lq3 ] && [ -d "/sys/kernel/lunq/lq3@$half" ] &&
 	[ "$(cat /sys/kernel/lunq/lq3/name)" = lq3 ] || fail "after rename: $(ls /sys/kernel/lunq)"
 dm_remove lq3 || fail "remove lq3"
-ok "second target named lq2@$half; rename to lq3 shows after resume"
+ok "second target named lq2@$half; a new lq2 while the name is taken gets $d2; rename to lq3 shows after resume"
 
 # 5. read while remove, under load
 reader() {
