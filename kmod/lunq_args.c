@@ -319,3 +319,21 @@ int lunq_policy_value(const struct lunq_policy *p, enum lunq_key key,
 		return snprintf(buf, len, "%s", p->pool);
 	return snprintf(buf, len, "%u", p->val[key]);
 }
+
+int lunq_split_words(char *line, char **argv, unsigned int max)
+{
+	unsigned int argc = 0;
+	char *p = line;
+
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			*p++ = '\0';
+		if (!*p)
+			return argc;
+		if (argc == max)
+			return -E2BIG;
+		argv[argc++] = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\n')
+			p++;
+	}
+}

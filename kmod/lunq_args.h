@@ -105,4 +105,11 @@ unsigned int lunq_policy_format(const struct lunq_policy *p, char *buf,
 int lunq_policy_value(const struct lunq_policy *p, enum lunq_key key,
 		      char *buf, size_t len);
 
+/*
+ * Split @line in place at blanks (space, tab, newline) into at most @max
+ * words in @argv (a "set" line from sysfs or netlink).  Returns the number
+ * of words, -E2BIG when there are more than @max.
+ */
+int lunq_split_words(char *line, char **argv, unsigned int max);
+
 #endif /* LUNQ_ARGS_H */

@@ -227,11 +227,10 @@ out:
 static int lunq_nl_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *a = info->attrs[LUNQ_A_POLICY];
-	char *argv[2 * LUNQ_NR_KEYS], *line, *p, *w;
+	char *argv[2 * LUNQ_NR_KEYS], *line;
 	const char *err = NULL, *word;
-	unsigned int argc = 0;
 	struct lunq_dev *d;
-	int ret = -EINVAL;
+	int argc, ret = -EINVAL;
 
 	if (!a) {
 		NL_SET_ERR_MSG(info->extack,
@@ -241,15 +240,11 @@ static int lunq_nl_set(struct sk_buff *skb, struct genl_info *info)
 	line = nla_strdup(a, GFP_KERNEL);
 	if (!line)
 		return -ENOMEM;
-	for (p = line; (w = strsep(&p, " \t\n")); ) {
-		if (!*w)
-			continue;
-		if (argc == ARRAY_SIZE(argv)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a,
-					    "lunq: too many key:value words");
-			goto out;
-		}
-		argv[argc++] = w;
+	argc = lunq_split_words(line, argv, ARRAY_SIZE(argv));
+	if (argc < 0) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "lunq: too many key:value words");
+		goto out;
 	}
 	if (!argc) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a,

@@ -57,9 +57,6 @@ void lunq_stats_done(struct lunq_stats *st, const struct lunq_done *d)
 			return;
 		}
 		break;
-	case REQ_OP_FLUSH:
-		this_cpu_inc(st->pc->v[LUNQ_ST_FLUSHES]);
-		return;
 	case REQ_OP_DISCARD:
 	case REQ_OP_SECURE_ERASE:
 		this_cpu_inc(st->pc->v[LUNQ_ST_DISCARDS]);

@@ -127,19 +127,14 @@ static ssize_t table_show(struct kobject *kobj, struct kobj_attribute *a,
 
 static ssize_t lunq_set_line(struct lunq_c *lc, char *line, size_t count)
 {
+	char *argv[2 * LUNQ_NR_KEYS];
 	struct lunq_dev *d = lc->sysdev;
-	char *argv[2 * LUNQ_NR_KEYS], *p = line, *w;
 	const char *err, *word;
-	unsigned int argc = 0;
+	int argc;
 
-	while ((w = strsep(&p, " \t\n"))) {
-		if (!*w)
-			continue;
-		if (argc == ARRAY_SIZE(argv))
-			return lunq_sysfs_refused(d, "table", "too many words",
-						  NULL);
-		argv[argc++] = w;
-	}
+	argc = lunq_split_words(line, argv, ARRAY_SIZE(argv));
+	if (argc < 0)
+		return lunq_sysfs_refused(d, "table", "too many words", NULL);
 	if (!argc)
 		return lunq_sysfs_refused(d, "table", "no key:value given",
 					  NULL);

@@ -134,5 +134,15 @@ int main(void)
 	lunq_policy_init(&p);
 	check(lunq_policy_format(&p, buf, sizeof(buf)) == 0 && !buf[0],
 	      "format-empty");
+	{
+		char line[] = " qdepth:8\tsched:fifo \n", three[] = "a b c";
+		char blank[] = " \t\n", *av[2];
+
+		check(lunq_split_words(line, av, 2) == 2 &&
+		      !strcmp(av[0], "qdepth:8") && !strcmp(av[1], "sched:fifo"),
+		      "split-words");
+		check(lunq_split_words(blank, av, 2) == 0, "split-blank");
+		check(lunq_split_words(three, av, 2) == -E2BIG, "split-too-many");
+	}
 	return failed ? 1 : 0;
 }
