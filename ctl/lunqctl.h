@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lunqctl: types and exit codes shared by its parts.
+ *
+ * Pure parts (no libnl, no libdevmapper; unit-tested in tests/unit):
+ *   kv.c         key=value / key:value arguments -> policy words
+ *   iostat.c     iostat -x arithmetic from two snapshots, text/JSON/Prometheus
+ *   histview.c   DTrace-style quantize/lquantize views, percentiles, JSON
+ *   policyfile.c policy files: parser and matching
+ *   ident.c      a block device's identity (vendor, model, serial, WWN) from sysfs
+ * Plumbing:
+ *   nl.c         the "lunq" generic netlink family (libnl-genl-3)
+ *   dmops.c      create/remove through libdevmapper
+ *   lunqctl.c    subcommands
+ */
+#ifndef LUNQCTL_H
+#define LUNQCTL_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <linux/types.h>
+#include "lunq_pure.h"
+#include "uapi/lunq.h"
+
+/* Exit codes (lunqctl(8), EXIT STATUS). */
+enum lq_exit {
+	LQ_OK = 0,
+	LQ_EUSAGE = 1,		/* bad arguments, bad value, policy file syntax */
+	LQ_ENOTFOUND = 2,	/* no such device, not lunq, module not loaded */
+	LQ_EPERM = 3,		/* needs root / CAP_NET_ADMIN / CAP_SYS_ADMIN */
+	LQ_EBUSY = 4,		/* device in use or name taken */
+	LQ_EVERSION = 5,	/* kernel module speaks another netlink version */
+	LQ_EFAIL = 6,		/* any other failure (kernel refused, IO error) */
+};
+
+/* One lunq device as GET_DEV reports it. */
+struct lq_dev {
+	char name[LUNQ_NAME_MAX];	/* /sys/kernel/lunq/<name> */
+	char dm_name[LUNQ_NAME_MAX];
+	char disk[32];			/* "dm-3" */
+	char lower[32];			/* "MAJ:MIN" */
+	u64 begin, len;			/* sectors */
+	char policy[LUNQ_POLICY_MAX];	/* "key:value ..." (TABLE status) */
+	u64 st[__LUNQ_ST_MAX];		/* indexed by enum lunq_stat */
+	bool have[__LUNQ_ST_MAX];	/* the module reported it */
+};
+
+/* One histogram as GET_HIST reports it. */
+struct lq_hist {
+	u32 kind;			/* enum lunq_hist_kind */
+	u64 count, sum, max;
+	u64 *counts;			/* LUNQ_HIST_BUCKETS entries */
+};
+
+#endif /* LUNQCTL_H */
