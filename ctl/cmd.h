@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lunqctl: the subcommands (cmd_*.c) and the helpers they share
+ * (lunqctl.c).  Each subcommand gets argv[0] = its name and returns an
+ * exit code (enum lq_exit).
+ */
+#ifndef LUNQCTL_CMD_H
+#define LUNQCTL_CMD_H
+
+#include "lunqctl.h"
+#include "nl.h"
+
+struct lq_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *args;	/* synopsis after the name */
+	const char *summary;
+	const char *help;	/* options, shown by --help */
+};
+
+extern const struct lq_cmd lq_cmds[];
+extern const char *lq_prog;
+
+int cmd_create(int argc, char **argv);
+int cmd_remove(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_set(int argc, char **argv);
+int cmd_reset(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+int cmd_hist(int argc, char **argv);
+int cmd_events(int argc, char **argv);
+int cmd_apply(int argc, char **argv);
+
+/* "lunqctl: message" on stderr; returns @code. */
+int lq_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "usage: ..." of @cmd on stderr and a hint; returns LQ_EUSAGE. */
+int lq_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Print the --help of @cmd on stdout; returns LQ_OK. */
+int lq_cmd_help(const char *cmd);
+
+/* Connect to the family; prints the error.  LQ_OK or an exit code. */
+int lq_connect(struct lq_nl **nl);
+/* Kernel name of block device "MAJ:MIN" ("sdb"), or @majmin itself. */
+void lq_lower_name(const char *majmin, char *buf, size_t len);
+/* "active" or "suspended" (from /sys/block/DISK/dm/suspended), "?" */
+const char *lq_dev_state(const struct lq_dev *d);
+/* "1.0 GiB" */
+void lq_fmt_size(char *buf, size_t len, u64 bytes);
+/* Strict unsigned decimal; -1 when not a number in 0..max. */
+int lq_parse_uint(const char *s, unsigned long max, unsigned long *v);
+/* Find the device called @name (lunq name or device-mapper name). */
+int lq_find_dev(struct lq_nl *nl, const char *name, struct lq_dev *d);
+
+#endif /* LUNQCTL_CMD_H */

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lunqctl stat and events: the live views.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "cmd.h"
+#include "iostat.h"
+#include "histview.h"
+#include "lunq_names.h"
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* SIGINT/SIGTERM end a loop cleanly (no SA_RESTART: sleeps return). */
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static double now_real(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Seconds as a decimal > 0 ("1", "0.5"); -1 if not. */
+static int parse_secs(const char *s, double *v)
+{
+	char *end;
+
+	if (!s[0] || ((s[0] < '0' || s[0] > '9') && s[0] != '.'))
+		return -1;
+	errno = 0;
+	*v = strtod(s, &end);
+	return (errno || *end || !(*v > 0) || *v > 86400 * 365) ? -1 : 0;
+}
+
+static bool is_number(const char *s)
+{
+	double v;
+
+	return parse_secs(s, &v) == 0 || !strcmp(s, "0");
+}
+
+/* Sleep until @t (CLOCK_MONOTONIC seconds); false when interrupted. */
+static bool sleep_until(double t)
+{
+	struct timespec ts = { .tv_sec = (time_t)t,
+			       .tv_nsec = (long)((t - (time_t)t) * 1e9) };
+
+	while (!stop) {
+		int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+
+		if (!rc)
+			return true;
+		if (rc != EINTR)
+			return false;
+	}
+	return false;
+}
+
+static double now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static bool wanted(const char *name, const char *dm, char **names, int n)
+{
+	int i;
+
+	if (!n)
+		return true;
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], name) || !strcmp(names[i], dm))
+			return true;
+	return false;
+}
+
+static const struct lq_dev *find_prev(const struct lq_dev *prev, int n,
+				      const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(prev[i].name, name))
+			return &prev[i];
+	return NULL;
+}
+
+static int write_prom(const char *out, const struct lq_dev *devs, int n)
+{
+	char tmp[4096];
+	FILE *f;
+
+	if (!out) {
+		lq_prom_print(stdout, devs, n);
+		fflush(stdout);
+		return LQ_OK;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out, (int)getpid());
+	f = fopen(tmp, "w");
+	if (!f)
+		return lq_error(LQ_EFAIL, "%s: %s", tmp, strerror(errno));
+	lq_prom_print(f, devs, n);
+	if (fclose(f) || rename(tmp, out)) {
+		unlink(tmp);
+		return lq_error(LQ_EFAIL, "%s: %s", out, strerror(errno));
+	}
+	return LQ_OK;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "extended", no_argument, NULL, 'x' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "prometheus", no_argument, NULL, 'p' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	bool ext = false, json = false, prom = false;
+	const char *out = NULL;
+	double interval = 0, next;
+	unsigned long count = 0, done = 0;
+	struct lq_dev *prev = NULL, *devs = NULL;
+	int nprev = 0, n, c, rc, nnames, i;
+	struct lq_nl *nl;
+	char **names;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "xjpo:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'x': ext = true; break;
+		case 'j': json = true; break;
+		case 'p': prom = true; break;
+		case 'o': out = optarg; break;
+		case 'h': return lq_cmd_help("stat");
+		default:
+			return lq_usage("stat", "bad option '%s'", argv[optind - 1]);
+		}
+	}
+	if (json && prom)
+		return lq_usage("stat", "--json and --prometheus exclude each other");
+	if (out && !prom)
+		return lq_usage("stat", "--output goes with --prometheus");
+	names = argv + optind;
+	nnames = argc - optind;
+	/* trailing numbers: INTERVAL [COUNT], as iostat takes them */
+	if (nnames >= 2 && is_number(names[nnames - 1]) &&
+	    is_number(names[nnames - 2])) {
+		if (parse_secs(names[nnames - 2], &interval))
+			return lq_usage("stat", "INTERVAL '%s' is not a number of seconds > 0",
+					names[nnames - 2]);
+		if (lq_parse_uint(names[nnames - 1], 1UL << 31, &count) || !count)
+			return lq_usage("stat", "COUNT '%s' is not a whole number >= 1",
+					names[nnames - 1]);
+		nnames -= 2;
+	} else if (nnames >= 1 && is_number(names[nnames - 1])) {
+		if (parse_secs(names[nnames - 1], &interval))
+			return lq_usage("stat", "INTERVAL '%s' is not a number of seconds > 0",
+					names[nnames - 1]);
+		nnames--;
+	}
+	if (!interval)
+		count = 1;
+	rc = lq_connect(&nl);
+	if (rc)
+		return rc;
+	/* every device named must exist at the start */
+	rc = lq_nl_dump(nl, &devs, &n);
+	if (rc) {
+		lq_error(rc, "%s", lq_nl_err(nl));
+		goto out;
+	}
+	for (i = 0; i < nnames; i++) {
+		int j;
+
+		for (j = 0; j < n; j++)
+			if (!strcmp(devs[j].name, names[i]) ||
+			    !strcmp(devs[j].dm_name, names[i]))
+				break;
+		if (j == n) {
+			rc = lq_error(LQ_ENOTFOUND,
+				      "no lunq device '%s' ('%s list' shows them)",
+				      names[i], lq_prog);
+			goto out;
+		}
+	}
+	catch_signals();
+	next = now_mono();
+	for (;;) {
+		int shown = 0;
+
+		if (prom) {
+			struct lq_dev *sel = malloc((n ? n : 1) * sizeof(*sel));
+
+			if (!sel) {
+				rc = lq_error(LQ_EFAIL, "out of memory");
+				goto out;
+			}
+			for (i = 0; i < n; i++)
+				if (wanted(devs[i].name, devs[i].dm_name, names, nnames))
+					sel[shown++] = devs[i];
+			rc = write_prom(out, sel, shown);
+			free(sel);
+			if (rc)
+				goto out;
+		} else {
+			if (json)
+				printf("{\"time\":%.3f,\"devices\":[", now_real());
+			else
+				lq_iostat_header(stdout, ext);
+			for (i = 0; i < n; i++) {
+				const struct lq_dev *p;
+				struct lq_iostat r;
+
+				if (!wanted(devs[i].name, devs[i].dm_name, names, nnames))
+					continue;
+				p = find_prev(prev, nprev, devs[i].name);
+				if (lq_iostat_compute(p ? p->st : NULL, devs[i].st, &r))
+					continue;	/* no time passed */
+				if (json) {
+					printf("%s", shown ? "," : "");
+					lq_iostat_json(stdout, devs[i].name, &r);
+				} else {
+					lq_iostat_row(stdout, devs[i].name, &r, ext);
+				}
+				shown++;
+			}
+			printf(json ? "]}\n" : "\n");
+			fflush(stdout);
+		}
+		if (++done == count || stop)
+			break;
+		next += interval;
+		if (!sleep_until(next))
+			break;
+		free(prev);
+		prev = devs;
+		nprev = n;
+		devs = NULL;
+		rc = lq_nl_dump(nl, &devs, &n);
+		if (rc) {
+			lq_error(rc, "%s", lq_nl_err(nl));
+			goto out;
+		}
+	}
+	rc = LQ_OK;
+out:
+	free(prev);
+	free(devs);
+	lq_nl_close(nl);
+	return rc;
+}
+
+/* ---- events ------------------------------------------------------------ */
+
+struct ev_ctx {
+	char **names;
+	int nnames;
+	bool json;
+	unsigned long seen, max;
+	double mono_to_real;	/* add to CLOCK_MONOTONIC seconds */
+};
+
+static void print_event(const struct lq_event *ev, void *arg)
+{
+	struct ev_ctx *x = arg;
+	const char *kind = ev->kind < LUNQ_NR_EVENTS ? lunq_event_names[ev->kind] : "?";
+	double t = ev->time_ns / 1e9 + x->mono_to_real;
+	char a[32], b[32];
+
+	if (x->nnames && !wanted(ev->name, ev->name, x->names, x->nnames))
+		return;
+	if (x->max && x->seen >= x->max)
+		return;
+	x->seen++;
+	if (x->json) {
+		printf("{\"time\":%.6f,\"event\":\"%s\",\"device\":", t, kind);
+		lq_json_str(stdout, ev->name);
+		switch (ev->kind) {
+		case LUNQ_EV_QFULL:
+			printf(",\"count\":%llu", (unsigned long long)ev->count);
+			break;
+		case LUNQ_EV_THROTTLE:
+			printf(",\"from\":%u,\"to\":%u,\"cause\":", ev->from, ev->to);
+			lq_json_str(stdout, ev->cause);
+			break;
+		case LUNQ_EV_BUBBLE:
+			printf(",\"sector\":%llu,\"bytes\":%u,\"dir\":\"%s\",\"wait_ns\":%llu,\"svc_ns\":%llu",
+			       (unsigned long long)ev->sector, ev->bytes,
+			       ev->write ? "write" : "read",
+			       (unsigned long long)ev->wait_ns,
+			       (unsigned long long)ev->svc_ns);
+			break;
+		}
+		printf(",\"suppressed\":%llu}\n", (unsigned long long)ev->suppressed);
+	} else {
+		time_t s = (time_t)t;
+		struct tm tm;
+		char ts[32];
+
+		localtime_r(&s, &tm);
+		strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
+		printf("%s.%03d %s: ", ts, (int)((t - s) * 1000), ev->name);
+		switch (ev->kind) {
+		case LUNQ_EV_QFULL:
+			printf("QUEUE FULL x%llu", (unsigned long long)ev->count);
+			break;
+		case LUNQ_EV_THROTTLE:
+			printf("throttle %u -> %u (%s)", ev->from, ev->to,
+			       ev->cause[0] ? ev->cause : "?");
+			break;
+		case LUNQ_EV_RESET:
+			printf("LUN reset");
+			break;
+		case LUNQ_EV_BUBBLE:
+			lq_fmt_ns(a, sizeof(a), ev->wait_ns);
+			lq_fmt_ns(b, sizeof(b), ev->svc_ns);
+			printf("bubble: %s of %u bytes at sector %llu waited %s, service %s",
+			       ev->write ? "write" : "read", ev->bytes,
+			       (unsigned long long)ev->sector, a, b);
+			break;
+		default:
+			printf("event %u", ev->kind);
+		}
+		if (ev->suppressed)
+			printf(" (%llu suppressed before)",
+			       (unsigned long long)ev->suppressed);
+		printf("\n");
+	}
+	fflush(stdout);
+}
+
+int cmd_events(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct ev_ctx x = { 0 };
+	double timeout = 0, end = 0;
+	struct lq_nl *nl;
+	int c, rc, i;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "jc:t:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': x.json = true; break;
+		case 'c':
+			if (lq_parse_uint(optarg, 1UL << 31, &x.max) || !x.max)
+				return lq_usage("events", "--count '%s' is not a whole number >= 1", optarg);
+			break;
+		case 't':
+			if (parse_secs(optarg, &timeout))
+				return lq_usage("events", "--timeout '%s' is not a number of seconds > 0", optarg);
+			break;
+		case 'h': return lq_cmd_help("events");
+		default:
+			return lq_usage("events", "bad option '%s'", argv[optind - 1]);
+		}
+	}
+	x.names = argv + optind;
+	x.nnames = argc - optind;
+	x.mono_to_real = now_real() - now_mono();
+	rc = lq_connect(&nl);
+	if (rc)
+		return rc;
+	for (i = 0; i < x.nnames; i++) {
+		struct lq_dev d;
+
+		rc = lq_find_dev(nl, x.names[i], &d);
+		if (rc)
+			goto out;
+	}
+	rc = lq_nl_events_join(nl);
+	if (rc) {
+		lq_error(rc, "%s", lq_nl_err(nl));
+		goto out;
+	}
+	catch_signals();
+	if (timeout)
+		end = now_mono() + timeout;
+	while (!stop && (!x.max || x.seen < x.max)) {
+		int ms = -1;
+
+		if (timeout) {
+			double left = end - now_mono();
+
+			if (left <= 0)
+				break;
+			ms = (int)(left * 1000) + 1;
+		}
+		rc = lq_nl_events_wait(nl, ms, print_event, &x);
+		if (rc) {
+			lq_error(rc, "%s", lq_nl_err(nl));
+			goto out;
+		}
+	}
+	rc = LQ_OK;
+out:
+	lq_nl_close(nl);
+	return rc;
+}
