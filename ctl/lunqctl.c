@@ -38,7 +38,7 @@ const struct lq_cmd lq_cmds[] = {
 	  "change the policy of NAME live (all or nothing)",
 	  "KEY:VALUE is accepted too.  Every word is checked before anything is\n"
 	  "sent; the kernel applies all of them or none.  Prints what changed.\n"
-	  "Table-only keys (lun_depth, pool, model, ...) need a new table:\n"
+	  "Table-only keys (pool, pool_depth, pblk) need a new table:\n"
 	  "lunqctl remove + create, or dmsetup reload.\n" },
 	{ "reset", cmd_reset, "NAME",
 	  "zero the counters and histograms of NAME", "" },
