@@ -236,3 +236,24 @@ lq_stat() { cat "/sys/kernel/lunq/$1/stats/$2"; }
 # lq_hist NAME HIST KEY: a line of /sys/kernel/lunq/NAME/hist/HIST
 # (count, sum, max, p50 .. p99.99, or a row's lower bound)
 lq_hist() { awk -v k="$3" '$1 == k { print $2 }' "/sys/kernel/lunq/$1/hist/$2"; }
+
+# lc RC ARGS...: run "lunqctl ARGS", its stdout in /tmp/lc.out and stderr
+# in /tmp/lc.err; fail the test unless it exits RC
+lc() {
+	_want=$1
+	shift
+	lunqctl "$@" > /tmp/lc.out 2> /tmp/lc.err
+	_rc=$?
+	[ "$_rc" = "$_want" ] || {
+		cat /tmp/lc.out /tmp/lc.err
+		fail "lunqctl $*: exit $_rc, want $_want"
+	}
+}
+
+# lc_err TEXT: lunqctl's last stderr contains TEXT
+lc_err() { grep -qF -- "$1" /tmp/lc.err || { cat /tmp/lc.err; fail "stderr lacks '$1'"; }; }
+# lc_out TEXT: lunqctl's last stdout contains TEXT
+lc_out() { grep -qF -- "$1" /tmp/lc.out || { cat /tmp/lc.out; fail "stdout lacks '$1'"; }; }
+
+# as_nobody CMD...: run CMD as uid/gid 65534 without capabilities
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
