@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lunqctl: iostat -x arithmetic, text/JSON rows and Prometheus exposition
+ * (iostat.h).  Pure: libc only.
+ */
+#include <string.h>
+#include "iostat.h"
+#include "lunq_names.h"
+
+/* d(stat) between @a (NULL: all zero) and @b; a reset in between: @b's. */
+static u64 lq_delta(const u64 *a, const u64 *b, int i)
+{
+	u64 old = a ? a[i] : 0;
+
+	return b[i] >= old ? b[i] - old : b[i];
+}
+
+int lq_iostat_compute(const u64 *a, const u64 *b, struct lq_iostat *r)
+{
+	u64 t0 = a ? a[LUNQ_ST_SNAPTIME_NS] : 0;
+	u64 dns, dc;
+	double ns;
+
+	memset(r, 0, sizeof(*r));
+	if (b[LUNQ_ST_SNAPTIME_NS] <= t0)
+		return -1;
+	dns = b[LUNQ_ST_SNAPTIME_NS] - t0;
+	ns = (double)dns;
+	r->dt = ns / 1e9;
+
+	r->rps = (double)lq_delta(a, b, LUNQ_ST_READS) / r->dt;
+	r->wps = (double)lq_delta(a, b, LUNQ_ST_WRITES) / r->dt;
+	/* 512-byte sectors -> KiB */
+	r->krps = (double)lq_delta(a, b, LUNQ_ST_READ_SECTORS) / 2 / r->dt;
+	r->kwps = (double)lq_delta(a, b, LUNQ_ST_WRITE_SECTORS) / 2 / r->dt;
+	r->wait = (double)lq_delta(a, b, LUNQ_ST_WLENTIME_NS) / ns;
+	r->actv = (double)lq_delta(a, b, LUNQ_ST_RLENTIME_NS) / ns;
+	dc = lq_delta(a, b, LUNQ_ST_COMPLETED);
+	if (dc) {
+		r->wsvc_t = (double)lq_delta(a, b, LUNQ_ST_WLENTIME_NS) /
+			    (double)dc / 1e6;
+		r->asvc_t = (double)lq_delta(a, b, LUNQ_ST_RLENTIME_NS) /
+			    (double)dc / 1e6;
+	}
+	r->pct_w = 100.0 * (double)lq_delta(a, b, LUNQ_ST_WTIME_NS) / ns;
+	r->pct_b = 100.0 * (double)lq_delta(a, b, LUNQ_ST_RTIME_NS) / ns;
+	r->qfullps = (double)lq_delta(a, b, LUNQ_ST_QFULL) / r->dt;
+	r->throttle = b[LUNQ_ST_THROTTLE];
+	r->inflight = b[LUNQ_ST_INFLIGHT];
+	r->waiting = b[LUNQ_ST_WAITING];
+	return 0;
+}
+
+void lq_iostat_header(FILE *f, bool extended)
+{
+	static const char *const ext =
+		"    r/s    w/s   kr/s   kw/s wait actv wsvc_t asvc_t  %w  %b qfull/s  thr device";
+	static const char *const brief =
+		"    r/s    w/s   kr/s   kw/s asvc_t  %b  thr device";
+
+	fprintf(f, "%s\n", extended ? ext : brief);
+}
+
+void lq_iostat_row(FILE *f, const char *name, const struct lq_iostat *r,
+		   bool extended)
+{
+	char thr[24];
+
+	if (r->throttle)
+		snprintf(thr, sizeof(thr), "%llu",
+			 (unsigned long long)r->throttle);
+	else
+		strcpy(thr, "-");
+	fprintf(f, "%7.1f %6.1f %6.1f %6.1f ", r->rps, r->wps, r->krps,
+		r->kwps);
+	if (extended)
+		fprintf(f, "%4.1f %4.1f %6.1f %6.1f %3.0f %3.0f %7.1f %4s %s\n",
+			r->wait, r->actv, r->wsvc_t, r->asvc_t, r->pct_w,
+			r->pct_b, r->qfullps, thr, name);
+	else
+		fprintf(f, "%6.1f %3.0f %4s %s\n", r->asvc_t, r->pct_b, thr,
+			name);
+}
+
+void lq_json_str(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', f);
+	for (; *p; p++) {
+		switch (*p) {
+		case '"':
+			fputs("\\\"", f);
+			break;
+		case '\\':
+			fputs("\\\\", f);
+			break;
+		case '\b':
+			fputs("\\b", f);
+			break;
+		case '\f':
+			fputs("\\f", f);
+			break;
+		case '\n':
+			fputs("\\n", f);
+			break;
+		case '\r':
+			fputs("\\r", f);
+			break;
+		case '\t':
+			fputs("\\t", f);
+			break;
+		default:
+			if (*p < 0x20 || *p == 0x7f)
+				fprintf(f, "\\u%04x", *p);
+			else
+				fputc(*p, f);
+		}
+	}
+	fputc('"', f);
+}
+
+void lq_json_num(FILE *f, double v)
+{
+	char buf[400], *e;
+
+	/* NaN compares unequal to itself; v - v is NaN for infinities */
+	if (v != v || v - v != 0)
+		v = 0;
+	snprintf(buf, sizeof(buf), "%.3f", v);
+	e = buf + strlen(buf);
+	while (e[-1] == '0')
+		*--e = '\0';
+	if (e[-1] == '.')
+		*--e = '\0';
+	fputs(strcmp(buf, "-0") ? buf : "0", f);
+}
+
+void lq_iostat_json(FILE *f, const char *name, const struct lq_iostat *r)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} nums[] = {
+		{ "interval_s", offsetof(struct lq_iostat, dt) },
+		{ "r_s", offsetof(struct lq_iostat, rps) },
+		{ "w_s", offsetof(struct lq_iostat, wps) },
+		{ "kr_s", offsetof(struct lq_iostat, krps) },
+		{ "kw_s", offsetof(struct lq_iostat, kwps) },
+		{ "wait", offsetof(struct lq_iostat, wait) },
+		{ "actv", offsetof(struct lq_iostat, actv) },
+		{ "wsvc_t_ms", offsetof(struct lq_iostat, wsvc_t) },
+		{ "asvc_t_ms", offsetof(struct lq_iostat, asvc_t) },
+		{ "pct_w", offsetof(struct lq_iostat, pct_w) },
+		{ "pct_b", offsetof(struct lq_iostat, pct_b) },
+		{ "qfull_s", offsetof(struct lq_iostat, qfullps) },
+	};
+	size_t i;
+
+	fputs("{\"device\":", f);
+	lq_json_str(f, name);
+	for (i = 0; i < ARRAY_SIZE(nums); i++) {
+		fprintf(f, ",\"%s\":", nums[i].key);
+		lq_json_num(f, *(const double *)((const char *)r + nums[i].off));
+	}
+	fprintf(f, ",\"throttle\":%llu,\"inflight\":%llu,\"waiting\":%llu}",
+		(unsigned long long)r->throttle,
+		(unsigned long long)r->inflight,
+		(unsigned long long)r->waiting);
+}
+
+/* Prometheus metric kinds. */
+enum lq_prom_kind {
+	LQ_PROM_COUNTER,	/* lunq_<name>_total */
+	LQ_PROM_SECONDS,	/* ns counter: lunq_<name - _ns>_seconds_total */
+	LQ_PROM_GAUGE,		/* lunq_<name> */
+	LQ_PROM_GAUGE_SECONDS,	/* ns gauge: lunq_<name - _ns>_seconds */
+};
+
+static const struct {
+	enum lq_prom_kind kind;
+	const char *help;
+} lq_prom_stats[__LUNQ_ST_MAX] = {
+	[LUNQ_ST_READS] = { LQ_PROM_COUNTER, "Reads completed." },
+	[LUNQ_ST_WRITES] = { LQ_PROM_COUNTER, "Writes completed." },
+	[LUNQ_ST_FLUSHES] = { LQ_PROM_COUNTER, "Empty flushes completed." },
+	[LUNQ_ST_DISCARDS] = { LQ_PROM_COUNTER,
+		"Discards and secure erases completed." },
+	[LUNQ_ST_OTHER] = { LQ_PROM_COUNTER,
+		"Write zeroes and zone management operations completed." },
+	[LUNQ_ST_READ_SECTORS] = { LQ_PROM_COUNTER, "512-byte sectors read." },
+	[LUNQ_ST_WRITE_SECTORS] = { LQ_PROM_COUNTER,
+		"512-byte sectors written." },
+	[LUNQ_ST_DISCARD_SECTORS] = { LQ_PROM_COUNTER,
+		"512-byte sectors discarded." },
+	[LUNQ_ST_ERRORS] = { LQ_PROM_COUNTER, "IOs completed with an error." },
+	[LUNQ_ST_COMPLETED] = { LQ_PROM_COUNTER,
+		"IOs completed (all operations)." },
+	[LUNQ_ST_DISPATCHED] = { LQ_PROM_COUNTER,
+		"Commands sent to the lower device." },
+	[LUNQ_ST_REQUEUED] = { LQ_PROM_COUNTER,
+		"IOs handed back to dm (noflush suspend)." },
+	[LUNQ_ST_RETRIED] = { LQ_PROM_COUNTER,
+		"Commands sent again after QUEUE FULL or abort." },
+	[LUNQ_ST_QFULL] = { LQ_PROM_COUNTER, "QUEUE FULL answers." },
+	[LUNQ_ST_RESETS] = { LQ_PROM_COUNTER, "LUN resets." },
+	[LUNQ_ST_ABORTED] = { LQ_PROM_COUNTER,
+		"Commands aborted by LUN resets." },
+	[LUNQ_ST_THROTTLE_CHANGES] = { LQ_PROM_COUNTER,
+		"Moves of the throttle by the reaction." },
+	[LUNQ_ST_MAX_INFLIGHT] = { LQ_PROM_GAUGE,
+		"Highest number of IOs in flight seen." },
+	[LUNQ_ST_MAX_WAITING] = { LQ_PROM_GAUGE,
+		"Highest number of IOs waiting seen." },
+	[LUNQ_ST_THROTTLE] = { LQ_PROM_GAUGE,
+		"Live throttle (queue depth; 0 = unlimited)." },
+	[LUNQ_ST_INFLIGHT] = { LQ_PROM_GAUGE, "IOs in flight." },
+	[LUNQ_ST_WAITING] = { LQ_PROM_GAUGE, "IOs waiting." },
+	[LUNQ_ST_RETRYING] = { LQ_PROM_GAUGE,
+		"Commands on the retry list." },
+	[LUNQ_ST_LUN_INFLIGHT] = { LQ_PROM_GAUGE,
+		"Commands holding a slot of the emulated LUN." },
+	[LUNQ_ST_POOL_INFLIGHT] = { LQ_PROM_GAUGE,
+		"Commands in flight on all LUNs of the pool." },
+	[LUNQ_ST_OLDEST_WAIT_NS] = { LQ_PROM_GAUGE_SECONDS,
+		"Age of the oldest waiting IO in seconds." },
+	[LUNQ_ST_MISALIGNED_4K] = { LQ_PROM_COUNTER,
+		"Reads and writes not starting on 4 KiB." },
+	[LUNQ_ST_SIZE_NOT_4K] = { LQ_PROM_COUNTER,
+		"Reads and writes not a multiple of 4 KiB." },
+	[LUNQ_ST_BUBBLES] = { LQ_PROM_COUNTER, "IOs over bubble_ms." },
+	[LUNQ_ST_EVENTS_DROPPED] = { LQ_PROM_COUNTER,
+		"Events rate-limited or overflowed." },
+	[LUNQ_ST_SNAPTIME_NS] = { LQ_PROM_SECONDS,
+		"Monotonic clock of the snapshot in seconds." },
+	[LUNQ_ST_WLENTIME_NS] = { LQ_PROM_SECONDS,
+		"Integral of the IOs waiting over time (IO-seconds)." },
+	[LUNQ_ST_RLENTIME_NS] = { LQ_PROM_SECONDS,
+		"Integral of the IOs active over time (IO-seconds)." },
+	[LUNQ_ST_WTIME_NS] = { LQ_PROM_SECONDS,
+		"Time with at least one IO waiting in seconds." },
+	[LUNQ_ST_RTIME_NS] = { LQ_PROM_SECONDS,
+		"Time with at least one IO active in seconds." },
+};
+
+/* A label value, escaped per the exposition format: backslash, quote, newline. */
+static void lq_prom_label(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\\\", f);
+		else if (*s == '"')
+			fputs("\\\"", f);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* ns as exact decimal seconds, trailing zeros dropped. */
+static void lq_prom_seconds(FILE *f, u64 ns)
+{
+	char frac[16];
+	int i;
+
+	if (!(ns % 1000000000ULL)) {
+		fprintf(f, "%llu", (unsigned long long)(ns / 1000000000ULL));
+		return;
+	}
+	snprintf(frac, sizeof(frac), "%09llu",
+		 (unsigned long long)(ns % 1000000000ULL));
+	for (i = 8; frac[i] == '0'; i--)
+		frac[i] = '\0';
+	fprintf(f, "%llu.%s", (unsigned long long)(ns / 1000000000ULL), frac);
+}
+
+void lq_prom_print(FILE *f, const struct lq_dev *devs, int n)
+{
+	int s, d;
+
+	for (s = LUNQ_ST_UNSPEC + 1; s < __LUNQ_ST_MAX; s++) {
+		const char *name = lunq_stat_names[s];
+		enum lq_prom_kind kind = lq_prom_stats[s].kind;
+		const char *help = lq_prom_stats[s].help;
+		char metric[96];
+		size_t len;
+		bool any = false;
+
+		if (!name)
+			continue;
+		for (d = 0; d < n; d++)
+			any |= devs[d].have[s];
+		if (!any)
+			continue;
+		if (!help) {
+			/* a statistic newer than this table */
+			kind = LQ_PROM_GAUGE;
+			help = name;
+		}
+		len = strlen(name);
+		if (kind == LQ_PROM_SECONDS || kind == LQ_PROM_GAUGE_SECONDS) {
+			if (len > 3 && !strcmp(name + len - 3, "_ns"))
+				len -= 3;
+			snprintf(metric, sizeof(metric), "lunq_%.*s_seconds%s",
+				 (int)len, name,
+				 kind == LQ_PROM_SECONDS ? "_total" : "");
+		} else {
+			snprintf(metric, sizeof(metric), "lunq_%s%s", name,
+				 kind == LQ_PROM_COUNTER ? "_total" : "");
+		}
+		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", metric, help, metric,
+			kind == LQ_PROM_COUNTER || kind == LQ_PROM_SECONDS ?
+			"counter" : "gauge");
+		for (d = 0; d < n; d++) {
+			if (!devs[d].have[s])
+				continue;
+			fprintf(f, "%s{device=\"", metric);
+			lq_prom_label(f, devs[d].name);
+			fputs("\"} ", f);
+			if (kind == LQ_PROM_SECONDS ||
+			    kind == LQ_PROM_GAUGE_SECONDS)
+				lq_prom_seconds(f, devs[d].st[s]);
+			else
+				fprintf(f, "%llu",
+					(unsigned long long)devs[d].st[s]);
+			fputc('\n', f);
+		}
+	}
+}

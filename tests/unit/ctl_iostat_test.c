@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit test of ctl/iostat.c: iostat -x arithmetic between two snapshots,
+ * text and JSON rows, JSON string escaping, Prometheus exposition.
+ * One "ok N name" / "not ok N name" line per check.
+ *
+ * LINK: ctl/iostat.c kmod/lunq_names.c
+ *
+ * Golden files live in tests/unit/golden/ next to this source (found via
+ * __FILE__, so the binary runs from anywhere).  LUNQ_UPDATE_GOLDEN=1
+ * rewrites them from the current output instead of comparing: review the
+ * diff before committing it.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "iostat.h"
+
+static int n, failed;
+
+static void check(int cond, const char *name)
+{
+	n++;
+	if (!cond)
+		failed++;
+	printf("%sok %d iostat-%s\n", cond ? "" : "not ", n, name);
+}
+
+static int near(double a, double b)
+{
+	double d = a - b;
+
+	return d < 1e-9 && d > -1e-9;
+}
+
+/* Output of a print call, as a malloc'ed string. */
+#define CAPTURE(buf, call) do {					\
+	size_t __len;							\
+	FILE *f = open_memstream(&(buf), &__len);			\
+	call;								\
+	fclose(f);							\
+} while (0)
+
+static char *golden_path(const char *name)
+{
+	const char *src = __FILE__, *slash = strrchr(src, '/');
+	int dl = slash ? (int)(slash - src) : 1;
+	char *p;
+
+	if (asprintf(&p, "%.*s/golden/%s", dl, slash ? src : ".", name) < 0)
+		exit(2);
+	return p;
+}
+
+/* Compare @out with golden file @name (or rewrite it). */
+static int golden(const char *name, const char *out)
+{
+	char *path = golden_path(name), *want = NULL;
+	const char *upd = getenv("LUNQ_UPDATE_GOLDEN");
+	size_t len = 0;
+	FILE *f;
+	int same;
+
+	if (upd && !strcmp(upd, "1")) {
+		f = fopen(path, "w");
+		if (!f || fputs(out, f) < 0 || fclose(f)) {
+			fprintf(stderr, "# cannot write %s\n", path);
+			free(path);
+			return 0;
+		}
+		printf("# rewrote %s\n", path);
+		free(path);
+		return 1;
+	}
+	f = fopen(path, "r");
+	if (!f) {
+		printf("# cannot read %s\n", path);
+		free(path);
+		return 0;
+	}
+	if (getdelim(&want, &len, '\0', f) < 0) {
+		free(want);
+		want = strdup("");
+	}
+	fclose(f);
+	same = !strcmp(want, out);
+	if (!same)
+		printf("# %s differs; got:\n%s\n", path, out);
+	free(want);
+	free(path);
+	return same;
+}
+
+static u64 a[__LUNQ_ST_MAX], b[__LUNQ_ST_MAX];
+
+static void snapshots(void)
+{
+	memset(a, 0, sizeof(a));
+	memset(b, 0, sizeof(b));
+	a[LUNQ_ST_SNAPTIME_NS] = 1000000000000ULL;	/* t = 1000 s */
+	a[LUNQ_ST_READS] = 100;
+	a[LUNQ_ST_WRITES] = 50;
+	a[LUNQ_ST_READ_SECTORS] = 800;
+	a[LUNQ_ST_WRITE_SECTORS] = 1600;
+	a[LUNQ_ST_COMPLETED] = 160;
+	a[LUNQ_ST_WLENTIME_NS] = 5000000000ULL;
+	a[LUNQ_ST_RLENTIME_NS] = 20000000000ULL;
+	a[LUNQ_ST_WTIME_NS] = 1000000000ULL;
+	a[LUNQ_ST_RTIME_NS] = 3000000000ULL;
+	a[LUNQ_ST_QFULL] = 2;
+	a[LUNQ_ST_THROTTLE] = 64;
+	a[LUNQ_ST_INFLIGHT] = 9;
+
+	/* 2 s later */
+	b[LUNQ_ST_SNAPTIME_NS] = 1002000000000ULL;
+	b[LUNQ_ST_READS] = 300;			/* +200: 100/s */
+	b[LUNQ_ST_WRITES] = 150;		/* +100: 50/s */
+	b[LUNQ_ST_READ_SECTORS] = 800 + 4000;	/* 2000 KiB: 1000 KiB/s */
+	b[LUNQ_ST_WRITE_SECTORS] = 1600 + 2048;	/* 1024 KiB: 512 KiB/s */
+	b[LUNQ_ST_COMPLETED] = 460;		/* +300 */
+	b[LUNQ_ST_WLENTIME_NS] = 5600000000ULL;	/* +0.6 s: wait 0.3, 2 ms */
+	b[LUNQ_ST_RLENTIME_NS] = 23600000000ULL; /* +3.6 s: actv 1.8, 12 ms */
+	b[LUNQ_ST_WTIME_NS] = 1100000000ULL;	/* +0.1 s: %w 5 */
+	b[LUNQ_ST_RTIME_NS] = 4500000000ULL;	/* +1.5 s: %b 75 */
+	b[LUNQ_ST_QFULL] = 12;			/* +10: 5/s */
+	b[LUNQ_ST_THROTTLE] = 32;
+	b[LUNQ_ST_INFLIGHT] = 3;
+	b[LUNQ_ST_WAITING] = 1;
+}
+
+static void test_compute(void)
+{
+	struct lq_iostat r;
+	char *out;
+
+	snapshots();
+	check(lq_iostat_compute(a, b, &r) == 0, "compute-ok");
+	check(near(r.dt, 2) && near(r.rps, 100) && near(r.wps, 50),
+	      "rates");
+	check(near(r.krps, 1000) && near(r.kwps, 512), "kib-rates");
+	check(near(r.wait, 0.3) && near(r.actv, 1.8), "wait-actv");
+	check(near(r.wsvc_t, 2) && near(r.asvc_t, 12), "svc-times-ms");
+	check(near(r.pct_w, 5) && near(r.pct_b, 75), "percent-busy");
+	check(near(r.qfullps, 5), "qfull-rate");
+	check(r.throttle == 32 && r.inflight == 3 && r.waiting == 1,
+	      "gauges-from-newer");
+
+	CAPTURE(out, lq_iostat_header(f, true); lq_iostat_row(f, "data0", &r, true));
+	check(!strcmp(out,
+		"    r/s    w/s   kr/s   kw/s wait actv wsvc_t asvc_t  %w  %b qfull/s  thr device\n"
+		"  100.0   50.0 1000.0  512.0  0.3  1.8    2.0   12.0   5  75     5.0   32 data0\n"),
+	      "text-extended");
+	if (failed)
+		printf("# %s", out);
+	free(out);
+	CAPTURE(out, lq_iostat_header(f, false); lq_iostat_row(f, "data0", &r, false));
+	check(!strcmp(out,
+		"    r/s    w/s   kr/s   kw/s asvc_t  %b  thr device\n"
+		"  100.0   50.0 1000.0  512.0   12.0  75   32 data0\n"),
+	      "text-short");
+	free(out);
+
+	CAPTURE(out, lq_iostat_json(f, "data0", &r));
+	check(!strcmp(out,
+		"{\"device\":\"data0\",\"interval_s\":2,\"r_s\":100,\"w_s\":50,"
+		"\"kr_s\":1000,\"kw_s\":512,\"wait\":0.3,\"actv\":1.8,"
+		"\"wsvc_t_ms\":2,\"asvc_t_ms\":12,\"pct_w\":5,\"pct_b\":75,"
+		"\"qfull_s\":5,\"throttle\":32,\"inflight\":3,\"waiting\":1}"),
+	      "json");
+	free(out);
+
+	/* unlimited throttle: "-"; a wide value widens its column */
+	r.throttle = 0;
+	r.rps = 1234567.25;
+	CAPTURE(out, lq_iostat_row(f, "d", &r, false));
+	check(!strcmp(out,
+		"1234567.2   50.0 1000.0  512.0   12.0  75    - d\n"),
+	      "text-unlimited-and-wide");
+	free(out);
+}
+
+static void test_edges(void)
+{
+	struct lq_iostat r;
+	char *out;
+
+	/* NULL older snapshot: everything since the counters were reset */
+	snapshots();
+	memset(b, 0, sizeof(b));
+	b[LUNQ_ST_SNAPTIME_NS] = 4000000000ULL;		/* 4 s */
+	b[LUNQ_ST_READS] = 40;
+	b[LUNQ_ST_COMPLETED] = 40;
+	b[LUNQ_ST_RLENTIME_NS] = 2000000000ULL;		/* actv 0.5, 50 ms */
+	b[LUNQ_ST_RTIME_NS] = 1000000000ULL;		/* %b 25 */
+	check(lq_iostat_compute(NULL, b, &r) == 0 && near(r.dt, 4) &&
+	      near(r.rps, 10) && near(r.actv, 0.5) && near(r.asvc_t, 50) &&
+	      near(r.pct_b, 25) && r.wps == 0 && r.wsvc_t == 0,
+	      "null-older-snapshot");
+
+	/* snaptime did not advance (or went back): -1, all zero */
+	snapshots();
+	b[LUNQ_ST_SNAPTIME_NS] = a[LUNQ_ST_SNAPTIME_NS];
+	check(lq_iostat_compute(a, b, &r) == -1 && r.rps == 0 && r.dt == 0,
+	      "dt-zero");
+	b[LUNQ_ST_SNAPTIME_NS] = a[LUNQ_ST_SNAPTIME_NS] - 1;
+	check(lq_iostat_compute(a, b, &r) == -1, "dt-negative");
+	memset(b, 0, sizeof(b));
+	check(lq_iostat_compute(NULL, b, &r) == -1, "null-older-dt-zero");
+
+	/* no completion: service times 0, never NaN */
+	snapshots();
+	b[LUNQ_ST_COMPLETED] = a[LUNQ_ST_COMPLETED];
+	check(lq_iostat_compute(a, b, &r) == 0 && r.wsvc_t == 0 &&
+	      r.asvc_t == 0 && near(r.actv, 1.8), "no-completions-svc-0");
+	CAPTURE(out, lq_iostat_json(f, "x", &r));
+	check(strstr(out, "\"wsvc_t_ms\":0,\"asvc_t_ms\":0,") &&
+	      !strstr(out, "nan") && !strstr(out, ":inf") &&
+	      !strstr(out, ":-inf"), "no-completions-json");
+	free(out);
+
+	/* a counter reset between the snapshots counts from zero */
+	snapshots();
+	b[LUNQ_ST_READS] = 20;			/* < a's 100 */
+	check(lq_iostat_compute(a, b, &r) == 0 && near(r.rps, 10),
+	      "counter-reset-between");
+
+	/* JSON numbers: 3 decimals at most, no -0, no NaN/inf */
+	CAPTURE(out, lq_json_num(f, 0.1234); fputc(' ', f);
+		lq_json_num(f, 2.0004); fputc(' ', f);
+		lq_json_num(f, -0.0001); fputc(' ', f);
+		lq_json_num(f, 0.0 / 0.0); fputc(' ', f);
+		lq_json_num(f, 1.0 / 0.0); fputc(' ', f);
+		lq_json_num(f, 1e6));
+	check(!strcmp(out, "0.123 2 0 0 0 1000000"), "json-numbers");
+	free(out);
+}
+
+static void test_escape(void)
+{
+	char *out;
+
+	CAPTURE(out, lq_json_str(f, "a\"b\\c\nd\te\x01\x1f/\xc3\xa9"));
+	check(!strcmp(out, "\"a\\\"b\\\\c\\nd\\te\\u0001\\u001f/\xc3\xa9\""),
+	      "json-escape");
+	free(out);
+	CAPTURE(out, lq_json_str(f, ""));
+	check(!strcmp(out, "\"\""), "json-empty-string");
+	free(out);
+	CAPTURE(out, lq_iostat_json(f, "we\"ird", &(struct lq_iostat){ 0 }));
+	check(!strncmp(out, "{\"device\":\"we\\\"ird\",", 20), "json-device-escaped");
+	free(out);
+}
+
+static void test_prom(void)
+{
+	static struct lq_dev devs[2];
+	char *out;
+	int s;
+
+	memset(devs, 0, sizeof(devs));
+	strcpy(devs[0].name, "data0");
+	for (s = 1; s < __LUNQ_ST_MAX; s++) {
+		devs[0].have[s] = true;
+		devs[0].st[s] = 1000 + s;
+	}
+	devs[0].st[LUNQ_ST_THROTTLE] = 32;
+	devs[0].st[LUNQ_ST_OLDEST_WAIT_NS] = 1500000;		/* 0.0015 s */
+	devs[0].st[LUNQ_ST_SNAPTIME_NS] = 1002000000000ULL;	/* 1002 s */
+	devs[0].st[LUNQ_ST_WLENTIME_NS] = 5600000000ULL;	/* 5.6 s */
+	devs[0].st[LUNQ_ST_RLENTIME_NS] = 1;			/* 1e-9 s */
+	devs[0].st[LUNQ_ST_WTIME_NS] = 0;
+	devs[0].st[LUNQ_ST_RTIME_NS] = 123456789012ULL;		/* 123.456789012 */
+	/* an older module: fewer statistics; a name needing escapes */
+	strcpy(devs[1].name, "odd\"na\\me\n");
+	for (s = LUNQ_ST_READS; s <= LUNQ_ST_WRITES; s++) {
+		devs[1].have[s] = true;
+		devs[1].st[s] = 7;
+	}
+	devs[1].have[LUNQ_ST_THROTTLE] = true;
+	devs[1].have[LUNQ_ST_SNAPTIME_NS] = true;
+	devs[1].st[LUNQ_ST_SNAPTIME_NS] = 999999999;
+	devs[0].have[LUNQ_ST_BUBBLES] = false;	/* no device has it */
+
+	CAPTURE(out, lq_prom_print(f, devs, 2));
+	check(golden("prom.txt", out), "prom-golden");
+	check(strstr(out, "lunq_reads_total{device=\"odd\\\"na\\\\me\\n\"} 7\n") != NULL,
+	      "prom-label-escaped");
+	check(!strstr(out, "bubbles") && !strstr(out, "unspec"),
+	      "prom-skips-missing");
+	check(strstr(out, "# TYPE lunq_oldest_wait_seconds gauge\n") &&
+	      strstr(out, "lunq_oldest_wait_seconds{device=\"data0\"} 0.0015\n") &&
+	      strstr(out, "# TYPE lunq_rtime_seconds_total counter\n") &&
+	      strstr(out, "# TYPE lunq_max_inflight gauge\n") &&
+	      strstr(out, "# TYPE lunq_qfull_total counter\n"),
+	      "prom-types");
+	free(out);
+	CAPTURE(out, lq_prom_print(f, devs, 0));
+	check(!strcmp(out, ""), "prom-no-devices");
+	free(out);
+}
+
+int main(void)
+{
+	test_compute();
+	test_edges();
+	test_escape();
+	test_prom();
+	return failed ? 1 : 0;
+}
