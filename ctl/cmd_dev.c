@@ -351,7 +351,7 @@ out:
 
 int cmd_set(int argc, char **argv)
 {
-	char words[LUNQ_POLICY_MAX], err[512];
+	char words[LUNQ_POLICY_MAX], err[512], name[LUNQ_NAME_MAX];
 	struct lunq_policy before, after;
 	struct lq_nl *nl;
 	struct lq_dev d;
@@ -379,9 +379,10 @@ int cmd_set(int argc, char **argv)
 		lq_error(rc, "%s", lq_nl_err(nl));
 		goto out;
 	}
+	snprintf(name, sizeof(name), "%s", d.name);
 	if (parse_policy(d.policy, &before) ||
-	    lq_nl_get_dev(nl, d.name, &d) || parse_policy(d.policy, &after)) {
-		printf("%s: set %s\n", d.name, words);
+	    lq_nl_get_dev(nl, name, &d) || parse_policy(d.policy, &after)) {
+		printf("%s: set %s\n", name, words);
 		goto out;
 	}
 	for (k = 0; k < LUNQ_NR_KEYS; k++) {

@@ -256,4 +256,4 @@ lc_err() { grep -qF -- "$1" /tmp/lc.err || { cat /tmp/lc.err; fail "stderr lacks
 lc_out() { grep -qF -- "$1" /tmp/lc.out || { cat /tmp/lc.out; fail "stdout lacks '$1'"; }; }
 
 # as_nobody CMD...: run CMD as uid/gid 65534 without capabilities
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+as_nobody() { /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
