@@ -36,6 +36,9 @@ static int apply_one(struct lq_nl *nl, const struct lq_pf *pf,
 	snprintf(id.name, sizeof(id.name), "%s", d->name);
 	snprintf(id.dm, sizeof(id.dm), "%s", d->dm_name);
 	lq_ident_read("", d->lower, &id);
+	if (o->dry && !o->quiet)
+		printf("%s: lower %s vendor \"%s\" model \"%s\" serial \"%s\" wwn \"%s\"\n",
+		       d->name, id.lower, id.vendor, id.model, id.serial, id.wwn);
 	n = lq_pf_resolve(pf, &id, w, ARRAY_SIZE(w));
 	if (!n) {
 		if (!o->quiet)
