@@ -37,7 +37,7 @@ int cmd_hist(int argc, char **argv)
 	int phases = 0, dirs = 0, views = 0, kinds[LUNQ_NR_HISTS], nk = 0;
 	bool json = false, size = false, align = false;
 	u64 lo = 0, hi = 0, step = 0, unit = 1;
-	const char *larg = NULL, *uname;
+	const char *larg = NULL, *uname = "", *tunit;
 	struct lq_hist h;
 	struct lq_nl *nl;
 	struct lq_dev d;
@@ -120,21 +120,25 @@ int cmd_hist(int argc, char **argv)
 			lq_hist_json(stdout, d.name, lunq_hist_names[k], &h, time);
 			continue;
 		}
+		/* the rows' unit: base unit, or STEP's with only --lquantize */
+		tunit = views == V_LQUANT ? uname : time ? "ns" : "bytes";
 		if (time)
-			printf("%s%s: %s latency of %s (ns)\n", i ? "\n" : "", d.name,
+			printf("%s%s: %s latency of %s (%s)\n", i ? "\n" : "", d.name,
 			       phase_title[(k - LUNQ_HIST_WAIT_READ) / 2],
-			       (k & 1) ? "writes" : "reads");
+			       (k & 1) ? "writes" : "reads", tunit);
 		else if (k == LUNQ_HIST_SIZE)
-			printf("%s: IO size (bytes)\n", d.name);
+			printf("%s: IO size (%s)\n", d.name, tunit);
 		else
-			printf("%s: IO alignment, largest power of two dividing the start offset (bytes; offset 0 counts as %llu)\n",
-			       d.name, (unsigned long long)(1ULL << LUNQ_HIST_MAX_BITS));
+			printf("%s: IO alignment, largest power of two dividing the start offset (%s; offset 0 counts as 2^%d)\n",
+			       d.name, tunit, LUNQ_HIST_MAX_BITS);
 		if (!h.count) {
 			printf("  no IOs recorded\n");
 			continue;
 		}
 		if (views & V_QUANT)
 			lq_hist_print_quantize(stdout, &h);
+		if ((views & V_LQUANT) && views != V_LQUANT)
+			printf("\n  lquantize (%s):\n", uname);
 		if (views & V_LQUANT)
 			lq_hist_print_lquantize(stdout, &h, lo, hi, step, unit);
 		if (views & V_PCT)

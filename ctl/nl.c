@@ -557,6 +557,13 @@ int lq_nl_events_join(struct lq_nl *nl)
 	return LQ_OK;
 }
 
+static int no_seq_check(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return NL_OK;
+}
+
 int lq_nl_events_wait(struct lq_nl *nl, int timeout_ms,
 		      void (*cb)(const struct lq_event *ev, void *arg),
 		      void *arg)
@@ -576,6 +583,8 @@ int lq_nl_events_wait(struct lq_nl *nl, int timeout_ms,
 	if (!c)
 		return set_err(nl, LQ_EFAIL, "out of memory");
 	nl_cb_set(c, NL_CB_VALID, NL_CB_CUSTOM, on_event, &s);
+	/* multicast messages carry no sequence number of ours */
+	nl_cb_set(c, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, no_seq_check, NULL);
 	nl_socket_set_nonblocking(nl->ev);
 	rc = nl_recvmsgs(nl->ev, c);
 	nl_cb_put(c);
