@@ -108,6 +108,17 @@ lc 0 reset lq0
 [ "$(lq_stat lq0 writes)" = 0 ] && [ "$(lq_hist lq0 total_write count)" = 0 ] || fail "reset"
 ok "reset zeroes counters and histograms"
 
+# pool membership in show
+nb3=$(nullb_create lq_nb3 64) && nb4=$(nullb_create lq_nb4 64) || fail "null_blk 3, 4 setup"
+lc 0 create pa "$nb4" pool=pp pool_depth=4
+lc 0 create pb "$nb3" pool:pp
+lc 0 show pb
+lc_out "pool pp: members pa pb;"
+lc 0 show -j pa
+lc_out '"pool":{"name":"pp","members":["pa","pb"]}'
+lc 0 remove pa pb
+ok "show: pool pp lists both members"
+
 # remove: refused while open, then done
 exec 3< /dev/mapper/lq0
 lc 4 remove lq0; lc_err "in use"

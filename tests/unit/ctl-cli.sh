@@ -1,0 +1,69 @@
+#!/bin/sh
+# lunqctl's command line on the host (no dm-lunq here): --help of every
+# subcommand, --version, usage errors (exit 1, a message and the usage
+# line) found before anything talks to the kernel, the "module not
+# loaded" error (exit 2, says what to do), and the man pages render
+# without groff warnings.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bin=$top/ctl/lunqctl
+[ -x "$bin" ] || make -s -C "$top/ctl" > /dev/null 2>&1
+if [ ! -x "$bin" ]; then
+	echo "not ok ctl-cli # ctl/lunqctl does not build"
+	exit 0
+fi
+t() {	# t NAME RC PATTERN ARGS...: exit status RC, output matching PATTERN
+	name=$1 want=$2 pat=$3
+	shift 3
+	out=$("$bin" "$@" 2>&1)
+	rc=$?
+	if [ "$rc" = "$want" ] && printf '%s\n' "$out" | grep -qE -- "$pat"; then
+		echo "ok ctl-cli-$name"
+	else
+		printf '%s\n' "$out" | sed 's/^/# /'
+		echo "not ok ctl-cli-$name # lunqctl $*: exit $rc (want $want), pattern '$pat'"
+	fi
+}
+t help 0 '^Commands:' --help
+t help-cmd 0 '^usage: lunqctl stat' help stat
+t version 0 '^lunqctl [0-9.]+ \(netlink family "lunq" version 1\)' --version
+t no-args 1 '^usage: lunqctl COMMAND' 
+t unknown-cmd 1 "unknown command 'bogus'" bogus
+for c in create remove list show set reset stat hist events apply; do
+	t "help-$c" 0 "^usage: lunqctl $c " "$c" --help
+done
+t create-usage 1 'usage: lunqctl create NAME DEV' create lq0
+t create-bad-word 1 'qdepth=x: qdepth: value must be an integer 0..65535' create lq0 /dev/null qdepth=x
+t set-usage 1 'needs NAME and at least one KEY=VALUE' set lq0
+t set-bad-word 1 'sched=x: sched: value must be one of fifo, disksort' set lq0 sched=x
+t set-table-only 1 'pool=a: pool: can only be set on the table line' set lq0 pool=a
+t stat-interval 1 "INTERVAL '0' is not" stat lq0 0
+t stat-json-prom 1 'exclude each other' stat -j -p
+t hist-lquantize 1 'lquantize 0,1,0' hist lq0 -l 0,1,0
+t hist-size-read 1 'take no' hist lq0 --size --read
+t events-count 1 "count 'x'" events -c x
+t bad-option 1 "bad option '--frob'" stat --frob
+printf '[x=1]\nqdepth=1\n' > /tmp/lunqctl-cli.$$.conf
+t apply-syntax 1 'lunqctl-cli.*conf:1: unknown field' apply /tmp/lunqctl-cli.$$.conf
+rm -f /tmp/lunqctl-cli.$$.conf
+t apply-missing 2 'No such file' apply /nonexistent/lunq.conf
+if [ -e /sys/module/dm_lunq ]; then
+	echo "ok ctl-cli-not-loaded # SKIP dm-lunq is loaded here"
+else
+	t not-loaded 2 "dm-lunq is not loaded.*modprobe dm-lunq" list
+fi
+for m in "$top/ctl/lunqctl.8" "$top/ctl/lunq.conf.5"; do
+	name=ctl-man-$(basename "$m")
+	if ! command -v groff > /dev/null; then
+		echo "not ok $name # groff missing (make deps)"
+	elif [ ! -f "$m" ]; then
+		echo "not ok $name # missing"
+	else
+		w=$(groff -man -Tutf8 -ww -z "$m" 2>&1)
+		if [ -z "$w" ]; then
+			echo "ok $name"
+		else
+			printf '%s\n' "$w" | sed 's/^/# /'
+			echo "not ok $name # groff warnings"
+		fi
+	fi
+done
