@@ -47,8 +47,8 @@ static int apply_one(struct lq_nl *nl, const struct lq_pf *pf,
 	}
 	nc = lq_pf_changes(d->policy, w, n, ch, &why);
 	if (nc < 0)
-		return lq_error(LQ_EFAIL, "%s: cannot parse the kernel's policy \"%s\"",
-				d->name, d->policy);
+		return lq_error(LQ_EFAIL, "%s: not applied: %s (policy now \"%s\")",
+				d->name, why ? why : "cannot compare", d->policy);
 	if (why)
 		return lq_error(LQ_EUSAGE, "%s: not applied: %s", d->name, why);
 	if (!nc) {
@@ -88,7 +88,7 @@ int cmd_apply(int argc, char **argv)
 	struct lq_pf pf;
 	const char *file;
 	char *errs = NULL;
-	int c, rc, n = 0, i, matched = 0, changed = 0, worst = LQ_OK;
+	int c, rc, n = 0, i, matched = 0, changed = 0, first_err = LQ_OK;
 	FILE *f;
 
 	optind = 0;
@@ -133,10 +133,10 @@ int cmd_apply(int argc, char **argv)
 			continue;
 		matched++;
 		rc = apply_one(nl, &pf, file, &devs[i], &o, &changed);
-		if (rc && worst == LQ_OK)
-			worst = rc;
+		if (rc && first_err == LQ_OK)	/* the exit status */
+			first_err = rc;
 	}
-	rc = worst;
+	rc = first_err;
 	if (o.device && !matched) {
 		/* the udev rule calls us for every dm device: not lunq is fine */
 		if (!o.quiet)

@@ -364,6 +364,7 @@ int cmd_events(int argc, char **argv)
 	};
 	struct ev_ctx x = { 0 };
 	double timeout = 0, end = 0;
+	u64 lost = 0;
 	struct lq_nl *nl;
 	int c, rc, i;
 
@@ -397,6 +398,12 @@ int cmd_events(int argc, char **argv)
 		rc = lq_find_dev(nl, x.names[i], &d);
 		if (rc)
 			goto out;
+		/* events carry the lunq name: match on it, not on a dm name */
+		x.names[i] = strdup(d.name);
+		if (!x.names[i]) {
+			rc = lq_error(LQ_EFAIL, "out of memory");
+			goto out;
+		}
 	}
 	rc = lq_nl_events_join(nl);
 	if (rc) {
@@ -420,6 +427,11 @@ int cmd_events(int argc, char **argv)
 		if (rc) {
 			lq_error(rc, "%s", lq_nl_err(nl));
 			goto out;
+		}
+		if (lq_nl_overruns(nl) != lost) {
+			lost = lq_nl_overruns(nl);
+			lq_error(LQ_OK, "events lost: lunqctl fell behind and the socket overflowed (%llu times)",
+				 (unsigned long long)lost);
 		}
 	}
 	rc = LQ_OK;

@@ -17,10 +17,17 @@ static u64 lq_delta(const u64 *a, const u64 *b, int i)
 
 int lq_iostat_compute(const u64 *a, const u64 *b, struct lq_iostat *r)
 {
-	u64 t0 = a ? a[LUNQ_ST_SNAPTIME_NS] : 0;
-	u64 dns, dc;
+	u64 t0, dns, dc;
 	double ns;
 
+	/*
+	 * The counters restarted between @a and @b (crtime_ns moved: a
+	 * reset): the report covers the time since then, all columns alike.
+	 */
+	if (a && a[LUNQ_ST_CRTIME_NS] != b[LUNQ_ST_CRTIME_NS])
+		a = NULL;
+	/* since the counters started (a module without crtime_ns: boot) */
+	t0 = a ? a[LUNQ_ST_SNAPTIME_NS] : b[LUNQ_ST_CRTIME_NS];
 	memset(r, 0, sizeof(*r));
 	if (b[LUNQ_ST_SNAPTIME_NS] <= t0)
 		return -1;
@@ -241,6 +248,8 @@ static const struct {
 		"Time with at least one IO waiting in seconds." },
 	[LUNQ_ST_RTIME_NS] = { LQ_PROM_SECONDS,
 		"Time with at least one IO active in seconds." },
+	[LUNQ_ST_CRTIME_NS] = { LQ_PROM_GAUGE_SECONDS,
+		"Monotonic clock when the counters started (creation or reset) in seconds." },
 };
 
 /* A label value, escaped per the exposition format: backslash, quote, newline. */

@@ -16,8 +16,11 @@
  *   qfull/s      d(qfull) / dt
  *   thr          the live throttle of B ("-" when 0: unlimited)
  *
- * A counter smaller in B than in A (statistics reset between the two)
- * counts from zero: d() = B.
+ * Without A, or when crtime_ns differs between A and B (the counters were
+ * reset in between), the report covers the time since crtime_ns: every
+ * column is B's counters over dt = snaptime_ns(B) - crtime_ns(B) (Solaris
+ * kstat's crtime).  A counter still smaller in B than in A counts from
+ * zero: d() = B.
  *
  * Text output, like Solaris iostat -xn (right-aligned, device last; a
  * value too wide for its column widens it, columns stay space-separated):
@@ -45,8 +48,8 @@ struct lq_iostat {
 };
 
 /*
- * @a: the older snapshot, or NULL (all zero: "since the counters were
- * reset"), @b: the newer one; both indexed by enum lunq_stat.
+ * @a: the older snapshot, or NULL ("since the counters started": dt from
+ * b's crtime_ns), @b: the newer one; both indexed by enum lunq_stat.
  * Returns 0, or -1 (and @r zeroed) when snaptime_ns did not advance.
  */
 int lq_iostat_compute(const u64 *a, const u64 *b, struct lq_iostat *r);

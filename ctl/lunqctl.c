@@ -21,13 +21,14 @@ const char *lq_prog = "lunqctl";
 const struct lq_cmd lq_cmds[] = {
 	{ "create", cmd_create, "NAME DEV [KEY=VALUE...]",
 	  "make lunq device NAME over block device DEV",
-	  "Builds the table \"0 <size of DEV> lunq DEV 0 <words>\" and makes\n"
+	  "Loads the table \"0 <size of DEV> lunq MAJ:MIN 0 N <words>\" and makes\n"
 	  "/dev/mapper/NAME.  Refuses a DEV that is missing or in use (mounted,\n"
 	  "held by another device) and a NAME that is taken.  KEY=VALUE (or\n"
 	  "KEY:VALUE) words are any table keys (lunqctl(8), POLICY KEYS).\n" },
-	{ "remove", cmd_remove, "NAME",
-	  "remove lunq device NAME",
-	  "Refuses a device that is open (mounted) or not lunq.\n" },
+	{ "remove", cmd_remove, "NAME...",
+	  "remove lunq devices",
+	  "Refuses a device that is open (mounted) or not lunq; stops at the\n"
+	  "first one refused.\n" },
 	{ "list", cmd_list, "[-j]",
 	  "one line per lunq device: name, lower device, size, state, policy",
 	  "  -j, --json     a JSON array\n" },
@@ -74,7 +75,8 @@ const struct lq_cmd lq_cmds[] = {
 	  "Sections match devices by name or the lower device's vendor, model,\n"
 	  "serial, WWN.  A file with any error applies nothing.\n"
 	  "  -n, --dry-run       say what would change, change nothing\n"
-	  "  -d, --device NAME   only this device (udev rule); not lunq: nothing\n"
+	  "  -d, --device NAME   only this device; not a lunq device: exit 2,\n"
+	  "                      with -q exit 0 silently (the udev rule's call)\n"
 	  "  -q, --quiet         print only errors\n" },
 	{ NULL, NULL, NULL, NULL, NULL }
 };
@@ -181,7 +183,9 @@ const char *lq_dev_state(const struct lq_dev *d)
 	FILE *f;
 	int c;
 
-	snprintf(path, sizeof(path), "/sys/block/%s/dm/suspended", d->disk);
+	/* DISK is "dm-3", or "dm-3@2048" for a target not at sector 0 */
+	snprintf(path, sizeof(path), "/sys/block/%.*s/dm/suspended",
+		 (int)strcspn(d->disk, "@"), d->disk);
 	f = fopen(path, "r");
 	if (!f)
 		return "?";

@@ -33,6 +33,7 @@ struct lq_nl {
 	int family;
 	u32 version;
 	int events_group;
+	u64 overruns;		/* event socket overflows (ENOBUFS) */
 	char err[512];
 };
 
@@ -62,6 +63,11 @@ static int set_err(struct lq_nl *nl, int code, const char *fmt, ...)
 const char *lq_nl_err(const struct lq_nl *nl)
 {
 	return nl->err;
+}
+
+u64 lq_nl_overruns(const struct lq_nl *nl)
+{
+	return nl->overruns;
 }
 
 u32 lq_nl_version(const struct lq_nl *nl)
@@ -324,7 +330,7 @@ int lq_nl_get_dev(struct lq_nl *nl, const char *name, struct lq_dev *d)
 {
 	memset(d, 0, sizeof(*d));
 	return transact(nl, LUNQ_CMD_GET_DEV, 0, name, NULL, -1,
-			parse_one_dev, d, "show");
+			parse_one_dev, d, "get");
 }
 
 struct dump_state {
@@ -589,8 +595,10 @@ int lq_nl_events_wait(struct lq_nl *nl, int timeout_ms,
 	rc = nl_recvmsgs(nl->ev, c);
 	nl_cb_put(c);
 	if (rc < 0 && rc != -NLE_AGAIN && rc != -NLE_INTR) {
-		if (rc == -NLE_NOMEM)	/* ENOBUFS: we fell behind */
+		if (rc == -NLE_NOMEM) {	/* ENOBUFS: we fell behind */
+			nl->overruns++;
 			return LQ_OK;
+		}
 		return set_err(nl, LQ_EFAIL, "events: netlink: %s",
 			       nl_geterror(rc));
 	}

@@ -27,6 +27,9 @@ int lq_nl_open(struct lq_nl **nlp, char *err, size_t errlen);
 void lq_nl_close(struct lq_nl *nl);
 const char *lq_nl_err(const struct lq_nl *nl);
 
+/* Times the events socket overflowed: events lost in userspace. */
+u64 lq_nl_overruns(const struct lq_nl *nl);
+
 /* The family version the module announces. */
 u32 lq_nl_version(const struct lq_nl *nl);
 

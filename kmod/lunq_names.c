@@ -40,6 +40,7 @@ const char *const lunq_stat_names[__LUNQ_ST_MAX] = {
 	[LUNQ_ST_RLENTIME_NS] = "rlentime_ns",
 	[LUNQ_ST_WTIME_NS] = "wtime_ns",
 	[LUNQ_ST_RTIME_NS] = "rtime_ns",
+	[LUNQ_ST_CRTIME_NS] = "crtime_ns",
 };
 
 const char *const lunq_hist_names[LUNQ_NR_HISTS] = {

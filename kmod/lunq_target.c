@@ -322,6 +322,7 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	lunq_host_init(&lc->host);
 	lunq_policy_init(&lc->policy);
 	lc->t0 = ktime_get_ns();
+	lc->crtime = lc->t0;
 	lc->lun.t0 = lc->t0;
 	lunq_integ_init(&lc->integ, lc->t0);
 
@@ -833,14 +834,15 @@ void lunq_stats_reset(struct lunq_c *lc)
 	lc->aborted = 0;
 	lc->retried = 0;
 	lc->throttle_changes = 0;
-	lunq_integ_reset(&lc->integ, ktime_get_ns());
+	lc->crtime = ktime_get_ns();
+	lunq_integ_reset(&lc->integ, lc->crtime);
 	spin_unlock_irq(&lc->lock);
 }
 
 void lunq_take_over(struct lunq_c *lc, struct lunq_c *old)
 {
 	struct lunq_integ g;
-	u64 c[5];
+	u64 c[5], crtime;
 	u32 maxi, maxw;
 
 	lunq_stats_merge(&lc->st, &old->st);
@@ -854,6 +856,7 @@ void lunq_take_over(struct lunq_c *lc, struct lunq_c *old)
 	maxi = old->host.max_inflight;
 	maxw = old->host.max_waiting;
 	g = old->integ;
+	crtime = old->crtime;
 	spin_unlock_irq(&old->lock);
 
 	spin_lock_irq(&lc->lock);
@@ -868,6 +871,7 @@ void lunq_take_over(struct lunq_c *lc, struct lunq_c *old)
 	lc->integ.rlentime += g.rlentime;
 	lc->integ.wtime += g.wtime;
 	lc->integ.rtime += g.rtime;
+	lc->crtime = min(lc->crtime, crtime);	/* the counters it carries */
 	spin_unlock_irq(&lc->lock);
 }
 
@@ -953,6 +957,7 @@ void lunq_fill_stats(struct lunq_c *lc, u64 *v)
 	v[LUNQ_ST_RLENTIME_NS] = lc->integ.rlentime;
 	v[LUNQ_ST_WTIME_NS] = lc->integ.wtime;
 	v[LUNQ_ST_RTIME_NS] = lc->integ.rtime;
+	v[LUNQ_ST_CRTIME_NS] = lc->crtime;
 	spin_unlock_irq(&lc->lock);
 }
 

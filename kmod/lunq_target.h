@@ -62,6 +62,7 @@ struct lunq_c {
 	struct lunq_tlog tlog[LUNQ_TLOG_SIZE];
 	u64 tlog_n;			/* entries ever written */
 	u64 t0;				/* creation (ns) */
+	u64 crtime;			/* counters start: t0 or last reset */
 	struct lunq_integ integ;	/* iostat -x time integrals */
 	u64 timer_at;			/* expiry of @timer, 0 = not armed */
 	struct hrtimer timer;		/* retry delay, reset, sd restore */

@@ -131,6 +131,9 @@ enum lunq_stat {
 	LUNQ_ST_RLENTIME_NS,
 	LUNQ_ST_WTIME_NS,
 	LUNQ_ST_RTIME_NS,
+	LUNQ_ST_CRTIME_NS,	/* when the counters started: creation or
+				 * the last reset (monotonic clock, ns)
+				 */
 	__LUNQ_ST_MAX
 };
 #define LUNQ_ST_MAX (__LUNQ_ST_MAX - 1)

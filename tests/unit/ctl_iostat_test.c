@@ -198,6 +198,20 @@ static void test_edges(void)
 	      near(r.pct_b, 25) && r.wps == 0 && r.wsvc_t == 0,
 	      "null-older-snapshot");
 
+	/* NULL older snapshot: the span starts at crtime_ns */
+	b[LUNQ_ST_CRTIME_NS] = 2000000000ULL;		/* 2 s before */
+	check(lq_iostat_compute(NULL, b, &r) == 0 && near(r.dt, 2) &&
+	      near(r.rps, 20) && near(r.actv, 1) && near(r.pct_b, 50),
+	      "null-older-since-crtime");
+
+	/* crtime moved between the snapshots (a reset): since the reset */
+	snapshots();
+	b[LUNQ_ST_CRTIME_NS] = b[LUNQ_ST_SNAPTIME_NS] - 1000000000ULL;
+	b[LUNQ_ST_READS] = 5;
+	b[LUNQ_ST_COMPLETED] = 5;
+	check(lq_iostat_compute(a, b, &r) == 0 && near(r.dt, 1) &&
+	      near(r.rps, 5), "reset-between-by-crtime");
+
 	/* snaptime did not advance (or went back): -1, all zero */
 	snapshots();
 	b[LUNQ_ST_SNAPTIME_NS] = a[LUNQ_ST_SNAPTIME_NS];

@@ -1,6 +1,7 @@
 # lunqctl stat against the kernel's counters read through sysfs (the
 # observer):
-#  - idle device after a known load: the one report (since the reset) has
+#  - idle device after a known load: the one report spans the time since
+#    the reset (crtime_ns; checked against the shell's clock) and has
 #    r/s * interval = reads, kr/s * interval = read_sectors / 2,
 #    actv * interval = rlentime, asvc_t = rlentime / completed, the same
 #    in --json and in the -x text columns;
@@ -15,6 +16,9 @@ nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=20000000 hw_queue_depth=25
 	fail "null_blk setup"
 lc 0 create lq "$nb" qdepth=8
 lc 0 create lq2 "$(nullb_create lq_nb2 64)"
+sleep 4		# the device is older than its counters after the reset
+lc 0 reset lq
+t_reset=$(now_ms)
 
 fio --name=r --filename=/dev/mapper/lq --direct=1 --ioengine=libaio --rw=randrw \
 	--bs=4k --size=4M --iodepth=16 --output-format=terse > /dev/null || fail "fio"
@@ -24,9 +28,14 @@ rl=$(lq_stat lq rlentime_ns) wl=$(lq_stat lq wlentime_ns) done=$(lq_stat lq comp
 
 # idle: one report since the reset
 lc 0 stat -x --json lq
+since=$(($(now_ms) - t_reset))
 note "$(cat /tmp/lc.out)"
 js() { sed 's/.*"'"$1"'":\([-0-9.e]*\).*/\1/' /tmp/lc.out; }
 iv=$(js interval_s)
+# the first report spans the time since the reset (crtime_ns), not the
+# device's life or the boot: within the shell's measurement, +-0.5 s
+awk -v iv="$iv" -v ms="$since" 'BEGIN { exit !(iv * 1000 <= ms + 500 && iv * 1000 >= ms - 500) }' ||
+	fail "first report spans $iv s; the reset was $since ms ago"
 awk -v iv="$iv" -v rs="$(js r_s)" -v ws="$(js w_s)" -v kr="$(js kr_s)" -v a="$(js actv)" \
 	-v w="$(js wait)" -v as="$(js asvc_t_ms)" -v ws_t="$(js wsvc_t_ms)" \
 	-v reads="$reads" -v writes="$writes" -v rsec="$rsec" -v rl="$rl" -v wl="$wl" -v c="$done" '

@@ -8,7 +8,7 @@
 #  - the alignment and size histograms match jobs with known offsets and
 #    sizes (align.d's views), and so do misaligned_4k and size_not_4k;
 #  - discards count their sectors; "stats reset" (message) zeroes every
-#    counter and histogram.
+#    counter and histogram and moves crtime_ns (counters' start) to now.
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=2000000 discard=1 cache_size=16) ||
@@ -113,9 +113,14 @@ note "fio write+fsync x10: lunq flushes +$fl, lower device diskstats flushes +$d
 ok "discard_sectors 2048 for a 1 MiB discard; flushes +$fl as the lower device's diskstats"
 
 # 5. "stats reset" zeroes every counter and histogram
+c0=$(cat $S/stats/crtime_ns)
 dmsetup message lq 0 stats reset || fail "stats reset"
-awk '$1 !~ /^(throttle|snaptime_ns)$/ && $2 != 0 { print; bad = 1 } END { exit bad }' \
+awk '$1 !~ /^(throttle|snaptime_ns|crtime_ns)$/ && $2 != 0 { print; bad = 1 } END { exit bad }' \
 	$S/snapshot || fail "counters left after stats reset"
+# crtime_ns: the counters start again now (creation before, reset now)
+c1=$(awk '$1 == "crtime_ns" { print $2 }' $S/snapshot)
+s1=$(awk '$1 == "snaptime_ns" { print $2 }' $S/snapshot)
+[ "$c1" -gt "$c0" ] && [ "$c1" -le "$s1" ] || fail "crtime_ns $c0 -> $c1 at reset (snaptime $s1)"
 for h in $S/hist/*; do
 	[ "$(awk '$1 == "count" { print $2 }' "$h")" = 0 ] || fail "$(basename "$h") not zeroed"
 done
