@@ -58,7 +58,7 @@ for m in "$top/ctl/lunqctl.8" "$top/ctl/lunq.conf.5"; do
 	elif [ ! -f "$m" ]; then
 		echo "not ok $name # missing"
 	else
-		w=$(groff -man -Tutf8 -ww -z "$m" 2>&1)
+		w=$(groff -t -man -Tutf8 -ww -z "$m" 2>&1)
 		if [ -z "$w" ]; then
 			echo "ok $name"
 		else
