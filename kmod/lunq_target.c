@@ -1057,7 +1057,7 @@ static void lunq_io_hints(struct dm_target *ti, struct queue_limits *limits)
 
 static struct target_type lunq_target = {
 	.name		 = "lunq",
-	.version	 = {0, 4, 0},
+	.version	 = {0, 5, 0},
 	.features	 = DM_TARGET_NOWAIT,
 	.module		 = THIS_MODULE,
 	.ctr		 = lunq_ctr,
