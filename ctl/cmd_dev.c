@@ -27,7 +27,7 @@ static int simple_opts(int argc, char **argv, bool json_ok, bool *json)
 	optind = 0;
 	opterr = 0;
 	*json = false;
-	while ((c = getopt_long(argc, argv, "+jh", json_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jh", json_opts, NULL)) != -1) {
 		if (c == 'j' && json_ok) {
 			*json = true;
 			continue;

@@ -234,12 +234,13 @@ static int kernel_err(struct lq_nl *nl, const struct lq_req *r,
 
 /*
  * Send @cmd for @name (NULL: none) with optional policy @policy / hist
- * @kind (-1: none), hand every reply to @parse; returns an exit code.
+ * @kind (-1: none), hand every reply to @parse (through @valid, when not
+ * NULL, instead of on_valid); returns an exit code.
  */
 static int transact(struct lq_nl *nl, int cmd, int flags, const char *name,
 		    const char *policy, int kind,
 		    int (*parse)(struct nlattr **, void *), void *arg,
-		    const char *what)
+		    const char *what, nl_recvmsg_msg_cb_t valid)
 {
 	struct lq_req r = { .nl = nl, .parse = parse, .arg = arg };
 	struct nl_msg *msg;
@@ -262,7 +263,7 @@ static int transact(struct lq_nl *nl, int cmd, int flags, const char *name,
 		nl_cb_put(cb);
 		return set_err(nl, LQ_EUSAGE, "%s: request too long", what);
 	}
-	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_valid, &r);
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, valid ? valid : on_valid, &r);
 	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_finish, &r);
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_finish, &r);
 	nl_cb_err(cb, NL_CB_CUSTOM, on_error, &r);
@@ -330,7 +331,7 @@ int lq_nl_get_dev(struct lq_nl *nl, const char *name, struct lq_dev *d)
 {
 	memset(d, 0, sizeof(*d));
 	return transact(nl, LUNQ_CMD_GET_DEV, 0, name, NULL, -1,
-			parse_one_dev, d, "get");
+			parse_one_dev, d, "get", NULL);
 }
 
 struct dump_state {
@@ -372,7 +373,7 @@ int lq_nl_dump(struct lq_nl *nl, struct lq_dev **devs, int *n)
 	int rc;
 
 	rc = transact(nl, LUNQ_CMD_GET_DEV, NLM_F_DUMP, NULL, NULL, -1,
-		      parse_dump_dev, &s, "list");
+		      parse_dump_dev, &s, "list", NULL);
 	if (rc == LQ_OK && s.oom)
 		rc = set_err(nl, LQ_EFAIL, "out of memory");
 	if (rc != LQ_OK) {
@@ -436,39 +437,11 @@ static int on_hist_msg(struct nl_msg *msg, void *arg)
 int lq_nl_get_hist(struct lq_nl *nl, const char *name, u32 kind,
 		   struct lq_hist *h)
 {
-	struct lq_req r = { .nl = nl, .parse = parse_hist, .arg = h };
-	struct nl_msg *msg;
-	struct nl_cb *cb;
-	int rc;
-
 	h->kind = kind;
 	h->count = h->sum = h->max = 0;
 	memset(h->counts, 0, LUNQ_HIST_BUCKETS * sizeof(*h->counts));
-	msg = nlmsg_alloc();
-	cb = nl_cb_alloc(NL_CB_CUSTOM);
-	if (!msg || !cb ||
-	    !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0,
-			 NLM_F_ACK, LUNQ_CMD_GET_HIST, LUNQ_GENL_VERSION) ||
-	    nla_put_string(msg, LUNQ_A_NAME, name) < 0 ||
-	    nla_put_u32(msg, LUNQ_A_HIST, kind) < 0) {
-		nlmsg_free(msg);
-		nl_cb_put(cb);
-		return set_err(nl, LQ_EFAIL, "hist: cannot build the request");
-	}
-	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_hist_msg, &r);
-	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_finish, &r);
-	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_finish, &r);
-	nl_cb_err(cb, NL_CB_CUSTOM, on_error, &r);
-	rc = nl_send_auto(nl->sk, msg);
-	nlmsg_free(msg);
-	while (rc >= 0 && !r.done)
-		rc = nl_recvmsgs(nl->sk, cb);
-	nl_cb_put(cb);
-	if (r.error)
-		return kernel_err(nl, &r, "hist", name);
-	if (rc < 0)
-		return set_err(nl, LQ_EFAIL, "hist: netlink: %s", nl_geterror(rc));
-	return LQ_OK;
+	return transact(nl, LUNQ_CMD_GET_HIST, 0, name, NULL, kind, parse_hist,
+			h, "hist", on_hist_msg);
 }
 
 /* ---- changes ----------------------------------------------------------- */
@@ -476,13 +449,13 @@ int lq_nl_get_hist(struct lq_nl *nl, const char *name, u32 kind,
 int lq_nl_set(struct lq_nl *nl, const char *name, const char *policy)
 {
 	return transact(nl, LUNQ_CMD_SET, 0, name, policy, -1, NULL, NULL,
-			"set");
+			"set", NULL);
 }
 
 int lq_nl_reset(struct lq_nl *nl, const char *name)
 {
 	return transact(nl, LUNQ_CMD_RESET, 0, name, NULL, -1, NULL, NULL,
-			"reset");
+			"reset", NULL);
 }
 
 /* ---- events ------------------------------------------------------------ */
