@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lunqbench: types and the pure parts' interfaces.
+ *
+ * Pure parts (libc only, unit-tested in tests/unit/bench_*_test.c):
+ *   rng.c       xoshiro256** PRNG, uniform/exponential/zipf draws
+ *   workload.c  the next IO of a stream: size, direction, position
+ *               (seekpct, range, offset, align, zipf / hot band)
+ *   arrival.c   open-loop arrival schedules (Poisson, uniform, fixed)
+ *   verify.c    verify headers: fill a write buffer, check a read buffer
+ * Plumbing:
+ *   lunqbench.c     command line, targets, run loop, reports
+ *   engine_uring.c  io_uring engine (liburing), batched submit/reap
+ *   engine_sync.c   synchronous threads (pread/pwrite), vdbench style
+ *   report.c        interval lines, summary, histograms, JSON, key=value
+ *
+ * Time is integer ns of CLOCK_MONOTONIC everywhere.  Latency (design
+ * notes, "Load generator latency"): t_sched (arrival schedule in open
+ * loop; slot free time in closed loop), t_sub (just before the submit
+ * call), t_done (completion reaped): service = t_done - t_sub, lag =
+ * t_sub - t_sched, response = t_done - t_sched.
+ */
+#ifndef LUNQBENCH_LB_H
+#define LUNQBENCH_LB_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef uint32_t u32;
+typedef uint64_t u64;
+
+/* ---- rng.c --------------------------------------------------------------- */
+
+struct lb_rng {
+	u64 s[4];
+};
+
+/* Seed from one number (splitmix64 expansion); the same seed, the same run. */
+void lb_rng_seed(struct lb_rng *r, u64 seed);
+u64 lb_rng_next(struct lb_rng *r);
+/* Uniform in [0, n) (n > 0), without modulo bias. */
+u64 lb_rng_below(struct lb_rng *r, u64 n);
+/* Uniform double in [0, 1). */
+double lb_rng_unit(struct lb_rng *r);
+/* Exponential with mean @mean (inverse transform; no libm: own log()). */
+double lb_rng_exp(struct lb_rng *r, double mean);
+
+/* Zipf over [0, n) with exponent theta (0 < theta, != 1 allowed): rank 0 most
+ * popular.  Precomputes constants (Gray et al., "Quickly generating
+ * billion-record synthetic databases"). */
+struct lb_zipf {
+	u64 n;
+	double theta, alpha, zetan, eta, zeta2;
+};
+void lb_zipf_init(struct lb_zipf *z, u64 n, double theta);
+u64 lb_zipf_next(const struct lb_zipf *z, struct lb_rng *r);
+
+/* ---- workload.c ---------------------------------------------------------- */
+
+#define LB_MAX_BS	16
+
+enum lb_skew {
+	LB_SKEW_NONE,		/* uniform over the range */
+	LB_SKEW_ZIPF,		/* zipf over aligned slots, theta */
+	LB_SKEW_HOT,		/* hot band: hot_io_pct % of random IOs land in
+				 * the first hot_pct % of the range */
+};
+
+struct lb_workload {
+	/* sizes: a list with weights (nbs >= 1), or a range bs_min..bs_max
+	 * in steps of bs_step (nbs == 0) */
+	u32 bs[LB_MAX_BS], bs_weight[LB_MAX_BS];
+	int nbs;
+	u32 bs_min, bs_max, bs_step;
+	u32 rdpct;		/* 0..100: share of reads */
+	/* vdbench seekpct: 0 sequential, 100 every IO at a new random
+	 * position, n: each IO jumps with probability n %, else continues
+	 * where the stream's previous IO ended (wrapping at the range end) */
+	u32 seekpct;
+	u64 range_lo, range_hi;	/* bytes of the target used: [lo, hi) */
+	u64 offset;		/* bytes added to every position (512-multiple):
+				 * the vdbench alignment shift */
+	u32 align;		/* random positions are multiples (0: the IO size) */
+	enum lb_skew skew;
+	double zipf_theta;
+	u32 hot_pct, hot_io_pct;
+};
+
+/* One IO as the generator makes it. */
+struct lb_io {
+	u64 off;		/* bytes from the target's start, offset included */
+	u32 len;
+	bool write;
+};
+
+/* A stream's generator (one per thread / per io_uring submitter). */
+struct lb_gen {
+	const struct lb_workload *w;
+	struct lb_rng rng;
+	struct lb_zipf zipf;
+	u64 next_seq;		/* where a sequential IO continues (range-relative) */
+	u64 size;		/* target bytes */
+	u32 bs_total_weight;
+};
+
+/*
+ * Check @w against a target of @size bytes and a sector size of @lbs
+ * (O_DIRECT needs sizes, offsets and align multiple of it when @direct).
+ * NULL when consistent, else a constant message naming the option
+ * ("--bs: 1000 is not a multiple of the device's 512-byte sectors").
+ */
+const char *lb_workload_check(const struct lb_workload *w, u64 size, u32 lbs,
+			      bool direct);
+
+/*
+ * Start stream @stream (0..) of @w on a target of @size bytes; streams
+ * of one run start their sequential position spread over the range
+ * (stream k at k/streams of it) and draw from seed + stream.
+ */
+void lb_gen_init(struct lb_gen *g, const struct lb_workload *w, u64 size,
+		 u32 stream, u32 streams, u64 seed);
+
+/* The next IO of the stream. */
+void lb_gen_next(struct lb_gen *g, struct lb_io *io);
+
+/* ---- arrival.c ----------------------------------------------------------- */
+
+enum lb_arrival {
+	LB_ARR_CLOSED,		/* --iorate max: next IO when a slot frees */
+	LB_ARR_POISSON,		/* exponential gaps, mean 1/rate */
+	LB_ARR_UNIFORM,		/* gaps uniform in [0, 2/rate) */
+	LB_ARR_FIXED,		/* gaps exactly 1/rate */
+};
+
+struct lb_sched {
+	enum lb_arrival kind;
+	double gap_ns;		/* mean gap */
+	double t;		/* next arrival, ns (fractional, no drift) */
+	struct lb_rng rng;
+};
+
+/* Arrivals at @rate IOs per second from @t0 (ns). */
+void lb_sched_init(struct lb_sched *s, enum lb_arrival kind, double rate,
+		   u64 t0, u64 seed);
+/* The next arrival time (ns), strictly increasing or equal. */
+u64 lb_sched_next(struct lb_sched *s);
+
+/* ---- verify.c ------------------------------------------------------------ */
+
+/*
+ * Verify mode: every 512-byte sector a write carries begins with a
+ * header, the rest is a pattern drawn from (seed, sector, seq):
+ *   u32 magic "LQB1", u32 crc32c of the sector with this field zero,
+ *   u64 sector (absolute, 512-byte units, of this sector on the target),
+ *   u64 seq (write sequence number, >= 1), u64 seed
+ * A read sector checks: magic, crc, sector == its own position, seed ==
+ * the run's seed; and when the caller knows which write it must see,
+ * seq == that one.
+ */
+#define LB_VERIFY_MAGIC	0x3142514cU	/* "LQB1" little-endian */
+
+enum lb_verify_err {
+	LB_VERIFY_OK,
+	LB_VERIFY_MAGIC_BAD,	/* never written by lunqbench, or garbage */
+	LB_VERIFY_CRC_BAD,	/* torn or corrupted */
+	LB_VERIFY_SECTOR_BAD,	/* data of another sector: misdirected IO */
+	LB_VERIFY_SEED_BAD,	/* written by another run */
+	LB_VERIFY_SEQ_BAD,	/* an older (lost write) or unexpected version */
+};
+
+/* Fill @len bytes (a 512-multiple) of a write at byte @off. */
+void lb_verify_fill(void *buf, u32 len, u64 off, u64 seq, u64 seed);
+
+/*
+ * Check @len bytes read at @off.  @want_seq: the write sequence each
+ * sector must carry (NULL or 0: any).  Returns LB_VERIFY_OK or the first
+ * error, with the failing sector in *@bad_sector and what it held in
+ * *@got_seq (0 when the header is unreadable).
+ */
+enum lb_verify_err lb_verify_check(const void *buf, u32 len, u64 off,
+				   u64 seed, const u64 *want_seq,
+				   u64 *bad_sector, u64 *got_seq);
+
+const char *lb_verify_strerror(enum lb_verify_err e);
+
+/* crc32c (Castagnoli), software. */
+u32 lb_crc32c(u32 crc, const void *buf, size_t len);
+
+#endif /* LUNQBENCH_LB_H */
