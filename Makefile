@@ -4,11 +4,12 @@
 #   make test    unit, KUnit, qemu/run and VM integration tests
 #   make demo    boot the VM and show a lunq device passing fio traffic
 #   make bench-overhead  lunq vs dm-linear, disksort vs fifo (ARGS="-o DIR ...")
+#   make bench-compare   lunqbench vs fio, equal settings (ARGS="-o DIR ...")
 KVER ?= $(shell scripts/kver 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 SUBDIRS_USER := $(wildcard ctl/Makefile bench/Makefile)
 
-.PHONY: all check-kdir kmod splat user deps test test-unit test-kunit test-vm demo tools bench-overhead checkpatch clean help
+.PHONY: all check-kdir kmod splat user deps test test-unit test-kunit test-vm demo tools bench-overhead bench-compare checkpatch clean help
 
 all: kmod splat user tools
 
@@ -57,6 +58,11 @@ demo: deps all
 bench-overhead: all
 	bench/overhead.sh $(ARGS)
 
+# benchmark, not a test: lunqbench against fio, alternated rounds, ratios.
+# ARGS are bench/compare-fio.sh's: --rounds N, --runtime S, --part a|b, -o DIR
+bench-compare: all
+	bench/compare-fio.sh $(ARGS)
+
 checkpatch:
 	perl $$(scripts/linux-src)/scripts/checkpatch.pl --no-tree --strict -f $$(git ls-files 'kmod/*.c' 'kmod/*.h')
 
@@ -67,4 +73,4 @@ clean:
 	rm -rf build
 
 help:
-	@sed -n '2,6p' Makefile | sed 's/^# *//'
+	@sed -n '2,7p' Makefile | sed 's/^# *//'

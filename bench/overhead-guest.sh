@@ -23,6 +23,7 @@
 # CPU per IO: busy time of all CPUs (/proc/stat: user, nice, system, irq,
 # softirq, steal; tick-sampled) over the fio run, divided by the IOs read.
 . "$LUNQ_SRC/tests/vm/lib.sh"
+. "$LUNQ_SRC/bench/stats.sh"
 
 rounds=10 runtime=5 part=ab accel=unknown
 while [ $# -gt 0 ]; do
@@ -44,12 +45,8 @@ A_QD=32
 B_QD=256 B_JOBS=8 B_QDEPTH=8
 B_CNSEC=${LUNQ_BENCH_B_CNSEC:-1000000}	# part B's completion time (ns)
 WARMUP=3			# seconds of each warm-up run
-HZ=100				# USER_HZ: /proc/stat's unit
 tmp=/tmp/ovh
 mkdir -p $tmp
-
-# cpu_busy: busy CPU time of all CPUs so far, in USER_HZ ticks
-cpu_busy() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
 
 # fio_run DEV IODEPTH NUMJOBS RUNTIME: "IOPS CPU_US_PER_IO" of one fio run
 # (read IOPS: terse v3 field 8, group_reporting sums the jobs; IOs read:
@@ -67,18 +64,6 @@ fio_run() {
 		ios = $6 / 4; printf "%s %.2f\n", $8, (ios > 0) ? c * 1e6 / hz / ios : 0 }' $tmp/fio.out
 }
 
-# stats NUM...: "median min max q1 q3" (quartiles by linear interpolation)
-stats() {
-	echo "$@" | tr ' ' '\n' | grep . | sort -n | awk '
-		{ a[NR] = $1 }
-		function q(p,   h, l) {
-			h = (NR - 1) * p + 1; l = int(h)
-			return (l >= NR) ? a[NR] : a[l] + (h - l) * (a[l + 1] - a[l])
-		}
-		END { printf "%.4f %.4f %.4f %.4f %.4f\n", q(0.5), a[1], a[NR], q(0.25), q(0.75) }'
-}
-
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f\n", (b > 0) ? a / b : 0 }'; }
 jlist() { echo "$*" | sed 's/ /, /g'; }
 # jstats "median min max q1 q3": a JSON object
 jstats() {

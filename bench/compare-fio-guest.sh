@@ -1,0 +1,121 @@
+# bench/compare-fio-guest.sh: the guest half of bench/compare-fio.sh
+# (busybox sh, root, in the VM qemu/run boots).  Measures, asserts nothing.
+#   sh compare-fio-guest.sh [--rounds N] [--runtime S] [--part a|b|ab]
+. "$LUNQ_SRC/tests/vm/lib.sh"
+. "$LUNQ_SRC/bench/stats.sh"
+
+rounds=10 runtime=5 part=ab
+while [ $# -gt 0 ]; do
+	case $1 in
+	--rounds) rounds=$2; shift 2 ;;
+	--runtime) runtime=$2; shift 2 ;;
+	--part) part=$2; shift 2 ;;
+	*) echo "compare-fio-guest: unknown argument '$1'"; exit 2 ;;
+	esac
+done
+tmp=/tmp/cmp
+mkdir -p $tmp
+
+# fio_run DEV QD RUNTIME: "IOPS CPU_US_PER_IO P50_US P99_US"
+# (terse v3: 6 read KiB, 8 read IOPS, 18/19 clat percentiles of
+# --percentile_list=50:99 as "50.000000%=N" in us)
+fio_run() {
+	_c0=$(cpu_busy)
+	fio --name=cmp --filename="$1" --direct=1 --ioengine=io_uring \
+		--rw=randread --bs=4k --iodepth="$2" --numjobs=1 --time_based \
+		--runtime="$3" --norandommap --percentile_list=50:99 \
+		--output-format=terse --terse-version=3 > $tmp/fio.out 2>&1 ||
+		{ cat $tmp/fio.out >&2; return 1; }
+	_c1=$(cpu_busy)
+	[ "$(fio_terse $tmp/fio.out 5)" = 0 ] || { cat $tmp/fio.out >&2; return 1; }
+	awk -F';' -v c="$((_c1 - _c0))" -v hz=$HZ 'NR == 1 {
+		ios = $6 / 4; split($18, p50, "="); split($19, p99, "=")
+		printf "%s %.2f %s %s\n", $8, (ios > 0) ? c * 1e6 / hz / ios : 0, p50[2], p99[2] }' $tmp/fio.out
+}
+
+# lb_run DEV QD RUNTIME: the same four figures from lunqbench --kv
+# (service latency, ns -> us)
+lb_run() {
+	_c0=$(cpu_busy)
+	lunqbench --engine uring --rdpct 100 --seekpct 100 --bs 4k --iodepth "$2" \
+		--threads 1 --iorate max --elapsed "$3" --interval 0 --kv "$1" > $tmp/lb.out 2>&1 ||
+		{ cat $tmp/lb.out >&2; return 1; }
+	_c1=$(cpu_busy)
+	tail -1 $tmp/lb.out | tr ' ' '\n' | awk -F= -v c="$((_c1 - _c0))" -v hz=$HZ '
+		{ v[$1] = $2 }
+		END { printf "%.0f %.2f %.1f %.1f\n", v["iops"], (v["ios"] > 0) ? c * 1e6 / hz / v["ios"] : 0,
+			v["svc_p50_ns"] / 1000, v["svc_p99_ns"] / 1000 }'
+}
+
+# run_part TAG DEV QD: $rounds rounds, ABBA; per-round ratios lunqbench/fio
+run_part() {
+	_tag=$1 _dev=$2 _qd=$3
+	_li= _lc= _l5= _l9=
+	_r=1
+	while [ "$_r" -le "$rounds" ]; do
+		if [ $((_r % 2)) = 1 ]; then
+			_f=$(fio_run "$_dev" "$_qd" "$runtime") || return 1
+			_b=$(lb_run "$_dev" "$_qd" "$runtime") || return 1
+		else
+			_b=$(lb_run "$_dev" "$_qd" "$runtime") || return 1
+			_f=$(fio_run "$_dev" "$_qd" "$runtime") || return 1
+		fi
+		set -- $_f $_b
+		_ri=$(ratio "$5" "$1") _rc=$(ratio "$6" "$2") _r5=$(ratio "$7" "$3") _r9=$(ratio "$8" "$4")
+		printf '  round %2d/%d: fio %6s IOPS %6s us/IO p50 %s p99 %s us | lunqbench %6s IOPS %6s us/IO p50 %s p99 %s us | ratios IOPS %.3f CPU %.3f p50 %.3f p99 %.3f\n' \
+			"$_r" "$rounds" "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$_ri" "$_rc" "$_r5" "$_r9"
+		_li="$_li $_ri" _lc="$_lc $_rc" _l5="$_l5 $_r5" _l9="$_l9 $_r9"
+		_r=$((_r + 1))
+	done
+	for _k in i c 5 9; do
+		eval "_v=\$(stats \$_l$_k)"
+		eval "${_tag}_s$_k=\"\$_v\""
+	done
+}
+
+# line LABEL "median min max q1 q3"
+line() {
+	set -- "$1" $2
+	printf '  lunqbench/fio %-11s median %.3f (min %.3f, max %.3f, IQR %.3f..%.3f, %d rounds)\n' \
+		"$1" "$2" "$3" "$4" "$5" "$6" "$rounds"
+}
+
+jstats() { echo "$1" | awk '{ printf "{\"median\": %s, \"min\": %s, \"max\": %s, \"q1\": %s, \"q3\": %s}", $1, $2, $3, $4, $5 }'; }
+
+echo "lunqbench vs fio: kernel $(uname -r), $(nproc) CPUs, $rounds rounds, ${runtime} s per run, $(fio --version)"
+start=$(date +%s)
+for p in a b; do
+	case $part in *$p*) ;; *) continue ;; esac
+	if [ $p = a ]; then
+		nb=$(nullb_create cmp_a 1024 memory_backed=0) || exit 1
+		qd=32 what="4 KiB randread io_uring QD32, null_blk (CPU-bound)"
+	else
+		nb=$(nullb_create cmp_b 1024 memory_backed=0 irqmode=2 completion_nsec=2000000 hw_queue_depth=64) || exit 1
+		qd=8 what="4 KiB randread io_uring QD8, null_blk 2 ms completions (device-bound)"
+	fi
+	echo
+	echo "== Part $(echo $p | tr ab AB): $what, ${runtime} s per run"
+	w=$(fio_run "$nb" $qd 2) && note "warm-up fio: $w" || exit 1
+	w=$(lb_run "$nb" $qd 2) && note "warm-up lunqbench: $w" || exit 1
+	run_part $p "$nb" $qd || exit 1
+done
+secs=$(($(date +%s) - start))
+
+echo
+echo "== Summary: lunqbench/fio, median of per-round ratios, ${secs} s"
+j=$LUNQ_OUT/compare-fio.json
+printf '{\n  "benchmark": "compare-fio",\n  "kernel": "%s",\n  "rounds": %s,\n  "runtime_s": %s' "$(uname -r)" "$rounds" "$runtime" > "$j"
+for p in a b; do
+	case $part in *$p*) ;; *) continue ;; esac
+	eval "si=\$${p}_si sc=\$${p}_sc s5=\$${p}_s5 s9=\$${p}_s9"
+	echo "Part $(echo $p | tr ab AB):"
+	line "IOPS" "$si"
+	line "CPU/IO" "$sc"
+	line "p50" "$s5"
+	line "p99" "$s9"
+	printf ',\n  "part_%s": {"iops": %s, "cpu_per_io": %s, "p50": %s, "p99": %s}' \
+		$p "$(jstats "$si")" "$(jstats "$sc")" "$(jstats "$s5")" "$(jstats "$s9")" >> "$j"
+done
+printf '\n}\n' >> "$j"
+cleanup_all
+exit 0

@@ -1,0 +1,51 @@
+#!/bin/bash
+# bench/compare-fio.sh [options]: lunqbench against fio, equal settings,
+# one VM boot.  A benchmark, not a test: it prints figures and asserts
+# nothing about speed (it fails only when the VM, a device or a tool fails).
+#
+#   Part A  4 KiB randread, io_uring, direct, QD32, one job/thread, on a
+#           1 GiB null_blk (not memory backed): CPU-bound, so IOPS and CPU
+#           time per IO show each tool's own cost.
+#   Part B  the same at QD8 on a null_blk whose completions take 2 ms
+#           (timer): device-bound; the latency percentiles show whether
+#           the two tools measure the same thing.
+#
+# The tools alternate, one run each per round (ABBA order), after one
+# unmeasured warm-up run each.  Per round: IOPS, CPU us per IO (busy time
+# of all guest CPUs over the run / IOs, the same method for both) and
+# p50/p99 latency of both, and lunqbench/fio ratios; at the end the median
+# of every per-round ratio with min, max and interquartile range.
+# Latency: fio's completion latency (clat, submit -> completion) against
+# lunqbench's service latency (t_sub -> t_done, design notes): closed loop
+# at a fixed QD, the comparable pair.  With -o DIR the figures also go to
+# DIR/compare-fio.json.
+#
+# Options:
+#   --rounds N      rounds per part (default 10, at least 10 for a figure)
+#   --runtime S     seconds per run (default 5)
+#   --part a|b|ab   which parts (default ab)
+#   -o DIR          result directory (qemu/run -o)
+#   -h, --help      this text
+# About 4 minutes with the defaults under TCG.  `make bench-compare`.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+rounds=10 runtime=5 part=ab out=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--rounds) rounds=${2:?--rounds needs a number}; shift 2 ;;
+	--runtime) runtime=${2:?--runtime needs seconds}; shift 2 ;;
+	--part) part=${2:?--part needs a, b or ab}; shift 2 ;;
+	-o|--out) out=(-o "${2:?-o needs a directory}"); shift 2 ;;
+	-h|--help) usage; exit 0 ;;
+	*) echo "bench/compare-fio.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+	esac
+done
+for v in "$rounds" "$runtime"; do
+	[[ $v =~ ^[1-9][0-9]*$ ]] || { echo "bench/compare-fio.sh: --rounds and --runtime take a positive integer" >&2; exit 2; }
+done
+case $part in a|b|ab) ;; *) echo "bench/compare-fio.sh: --part takes a, b or ab" >&2; exit 2 ;; esac
+[ -x "$top/bench/lunqbench" ] || make -C "$top" || exit 1
+exec "$top/qemu/run" "${out[@]}" "$top/bench/compare-fio-guest.sh" \
+	--rounds "$rounds" --runtime "$runtime" --part "$part"
