@@ -46,9 +46,20 @@ double lb_rng_unit(struct lb_rng *r);
 /* Exponential with mean @mean (inverse transform; no libm: own log()). */
 double lb_rng_exp(struct lb_rng *r, double mean);
 
-/* Zipf over [0, n) with exponent theta (0 < theta, != 1 allowed): rank 0 most
- * popular.  Precomputes constants (Gray et al., "Quickly generating
- * billion-record synthetic databases"). */
+/* libm stand-ins (relative error about 1e-15): natural log (x > 0), e^x,
+ * x^y (x >= 0), and the generalized harmonic number
+ * zeta(n, theta) = sum_{i=1..n} i^-theta (Euler-Maclaurin tail beyond
+ * 1024 terms, so large n cost no more than n = 1024). */
+double lb_log(double x);
+double lb_exp(double x);
+double lb_pow(double x, double y);
+double lb_zeta(u64 n, double theta);
+
+/* Zipf over [0, n) with exponent theta (0 < theta, theta != 1): rank 0 most
+ * popular, P(0) = 1/zeta(n, theta), P(1) = 2^-theta/zeta(n, theta), the
+ * other ranks by Gray's approximation.  theta == 1 is taken as 1 - 1e-6
+ * (lb_workload_check rejects it).  Precomputes constants (Gray et al.,
+ * "Quickly generating billion-record synthetic databases"). */
 struct lb_zipf {
 	u64 n;
 	double theta, alpha, zetan, eta, zeta2;
@@ -60,11 +71,15 @@ u64 lb_zipf_next(const struct lb_zipf *z, struct lb_rng *r);
 
 #define LB_MAX_BS	16
 
+/* Skew of random positions (sequential IOs are not skewed). */
 enum lb_skew {
 	LB_SKEW_NONE,		/* uniform over the range */
-	LB_SKEW_ZIPF,		/* zipf over aligned slots, theta */
+	LB_SKEW_ZIPF,		/* zipf over aligned slots, theta: rank r is the
+				 * r-th slot from the range's start (no
+				 * scramble: the popular data is at the start) */
 	LB_SKEW_HOT,		/* hot band: hot_io_pct % of random IOs land in
-				 * the first hot_pct % of the range */
+				 * the first hot_pct % of the range, the others
+				 * in the rest of it */
 };
 
 struct lb_workload {
@@ -78,10 +93,15 @@ struct lb_workload {
 	 * position, n: each IO jumps with probability n %, else continues
 	 * where the stream's previous IO ended (wrapping at the range end) */
 	u32 seekpct;
-	u64 range_lo, range_hi;	/* bytes of the target used: [lo, hi) */
+	u64 range_lo, range_hi;	/* bytes of the target used: [lo, hi);
+				 * range_hi 0: the target's size - offset */
 	u64 offset;		/* bytes added to every position (512-multiple):
-				 * the vdbench alignment shift */
-	u32 align;		/* random positions are multiples (0: the IO size) */
+				 * the vdbench alignment shift; the range plus
+				 * the offset must stay inside the target */
+	u32 align;		/* random positions are multiples (0: the IO size);
+				 * a 512-multiple.  Slots for zipf: the range's
+				 * align-multiples (align 0: multiples of the
+				 * smallest size) */
 	enum lb_skew skew;
 	double zipf_theta;
 	u32 hot_pct, hot_io_pct;
@@ -99,16 +119,21 @@ struct lb_gen {
 	const struct lb_workload *w;
 	struct lb_rng rng;
 	struct lb_zipf zipf;
-	u64 next_seq;		/* where a sequential IO continues (range-relative) */
+	u64 next_seq;		/* where a sequential IO continues, bytes from
+				 * lo; one that would pass hi starts at lo */
 	u64 size;		/* target bytes */
 	u32 bs_total_weight;
+	u64 lo, hi;		/* the range in use (range_hi 0 resolved) */
+	u32 grain;		/* align, or the smallest size when align is 0 */
 };
 
 /*
  * Check @w against a target of @size bytes and a sector size of @lbs
- * (O_DIRECT needs sizes, offsets and align multiple of it when @direct).
- * NULL when consistent, else a constant message naming the option
- * ("--bs: 1000 is not a multiple of the device's 512-byte sectors").
+ * (0: 512; O_DIRECT needs sizes, offsets, range and align multiple of it
+ * when @direct).  NULL when consistent, else a message naming the option
+ * ("--bs: 1000 is not a multiple of the device's 512-byte sectors"), in a
+ * per-thread static buffer: do not free, valid until the next call.
+ * Every size must fit in the range with at least one aligned position.
  */
 const char *lb_workload_check(const struct lb_workload *w, u64 size, u32 lbs,
 			      bool direct);
@@ -116,7 +141,9 @@ const char *lb_workload_check(const struct lb_workload *w, u64 size, u32 lbs,
 /*
  * Start stream @stream (0..) of @w on a target of @size bytes; streams
  * of one run start their sequential position spread over the range
- * (stream k at k/streams of it) and draw from seed + stream.
+ * (stream k at k/streams of it, rounded down to the grain) and draw from
+ * seed + stream.  @w must have passed lb_workload_check and must outlive
+ * @g (it is not copied).
  */
 void lb_gen_init(struct lb_gen *g, const struct lb_workload *w, u64 size,
 		 u32 stream, u32 streams, u64 seed);
@@ -138,12 +165,18 @@ struct lb_sched {
 	double gap_ns;		/* mean gap */
 	double t;		/* next arrival, ns (fractional, no drift) */
 	struct lb_rng rng;
+	u64 t0;			/* the start */
+	double rel;		/* next arrival - t0, ns: the exact schedule */
+	u64 n;			/* arrivals handed out */
 };
 
 /* Arrivals at @rate IOs per second from @t0 (ns). */
 void lb_sched_init(struct lb_sched *s, enum lb_arrival kind, double rate,
 		   u64 t0, u64 seed);
-/* The next arrival time (ns), strictly increasing or equal. */
+/* The next arrival time (ns, rounded to nearest), increasing or equal.
+ * The first is t0 itself, then t0 plus the sum of the gaps (fixed: arrival
+ * n at t0 + n * 1e9/rate to 1 ns, a product, not a running sum).
+ * LB_ARR_CLOSED or a rate <= 0: always t0. */
 u64 lb_sched_next(struct lb_sched *s);
 
 /* ---- verify.c ------------------------------------------------------------ */
@@ -169,14 +202,19 @@ enum lb_verify_err {
 	LB_VERIFY_SEQ_BAD,	/* an older (lost write) or unexpected version */
 };
 
-/* Fill @len bytes (a 512-multiple) of a write at byte @off. */
+/* Fill @len bytes (a 512-multiple) of a write at byte @off (a
+ * 512-multiple; sector numbers are @off / 512 onwards).  Fields are stored
+ * little-endian on every host. */
 void lb_verify_fill(void *buf, u32 len, u64 off, u64 seq, u64 seed);
 
 /*
- * Check @len bytes read at @off.  @want_seq: the write sequence each
- * sector must carry (NULL or 0: any).  Returns LB_VERIFY_OK or the first
- * error, with the failing sector in *@bad_sector and what it held in
- * *@got_seq (0 when the header is unreadable).
+ * Check @len bytes read at @off.  @want_seq: NULL (any seq), or an array
+ * of @len / 512 entries, want_seq[i] the write sequence the i-th sector
+ * must carry (an entry 0: any).  Checks per sector in this order: magic,
+ * crc, sector, seed, seq.  Returns LB_VERIFY_OK or the first error, with
+ * the failing sector (absolute, 512-byte units) in *@bad_sector and the
+ * seq its header holds in *@got_seq (0 for MAGIC_BAD; for CRC_BAD the
+ * unverified header's value).  Either pointer may be NULL.
  */
 enum lb_verify_err lb_verify_check(const void *buf, u32 len, u64 off,
 				   u64 seed, const u64 *want_seq,
@@ -184,7 +222,9 @@ enum lb_verify_err lb_verify_check(const void *buf, u32 len, u64 off,
 
 const char *lb_verify_strerror(enum lb_verify_err e);
 
-/* crc32c (Castagnoli), software. */
+/* crc32c (Castagnoli), software (slicing-by-8).  @crc: 0 to start, or a
+ * previous result to continue (pre- and post-inverted inside, so
+ * lb_crc32c(0, "123456789", 9) == 0xE3069283). */
 u32 lb_crc32c(u32 crc, const void *buf, size_t len);
 
 #endif /* LUNQBENCH_LB_H */

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Userspace unit test of bench/workload.c: lunqbench's IO stream generator
+ * (sizes, rdpct, vdbench seekpct, range, align, offset, zipf and hot band
+ * skews, stream start positions) and its option checks.
+ * LINK: bench/workload.c bench/rng.c
+ */
+#include <stdio.h>
+#include <string.h>
+#include "../../bench/lb.h"
+
+static int n, failed;
+
+static void check(int cond, const char *name)
+{
+	n++;
+	if (!cond)
+		failed++;
+	printf("%sok %d bench-workload-%s\n", cond ? "" : "not ", n, name);
+}
+
+#define KiB 1024ULL
+#define MiB (1024 * KiB)
+#define GiB (1024 * MiB)
+#define SIZE GiB		/* the target */
+#define IOS 100000
+
+/* 4 KiB random reads over the whole target */
+static struct lb_workload base(void)
+{
+	struct lb_workload w;
+
+	memset(&w, 0, sizeof(w));
+	w.bs[0] = 4096;
+	w.bs_weight[0] = 1;
+	w.nbs = 1;
+	w.rdpct = 100;
+	w.seekpct = 100;
+	return w;
+}
+
+static int pct_in(u64 count, u64 total, double lo, double hi)
+{
+	double p = 100.0 * (double)count / (double)total;
+
+	return p >= lo && p <= hi;
+}
+
+/* lb_workload_check fails naming @opt, with @has in the message */
+static int bad(const struct lb_workload *w, u64 size, u32 lbs, bool direct,
+	       const char *opt, const char *has)
+{
+	const char *e = lb_workload_check(w, size, lbs, direct);
+
+	if (e)
+		printf("#   %s\n", e);
+	else
+		printf("#   (no error for %s)\n", opt);
+	return e && !strncmp(e, opt, strlen(opt)) && e[strlen(opt)] == ':' &&
+	       strstr(e, has);
+}
+
+int main(void)
+{
+	struct lb_workload w;
+	struct lb_gen g, g2;
+	struct lb_io io;
+	u64 i, prev_end, jumps, reads, small, wraps, dec[10], slot[16], lo, hi;
+	u64 zc[1024];
+	int ok, k;
+
+	/* seekpct 0: strictly sequential, wrapping to range_lo at the end */
+	w = base();
+	w.seekpct = 0;
+	w.range_lo = 64 * KiB;
+	w.range_hi = 64 * KiB + 1 * MiB;
+	check(lb_workload_check(&w, SIZE, 512, true) == NULL, "seq-valid");
+	lb_gen_init(&g, &w, SIZE, 0, 1, 1);
+	lb_gen_next(&g, &io);
+	ok = io.off == w.range_lo && io.len == 4096;
+	wraps = 0;
+	for (i = 1, prev_end = io.off + io.len; i < 10000; i++) {
+		lb_gen_next(&g, &io);
+		if (prev_end == w.range_hi && io.off == w.range_lo)
+			wraps++;
+		else if (io.off != prev_end)
+			ok = 0;
+		prev_end = io.off + io.len;
+	}
+	check(ok && wraps == 10000 / 256 - (10000 % 256 == 0), "seq-0-sequential-wraps");
+	/* mixed sizes: an IO that would pass the end starts over at range_lo */
+	w.bs[1] = 64 * KiB;
+	w.bs_weight[1] = 1;
+	w.nbs = 2;
+	lb_gen_init(&g, &w, SIZE, 0, 1, 1);
+	lb_gen_next(&g, &io);
+	ok = io.off == w.range_lo;
+	wraps = 0;
+	for (i = 1, prev_end = io.off + io.len; i < 10000; i++) {
+		lb_gen_next(&g, &io);
+		if (io.off == w.range_lo && prev_end + io.len > w.range_hi)
+			wraps++;
+		else if (io.off != prev_end)
+			ok = 0;
+		if (io.off + io.len > w.range_hi)
+			ok = 0;
+		prev_end = io.off + io.len;
+	}
+	check(ok && wraps > 100, "seq-0-mixed-sizes-wrap");
+
+	/* seekpct 100: every decile of the target gets 8..12 % */
+	w = base();
+	lb_gen_init(&g, &w, SIZE, 0, 1, 2);
+	memset(dec, 0, sizeof(dec));
+	ok = 1;
+	for (i = 0; i < IOS; i++) {
+		lb_gen_next(&g, &io);
+		if (io.off % 4096 || io.off + io.len > SIZE)
+			ok = 0;
+		dec[io.off * 10 / SIZE]++;
+	}
+	for (k = 0; k < 10; k++)
+		if (!pct_in(dec[k], IOS, 8, 12))
+			ok = 0;
+	check(ok, "seek-100-spread");
+
+	/* seekpct 30: 28..32 % of IOs do not start where the previous ended */
+	w.seekpct = 30;
+	lb_gen_init(&g, &w, SIZE, 0, 1, 3);
+	lb_gen_next(&g, &io);
+	for (i = 1, jumps = 0, prev_end = io.off + io.len; i < IOS; i++) {
+		lb_gen_next(&g, &io);
+		jumps += io.off != prev_end;
+		prev_end = io.off + io.len;
+	}
+	printf("# seekpct 30: %.2f %% jumps\n", 100.0 * (double)jumps / (IOS - 1));
+	check(pct_in(jumps, IOS - 1, 28, 32), "seek-30-jumps");
+
+	/* rdpct 70: 69..71 % reads; 0 and 100 exact */
+	w = base();
+	w.rdpct = 70;
+	lb_gen_init(&g, &w, SIZE, 0, 1, 4);
+	for (i = 0, reads = 0; i < IOS; i++) {
+		lb_gen_next(&g, &io);
+		reads += !io.write;
+	}
+	check(pct_in(reads, IOS, 69, 71), "rdpct-70");
+	w.rdpct = 0;
+	lb_gen_init(&g, &w, SIZE, 0, 1, 4);
+	for (i = 0, ok = 1; i < 1000; i++) {
+		lb_gen_next(&g, &io);
+		ok &= io.write;
+	}
+	w.rdpct = 100;
+	lb_gen_init(&g, &w, SIZE, 0, 1, 4);
+	for (i = 0; i < 1000; i++) {
+		lb_gen_next(&g, &io);
+		ok &= !io.write;
+	}
+	check(ok, "rdpct-0-and-100");
+
+	/* --bs 4k:3,64k:1: about 75 / 25 */
+	w = base();
+	w.bs[0] = 4096;
+	w.bs_weight[0] = 3;
+	w.bs[1] = 65536;
+	w.bs_weight[1] = 1;
+	w.nbs = 2;
+	check(lb_workload_check(&w, SIZE, 512, true) == NULL, "bs-list-valid");
+	lb_gen_init(&g, &w, SIZE, 0, 1, 5);
+	for (i = 0, small = 0, ok = 1; i < IOS; i++) {
+		lb_gen_next(&g, &io);
+		small += io.len == 4096;
+		if ((io.len != 4096 && io.len != 65536) || io.off % io.len)
+			ok = 0;
+	}
+	check(ok && pct_in(small, IOS, 74, 76), "bs-weights-75-25");
+
+	/* --bs 4k-64k step 4k: the 16 sizes about evenly */
+	w = base();
+	w.nbs = 0;
+	w.bs_min = 4096;
+	w.bs_max = 65536;
+	w.bs_step = 4096;
+	check(lb_workload_check(&w, SIZE, 4096, true) == NULL, "bs-range-valid");
+	lb_gen_init(&g, &w, SIZE, 0, 1, 6);
+	memset(slot, 0, sizeof(slot));
+	for (i = 0, ok = 1; i < IOS; i++) {
+		lb_gen_next(&g, &io);
+		if (io.len % 4096 || io.len < 4096 || io.len > 65536)
+			ok = 0;
+		else
+			slot[io.len / 4096 - 1]++;
+	}
+	for (k = 0; k < 16; k++)
+		if (!pct_in(slot[k], IOS, 5.5, 7))
+			ok = 0;
+	check(ok, "bs-range-uniform");
+
+	/* range and align: [1 MiB, 9 MiB), align 8k, 4k IOs */
+	w = base();
+	w.range_lo = 1 * MiB;
+	w.range_hi = 9 * MiB;
+	w.align = 8192;
+	lb_gen_init(&g, &w, SIZE, 0, 1, 7);
+	lo = ~0ULL;
+	hi = 0;
+	for (i = 0, ok = 1; i < IOS; i++) {
+		lb_gen_next(&g, &io);
+		if (io.off < w.range_lo || io.off + io.len > w.range_hi ||
+		    io.off % 8192)
+			ok = 0;
+		lo = io.off < lo ? io.off : lo;
+		hi = io.off > hi ? io.off : hi;
+	}
+	check(ok && lo == 1 * MiB && hi == 9 * MiB - 8192, "range-and-align");
+	/* align 0: random positions aligned to the IO's size */
+	w.align = 0;
+	w.bs[0] = 65536;
+	lb_gen_init(&g, &w, SIZE, 0, 1, 7);
+	for (i = 0, ok = 1; i < 10000; i++) {
+		lb_gen_next(&g, &io);
+		if (io.off % 65536 || io.off < w.range_lo || io.off + io.len > w.range_hi)
+			ok = 0;
+	}
+	check(ok, "align-0-is-io-size");
+
+	/* --offset 512: every 4k IO at 512 mod 4096, still inside the target */
+	w = base();
+	w.align = 4096;
+	w.offset = 512;
+	check(lb_workload_check(&w, SIZE, 512, true) == NULL, "offset-valid");
+	lb_gen_init(&g, &w, SIZE, 0, 1, 8);
+	for (i = 0, ok = 1, hi = 0; i < IOS; i++) {
+		lb_gen_next(&g, &io);
+		if (io.off % 4096 != 512 || io.off + io.len > SIZE)
+			ok = 0;
+		hi = io.off > hi ? io.off : hi;
+	}
+	check(ok, "offset-512-random");
+	/* a 64 KiB target shifted by 512: 15 aligned slots, the last at 56k */
+	lb_gen_init(&g, &w, 64 * KiB, 0, 1, 8);
+	for (i = 0, ok = 1, hi = 0; i < 10000; i++) {
+		lb_gen_next(&g, &io);
+		if (io.off % 4096 != 512 || io.off + io.len > 64 * KiB)
+			ok = 0;
+		hi = io.off > hi ? io.off : hi;
+	}
+	check(ok && hi == 56 * KiB + 512, "offset-512-stays-in-target");
+	w.seekpct = 0;
+	w.range_hi = 64 * KiB;
+	lb_gen_init(&g, &w, SIZE, 0, 1, 8);
+	for (i = 0, ok = 1; i < 100; i++) {
+		lb_gen_next(&g, &io);
+		if (io.off != 512 + (i % 16) * 4096)
+			ok = 0;
+	}
+	check(ok, "offset-512-sequential");
+
+	/* zipf over 1024 aligned slots: slot 0 gets 1/zeta, slots decrease */
+	w = base();
+	w.range_hi = 4 * MiB;
+	w.skew = LB_SKEW_ZIPF;
+	w.zipf_theta = 0.99;
+	check(lb_workload_check(&w, SIZE, 512, true) == NULL, "zipf-valid");
+	lb_gen_init(&g, &w, SIZE, 0, 1, 9);
+	memset(zc, 0, sizeof(zc));
+	for (i = 0, ok = g.zipf.n == 1024; i < IOS * 10; i++) {
+		lb_gen_next(&g, &io);
+		if (io.off % 4096 || io.off + io.len > 4 * MiB)
+			ok = 0;
+		else
+			zc[io.off / 4096]++;
+	}
+	for (k = 1; k < 8; k++)
+		if (zc[k] >= zc[k - 1])
+			ok = 0;
+	printf("# zipf: slot 0 %.4f (1/zeta %.4f), slot 1 %.4f, slot 1023 %.6f\n",
+	       (double)zc[0] / (IOS * 10), 1 / lb_zeta(1024, 0.99),
+	       (double)zc[1] / (IOS * 10), (double)zc[1023] / (IOS * 10));
+	check(ok && pct_in(zc[0], IOS * 10, 95 / lb_zeta(1024, 0.99),
+			   105 / lb_zeta(1024, 0.99)), "zipf-slots");
+	/* zipf with mixed sizes: positions aligned to each IO's size */
+	w.bs[1] = 65536;
+	w.bs_weight[1] = 1;
+	w.nbs = 2;
+	lb_gen_init(&g, &w, SIZE, 0, 1, 9);
+	for (i = 0, ok = 1, small = 0; i < IOS; i++) {
+		lb_gen_next(&g, &io);
+		if (io.off % io.len || io.off + io.len > 4 * MiB)
+			ok = 0;
+		small += io.off < 65536;
+	}
+	check(ok && pct_in(small, IOS, 20, 80), "zipf-mixed-sizes");
+
+	/* hot band 10/90: about 90 % of random IOs in the first 10 % */
+	w = base();
+	w.skew = LB_SKEW_HOT;
+	w.hot_pct = 10;
+	w.hot_io_pct = 90;
+	check(lb_workload_check(&w, SIZE, 512, true) == NULL, "hot-valid");
+	lb_gen_init(&g, &w, SIZE, 0, 1, 10);
+	memset(dec, 0, sizeof(dec));
+	for (i = 0; i < IOS; i++) {
+		lb_gen_next(&g, &io);
+		dec[io.off * 10 / SIZE]++;
+	}
+	for (k = 1, ok = 1; k < 10; k++)
+		if (!pct_in(dec[k], IOS, 0.8, 1.4))	/* 10 % over 9 deciles */
+			ok = 0;
+	check(ok && pct_in(dec[0], IOS, 89, 91), "hot-10-90");
+
+	/* streams: spread starts, their own draws */
+	w = base();
+	w.seekpct = 0;
+	lb_gen_init(&g, &w, SIZE, 0, 2, 11);
+	lb_gen_init(&g2, &w, SIZE, 1, 2, 11);
+	lb_gen_next(&g, &io);
+	lo = io.off;
+	lb_gen_next(&g2, &io);
+	check(lo == 0 && io.off == SIZE / 2, "streams-start-apart");
+	lb_gen_init(&g, &w, SIZE, 2, 3, 11);
+	lb_gen_next(&g, &io);
+	check(io.off == SIZE * 2 / 3 / 4096 * 4096, "stream-start-on-grain");
+	w.seekpct = 100;
+	lb_gen_init(&g, &w, SIZE, 0, 2, 11);
+	lb_gen_init(&g2, &w, SIZE, 1, 2, 11);
+	for (i = 0, k = 0; i < 100; i++) {
+		lb_gen_next(&g, &io);
+		lo = io.off;
+		lb_gen_next(&g2, &io);
+		k += lo == io.off;
+	}
+	check(k < 5, "streams-draw-apart");
+	lb_gen_init(&g, &w, SIZE, 1, 2, 11);
+	lb_gen_init(&g2, &w, SIZE, 1, 2, 11);
+	for (i = 0, ok = 1; i < 100; i++) {
+		lb_gen_next(&g, &io);
+		lo = io.off;
+		lb_gen_next(&g2, &io);
+		ok &= lo == io.off;
+	}
+	check(ok, "reproducible-per-seed");
+
+	/* lb_workload_check: each bad case names its option */
+	w = base();
+	w.bs[0] = 0;
+	check(bad(&w, SIZE, 512, false, "--bs", "size 0"), "check-bs-size-0");
+	w.bs[0] = 1000;
+	check(lb_workload_check(&w, SIZE, 512, false) == NULL &&
+	      bad(&w, SIZE, 512, true, "--bs", "1000 is not a multiple of the device's 512-byte"),
+	      "check-bs-not-sector-multiple");
+	w = base();
+	w.bs[0] = 4096;
+	check(bad(&w, SIZE, 8192, true, "--bs", "4096"), "check-bs-below-lbs");
+	w.bs_weight[0] = 0;
+	check(bad(&w, SIZE, 512, false, "--bs", "weights are 0"), "check-bs-weights-0");
+	w = base();
+	w.nbs = LB_MAX_BS + 1;
+	check(bad(&w, SIZE, 512, false, "--bs", "at most 16"), "check-bs-too-many");
+	w = base();
+	w.nbs = 0;
+	w.bs_min = 8192;
+	w.bs_max = 4096;
+	w.bs_step = 512;
+	check(bad(&w, SIZE, 512, false, "--bs", "minimum is above"), "check-bs-range-order");
+	w.bs_min = 4096;
+	w.bs_max = 8192;
+	w.bs_step = 0;
+	check(bad(&w, SIZE, 512, false, "--bs", "step"), "check-bs-range-step-0");
+	w.bs_min = 0;
+	check(bad(&w, SIZE, 512, false, "--bs", "size 0"), "check-bs-range-size-0");
+	w = base();
+	w.bs[0] = 2 * MiB;
+	w.range_hi = 1 * MiB;
+	check(bad(&w, SIZE, 512, false, "--bs", "do not fit"), "check-io-larger-than-range");
+	w = base();
+	w.rdpct = 101;
+	check(bad(&w, SIZE, 512, false, "--rdpct", "101"), "check-rdpct");
+	w = base();
+	w.seekpct = 101;
+	check(bad(&w, SIZE, 512, false, "--seekpct", "101"), "check-seekpct");
+	w = base();
+	w.offset = 1000;
+	check(bad(&w, SIZE, 512, false, "--offset", "1000 is not a multiple of 512"),
+	      "check-offset-not-512");
+	w.offset = 512;
+	check(lb_workload_check(&w, SIZE, 4096, false) == NULL &&
+	      bad(&w, SIZE, 4096, true, "--offset", "4096-byte sectors"),
+	      "check-offset-not-lbs-direct");
+	w.offset = SIZE;
+	check(bad(&w, SIZE, 512, false, "--offset", "target"), "check-offset-beyond-target");
+	w.offset = 0;
+	check(bad(&w, 0, 512, false, "--range", "0 bytes"), "check-target-empty");
+	w = base();
+	w.align = 1000;
+	check(bad(&w, SIZE, 512, false, "--align", "1000"), "check-align-not-512");
+	w.align = 512;
+	check(bad(&w, SIZE, 4096, true, "--align", "4096-byte sectors"),
+	      "check-align-not-lbs-direct");
+	w = base();
+	w.range_lo = 4096;
+	w.range_hi = 4096;
+	check(bad(&w, SIZE, 512, false, "--range", "empty"), "check-range-empty");
+	w.range_lo = 8192;
+	check(bad(&w, SIZE, 512, false, "--range", "empty"), "check-range-reversed");
+	w.range_lo = 0;
+	w.range_hi = SIZE + 4096;
+	check(bad(&w, SIZE, 512, false, "--range", "beyond the target"),
+	      "check-range-beyond-target");
+	w.range_hi = SIZE;
+	w.offset = 512;
+	check(bad(&w, SIZE, 512, false, "--range", "--offset 512"),
+	      "check-range-plus-offset-beyond-target");
+	w = base();
+	w.range_lo = 512;
+	w.range_hi = 4096 + 512;
+	check(bad(&w, SIZE, 512, false, "--range", "aligned position"),
+	      "check-no-aligned-slot");
+	w.align = 512;
+	check(lb_workload_check(&w, SIZE, 512, false) == NULL, "check-align-512-fits");
+	w.range_lo = 513;
+	check(lb_workload_check(&w, SIZE, 512, false) != NULL &&
+	      bad(&w, SIZE, 512, true, "--range", "sectors"), "check-range-not-lbs-direct");
+	w = base();
+	w.skew = LB_SKEW_ZIPF;
+	w.zipf_theta = 1;
+	check(bad(&w, SIZE, 512, false, "--zipf", "not 1"), "check-zipf-theta-1");
+	w.zipf_theta = 0;
+	check(bad(&w, SIZE, 512, false, "--zipf", "above 0"), "check-zipf-theta-0");
+	w = base();
+	w.skew = LB_SKEW_HOT;
+	w.hot_pct = 0;
+	w.hot_io_pct = 90;
+	check(bad(&w, SIZE, 512, false, "--hot", "1..100"), "check-hot-band-0");
+	w.hot_pct = 10;
+	w.hot_io_pct = 101;
+	check(bad(&w, SIZE, 512, false, "--hot", "0..100"), "check-hot-share");
+	/* good ones: whole-device defaults, 4k-sector direct */
+	w = base();
+	w.offset = 4096;
+	w.align = 8192;
+	w.range_lo = 1 * MiB;
+	check(lb_workload_check(&w, SIZE, 4096, true) == NULL, "check-valid-4k-direct");
+
+	printf("# %d checks, %d failed\n", n, failed);
+	return failed != 0;
+}
