@@ -31,6 +31,8 @@ int cmd_stat(int argc, char **argv);
 int cmd_hist(int argc, char **argv);
 int cmd_events(int argc, char **argv);
 int cmd_apply(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 
 /* "lunqctl: message" on stderr; returns @code. */
 int lq_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -78,6 +78,40 @@ const struct lq_cmd lq_cmds[] = {
 	  "  -d, --device NAME   only this device; not a lunq device: exit 2,\n"
 	  "                      with -q exit 0 silently (the udev rule's call)\n"
 	  "  -q, --quiet         print only errors\n" },
+	{ "sweep", cmd_sweep, "NAME [OPTIONS] [BENCH OPTIONS] [-- LUNQBENCH OPTIONS]",
+	  "run lunqbench under each qdepth and sched: throughput vs latency, knee",
+	  "Sets each policy on NAME, runs lunqbench against /dev/mapper/NAME per\n"
+	  "point, restores the policy (also on Ctrl-C), prints a table and each\n"
+	  "curve's knee: the point of greatest IOPS / p99 (Kleinrock's power).\n"
+	  "  --qdepth LIST        throttles to try (default 1,2,4,8,16,32,64)\n"
+	  "  --sched LIST         e.g. fifo,disksort (default: the device's)\n"
+	  "  --loop closed|open|both\n"
+	  "                       closed: --iorate max per policy (default);\n"
+	  "                       open: that run measures the max, then open loop\n"
+	  "                       at --curve percent of it (vdbench iorate=curve)\n"
+	  "  --curve LIST         percentages (default 10,50,70,80,90,100)\n"
+	  "  -o, --output PREFIX  write PREFIX.csv, PREFIX.json, PREFIX.svg\n"
+	  "  -j, --json           JSON on stdout instead of the table\n"
+	  "  -q, --quiet          no progress lines on stderr\n"
+	  "  -v, --verbose        lunqbench's stderr shown as it runs\n"
+	  "lunqbench options, passed on: --engine --iodepth --threads --bs --rdpct\n"
+	  "--seekpct --range --elapsed --warmup --arrival --seed VALUE, and every\n"
+	  "word after --.  Defaults: --iodepth twice the largest qdepth (at least\n"
+	  "16; --iodepth qdepth: each point's own qdepth), --elapsed 10.\n"
+	  "lunqbench: $LUNQBENCH, ../bench/lunqbench next to lunqctl, or PATH.\n" },
+	{ "tune", cmd_tune, "NAME --p99 TIME [OPTIONS] [BENCH OPTIONS] [-- LUNQBENCH OPTIONS]",
+	  "recommend a per-LUN qdepth for a p99 target, as policy-file lines",
+	  "Runs a closed-loop sweep over --qdepth with one sched (lunqbench\n"
+	  "keeps qdepth IOs outstanding: --iodepth qdepth), then picks the\n"
+	  "smallest qdepth within 95% of the most IOPS whose p99 is at most TIME\n"
+	  "and prints lunq.conf(5) lines: [vendor=V model=M] (or [name=NAME])\n"
+	  "and qdepth = Q.  None meets the target: exit 1.\n"
+	  "  --p99 TIME           e.g. 10ms, 500us, 1.5ms, 1s\n"
+	  "  --within PCT         of the most IOPS (default 95)\n"
+	  "  --qdepth LIST        (default 1,2,4,8,16,32,64)\n"
+	  "  --sched S            one sched (default: the device's); then the\n"
+	  "                       lines set it too\n"
+	  "  -o PREFIX, -j, -q, -v and lunqbench options as for sweep.\n" },
 	{ NULL, NULL, NULL, NULL, NULL }
 };
 

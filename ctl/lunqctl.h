@@ -8,6 +8,8 @@
  *   histview.c   DTrace-style quantize/lquantize views, percentiles, JSON
  *   policyfile.c policy files: parser and matching
  *   ident.c      a block device's identity (vendor, model, serial, WWN) from sysfs
+ *   sweep.c      sweep/tune: lunqbench's --kv line, curves, knee, tune rule, outputs
+ *   svg.c        the throughput vs p99 plot of a sweep
  * Plumbing:
  *   nl.c         the "lunq" generic netlink family (libnl-genl-3)
  *   dmops.c      create/remove through libdevmapper

@@ -28,7 +28,7 @@ t help-cmd 0 '^usage: lunqctl stat' help stat
 t version 0 '^lunqctl [0-9.]+ \(netlink family "lunq" version 1\)' --version
 t no-args 1 '^usage: lunqctl COMMAND' 
 t unknown-cmd 1 "unknown command 'bogus'" bogus
-for c in create remove list show set reset stat hist events apply; do
+for c in create remove list show set reset stat hist events apply sweep tune; do
 	t "help-$c" 0 "^usage: lunqctl $c " "$c" --help
 done
 t create-usage 1 'usage: lunqctl create NAME DEV' create lq0
@@ -46,6 +46,15 @@ printf '[x=1]\nqdepth=1\n' > /tmp/lunqctl-cli.$$.conf
 t apply-syntax 1 'lunqctl-cli.*conf:1: unknown field' apply /tmp/lunqctl-cli.$$.conf
 rm -f /tmp/lunqctl-cli.$$.conf
 t apply-missing 2 'No such file' apply /nonexistent/lunq.conf
+t sweep-usage 1 'usage: lunqctl sweep NAME' sweep
+t sweep-iorate 1 '--iorate is set by sweep itself' sweep lq0 -- --iorate 100
+t sweep-qdepth 1 'qdepth: 70000 is out of range 0..65535' sweep lq0 --qdepth 1,70000
+t sweep-sched 1 'sched=x: sched: value must be one of fifo, disksort' sweep lq0 --sched fifo,x
+t tune-p99 1 'needs --p99 TIME' tune lq0
+t tune-p99-unit 1 "p99 '10': a time with a unit" tune lq0 --p99 10
+export LUNQBENCH=/nonexistent
+t sweep-no-bench 2 'LUNQBENCH=/nonexistent is not an executable' sweep lq0
+unset LUNQBENCH
 if [ -e /sys/module/dm_lunq ]; then
 	echo "ok ctl-cli-not-loaded # SKIP dm-lunq is loaded here"
 else
