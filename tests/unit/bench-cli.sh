@@ -1,0 +1,43 @@
+#!/bin/sh
+# lunqbench on the host, on a file: --help, --version, usage errors (exit 1,
+# naming the option), a missing target (exit 2), --ios N doing exactly N
+# IOs, and verify: a write pass, a clean read pass, a corrupted sector
+# found at its number with exit 3.  The man page renders without warnings.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bin=$top/bench/lunqbench
+[ -x "$bin" ] || make -s -C "$top/bench" > /dev/null 2>&1
+if [ ! -x "$bin" ]; then
+	echo "not ok bench-cli # bench/lunqbench does not build"
+	exit 0
+fi
+tmp=$(mktemp -d /tmp/lunqbench-cli.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+img=$tmp/lb.img
+t() {	# t NAME RC PATTERN ARGS...
+	name=$1 want=$2 pat=$3
+	shift 3
+	out=$("$bin" "$@" 2>&1)
+	rc=$?
+	if [ "$rc" = "$want" ] && printf '%s\n' "$out" | grep -qE -- "$pat"; then
+		echo "ok bench-cli-$name"
+	else
+		printf '%s\n' "$out" | tail -5 | sed 's/^/# /'
+		echo "not ok bench-cli-$name # lunqbench $*: exit $rc (want $want), pattern '$pat'"
+	fi
+}
+t help 0 '^usage: lunqbench' --help
+t version 0 '^lunqbench [0-9.]+' -V
+t no-target 1 'usage|TARGET' --ios 1
+t missing 2 'nosuch' --ios 1 "$tmp/nosuch/x"
+t bad-bs 1 -- '--bs' --bs 1000x --size 1m "$img"
+t bad-rdpct 1 -- '--rdpct' --rdpct 101 --size 1m "$img"
+t bad-iorate 1 -- '--iorate' --iorate fast --size 1m "$img"
+t bad-range 1 -- '--range' --range 2m-1m --size 1m "$img"
+t ios-exact 0 '^ios=200 ' --buffered --size 1m --ios 200 --rdpct 50 --interval 0 --kv "$img"
+t verify-write 0 ' verify_errors=0 ' --buffered --size 1m --verify --seed 7 --rdpct 0 --seekpct 0 --ios 256 --interval 0 --kv "$img"
+t verify-read 0 ' verify_errors=0 ' --buffered --size 1m --verify --seed 7 --rdpct 100 --seekpct 0 --ios 256 --interval 0 --kv "$img"
+printf 'garbage!' | dd of="$img" bs=1 seek=$((100 * 512 + 40)) conv=notrunc 2> /dev/null
+t verify-corrupt 3 'verify error at sector 100 ' --buffered --size 1m --verify --seed 7 --rdpct 100 --seekpct 0 --ios 256 --interval 0 "$img"
+t verify-other-seed 3 'verify error' --buffered --size 1m --verify --seed 8 --rdpct 100 --seekpct 0 --ios 8 --interval 0 "$img"
+w=$(groff -t -man -Tutf8 -ww -z "$top/bench/lunqbench.1" 2>&1)
+if [ -z "$w" ]; then echo "ok bench-man"; else printf '%s\n' "$w" | sed 's/^/# /'; echo "not ok bench-man # groff warnings"; fi
