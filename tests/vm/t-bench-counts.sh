@@ -38,7 +38,9 @@ tail -1 /tmp/lb.out > /tmp/lb.kv
 note "$(cat /tmp/lb.kv)"
 [ "$(kv ios)" = 1000 ] && [ "$(kv loop)" = open ] && [ "$(lq_stat lq reads)" = 1000 ] ||
 	fail "open loop: ios=$(kv ios) loop=$(kv loop), lunq reads $(lq_stat lq reads)"
-awk -v e="$(kv elapsed_s)" 'BEGIN { exit !(e >= 1.6 && e <= 2.6) }' ||
+# the schedule spans ~2 s: no faster (closed loop would take ~0.2 s); a
+# slow TCG round may run late, which lag reports
+awk -v e="$(kv elapsed_s)" 'BEGIN { exit !(e >= 1.6 && e <= 6) }' ||
 	fail "1000 IOs at 500/s took $(kv elapsed_s) s"
 ok "open loop 500 IOs/s: 1000 IOs = lunq reads, in $(kv elapsed_s) s"
 
