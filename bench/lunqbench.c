@@ -113,18 +113,6 @@ void lb_nap(void)
 
 /* ---- messages ---------------------------------------------------------------- */
 
-static void __attribute__((format(printf, 1, 2), noreturn)) usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", lb_prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(LB_EUSAGE);
-}
-
 static void __attribute__((format(printf, 2, 3), noreturn)) die(int code, const char *fmt, ...)
 {
 	va_list ap;
@@ -136,6 +124,9 @@ static void __attribute__((format(printf, 2, 3), noreturn)) die(int code, const 
 	fputc('\n', stderr);
 	exit(code);
 }
+
+/* a bad option or value: exit 1 */
+#define usage_error(...) die(LB_EUSAGE, __VA_ARGS__)
 
 static void *xcalloc(size_t n, size_t size)
 {
