@@ -3,7 +3,7 @@
 #  - fio's own counts for fixed-size jobs (exact): reads, writes, sectors;
 #    the dm device's diskstats agree as well;
 #  - every latency histogram holds exactly one value per read or write;
-#  - mean service time within 10% of fio's completion-latency mean on a
+#  - mean service time between the device latency and fio's latency mean on a
 #    null_blk with 2 ms completions and no throttle (nothing waits);
 #  - the alignment and size histograms match jobs with known offsets and
 #    sizes (align.d's views), and so do misaligned_4k and size_not_4k;
@@ -63,12 +63,18 @@ fio --name=svc --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
 	--output-format=terse --terse-version=3 > /tmp/fio.svc 2>&1 ||
 	{ cat /tmp/fio.svc; fail "fio"; }
 clat_us=$(fio_terse /tmp/fio.svc 16)
+lat_us=$(fio_terse /tmp/fio.svc 40)	# slat + clat: from io_submit's call
 svc_us=$(awk -v s="$(lq_hist lq service_read sum)" -v n="$(lq_hist lq service_read count)" \
 	'BEGIN { printf "%.1f", s / n / 1000 }')
-note "mean service: lunq $svc_us us, fio clat mean $clat_us us"
-awk -v a="$svc_us" -v b="$clat_us" 'BEGIN { exit !(a >= 2000 && a <= 1.1 * b && a >= 0.9 * b) }' ||
-	fail "service mean $svc_us us not within 10% of fio's $clat_us us (or below the device's 2 ms)"
-ok "mean service time $svc_us us within 10% of fio's clat mean $clat_us us"
+note "mean service: lunq $svc_us us, fio clat mean $clat_us us, lat mean $lat_us us"
+# Each IO's service interval in lunq lies inside fio's total-latency interval
+# of the same IO (QD1: io_submit's call to the reaped completion), and
+# null_blk completes no sooner than completion_nsec: so 2 ms <= lunq's mean
+# <= fio's lat mean (+1% for the two clocks), however slow TCG is this round.
+# (A fixed 10% ratio to fio's clat mean failed once under CI load.)
+awk -v a="$svc_us" -v b="$lat_us" 'BEGIN { exit !(a >= 2000 && a <= 1.01 * b) }' ||
+	fail "service mean $svc_us us outside [2000 us (device), $lat_us us (fio's lat mean)]"
+ok "mean service time $svc_us us between the device's 2 ms and fio's lat mean $lat_us us"
 
 # 3. alignment: 100 reads at 512 + k*4096 (all aligned to 512 exactly),
 # then 64 KiB reads at k*64 KiB, k = 0..31 (offset 0 counts as 2^41)
