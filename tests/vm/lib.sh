@@ -257,3 +257,25 @@ lc_out() { grep -qF -- "$1" /tmp/lc.out || { cat /tmp/lc.out; fail "stdout lacks
 
 # as_nobody CMD...: run CMD as uid/gid 65534 without capabilities
 as_nobody() { /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+
+# Duration scale: tests/run --quick exports LUNQ_QUICK=1 into the guest.
+# scaled N [MIN]: N, or N/4 (at least MIN, default 1) in quick mode; use it
+# for run times, loop counts and IO counts whose size only buys confidence.
+scaled() {
+	if [ "${LUNQ_QUICK:-0}" = 1 ]; then
+		awk -v n="$1" -v m="${2:-1}" 'BEGIN { q = int(n / 4); print (q < m) ? m : q }'
+	else
+		echo "$1"
+	fi
+}
+
+# io_report SCENARIO ISSUED COMPLETED ERRORS [EXPECTED_ERRORS]: the line
+# every fault/load scenario prints ("io: SCENARIO issued N completed N
+# errors N lost N"; tests/run collects them); fails when an IO was lost
+# (issued != completed) or when ERRORS differs from EXPECTED_ERRORS (0).
+io_report() {
+	_lost=$(($2 - $3))
+	echo "# io: $1 issued $2 completed $3 errors $4 lost $_lost"
+	[ "$_lost" = 0 ] || fail "$1: $_lost IOs lost (issued $2, completed $3)"
+	[ "$4" = "${5:-0}" ] || fail "$1: $4 IO errors, expected ${5:-0}"
+}
