@@ -51,7 +51,7 @@ for v in "$rounds" "$runtime"; do
 done
 case $part in a|b|ab) ;; *) echo "bench/overhead.sh: --part takes a, b or ab" >&2; exit 2 ;; esac
 
-[ -f "$top/kmod/dm-lunq.ko" ] || make -C "$top" || exit 1
+[ -f "$top/build/kmod/$("$top/scripts/kver")/kmod/dm-lunq.ko" ] || make -C "$top" || exit 1
 
 accel=${LUNQ_ACCEL:-auto}
 [ "$accel" = auto ] && [ -s "$top/build/vm/accel" ] && accel=$(cat "$top/build/vm/accel")
