@@ -5,6 +5,7 @@
 # them behind the stream for seconds: their max response is >= 10x.  The
 # independent observer is lunq's own wait histogram: its max wait under
 # disksort covers most of the far reads' worst response.
+# group: bubble bench
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=2000000) || fail "null_blk"

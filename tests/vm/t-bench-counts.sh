@@ -3,6 +3,7 @@
 # a lunq device; the observers are the lunq device's counters in sysfs
 # and the lower device's diskstats (requests plus merged bios).  Every IO lunqbench
 # reports is counted once below, nothing more: reads, writes, sectors.
+# group: bench stats
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=500000) || fail "null_blk"

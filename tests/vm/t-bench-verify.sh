@@ -3,6 +3,7 @@
 # on the LOWER device behind lunq's back: the next read pass reports that
 # block's sector and exits 3.  A mixed read/write verify run under a
 # changing policy finds nothing.
+# group: bench integrity
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=200000) || fail "null_blk"

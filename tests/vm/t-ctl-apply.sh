@@ -5,6 +5,7 @@
 # nothing; a second apply changes nothing; a file with errors reports
 # file:line and applies nothing; --device with a non-lunq dm device and
 # --quiet (the udev rule's call) is silent and succeeds.
+# group: ctl
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 modprobe sd_mod || fail "sd_mod"

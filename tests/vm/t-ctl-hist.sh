@@ -7,6 +7,7 @@
 #  - --json count and p50/p99/p99.9 = sysfs hist count and percentiles;
 #  - --lquantize 0,20ms,1ms: rows sum to the count;
 #  - bad arguments exit 1, unknown device 2.
+# group: ctl stats
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=2000000) || fail "null_blk setup"

@@ -8,6 +8,7 @@
 #     is issued across a FUA write (everything that arrived before it is
 #     issued before it, everything after after it), while plain writes
 #     between FUA writes are reordered.
+# group: throttle bubble
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 128 irqmode=2 completion_nsec=50000000 hw_queue_depth=64) ||

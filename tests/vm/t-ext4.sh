@@ -1,5 +1,6 @@
 # A filesystem on lunq: mkfs.ext4, write files, unmount, fsck clean,
 # remount, checksums match.
+# group: integrity
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 ram=$(brd_create 128) || fail "brd setup"

@@ -2,6 +2,7 @@
 # and 1 MiB sequential IO, on a memory-backed null_blk and on brd, with
 # table offset 0 and a non-zero offset; the offset is checked by reading
 # the lower device directly.
+# group: integrity
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 blocksize=512) || fail "null_blk setup"

@@ -1,4 +1,5 @@
 # dm_lunq unloads cleanly, but not while a lunq device exists.
+# group: basic
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 grep -q '^dm_lunq ' /proc/modules || expect modprobe dm-lunq

@@ -15,6 +15,7 @@
 #  - events: QUEUE FULL, throttle moves (set, qfull) and bubbles reach a
 #    listener with plausible contents, bubbles rate-limited;
 #  - RESET zeroes the counters (netlink and sysfs).
+# group: stats
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 command -v nlprobe >/dev/null || skip "nlprobe not built (make tools)"

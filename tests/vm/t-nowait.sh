@@ -2,6 +2,7 @@
 # would have to wait for a throttle slot fails at once with EAGAIN instead
 # of sleeping; one that finds a free slot proceeds.  Observer: the error
 # fio's pvsync2 engine gets back from preadv2(RWF_NOWAIT).
+# group: throttle
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 128 irqmode=2 completion_nsec=10000000 hw_queue_depth=64) ||

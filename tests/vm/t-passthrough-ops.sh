@@ -2,6 +2,7 @@
 # lower device's limits show through (independent observers: the lower
 # device's /sys/block/*/stat counters, blktrace on the lower device, data
 # read from the lower device).
+# group: basic integrity
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 128 blocksize=4096 discard=1 cache_size=16) ||

@@ -4,6 +4,7 @@
 # verify is clean), and the lower device never holds more than 4 commands
 # (blktrace issue/complete on it: independent of lunq's own counters).
 # Then qdepth:4 <= lun_depth:4: zero QUEUE FULLs.
+# group: qfull
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=2000000 hw_queue_depth=256) ||

@@ -9,6 +9,7 @@
 #    sizes (align.d's views), and so do misaligned_4k and size_not_4k;
 #  - discards count their sectors; "stats reset" (message) zeroes every
 #    counter and histogram and moves crtime_ns (counters' start) to now.
+# group: stats
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=2000000 discard=1 cache_size=16) ||

@@ -5,6 +5,7 @@
 # its completed-IO count across the suspend (a flush suspend drains the
 # waiters through the throttle, a noflush suspend hands them back to dm,
 # so the lower device sees at most about qdepth IOs during it).
+# group: integrity
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=20000000 hw_queue_depth=256) ||

@@ -1,5 +1,6 @@
 # Bad table lines: each create fails, the kernel log names the problem,
 # and no device is left behind.
+# group: basic
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 ram=$(brd_create 16) || fail "brd setup"

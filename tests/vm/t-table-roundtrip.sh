@@ -1,5 +1,6 @@
 # `dmsetup table` echoes a line that recreates an identical device, and
 # `dmsetup status` reports the IO it passed.
+# group: basic
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 ram=$(brd_create 64) || fail "brd setup"

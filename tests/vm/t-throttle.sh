@@ -4,6 +4,7 @@
 # events on it (exact); the dm device's own inflight (accounts_remapped_io:
 # only IOs sent below count).  Control: with qdepth:0 the same observers
 # see far more than 4.
+# group: throttle
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=2000000 hw_queue_depth=256) ||

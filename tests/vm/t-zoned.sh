@@ -4,6 +4,7 @@
 # the order they reached lunq (blktrace Q on the dm device), while reads
 # between them are still sorted.  A host-managed device (null_blk zoned=1)
 # is refused by device-mapper (lunq does not declare DM_TARGET_ZONED_HM).
+# group: basic
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 sd=$(sdebug_create dev_size_mb=64 zbc=aware zone_size_mb=4) || skip "no scsi_debug"
