@@ -5,6 +5,10 @@
 # each test every dm device, null_blk, ram disk and scsi_debug is removed.
 # Each test's output is in $LUNQ_OUT/NAME.log and echoed as KTAP diagnostics.
 # A test running longer than $LUNQ_TEST_TIMEOUT seconds (300) is killed and fails.
+# On a kernel with kmemleak (the debug kernel) a last test, "kmemleak",
+# scans for leaks after all of them: any unreferenced object whose
+# allocation backtrace is in dm-lunq (or in a module since unloaded, whose
+# frames no longer resolve) fails it.
 . "$LUNQ_SRC/tests/vm/lib.sh"
 dir=$LUNQ_SRC/tests/vm
 if [ $# -gt 0 ]; then
@@ -13,6 +17,12 @@ else
 	names=$(for f in "$dir"/t-*.sh; do basename "$f" .sh | sed 's/^t-//'; done)
 fi
 n=$(echo $names | wc -w)
+kml=/sys/kernel/debug/kmemleak
+leakscan=0
+if [ -w $kml ] && echo clear > $kml 2>/dev/null; then
+	leakscan=1	# boot-time objects are forgotten: only what the tests leave
+	n=$((n + 1))
+fi
 echo "KTAP version 1"
 echo "1..$n"
 i=0 failed=0
@@ -43,4 +53,24 @@ for name in $names; do
 	*) echo "not ok $i $name # ${secs}s"; failed=$((failed + 1)) ;;
 	esac
 done
+if [ $leakscan = 1 ]; then
+	i=$((i + 1))
+	start=$(date +%s)
+	# twice, as Documentation/dev-tools/kmemleak.rst advises: an object is
+	# reported once it stayed unreferenced across scans
+	echo scan > $kml; sleep 6; echo scan > $kml
+	cat $kml > "$LUNQ_OUT/kmemleak.txt"
+	total=$(grep -c '^unreferenced object' "$LUNQ_OUT/kmemleak.txt")
+	ours=$(awk '/^unreferenced object/ { if (hit) n++; hit = 0 }
+		/lunq|\[dm_lunq\]|0xffffffffc[0-9a-f]+$/ { hit = 1 }
+		END { if (hit) n++; print n + 0 }' "$LUNQ_OUT/kmemleak.txt")
+	echo "# kmemleak: $total unreferenced objects after the suite, $ours in dm-lunq or an unloaded module"
+	head -n 60 "$LUNQ_OUT/kmemleak.txt" | sed 's/^/# /'
+	if [ "$ours" = 0 ]; then
+		echo "ok $i kmemleak # $(($(date +%s) - start))s"
+	else
+		echo "not ok $i kmemleak # $(($(date +%s) - start))s"
+		failed=$((failed + 1))
+	fi
+fi
 [ $failed -eq 0 ]
