@@ -3,7 +3,10 @@
 #   make         dm-lunq.ko (against the kernel the VM boots), ctl, bench
 #   make KDIR=<kernel build tree> kmod   dm-lunq.ko for another kernel
 #                (build/kmod/<release>/; a missing CONFIG_ is named)
-#   make test    unit, KUnit, qemu/run and VM integration tests
+#   make test    unit, KUnit, qemu/run and VM integration tests (Debian's
+#                kernel; the debug kernel in quick mode)
+#   make test-debug  the whole VM suite on the debug kernel (KASAN, lockdep,
+#                kmemleak; qemu/build-kernel --debug), full durations
 #   make demo    boot the VM and show a lunq device passing fio traffic
 #   make bench-overhead  lunq vs dm-linear, disksort vs fifo (ARGS="-o DIR ...")
 #   make bench-compare   lunqbench vs fio, equal settings (ARGS="-o DIR ...")
@@ -14,7 +17,7 @@ DEB_KDIR := /lib/modules/$(KVER)/build
 KDIR ?= $(DEB_KDIR)
 SUBDIRS_USER := $(wildcard ctl/Makefile bench/Makefile)
 
-.PHONY: all check-kdir kmod splat user deps test test-unit test-kunit test-vm demo tools bench-overhead bench-compare checkpatch clean help fuzz
+.PHONY: all check-kdir kmod splat user deps test test-unit test-kunit test-vm test-debug demo tools bench-overhead bench-compare checkpatch clean help fuzz
 
 all: kmod splat user tools
 
@@ -60,6 +63,9 @@ test-kunit:
 
 test-vm: all
 	tests/run --vm
+
+test-debug: all
+	tests/run --vm-debug
 
 demo: deps all
 	qemu/run tests/demo/passthrough.sh
