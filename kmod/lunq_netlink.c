@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <net/genetlink.h>
+#include "lunq_compat.h"
 #include "lunq_target.h"
 #include "lunq_dev.h"
 #include "lunq_names.h"
@@ -308,7 +309,7 @@ static struct genl_family lunq_nl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.small_ops = lunq_nl_ops,
 	.n_small_ops = ARRAY_SIZE(lunq_nl_ops),
-	.resv_start_op = LUNQ_CMD_RESET + 1,
+	LUNQ_GENL_RESV_START_OP(LUNQ_CMD_RESET + 1)
 	.mcgrps = lunq_nl_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(lunq_nl_mcgrps),
 };

@@ -23,6 +23,7 @@
 #include <linux/hrtimer.h>
 #include <linux/device-mapper.h>
 
+#include "lunq_compat.h"
 #include "lunq_target.h"
 #include "lunq_dev.h"
 
@@ -316,8 +317,8 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	spin_lock_init(&lc->lock);
 	mutex_init(&lc->msg_lock);
 	INIT_WORK(&lc->dispatch, lunq_dispatch);
-	hrtimer_init(&lc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-	lc->timer.function = lunq_timer_fn;
+	hrtimer_setup(&lc->timer, lunq_timer_fn, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_ABS_SOFT);
 	lunq_evq_init(&lc->evq);
 	lunq_host_init(&lc->host);
 	lunq_policy_init(&lc->policy);
@@ -389,7 +390,7 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	ti->num_write_zeroes_bios = 1;
 	ti->per_io_data_size = sizeof(struct lunq_io);
 	/* We call dm_submit_bio_remap(): dm accounts time from there on. */
-	ti->accounts_remapped_io = true;
+	lunq_dm_accounts_remapped_io(ti);
 	return 0;
 
 bad:
@@ -672,8 +673,8 @@ static int lunq_end_io(struct dm_target *ti, struct bio *bio,
 		    (io->flags & LUNQ_IO_ABORTED))) {
 		io->status = *error;
 		io->flags |= LUNQ_IO_HELD;
-		hrtimer_init(&io->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-		io->timer.function = lunq_io_timer_fn;
+		hrtimer_setup(&io->timer, lunq_io_timer_fn, CLOCK_MONOTONIC,
+			      HRTIMER_MODE_ABS_SOFT);
 		hrtimer_start(&io->timer, ns_to_ktime(io->finish),
 			      HRTIMER_MODE_ABS_SOFT);
 		return DM_ENDIO_INCOMPLETE;
