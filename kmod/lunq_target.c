@@ -569,6 +569,16 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 	u64 now;
 
 	io->flags = 0;
+	/*
+	 * dm sets QUEUE_FLAG_NOWAIT from the target type alone; a lower
+	 * device without it (dm-flakey, dm-delay) would fail the bio with
+	 * BLK_STS_NOTSUPP, counted here as an error the caller then retries
+	 * unseen.  Refuse it as one that would wait: not sent, not counted.
+	 */
+	if (unlikely(nowait && !bdev_nowait(lc->dev->bdev))) {
+		bio_wouldblock_error(bio);
+		return DM_MAPIO_SUBMITTED;
+	}
 	io->flush = op_is_flush(bio->bi_opf) && !bio_sectors(bio);
 	io->iter = bio->bi_iter;
 	io->bi_flags = bio->bi_flags;
@@ -648,6 +658,19 @@ static void lunq_io_done(struct lunq_c *lc, struct lunq_io *io,
 }
 
 /*
+ * The lower device refused a REQ_NOWAIT bio (e.g. one it would have to
+ * split): not served, so not held for the model's time.  Completed at
+ * once, in the submitter's context, io_uring reissues it without
+ * REQ_NOWAIT; completed from the model's timer it would reach the
+ * application as EAGAIN.
+ */
+static bool lunq_refused_below(struct bio *bio, blk_status_t error)
+{
+	return (bio->bi_opf & REQ_NOWAIT) &&
+	       (error == BLK_STS_AGAIN || error == BLK_STS_NOTSUPP);
+}
+
+/*
  * Completion.  First pass, from the lower device: a completion the model
  * says is early is held (DM_ENDIO_INCOMPLETE) and comes back here from
  * lunq_io_timer_fn() at ->finish.  Then the command leaves the LUN: it
@@ -669,6 +692,7 @@ static int lunq_end_io(struct dm_target *ti, struct bio *bio,
 		io->flags &= ~LUNQ_IO_HELD;
 		*error = io->status;
 	} else if (io->finish && io->finish > ktime_get_ns() &&
+		   !lunq_refused_below(bio, *error) &&
 		   (io->gen == READ_ONCE(lc->lun.gen) ||
 		    (io->flags & LUNQ_IO_ABORTED))) {
 		io->status = *error;
