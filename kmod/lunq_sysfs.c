@@ -152,6 +152,9 @@ static ssize_t table_store(struct kobject *kobj, struct kobj_attribute *a,
 
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
+	/* a NUL would hide the bytes after it from the parser */
+	if (memchr(buf, '\0', count))
+		return -EINVAL;
 	line = kstrndup(buf, count, GFP_KERNEL);
 	if (!line)
 		return -ENOMEM;
@@ -197,7 +200,7 @@ static ssize_t key_store(struct kobject *kobj, struct kobj_attribute *a,
 	if (n && buf[n - 1] == '\n')
 		n--;
 	if (!n || memchr(buf, ' ', n) || memchr(buf, '\n', n) ||
-	    memchr(buf, '\t', n) ||
+	    memchr(buf, '\t', n) || memchr(buf, '\0', n) ||
 	    snprintf(word, sizeof(word), "%s:%.*s", lunq_key_name(k), n,
 		     buf) >= (int)sizeof(word))
 		return -EINVAL;
@@ -262,7 +265,7 @@ static ssize_t reset_store(struct kobject *kobj, struct kobj_attribute *a,
 
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
-	if (!sysfs_streq(buf, "1"))
+	if (memchr(buf, '\0', count) || !sysfs_streq(buf, "1"))
 		return -EINVAL;
 	return LUNQ_WITH_LC(kobj, lc, lunq_do_reset(lc, count));
 }
