@@ -34,8 +34,14 @@ waiters() {
 }
 
 # --- (1) remove while busy: refused
-fl_load_start busy /dev/mapper/lq "$(scaled 12 4)"
+fl_load_start busy /dev/mapper/lq "$(scaled 12 8)"
 sleep 1
+waiters lq
+lc 4 remove lq
+lc_err "in use"
+dm_exists lq || fail "device gone after a refused lunqctl remove"
+fl_running busy || fail "load ended before lunqctl remove was checked; make it longer"
+ok "lunqctl remove refused while busy (exit 4, in use)"
 for k in 1 2 3; do
 	waiters lq
 	c0=$(lq_stat lq completed)
@@ -47,10 +53,6 @@ for k in 1 2 3; do
 	fl_running busy || fail "load ended before remove attempt $k; make it longer"
 done
 ok "dmsetup remove refused three times while busy (EBUSY), IO kept flowing"
-lc 4 remove lq
-lc_err "in use"
-dm_exists lq || fail "device gone after a refused lunqctl remove"
-ok "lunqctl remove refused while busy (exit 4, in use)"
 
 fl_load_wait busy 30 "dmsetup status lq" "fl_lower_inflight $nb"
 fl_idle lq "$nb"
@@ -71,7 +73,7 @@ io_report remove-busy "$issued" "$rw" $(($(fl_kv busy errors) + $(fl_kv busy ver
 # --- (2) deferred remove during the load
 dm_create lq "0 $sz lunq $nb 0 3 qdepth:16 lun_depth:2 sched:disksort" || fail "create again"
 low0=$(fl_lower_bios "$nb")
-fl_load_start defer /dev/mapper/lq "$(scaled 8 3)"
+fl_load_start defer /dev/mapper/lq "$(scaled 8 5)"
 sleep 1
 waiters lq
 expect dmsetup remove --noudevsync --deferred lq
