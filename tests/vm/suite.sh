@@ -8,7 +8,8 @@
 # On a kernel with kmemleak (the debug kernel) a last test, "kmemleak",
 # scans for leaks after all of them: any unreferenced object whose
 # allocation backtrace is in dm-lunq (or in a module since unloaded, whose
-# frames no longer resolve) fails it.
+# frames no longer resolve) fails it; so does a detector that misses the
+# leaks of kmemleak-test, loaded and unloaded after the scan to prove it.
 . "$LUNQ_SRC/tests/vm/lib.sh"
 dir=$LUNQ_SRC/tests/vm
 if [ $# -gt 0 ]; then
@@ -66,6 +67,17 @@ if [ $leakscan = 1 ]; then
 		END { if (hit) n++; print n + 0 }' "$LUNQ_OUT/kmemleak.txt")
 	echo "# kmemleak: $total unreferenced objects after the suite, $ours in dm-lunq or an unloaded module"
 	head -n 60 "$LUNQ_OUT/kmemleak.txt" | sed 's/^/# /'
+	# The detector itself: kmemleak-test (CONFIG_DEBUG_KMEMLEAK_TEST) leaks
+	# on purpose; once it is unloaded, the next scans must find more.
+	proof="kmemleak-test not available"
+	if modprobe kmemleak-test 2>/dev/null; then
+		rmmod kmemleak-test
+		sleep 6; echo scan > $kml; sleep 6; echo scan > $kml
+		after=$(grep -c '^unreferenced object' $kml)
+		proof="kmemleak-test's leaks: $after objects now, $total before"
+		[ "$after" -gt "$total" ] || { ours="blind"; proof="$proof: the detector found nothing"; }
+	fi
+	echo "# kmemleak self-check: $proof"
 	if [ "$ours" = 0 ]; then
 		echo "ok $i kmemleak # $(($(date +%s) - start))s"
 	else
