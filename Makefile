@@ -5,8 +5,9 @@
 #                (build/kmod/<release>/; a missing CONFIG_ is named)
 #   make test    unit, KUnit, qemu/run and VM integration tests (Debian's
 #                kernel; the debug kernel in quick mode)
-#   make test-debug  the whole VM suite on the debug kernel (KASAN, lockdep,
-#                kmemleak; qemu/build-kernel --debug), full durations
+#   make test-debug  the fault and fuzz groups on the debug kernel (KASAN,
+#                lockdep, kmemleak; qemu/build-kernel --debug), full length
+#   make kernel-debug  build (or find cached) that kernel
 #   make demo    boot the VM and show a lunq device passing fio traffic
 #   make bench-overhead  lunq vs dm-linear, disksort vs fifo (ARGS="-o DIR ...")
 #   make bench-compare   lunqbench vs fio, equal settings (ARGS="-o DIR ...")
@@ -17,7 +18,7 @@ DEB_KDIR := /lib/modules/$(KVER)/build
 KDIR ?= $(DEB_KDIR)
 SUBDIRS_USER := $(wildcard ctl/Makefile bench/Makefile)
 
-.PHONY: all check-kdir kmod splat user deps test test-unit test-kunit test-vm test-debug demo tools bench-overhead bench-compare checkpatch clean help fuzz
+.PHONY: all check-kdir kmod splat user deps test test-unit test-kunit test-vm test-debug kernel-debug demo tools bench-overhead bench-compare checkpatch clean help fuzz
 
 all: kmod splat user tools
 
@@ -65,7 +66,12 @@ test-vm: all
 	tests/run --vm
 
 test-debug: all
-	tests/run --vm-debug
+	tests/run --vm-debug --group fault,fuzz
+
+# the debug kernel (qemu/build-kernel --debug; cached): .ci/run builds it
+# before make test, which would otherwise build it itself
+kernel-debug:
+	qemu/build-kernel --debug
 
 demo: deps all
 	qemu/run tests/demo/passthrough.sh
