@@ -4,7 +4,7 @@
 # read-modify-write).  Aligned offsets (0, 4096) give >= 3x the IOPS of
 # every misaligned one; lunq's own misaligned_4k counter equals the IOs
 # lunqbench did at the misaligned offsets, exactly.
-# group: bench
+# group: bench timing
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 hw_queue_depth=256) || fail "null_blk"

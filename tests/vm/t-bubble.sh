@@ -8,7 +8,7 @@
 #   disksort max_wait_ms:M   no far read waits longer than M plus a
 #                            service time (plus scheduling slack on TCG:
 #                            50 ms + the stream's p99 in that run)
-# group: bubble
+# group: bubble timing
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 SVC_MS=2 M=200 RUNTIME=6

@@ -10,7 +10,7 @@
 #    of reports asked for;
 #  - --prometheus: lunq_reads_total equals sysfs reads; -o writes the file;
 #  - bad arguments: exit 1.
-# group: ctl stats
+# group: ctl stats timing
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=20000000 hw_queue_depth=256) ||

@@ -7,7 +7,7 @@
 # with a 20 ms p99 target picks a qdepth near the channel count; the
 # original policy is back afterwards; the SVG plot is well-formed XML
 # enough to have its svg element and one polyline per curve.
-# group: ctl bench
+# group: ctl bench timing
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 64) || fail "null_blk"

@@ -7,7 +7,7 @@
 # arrival at the dm device to its completion -- waiting plus active, the
 # interval wlentime + rlentime integrate; the two agree within 5% over the
 # window.  After the run everything is idle: the integrals stop growing.
-# group: throttle stats
+# group: throttle stats timing
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=20000000 hw_queue_depth=256) ||

@@ -8,7 +8,7 @@
 #         >= 3 x every misaligned one; the device advertises
 #         physical_block_size 4096.
 # Ratios within one run; the figures are printed.
-# group: qfull
+# group: qfull timing
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 hw_queue_depth=256) || fail "null_blk setup"
