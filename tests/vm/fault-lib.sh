@@ -43,6 +43,16 @@ trap fl_stop_all EXIT
 # fl_running TAG: the load is still running
 fl_running() { kill -0 "$(cat "/tmp/fl.$1.pid")" 2>/dev/null; }
 
+# fl_alive TAG WHAT: fail unless the load still runs at WHAT (with its
+# exit status and output when it ended)
+fl_alive() {
+	fl_running "$1" && return 0
+	wait "$(cat "/tmp/fl.$1.pid")"
+	_rc=$?
+	tail -5 "/tmp/fl.$1.out"
+	fail "$1: load ended (exit $_rc) before $2"
+}
+
 # fl_load_wait TAG SECONDS [WHAT...]: wait for the load to end; after
 # SECONDS it is declared hung: print WHAT (commands, e.g. "dmsetup status
 # lq") and fail.  Then it must have exited 0 with no IO error and no

@@ -34,13 +34,13 @@ waiters() {
 }
 
 # --- (1) remove while busy: refused
-fl_load_start busy /dev/mapper/lq "$(scaled 12 8)"
+fl_load_start busy /dev/mapper/lq 300	# stopped after the checks
 sleep 1
 waiters lq
 lc 4 remove lq
 lc_err "in use"
 dm_exists lq || fail "device gone after a refused lunqctl remove"
-fl_running busy || fail "load ended before lunqctl remove was checked; make it longer"
+fl_alive busy "lunqctl remove was checked"
 ok "lunqctl remove refused while busy (exit 4, in use)"
 for k in 1 2 3; do
 	waiters lq
@@ -50,9 +50,12 @@ for k in 1 2 3; do
 	dm_exists lq || fail "device gone after a refused remove"
 	sleep 0.5
 	[ "$(lq_stat lq completed)" -gt "$c0" ] || fail "no IO completed after refused remove $k"
-	fl_running busy || fail "load ended before remove attempt $k; make it longer"
+	fl_alive busy "remove attempt $k was checked"
 done
 ok "dmsetup remove refused three times while busy (EBUSY), IO kept flowing"
+sleep "$(scaled 8 2)"
+fl_alive busy "its end"
+kill -INT "$(cat /tmp/fl.busy.pid)"
 
 fl_load_wait busy 30 "dmsetup status lq" "fl_lower_inflight $nb"
 fl_idle lq "$nb"
@@ -73,7 +76,7 @@ io_report remove-busy "$issued" "$rw" $(($(fl_kv busy errors) + $(fl_kv busy ver
 # --- (2) deferred remove during the load
 dm_create lq "0 $sz lunq $nb 0 3 qdepth:16 lun_depth:2 sched:disksort" || fail "create again"
 low0=$(fl_lower_bios "$nb")
-fl_load_start defer /dev/mapper/lq "$(scaled 8 5)"
+fl_load_start defer /dev/mapper/lq 300	# stopped after the checks
 sleep 1
 waiters lq
 expect dmsetup remove --noudevsync --deferred lq
@@ -83,7 +86,10 @@ c0=$(lq_stat lq completed)
 sleep 1
 [ "$(lq_stat lq completed)" -gt "$c0" ] || fail "no IO completed after the deferred remove was scheduled"
 [ "$(lq_stat lq qfull)" -gt 0 ] || fail "no QUEUE FULL: nothing on the retry list"
-fl_running defer || fail "load ended before the deferred remove was checked; make it longer"
+fl_alive defer "the deferred remove was checked"
+sleep "$(scaled 4 1)"
+dm_exists lq || fail "deferred remove took the device while open"
+kill -INT "$(cat /tmp/fl.defer.pid)"
 fl_load_wait defer 30 "dmsetup status lq" "fl_lower_inflight $nb"
 for i in $(seq 25); do dm_exists lq || break; sleep 0.2; done
 dm_exists lq && fail "deferred remove did not happen after the load closed the device"

@@ -56,11 +56,10 @@ resume() { expect dmsetup resume --noudevsync lq; }
 
 rounds=$(scaled 20 5)
 fl_load_start susp /dev/mapper/lq 300
-read -r lpid < /tmp/fl.susp.pid
 sleep 1
 nq=0 maxw=0 t0=$(now_ms)
 for i in $(seq "$rounds"); do
-	kill -0 "$lpid" 2>/dev/null || fail "load ended in round $i"
+	fl_alive susp "round $i"
 	g waiting
 	w=$v
 	[ "$w" -gt "$maxw" ] && maxw=$w
