@@ -6,9 +6,10 @@
 # and their periods), lun_depth, foreign (always and periodic),
 # qfull_delay_us (0 included), reset_after/reset_ms (LUN resets), model
 # (none, fixed, flash, hdd and their parameters), bubble_ms, rmw_x.
-# Changes go in turn through `lunqctl set`, `dmsetup message` and the
-# sysfs table file; every one must be accepted.  Proves: IO keeps
-# completing (no 5 s without progress, the load ends on time: no hang),
+# Changes go through the sysfs table and policy/<key> files, every 10th
+# through `lunqctl set`, every 10th through `dmsetup message`; every one
+# must be accepted.  Proves: IO keeps completing (no 5 s without
+# progress, 20 s on the debug kernel; the load stops when told: no hang),
 # all data verified, nothing lost (lunqbench's IOs = lunq's reads+writes;
 # lunq's dispatched = completed + aborted = bios the lower device got),
 # everything idle afterwards (lower inflight "0 0").
@@ -92,6 +93,10 @@ fl_load_start churn /dev/mapper/lq 300	# stopped after the churn
 sleep 1
 
 read -r lpid < /tmp/fl.churn.pid
+# a stall: no completion for 5 s (20 s on the debug kernel, where
+# LUNQ_SKIP_TIMING=1: KASAN and lockdep under TCG)
+stall=5000
+[ "${LUNQ_SKIP_TIMING:-0}" = 1 ] && stall=20000
 clock; start=$now
 end=$((start + secs * 1000))
 i=0 last_t=$start maxgap=0 t=$start
@@ -107,16 +112,20 @@ while [ "$t" -lt "$end" ]; do
 	if [ "$c" != "$last_c" ]; then
 		[ $((t - last_t)) -gt "$maxgap" ] && maxgap=$((t - last_t))
 		last_c=$c last_t=$t
-	elif [ $((t - last_t)) -gt 5000 ]; then
+	elif [ $((t - last_t)) -gt "$stall" ]; then
 		echo "# $(dmsetup table lq)"
 		echo "# $(dmsetup status lq)"
-		fail "no IO completed for 5 s after change $i: hung"
+		fail "no IO completed for $((stall / 1000)) s after change $i: hung"
 	fi
 	kill -0 "$lpid" 2>/dev/null || { cat /tmp/fl.churn.out; fail "load ended during the churn (change $i)"; }
 done
 clock; ms=$((now - start))
 note "$i policy changes in $ms ms (one per $((ms / i)) ms), longest gap between completions seen $maxgap ms"
-[ $i -ge $((secs * 9)) ] || fail "only $i changes in $secs s"
+# the cadence; the debug kernel's forks take seconds, it cannot keep it
+if [ $i -lt $((secs * 9)) ]; then
+	[ "${LUNQ_SKIP_TIMING:-0}" = 1 ] || fail "only $i changes in $secs s"
+	note "only $i changes in $secs s (LUNQ_SKIP_TIMING: not checked)"
+fi
 
 # back to a plain policy, then the load stops (its IOs in flight complete)
 expect dmsetup message lq 0 set qdepth:8 reaction:none lun_depth:0 foreign:0 model:none reset_after:0
