@@ -133,12 +133,19 @@ p=$!
 sleep 0.5
 b1=$(balloon 16 $g)
 sleep 1
-# one that cannot fit, again and again while the load runs
-while kill -0 $p 2>/dev/null; do
+# one that cannot fit, again and again while the load runs (at least
+# once); each gets up to 10 s to fill and be OOM-killed (on the debug
+# kernel touching 48 MiB takes seconds)
+while :; do
 	b2=$(balloon 48 $g)
-	sleep 1
+	t2=$(now_ms)
+	while kill -0 "$b2" 2>/dev/null && [ $(($(now_ms) - t2)) -lt 10000 ]; do
+		[ "$(ev max)" -gt 0 ] && [ $(($(now_ms) - t2)) -ge 1000 ] && break
+		sleep 0.2
+	done
 	kill "$b2" 2>/dev/null
 	wait "$b2" 2>/dev/null
+	kill -0 $p 2>/dev/null || break
 done
 wait $p
 rc=$?
