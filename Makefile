@@ -5,7 +5,7 @@
 #                (build/kmod/<release>/; a missing CONFIG_ is named)
 #   make test    unit, KUnit, qemu/run and VM integration tests (Debian's
 #                kernel; the debug kernel in quick mode)
-#   make test-debug  the fault and fuzz groups on the debug kernel (KASAN,
+#   make test-debug  the fault group on the debug kernel (KASAN,
 #                lockdep, kmemleak; qemu/build-kernel --debug), full length
 #   make kernel-debug  build (or find cached) that kernel
 #   make demo    boot the VM and show a lunq device passing fio traffic
@@ -66,7 +66,7 @@ test-vm: all
 	tests/run --vm
 
 test-debug: all
-	tests/run --vm-debug --group fault,fuzz
+	tests/run --vm-debug --group fault
 
 # the debug kernel (qemu/build-kernel --debug; cached): .ci/run builds it
 # before make test, which would otherwise build it itself
