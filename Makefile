@@ -3,6 +3,19 @@
 #   make         dm-lunq.ko (against the kernel the VM boots), ctl, bench
 #   make KDIR=<kernel build tree> kmod   dm-lunq.ko for another kernel
 #                (build/kmod/<release>/; a missing CONFIG_ is named)
+#   make install   (root) dm-lunq.ko into /lib/modules/KVER/updates, then
+#                depmod -a KVER; lunqctl, lunqbench, their man pages
+#                under PREFIX (/usr/local), the udev rule 60-lunq.rules in
+#                /etc/udev/rules.d, /etc/lunq/lunq.conf.example (lunq.conf
+#                itself is never written).  KVER=<release> (default:
+#                scripts/kver) KDIR=<its build tree> for another kernel;
+#                DESTDIR=<staging dir> installs there, without depmod
+#   make uninstall removes what make install put there (same KVER,
+#                PREFIX, DESTDIR); /etc/lunq/lunq.conf stays
+#   make dkms-install  (root) instead of install's module: sources into
+#                /usr/src/lunq-<version>, dkms add, build, install for KVER;
+#                DKMS rebuilds it for each new kernel (dkms.conf)
+#   make dkms-uninstall  dkms remove --all, /usr/src/lunq-<version> gone
 #   make test    unit, KUnit, qemu/run and VM integration tests (Debian's
 #                kernel; the debug kernel in quick mode)
 #   make test-debug  the fault group on the debug kernel (KASAN,
@@ -51,6 +64,72 @@ build/tools/nlfuzz: tests/tools/nlfuzz.c kmod/uapi/lunq.h
 
 deps:
 	scripts/deps
+
+# make install / uninstall (see the top).  The module is the one `make`
+# built for KDIR (build/kmod/<release>/), rebuilt when kmod/ is newer;
+# its release must be KVER.
+.PHONY: install uninstall dkms-source dkms-install dkms-uninstall
+PREFIX ?= /usr/local
+KREL = $(shell sed -n 's/^.define UTS_RELEASE "\(.*\)"$$/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+LUNQ_KO = build/kmod/$(KREL)/kmod/dm-lunq.ko
+KMOD_SRCS := $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/*.h)) kmod/Kbuild
+MODDIR = $(DESTDIR)/lib/modules/$(KVER)/updates
+# depmod on this host's module tree only, not into a DESTDIR
+DEPMOD = if [ -z "$(DESTDIR)" ]; then \
+	  if d=$$(PATH=$$PATH:/sbin:/usr/sbin command -v depmod); then \
+	    echo "depmod -a $(KVER)"; $$d -a $(KVER); \
+	  else echo "make: no depmod here; run 'depmod -a $(KVER)' yourself"; fi; fi
+SUBMAKE_INSTALL = PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)'
+
+$(LUNQ_KO): $(KMOD_SRCS) $(wildcard kmod/uapi/*.h)
+	scripts/build-kmod $(KDIR) > /dev/null
+	@touch $@	# kbuild leaves an up-to-date .ko as it was
+
+install: $(LUNQ_KO)
+	@[ -n "$(KVER)" ] && [ "$(KREL)" = "$(KVER)" ] || \
+	  { echo "make install: KDIR=$(KDIR) builds for kernel '$(KREL)', not KVER=$(KVER); give KVER= and KDIR= of one kernel" >&2; exit 1; }
+	install -D -m 644 $(LUNQ_KO) $(MODDIR)/dm-lunq.ko
+	@$(DEPMOD)
+	$(MAKE) -C ctl install $(SUBMAKE_INSTALL)
+	$(MAKE) -C bench install $(SUBMAKE_INSTALL)
+	install -D -m 644 ctl/lunq.conf.example $(DESTDIR)/etc/lunq/lunq.conf.example
+
+uninstall:
+	@[ -n "$(KVER)" ] || { echo "make uninstall: no KVER; give KVER=<release>" >&2; exit 1; }
+	rm -f $(MODDIR)/dm-lunq.ko
+	@$(DEPMOD)
+	$(MAKE) -C ctl uninstall $(SUBMAKE_INSTALL)
+	$(MAKE) -C bench uninstall $(SUBMAKE_INSTALL)
+	rm -f $(DESTDIR)/etc/lunq/lunq.conf.example
+	@rmdir $(DESTDIR)/etc/lunq 2> /dev/null || true
+
+# DKMS: dkms.conf's version is the target's (tests/unit/install.sh checks)
+LUNQ_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
+DKMS_SRC = $(DESTDIR)/usr/src/lunq-$(LUNQ_VERSION)
+DKMS_MV = -m lunq -v $(LUNQ_VERSION)
+
+# what DKMS builds from: dkms.conf and kmod/ without the KUnit suites
+dkms-source:
+	@[ -n "$(LUNQ_VERSION)" ] || { echo "make: no PACKAGE_VERSION in dkms.conf" >&2; exit 1; }
+	rm -rf $(DKMS_SRC)
+	install -d $(DKMS_SRC)/kmod/uapi
+	install -m 644 dkms.conf $(DKMS_SRC)/
+	install -m 644 $(filter-out %_test.c,$(KMOD_SRCS)) $(DKMS_SRC)/kmod/
+	install -m 644 $(wildcard kmod/uapi/*.h) $(DKMS_SRC)/kmod/uapi/
+
+dkms-install:
+	@[ -n "$(KVER)" ] || { echo "make dkms-install: no KVER; give KVER=<release>" >&2; exit 1; }
+	@[ ! -e /lib/modules/$(KVER)/updates/dm-lunq.ko ] || \
+	  echo "make: warning: make install's /lib/modules/$(KVER)/updates/dm-lunq.ko is there too; make uninstall removes it"
+	if [ -n "$$(dkms status $(DKMS_MV))" ]; then dkms remove $(DKMS_MV) --all; fi
+	$(MAKE) dkms-source DESTDIR=
+	dkms add $(DKMS_MV)
+	dkms build $(DKMS_MV) -k $(KVER)
+	dkms install $(DKMS_MV) -k $(KVER)
+
+dkms-uninstall:
+	if [ -n "$$(dkms status $(DKMS_MV))" ]; then dkms remove $(DKMS_MV) --all; fi
+	rm -rf /usr/src/lunq-$(LUNQ_VERSION)
 
 test: all
 	tests/run
