@@ -21,7 +21,10 @@
 #   make test-debug  the fault group on the debug kernel (KASAN,
 #                lockdep, kmemleak; qemu/build-kernel --debug), full length
 #   make kernel-debug  build (or find cached) that kernel
-#   make demo    boot the VM and show a lunq device passing fio traffic
+#   make demo    deps, build, then in the VM: latency bubbles (fifo,
+#                disksort, aging), per-LUN vs global throttle, sweep,
+#                alignment scan, scsi_debug TASK SET FULL; results in
+#                results/demo-<timestamp>/
 #   make bench-overhead  lunq vs dm-linear, disksort vs fifo (ARGS="-o DIR ...")
 #   make bench-compare   lunqbench vs fio, equal settings (ARGS="-o DIR ...")
 #   make fuzz    libFuzzer on the parsers, 10 min per target (FUZZ_TIME=seconds)
@@ -152,8 +155,10 @@ test-debug: all
 kernel-debug:
 	qemu/build-kernel --debug
 
+# the five demonstrations (tests/demo/demo.sh) in the VM, about 4 minutes;
+# results in results/demo-<timestamp>/ (ARGS="--quick", "-o DIR")
 demo: deps all
-	qemu/run tests/demo/passthrough.sh
+	scripts/demo $(ARGS)
 
 # benchmark, not a test (no assertions on speed); about 5 minutes under TCG.
 # ARGS are bench/overhead.sh's: --rounds N, --runtime S, --part a|b, -o DIR

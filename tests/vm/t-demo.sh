@@ -1,0 +1,40 @@
+# make demo's five demonstrations at reduced duration (tests/demo/demo.sh
+# --quick --check), asserting their qualitative results:
+#   bubbles    disksort's max IO time >= 10x fifo's; with max_wait_ms:M
+#              no IO waits longer than M + one service time (+5 ms)
+#   per-LUN    the strong LUN does >= 2x its global-throttle IOPS under
+#              per-LUN throttles (lunqctl apply), 0 QUEUE FULL on the weak
+#   sweep      the SVG parses (xmllint), the table names its knee
+#   alignment  aligned offsets >= 3x the IOPS of every misaligned one
+#   scsi_debug the throttled run has 0 IO errors (fio, midlayer ioerr_cnt)
+# and the result files: every JSON parses (jq), the CSVs have their rows.
+# group: demo timing
+. "$LUNQ_SRC/tests/vm/lib.sh"
+
+d=/tmp/demo
+sh "$LUNQ_SRC/tests/demo/demo.sh" --quick --check -o $d > /tmp/demo.log 2>&1
+rc=$?
+tr -d '\r' < /tmp/demo.log | grep -v '^check '
+tr -d '\r' < /tmp/demo.log | sed -n 's/^check ok: /ok: /p; s/^check FAIL: /FAIL: /p'
+[ "$(grep -c '^check ok' /tmp/demo.log)" = 9 ] || fail "want 9 passed checks, demo.sh exit $rc"
+[ $rc = 0 ] || fail "demo.sh exit $rc"
+
+for j in $d/*.json; do
+	jq -e . "$j" > /dev/null || fail "$j does not parse as JSON"
+done
+for j in $d/*.events.json; do
+	[ -s "$j" ] || continue
+	jq -e -s . "$j" > /dev/null || fail "$j: not JSON lines"
+done
+[ "$(jq '.bubble.disksort.total_max_ns' $d/demo.json)" -ge 1000000000 ] ||
+	fail "demo.json: disksort max under 1 s"
+# rows: bubble 3, perlun 6, sweep 4 points, align 9 offsets, scsi 2
+for f in bubble:3 perlun:6 sweep:4 align:9 scsi:2; do
+	n=$(($(wc -l < $d/${f%:*}.csv) - 1))
+	[ "$n" = "${f#*:}" ] || fail "${f%:*}.csv has $n rows, want ${f#*:}"
+done
+for f in report.txt sweep.svg global.conf perlun.conf bubble-disksort.hist.txt align.hist.txt; do
+	[ -s $d/$f ] || fail "no $f"
+done
+grep -q '^=== 5\. ' $d/report.txt || fail "report.txt lacks demonstration 5"
+ok "result files: JSON parses, CSV rows, report, SVG, policy files"
