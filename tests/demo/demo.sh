@@ -137,11 +137,11 @@ nb=$(nullb_create demo_hdd 1024 irqmode=0) || { echo "null_blk failed"; exit 1; 
 lunqctl create hdd0 "$nb" model=hdd svc_us=2000 seek_ms=8 rpm=7200 mbps=100 qdepth=2 bubble_ms=$BUBBLE_MS >/dev/null ||
 	{ echo "lunqctl create hdd0 failed"; exit 1; }
 echo "\$ lunqctl create hdd0 $nb model=hdd svc_us=2000 seek_ms=8 rpm=7200 mbps=100 qdepth=2 bubble_ms=$BUBBLE_MS"
-echo "policy,sched,max_wait_ms,ios,iops,stream_iops,far_ios,far_max_ns,total_p50_ns,total_p99_ns,total_max_ns,wait_max_ns,service_max_ns,bubbles,bubble_events" > "$OUT/bubble.csv"
+echo "policy,sched,max_wait_ms,ios,iops,stream_iops,far_ios,far_max_ns,total_p50_ns,total_p99_ns,total_max_ns,wait_max_ns,service_max_ns,bubbles,bubble_events,events_dropped" > "$OUT/bubble.csv"
 bubble_run() { # TAG WORDS...
 	tag=$1; shift
 	lunqctl set hdd0 "$@" >/dev/null && lunqctl reset hdd0 >/dev/null || { echo "lunqctl set failed"; exit 1; }
-	lunqctl events -j hdd0 > "$OUT/bubble-$tag.events.json" 2>/dev/null &
+	lunqctl events -j hdd0 > "$OUT/bubble-$tag.events.jsonl" 2>/dev/null &
 	ej=$!
 	lunqctl events hdd0 > "$OUT/bubble-$tag.events.txt" 2>/dev/null &
 	et=$!
@@ -163,14 +163,16 @@ bubble_run() { # TAG WORDS...
 	tmax=$(hfield hdd0 total_read max) wmax=$(hfield hdd0 wait_read max)
 	smax=$(hfield hdd0 service_read max)
 	bubbles=$(stat_of hdd0 bubbles)
-	nev=$(grep -c '"bubble"' "$OUT/bubble-$tag.events.json")
-	sup=$(awk '/bubble/ { if (match($0, /\(([0-9]+) suppressed/)) { s = substr($0, RSTART + 1); n += s + 0 } } END { print n + 0 }' "$OUT/bubble-$tag.events.txt")
+	nev=$(grep -c '"bubble"' "$OUT/bubble-$tag.events.jsonl")
+	# events over the 20/s limit per kind are dropped and counted
+	dropped=$(stat_of hdd0 events_dropped)
 	sched=$(cat /sys/kernel/lunq/hdd0/policy/sched) mw=$(cat /sys/kernel/lunq/hdd0/policy/max_wait_ms)
 	label=$sched; [ "$mw" = 0 ] || label="$sched max_wait_ms:$mw"
-	echo "$tag,$sched,$mw,$ios,$iops,$stream_iops,$far_ios,$far_max,$tp50,$tp99,$tmax,$wmax,$smax,$bubbles,$nev" >> "$OUT/bubble.csv"
+	echo "$tag,$sched,$mw,$ios,$iops,$stream_iops,$far_ios,$far_max,$tp50,$tp99,$tmax,$wmax,$smax,$bubbles,$nev,$dropped" >> "$OUT/bubble.csv"
+	eval "B_${tag}_bubbles=$bubbles B_${tag}_nev=$nev B_${tag}_dropped=$dropped"
 	eval "B_${tag}_tmax=$tmax B_${tag}_wmax=$wmax B_${tag}_smax=$smax B_${tag}_iops=$stream_iops B_${tag}_far=$far_max"
 	printf '%-22s %8s %10s %10s %10s %10s %10s %8s\n' "$label" "$iops" \
-		"$(human "$tp50")" "$(human "$tp99")" "$(human "$tmax")" "$(human "$far_max")" "$bubbles" "$nev+$sup" >> "$OUT/.bubble-rows"
+		"$(human "$tp50")" "$(human "$tp99")" "$(human "$tmax")" "$(human "$far_max")" "$bubbles" "$nev+$dropped" >> "$OUT/.bubble-rows"
 }
 : > "$OUT/.bubble-rows"
 bubble_run fifo sched=fifo max_wait_ms=0
@@ -184,7 +186,7 @@ say "$(printf '%-22s %8s %10s %10s %10s %10s %10s %8s' run IOPS p50 p99 max far-
 cat "$OUT/.bubble-rows"
 echo "(IOPS: all reads/s; p50/p99/max: lunq's IO time of reads; far-max: lunqbench's worst far-read"
 echo " response; bubbles: IOs over ${BUBBLE_MS} ms counted by lunq; events: bubble events lunqctl received"
-echo " + those suppressed by the 20/s limit)"
+echo " + those dropped by the limit of 20 per second (lunq's events_dropped counter))"
 say "A few of the bubble events lunqctl received (disksort):"
 grep -m3 bubble "$OUT/bubble-disksort.events.txt" | sed 's/^/  /'
 say "What it shows:"
@@ -202,6 +204,8 @@ if [ $CHECK = 1 ]; then
 	bound=$((M * 1000000 + B_aged_smax + 5000000))
 	ge "$bound" "$B_aged_wmax"
 	check $? "max_wait_ms:$M: longest wait $(human "$B_aged_wmax") <= $M ms + one service time ($(human "$B_aged_smax")) + 5 ms"
+	[ "$B_disksort_bubbles" -gt 0 ] && [ $((B_disksort_nev + B_disksort_dropped)) = "$B_disksort_bubbles" ]
+	check $? "disksort: bubble events received + dropped ($B_disksort_nev + $B_disksort_dropped) = lunq's bubbles counter ($B_disksort_bubbles)"
 fi
 lunqctl remove hdd0 >/dev/null
 

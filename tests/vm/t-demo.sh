@@ -16,13 +16,13 @@ sh "$LUNQ_SRC/tests/demo/demo.sh" --quick --check -o $d > /tmp/demo.log 2>&1
 rc=$?
 tr -d '\r' < /tmp/demo.log | grep -v '^check '
 tr -d '\r' < /tmp/demo.log | sed -n 's/^check ok: /ok: /p; s/^check FAIL: /FAIL: /p'
-[ "$(grep -c '^check ok' /tmp/demo.log)" = 9 ] || fail "want 9 passed checks, demo.sh exit $rc"
+[ "$(grep -c "^check ok" /tmp/demo.log)" = 10 ] || fail "want 10 passed checks, demo.sh exit $rc"
 [ $rc = 0 ] || fail "demo.sh exit $rc"
 
 for j in $d/*.json; do
 	jq -e . "$j" > /dev/null || fail "$j does not parse as JSON"
 done
-for j in $d/*.events.json; do
+for j in $d/*.events.jsonl; do
 	[ -s "$j" ] || continue
 	jq -e -s . "$j" > /dev/null || fail "$j: not JSON lines"
 done
