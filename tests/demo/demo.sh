@@ -171,7 +171,7 @@ bubble_run() { # TAG WORDS...
 	echo "$tag,$sched,$mw,$ios,$iops,$stream_iops,$far_ios,$far_max,$tp50,$tp99,$tmax,$wmax,$smax,$bubbles,$nev,$dropped" >> "$OUT/bubble.csv"
 	eval "B_${tag}_bubbles=$bubbles B_${tag}_nev=$nev B_${tag}_dropped=$dropped"
 	eval "B_${tag}_tmax=$tmax B_${tag}_wmax=$wmax B_${tag}_smax=$smax B_${tag}_iops=$stream_iops B_${tag}_far=$far_max"
-	printf '%-22s %8s %10s %10s %10s %10s %10s %8s\n' "$label" "$iops" \
+	printf '%-25s %8s %10s %10s %10s %10s %10s %8s\n' "$label" "$iops" \
 		"$(human "$tp50")" "$(human "$tp99")" "$(human "$tmax")" "$(human "$far_max")" "$bubbles" "$nev+$dropped" >> "$OUT/.bubble-rows"
 }
 : > "$OUT/.bubble-rows"
@@ -182,7 +182,7 @@ bubble_run aged sched=disksort max_wait_ms=$M
 say "IO time of every read (arrival in lunq to completion), lunq's histograms as DTrace's quantize():"
 side_by_side "fifo|disksort|max_wait_ms:$M" "$OUT/bubble-fifo.total_read" \
 	"$OUT/bubble-disksort.total_read" "$OUT/bubble-aged.total_read"
-say "$(printf '%-22s %8s %10s %10s %10s %10s %10s %8s' run IOPS p50 p99 max far-max bubbles events)"
+say "$(printf '%-25s %8s %10s %10s %10s %10s %10s %8s' run IOPS p50 p99 max far-max bubbles events)"
 cat "$OUT/.bubble-rows"
 echo "(IOPS: all reads/s; p50/p99/max: lunq's IO time of reads; far-max: lunqbench's worst far-read"
 echo " response; bubbles: IOs over ${BUBBLE_MS} ms counted by lunq; events: bubble events lunqctl received"
@@ -293,7 +293,7 @@ ratio=$(awk -v a="$P_perlun_strong_iops" -v b="$P_global_strong_iops" 'BEGIN { p
 say "What it shows:"
 echo "- without a throttle the weak LUN answers QUEUE FULL $P_none_weak_qfull times: its 4 slots cannot take QD 32."
 echo "- one throttle for all stops that, but holds the flash LUN to 4 commands: $P_global_strong_iops IOPS."
-echo "- per-LUN throttles: the flash LUN does $P_perlun_strong_iops IOPS (${ratio}x), the weak LUN still sees"
+echo "- per-LUN throttles: the flash LUN does $P_perlun_strong_iops IOPS (${ratio}x), and the weak LUN answers"
 echo "  $P_perlun_weak_qfull QUEUE FULL.  Throttle each LUN for itself, never all LUNs for the weakest."
 if [ $CHECK = 1 ]; then
 	ge "$P_perlun_strong_iops" "$(awk -v a="$P_global_strong_iops" 'BEGIN { print 2 * a }')"
