@@ -222,24 +222,9 @@ Both loaded at once, 4 KiB random reads, QD 32 each, $T_LUN s per run:
       sd_max_throttle=4 in /etc/system does): lunqctl apply global.conf
   (c) a throttle per LUN model: lunqctl apply perlun.conf
 EOF
-modprobe sd_mod 2>/dev/null
-modprobe scsi_debug inq_vendor=DEMO inq_product=FAST delay=0 dev_size_mb=64 ||
-	{ echo "scsi_debug failed"; exit 1; }
-printf WEAK > /sys/module/scsi_debug/parameters/inq_product &&
-	echo 1 > /sys/bus/pseudo/drivers/scsi_debug/add_host || { echo "add_host failed"; exit 1; }
-fast= slow=
-for i in $(seq 40); do
-	for b in /sys/block/sd*; do
-		[ -e "$b/device/model" ] && [ -b "/dev/${b##*/}" ] || continue
-		case $(cat "$b/device/model") in
-		FAST*) fast=/dev/${b##*/} ;;
-		WEAK*) slow=/dev/${b##*/} ;;
-		esac
-	done
-	[ -n "$fast" ] && [ -n "$slow" ] && break
-	sleep 0.25
-done
-[ -n "$fast" ] && [ -n "$slow" ] || { echo "two scsi_debug LUNs not found"; exit 1; }
+luns=$(sdebug_models FAST WEAK inq_vendor=DEMO delay=0 dev_size_mb=64) ||
+	{ echo "scsi_debug: two LUNs of models FAST and WEAK not found"; exit 1; }
+fast=${luns% *} slow=${luns#* }
 lunqctl create weak "$slow" pool=port0 pool_depth=64 lun_depth=4 model=fixed svc_us=10000 >/dev/null &&
 	lunqctl create strong "$fast" pool=port0 model=flash channels=16 svc_us=8000 >/dev/null ||
 	{ echo "lunqctl create failed"; exit 1; }

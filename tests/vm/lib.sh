@@ -131,6 +131,29 @@ sdebug_create() {
 }
 
 # status_field NAME KEY: a key=value word of `dmsetup status NAME`
+# sdebug_models MODEL1 MODEL2 [scsi_debug params]: two scsi_debug hosts
+# whose LUNs report the INQUIRY products MODEL1 and MODEL2 (inq_product
+# changed between the module load and an add_host); prints "DEV1 DEV2"
+sdebug_models() {
+	_m1=$1 _m2=$2
+	shift 2
+	modprobe sd_mod && modprobe scsi_debug inq_product="$_m1" "$@" || return 1
+	printf '%s' "$_m2" > /sys/module/scsi_debug/parameters/inq_product &&
+		echo 1 > /sys/bus/pseudo/drivers/scsi_debug/add_host || return 1
+	_d1= _d2=
+	for _i in $(seq 40); do
+		for _b in /sys/block/sd*; do
+			[ -e "$_b/device/model" ] && [ -b "/dev/${_b##*/}" ] || continue
+			case $(cat "$_b/device/model") in
+			"$_m1"*) _d1=/dev/${_b##*/} ;;
+			"$_m2"*) _d2=/dev/${_b##*/} ;;
+			esac
+		done
+		[ -n "$_d1" ] && [ -n "$_d2" ] && { echo "$_d1 $_d2"; return 0; }
+		sleep 0.25
+	done
+	return 1
+}
 status_field() {
 	dmsetup status "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
 }

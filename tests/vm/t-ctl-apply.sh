@@ -8,23 +8,9 @@
 # group: ctl
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
-modprobe sd_mod || fail "sd_mod"
-modprobe scsi_debug inq_vendor=ACME inq_product=FAST1 dev_size_mb=16 || fail "scsi_debug"
-printf SLOW2 > /sys/module/scsi_debug/parameters/inq_product || fail "set inq_product"
-echo 1 > /sys/bus/pseudo/drivers/scsi_debug/add_host || fail "add_host"
-fast= slow=
-for i in $(seq 40); do
-	for b in /sys/block/sd*; do
-		[ -e "$b/device/model" ] && [ -b "/dev/${b##*/}" ] || continue
-		case $(cat "$b/device/model") in
-		FAST1*) fast=/dev/${b##*/} ;;
-		SLOW2*) slow=/dev/${b##*/} ;;
-		esac
-	done
-	[ -n "$fast" ] && [ -n "$slow" ] && break
-	sleep 0.25
-done
-[ -n "$fast" ] && [ -n "$slow" ] || fail "two scsi_debug LUNs with models FAST1, SLOW2 (got '$fast' '$slow')"
+luns=$(sdebug_models FAST1 SLOW2 inq_vendor=ACME dev_size_mb=16) ||
+	fail "two scsi_debug LUNs with models FAST1, SLOW2"
+fast=${luns% *} slow=${luns#* }
 note "LUNs: $fast $(cat /sys/block/${fast#/dev/}/device/model), $slow $(cat /sys/block/${slow#/dev/}/device/model)"
 nb=$(nullb_create lq_nb 64) || fail "null_blk"
 lc 0 create fastlun "$fast" qdepth=64
