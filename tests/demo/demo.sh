@@ -323,9 +323,9 @@ physical blocks (pblk:4096): a misaligned IO spans two of them and pays
 read-modify-write (rmw_x, 5x the time).
 EOF
 nb=$(nullb_create demo_4k 256 irqmode=0 hw_queue_depth=256) || { echo "null_blk failed"; exit 1; }
-lunqctl create al0 "$nb" model=flash channels=2 svc_us=1000 pblk=4096 >/dev/null ||
+lunqctl create al0 "$nb" model=flash channels=2 svc_us=2000 pblk=4096 >/dev/null ||
 	{ echo "lunqctl create al0 failed"; exit 1; }
-echo "\$ lunqctl create al0 $nb model=flash channels=2 svc_us=1000 pblk=4096"
+echo "\$ lunqctl create al0 $nb model=flash channels=2 svc_us=2000 pblk=4096"
 echo "\$ lunqbench --preset align --elapsed $AL_T --iodepth 8 --range 0-64m /dev/mapper/al0"
 lunqbench --preset align --elapsed "$AL_T" --iodepth 8 --range 0-64m --interval 0 /dev/mapper/al0 \
 	> "$OUT/align.lunqbench.txt" 2>&1 || echo "lunqbench --preset align failed"
