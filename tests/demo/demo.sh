@@ -78,8 +78,6 @@ jobrow() {
 		m = (u == "s") ? 1e9 : (u == "ms") ? 1e6 : (u == "us") ? 1e3 : 1
 		printf "%d %s %.0f\n", $3, $4, v * m; exit }' "$1"
 }
-hfield() { lq_hist "$1" "$2" "$3"; }
-stat_of() { lq_stat "$1" "$2"; }
 
 # side_by_side "TITLE1|TITLE2|..." FILE1 FILE2 ...: sysfs histogram files
 # (quantize rows "<lower> <count>") as DTrace quantize columns, one per run
@@ -159,13 +157,13 @@ bubble_run() { # TAG WORDS...
 	stream_iops=${2:-0}
 	iops=$(kv "$OUT/bubble-$tag.lunqbench.txt" iops)
 	ios=$(kv "$OUT/bubble-$tag.lunqbench.txt" ios)
-	tp50=$(hfield hdd0 total_read p50) tp99=$(hfield hdd0 total_read p99)
-	tmax=$(hfield hdd0 total_read max) wmax=$(hfield hdd0 wait_read max)
-	smax=$(hfield hdd0 service_read max)
-	bubbles=$(stat_of hdd0 bubbles)
+	tp50=$(lq_hist hdd0 total_read p50) tp99=$(lq_hist hdd0 total_read p99)
+	tmax=$(lq_hist hdd0 total_read max) wmax=$(lq_hist hdd0 wait_read max)
+	smax=$(lq_hist hdd0 service_read max)
+	bubbles=$(lq_stat hdd0 bubbles)
 	nev=$(grep -c '"bubble"' "$OUT/bubble-$tag.events.jsonl")
 	# events over the 20/s limit per kind are dropped and counted
-	dropped=$(stat_of hdd0 events_dropped)
+	dropped=$(lq_stat hdd0 events_dropped)
 	sched=$(cat /sys/kernel/lunq/hdd0/policy/sched) mw=$(cat /sys/kernel/lunq/hdd0/policy/max_wait_ms)
 	label=$sched; [ "$mw" = 0 ] || label="$sched max_wait_ms:$mw"
 	echo "$tag,$sched,$mw,$ios,$iops,$stream_iops,$far_ios,$far_max,$tp50,$tp99,$tmax,$wmax,$smax,$bubbles,$nev,$dropped" >> "$OUT/bubble.csv"
@@ -257,7 +255,7 @@ perlun_run() { # MODE
 	for l in weak strong; do
 		f=$OUT/perlun-$1-$l.txt
 		q=$(cat /sys/kernel/lunq/$l/policy/qdepth)
-		set -- "$1" "$(kv "$f" ios)" "$(kv "$f" iops)" "$(kv "$f" resp_p50_ns)" "$(kv "$f" resp_p99_ns)" "$(stat_of $l qfull)" "$(kv "$f" errors)"
+		set -- "$1" "$(kv "$f" ios)" "$(kv "$f" iops)" "$(kv "$f" resp_p50_ns)" "$(kv "$f" resp_p99_ns)" "$(lq_stat $l qfull)" "$(kv "$f" errors)"
 		echo "$1,$l,$q,$2,$3,$4,$5,$6,$7" >> "$OUT/perlun.csv"
 		printf '%-22s %-7s %6s %9s %10s %10s %8s\n' "$(eval echo \$L_$1)" "$l" "$q" "$3" "$(human "$4")" "$(human "$5")" "$6" >> "$OUT/.perlun-rows"
 		eval "P_$1_${l}_iops=$3 P_$1_${l}_qfull=$6 P_$1_${l}_p99=$5"
@@ -340,7 +338,7 @@ awk 'NR == FNR { if ($3 > m) m = $3; next }
 say "\$ lunqctl hist al0 --align -q    (the start offset's largest power-of-two divisor, bytes)"
 lunqctl hist al0 --align -q | tee "$OUT/align.hist.txt"
 lunqctl hist al0 --align --json > "$OUT/align.hist.json"
-mis=$(stat_of al0 misaligned_4k)
+mis=$(lq_stat al0 misaligned_4k)
 arat=$(awk '{ if ($1 % 4096 == 0) { if (!a || $3 < a) a = $3 } else if ($3 > m) m = $3 }
 	END { printf "%.1f", m ? a / m : 0 }' "$OUT/.align-rows")
 say "What it shows: only offsets 0 and 4096 are aligned to the 4 KiB physical blocks; every other"
