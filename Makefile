@@ -55,7 +55,7 @@ user:
 	@for m in $(SUBDIRS_USER); do $(MAKE) -C $$(dirname $$m) || exit 1; done
 
 # test tools for the VM tests (qemu/mkinitramfs puts them on the guest's PATH)
-tools: build/tools/nlprobe build/tools/nlfuzz
+tools: build/tools/nlprobe build/tools/nlfuzz build/tools/fuamix
 
 build/tools/nlprobe: tests/tools/nlprobe.c kmod/lunq_names.c kmod/lunq_names.h kmod/lunq_pure.h kmod/uapi/lunq.h
 	@mkdir -p $(@D)
@@ -64,6 +64,10 @@ build/tools/nlprobe: tests/tools/nlprobe.c kmod/lunq_names.c kmod/lunq_names.h k
 build/tools/nlfuzz: tests/tools/nlfuzz.c kmod/uapi/lunq.h
 	@mkdir -p $(@D)
 	$(CC) -Wall -Wextra -O2 -g -o $@ tests/tools/nlfuzz.c
+
+build/tools/fuamix: tests/tools/fuamix.c
+	@mkdir -p $(@D)
+	$(CC) -Wall -Wextra -O2 -g -o $@ tests/tools/fuamix.c
 
 deps:
 	scripts/deps

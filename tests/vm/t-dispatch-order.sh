@@ -74,17 +74,15 @@ nb=$(nullb_create lq_nb 128 irqmode=2 completion_nsec=3000000 cache_size=16 hw_q
 echo none > /sys/block/lq_nb/queue/scheduler 2>/dev/null
 dm_create lq "0 $(sectors "$nb") lunq $nb 0 2 qdepth:1 sched:disksort" || fail "create"
 dmdev=/dev/$(basename "$(dm_sysfs lq)")
-# Both jobs run on one CPU: the kernel does not preempt a task between
-# blktrace's Q event and lunq's map (voluntary preemption), so the Q order
-# is the order in which lunq received the bios.  (Across CPUs two bios can
-# pass each other between those points, making the observer, not lunq,
-# wrong.)
+# One task submits every write (tests/tools/fuamix: Linux AIO, pinned to
+# one CPU), so blktrace's Q order is the order in which lunq received the
+# bios.  (With two fio jobs a task can be rescheduled between the Q event
+# and lunq's map, at dm's GFP_NOIO clone allocation, and the other's bio
+# passes it: the observer, not lunq, would be wrong.)
 mixed() {
-	fio --direct=1 --cpus_allowed=1 --ioengine=libaio --filename=/dev/mapper/lq --bs=4k \
-		--rw=randwrite --time_based --runtime=3 --randrepeat=0 \
-		--name=plain --iodepth=16 --offset=0 --size=32M \
-		--name=fua --iodepth=1 --sync=dsync --offset=32M --size=32M \
-		> /tmp/fio.mixed 2>&1 || { cat /tmp/fio.mixed; fail "fio"; }
+	fuamix /dev/mapper/lq 3 16 > /tmp/fuamix.out 2>&1 ||
+		{ cat /tmp/fuamix.out; fail "fuamix"; }
+	note "fuamix: $(cat /tmp/fuamix.out)"
 }
 trace mixed
 nf=$(grep -c 'F' /tmp/d.txt)

@@ -14,8 +14,11 @@ dm_create lq "0 $(sectors "$sd") lunq $sd 0 2 qdepth:1 sched:disksort" || fail "
 dmdev=/dev/$(basename "$(dm_sysfs lq)")
 ok "host-aware zoned device accepted (dm device zoned=$(cat "$(dm_sysfs lq)/queue/zoned"))"
 
-# one CPU: blktrace's Q order is the order lunq receives bios (see
-# t-dispatch-order.sh).  Random writes stay in the first half of zone 0:
+# All writes come from one fio job, one task: their blktrace Q order is
+# the order lunq receives them (across tasks it need not be, see
+# t-dispatch-order.sh; only the writes' order is compared here, one CPU
+# keeps the timestamps comparable).  Random writes stay in the first half
+# of zone 0:
 # scsi_debug's host-aware emulation WARNs when a zone that became full is
 # written again, which random writes reaching a zone's end would do.
 zload() {
