@@ -3,6 +3,7 @@
  * dm-lunq named pools: the registry (see lunq_pool.h).  The slot
  * accounting itself is in lunq_lun.c.
  */
+#include <linux/err.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -25,6 +26,7 @@ static LIST_HEAD(lunq_pools);
 struct lunq_pool *lunq_pool_get(const char *name, u32 depth, const char **err)
 {
 	struct lunq_pool_entry *e;
+	int ret = -EINVAL;
 
 	mutex_lock(&lunq_pools_lock);
 	list_for_each_entry(e, &lunq_pools, node) {
@@ -46,6 +48,7 @@ struct lunq_pool *lunq_pool_get(const char *name, u32 depth, const char **err)
 	e = kzalloc(sizeof(*e), GFP_KERNEL);
 	if (!e) {
 		*err = "Cannot allocate the pool";
+		ret = -ENOMEM;
 		goto out;
 	}
 	lunq_pool_init_slots(&e->slots, depth);
@@ -54,7 +57,7 @@ struct lunq_pool *lunq_pool_get(const char *name, u32 depth, const char **err)
 	list_add(&e->node, &lunq_pools);
 out:
 	mutex_unlock(&lunq_pools_lock);
-	return e ? &e->slots : NULL;
+	return e ? &e->slots : ERR_PTR(ret);
 }
 
 void lunq_pool_put(struct lunq_pool *pool)

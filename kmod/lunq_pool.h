@@ -15,7 +15,8 @@
 /*
  * Take a reference on pool @name, creating it with @depth slots if it does
  * not exist.  @depth 0 means "not given": the pool must exist.  On error
- * returns NULL and sets *@err to a constant message.
+ * returns an ERR_PTR (-EINVAL: a depth rule, -ENOMEM) and sets *@err to a
+ * constant message.
  */
 struct lunq_pool *lunq_pool_get(const char *name, u32 depth, const char **err);
 void lunq_pool_put(struct lunq_pool *pool);

@@ -361,11 +361,14 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		lc->lun.pool = lunq_pool_get(lc->policy.pool,
 					     lc->policy.val[LUNQ_POOL_DEPTH],
 					     &err);
-		if (!lc->lun.pool) {
+		if (IS_ERR(lc->lun.pool)) {
 			ti->error = (char *)err;
-			ret = -EINVAL;
+			ret = PTR_ERR(lc->lun.pool);
+			lc->lun.pool = NULL;
 			goto bad;
 		}
+		/* a table joining the pool reads back the pool's depth */
+		lc->policy.val[LUNQ_POOL_DEPTH] = lc->lun.pool->depth;
 		/* a pool that already existed: check foreign against it */
 		ti->error = (char *)lunq_parse_words(lc, &lc->policy, 0, NULL,
 						     false, &err);

@@ -89,7 +89,7 @@ enum lunq_event {
 	LUNQ_EV_QFULL,		/* QUEUE FULL answers (EV_COUNT since last) */
 	LUNQ_EV_THROTTLE,	/* the live throttle moved (FROM, TO, CAUSE) */
 	LUNQ_EV_RESET,		/* the emulated LUN reset itself */
-	LUNQ_EV_BUBBLE,		/* an IO waited or took longer than bubble_ms */
+	LUNQ_EV_BUBBLE,		/* a read/write's wait + service > bubble_ms */
 	LUNQ_NR_EVENTS
 };
 

@@ -21,6 +21,8 @@ dm_create lqa "0 $(sectors "$nb1") lunq $nb1 0 3 qdepth:16 pool:port0 pool_depth
 dm_create lqb "0 $(sectors "$nb2") lunq $nb2 0 1 pool:port0" ||
 	fail "create B (adopts the pool's depth)"
 [ "$(status_field lqb pool)" = port0 ] || fail "B not in pool port0"
+[ "$(cat /sys/kernel/lunq/lqb/policy/pool_depth)" = 8 ] ||
+	fail "B's policy/pool_depth reads $(cat /sys/kernel/lunq/lqb/policy/pool_depth), not the pool's 8"
 
 head -c 81920 /dev/urandom > /tmp/blk
 dd if=/tmp/blk of=/dev/mapper/lqb bs=4k count=20 oflag=direct 2>/dev/null ||
