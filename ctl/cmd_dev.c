@@ -70,6 +70,28 @@ static void pool_of(const char *policy, char *buf, size_t len)
 		snprintf(buf, len, "%s", p.pool);
 }
 
+/*
+ * Depth of the pool device @name joined without giving pool_depth: the
+ * kernel reads it back in sysfs (the table line, and so netlink's policy
+ * words, only has what the table gave).  0 when unreadable.
+ */
+static unsigned int pool_depth_of(const char *name)
+{
+	char path[256], line[32];
+	unsigned int v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/lunq/%s/policy/pool_depth",
+		 name);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (!fgets(line, sizeof(line), f) || sscanf(line, "%u", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
 /* ---- create / remove --------------------------------------------------- */
 
 int cmd_create(int argc, char **argv)
@@ -219,7 +241,9 @@ static void show_text(const struct lq_dev *d, const struct lq_ident *id,
 			continue;
 		lunq_policy_value(p, k, v, sizeof(v));
 		printf("    %-18s %-12s%s%s\n", lunq_key_name(k), v,
-		       (p->given & (1U << k)) ? "" : " (default)",
+		       (p->given & (1U << k)) ? "" :
+		       k == LUNQ_POOL_DEPTH && pool[0] ? " (the pool's)" :
+		       " (default)",
 		       lunq_key_table_only(k) ? " [table]" : "");
 	}
 	if (pool[0]) {
@@ -335,6 +359,8 @@ int cmd_show(int argc, char **argv)
 		goto out;
 	}
 	pool_of(d.policy, pool, sizeof(pool));
+	if (pool[0] && !(p.given & (1U << LUNQ_POOL_DEPTH)))
+		p.val[LUNQ_POOL_DEPTH] = pool_depth_of(d.name);
 	if (pool[0] && lq_nl_dump(nl, &all, &n))
 		n = 0;
 	if (json)

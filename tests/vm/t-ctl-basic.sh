@@ -115,10 +115,14 @@ lc 0 create pa "$nb4" pool=pp pool_depth=4
 lc 0 create pb "$nb3" pool:pp
 lc 0 show pb
 lc_out "pool pp: members pa pb;"
+grep -q "pool_depth  *4  *(the pool's) \[table\]" /tmp/lc.out ||
+	{ cat /tmp/lc.out; fail "show pb: pool_depth is not the pool's 4"; }
+lc 0 show -j pb
+lc_out '"pool_depth":{"value":"4","given":false'
 lc 0 show -j pa
 lc_out '"pool":{"name":"pp","members":["pa","pb"]}'
 lc 0 remove pa pb
-ok "show: pool pp lists both members"
+ok "show: pool pp lists both members; pb, which did not give pool_depth, shows the pool's 4"
 
 # remove: refused while open, then done
 exec 3< /dev/mapper/lq0
