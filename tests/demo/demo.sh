@@ -71,14 +71,6 @@ human() {
 }
 # kv FILE KEY: a key=value word of lunqbench's --kv line
 kv() { tr ' ' '\n' < "$1" | sed -n "s/^$2=//p" | tail -1; }
-# jobrow FILE JOB: lunqbench's summary row of JOB: "ios iops max_ns"
-jobrow() {
-	awk -v j="$2" '$1 == j && ($2 == "open" || $2 == "closed") {
-		v = $(NF - 1); u = $NF
-		m = (u == "s") ? 1e9 : (u == "ms") ? 1e6 : (u == "us") ? 1e3 : 1
-		printf "%d %s %.0f\n", $3, $4, v * m; exit }' "$1"
-}
-
 # side_by_side "TITLE1|TITLE2|..." FILE1 FILE2 ...: sysfs histogram files
 # (quantize rows "<lower> <count>") as DTrace quantize columns, one per run
 side_by_side() {
@@ -151,9 +143,9 @@ bubble_run() { # TAG WORDS...
 	cp /sys/kernel/lunq/hdd0/hist/total_read "$OUT/bubble-$tag.total_read"
 	lunqctl hist hdd0 --total --read > "$OUT/bubble-$tag.hist.txt"
 	lunqctl hist hdd0 --json > "$OUT/bubble-$tag.hist.json"
-	set -- $(jobrow "$OUT/bubble-$tag.lunqbench.txt" far)
+	set -- $(lb_jobrow "$OUT/bubble-$tag.lunqbench.txt" far)
 	far_ios=${1:-0} far_max=${3:-0}
-	set -- $(jobrow "$OUT/bubble-$tag.lunqbench.txt" stream)
+	set -- $(lb_jobrow "$OUT/bubble-$tag.lunqbench.txt" stream)
 	stream_iops=${2:-0}
 	iops=$(kv "$OUT/bubble-$tag.lunqbench.txt" iops)
 	ios=$(kv "$OUT/bubble-$tag.lunqbench.txt" ios)

@@ -253,6 +253,15 @@ counters_consistent() {
 # now_ms: milliseconds since boot (busybox date has no %N)
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 
+# lb_jobrow FILE JOB: JOB's row of lunqbench's summary in FILE (text
+# output): "ios iops max_ns"
+lb_jobrow() {
+	awk -v j="$2" '$1 == j && ($2 == "open" || $2 == "closed") {
+		v = $(NF - 1); u = $NF
+		m = (u == "s") ? 1e9 : (u == "ms") ? 1e6 : (u == "us") ? 1e3 : 1
+		printf "%d %s %.0f\n", $3, $4, v * m; exit }' "$1"
+}
+
 # lq_stat NAME STAT: a statistic from /sys/kernel/lunq/NAME/stats/
 lq_stat() { cat "/sys/kernel/lunq/$1/stats/$2"; }
 

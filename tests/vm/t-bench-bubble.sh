@@ -11,12 +11,7 @@
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=2000000) || fail "null_blk"
 lc 0 create lq "$nb" qdepth=2
 # farmax: the far job's max response in ns, from its summary line
-farmax() {
-	awk '$1 == "far" && ($2 == "open" || $2 == "closed") {
-		v = $(NF - 1); u = $NF
-		m = (u == "s") ? 1e9 : (u == "ms") ? 1e6 : (u == "us") ? 1e3 : 1
-		printf "%.0f\n", v * m; exit }' /tmp/bb.out
-}
+farmax() { lb_jobrow /tmp/bb.out far | cut -d' ' -f3; }
 run() {
 	lc 0 set lq sched="$1"
 	lc 0 reset lq
