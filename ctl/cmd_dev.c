@@ -78,17 +78,13 @@ static void pool_of(const char *policy, char *buf, size_t len)
 static unsigned int pool_depth_of(const char *name)
 {
 	char path[256], line[32];
-	unsigned int v = 0;
-	FILE *f;
+	unsigned int v;
 
 	snprintf(path, sizeof(path), "/sys/kernel/lunq/%s/policy/pool_depth",
 		 name);
-	f = fopen(path, "re");
-	if (!f)
+	if (!lq_read_line(path, line, sizeof(line)) ||
+	    sscanf(line, "%u", &v) != 1)
 		return 0;
-	if (!fgets(line, sizeof(line), f) || sscanf(line, "%u", &v) != 1)
-		v = 0;
-	fclose(f);
 	return v;
 }
 

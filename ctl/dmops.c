@@ -189,8 +189,7 @@ static void lq_add(struct lq_str *b, const char *fmt, ...)
 			  b->len - b->pos - 1;
 }
 
-/* First line of a small (sysfs) file, without its newline. */
-static bool lq_read_line(const char *path, char *buf, size_t len)
+bool lq_read_line(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "re");
 	bool ok;

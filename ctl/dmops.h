@@ -10,6 +10,7 @@
 #ifndef LUNQCTL_DMOPS_H
 #define LUNQCTL_DMOPS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -41,5 +42,8 @@ int lq_dm_remove(const char *name, char *err, size_t errlen);
  * bytes, NUL-terminated).
  */
 int lq_dm_is_lunq(const char *name, char *params, size_t plen);
+
+/* First line of a small (sysfs) file @path, without its newline. */
+bool lq_read_line(const char *path, char *buf, size_t len);
 
 #endif /* LUNQCTL_DMOPS_H */
