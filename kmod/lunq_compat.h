@@ -137,4 +137,16 @@ lunq_hrtimer_setup(struct hrtimer *timer,
 #define hrtimer_setup lunq_hrtimer_setup
 #endif
 
+/*
+ * filldir_t returns bool (true: go on) from 6.1, 25885a35a720 ("Change
+ * calling conventions for filldir_t"); int (0: go on) before.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
+#define LUNQ_FILLDIR_RET	bool
+#define LUNQ_FILLDIR_VAL(more)	(more)
+#else
+#define LUNQ_FILLDIR_RET	int
+#define LUNQ_FILLDIR_VAL(more)	((more) ? 0 : -EINVAL)
+#endif
+
 #endif /* LUNQ_COMPAT_H */

@@ -26,6 +26,7 @@
 #include "lunq_compat.h"
 #include "lunq_target.h"
 #include "lunq_dev.h"
+#include "lunq_loop.h"
 
 #define DM_MSG_PREFIX "lunq"
 
@@ -336,9 +337,20 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	}
 	lc->start = start;
 
+	err = lunq_loop_self(ti, path);
+	if (err) {
+		ti->error = (char *)err;
+		ret = -ELOOP;
+		goto bad;
+	}
 	ret = dm_get_device(ti, path, dm_table_get_mode(ti->table), &lc->dev);
 	if (ret) {
 		ti->error = "Cannot open the lower device (check dev_path)";
+		goto bad;
+	}
+	ret = lunq_loop_check(ti, lc->dev->bdev, &err);
+	if (ret) {
+		ti->error = (char *)err;
 		goto bad;
 	}
 	dev_size = bdev_nr_sectors(lc->dev->bdev);
