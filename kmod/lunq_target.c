@@ -564,13 +564,16 @@ static void lunq_kick(struct lunq_c *lc)
 
 /*
  * Ordering barriers (see lunq_sched.h): flushes and FUA writes keep their
- * place relative to every other bio, and so does every write to a zoned
- * device (zones must be written in order).
+ * place relative to every other bio, and so does every write, zone append
+ * and zone management command (open, close, finish, reset) to a zoned
+ * device: zones must be written in order, and a write must not pass the
+ * command that moves its zone's write pointer.
  */
 static bool lunq_is_barrier(struct lunq_c *lc, struct bio *bio)
 {
 	return op_is_flush(bio->bi_opf) ||
-	       (lc->zoned && op_is_write(bio_op(bio)));
+	       (lc->zoned && (op_is_write(bio_op(bio)) ||
+			      op_is_zone_mgmt(bio_op(bio))));
 }
 
 static int lunq_map(struct dm_target *ti, struct bio *bio)
@@ -1066,6 +1069,22 @@ static void lunq_status(struct dm_target *ti, status_type_t type,
 	}
 }
 
+#ifdef CONFIG_BLK_DEV_ZONED
+/* zones of the lower device, remapped as dm-linear does */
+static int lunq_report_zones(struct dm_target *ti,
+			     struct dm_report_zones_args *args,
+			     unsigned int nr_zones)
+{
+	struct lunq_c *lc = ti->private;
+
+	return dm_report_zones(lc->dev->bdev, lc->start,
+			       lc->start + dm_target_offset(ti, args->next_sector),
+			       args, nr_zones);
+}
+#else
+#define lunq_report_zones NULL
+#endif
+
 static int lunq_iterate_devices(struct dm_target *ti,
 				iterate_devices_callout_fn fn, void *data)
 {
@@ -1098,7 +1117,7 @@ static void lunq_io_hints(struct dm_target *ti, struct queue_limits *limits)
 static struct target_type lunq_target = {
 	.name		 = "lunq",
 	.version	 = {0, 5, 0},
-	.features	 = DM_TARGET_NOWAIT,
+	.features	 = DM_TARGET_NOWAIT | DM_TARGET_ZONED_HM,
 	.module		 = THIS_MODULE,
 	.ctr		 = lunq_ctr,
 	.dtr		 = lunq_dtr,
@@ -1110,6 +1129,7 @@ static struct target_type lunq_target = {
 	.resume		 = lunq_resume,
 	.message	 = lunq_message,
 	.status		 = lunq_status,
+	.report_zones	 = lunq_report_zones,
 	.iterate_devices = lunq_iterate_devices,
 	.io_hints	 = lunq_io_hints,
 };
