@@ -17,7 +17,8 @@
 #                DKMS rebuilds it for each new kernel (dkms.conf)
 #   make dkms-uninstall  dkms remove --all, /usr/src/lunq-<version> gone
 #   make test    unit, KUnit, qemu/run and VM integration tests (Debian's
-#                kernel; the debug kernel in quick mode)
+#                6.1 kernel; the kernel-dependent groups on 6.12 and 6.1
+#                PREEMPT_RT, scripts/kernels; the debug kernel in quick mode)
 #   make test-debug  the fault group on the debug kernel (KASAN,
 #                lockdep, kmemleak; qemu/build-kernel --debug), full length
 #   make kernel-debug  build (or find cached) that kernel
