@@ -4,10 +4,8 @@
 # script fails or when the kernel log shows a splat while it ran; after
 # each test every dm device, null_blk, ram disk and scsi_debug is removed.
 # Each test's output is in $LUNQ_OUT/NAME.log and echoed as KTAP diagnostics.
-# With LUNQ_SKIP_TIMING=1 (tests/run on the debug kernel), and on a
-# PREEMPT_RT kernel, a test of the group "timing" is skipped: its checks
-# are rates and ratios (on RT the completion path itself adds time:
-# t-completion-path measures it against null_blk alone).
+# With LUNQ_SKIP_TIMING=1 (tests/run on the debug kernel) a test of the
+# group "timing" is skipped: its checks are rates and ratios.
 # A test running longer than $LUNQ_TEST_TIMEOUT seconds (300) is killed and fails.
 # On a kernel with kmemleak (the debug kernel) a last test, "kmemleak",
 # scans for leaks after all of them: any unreferenced object whose
@@ -31,9 +29,6 @@ fi
 echo "KTAP version 1"
 echo "1..$n"
 i=0 failed=0
-# PREEMPT_RT: the timing tests are skipped (t-completion-path measures why)
-rt=0
-uname -v | grep -q PREEMPT_RT && rt=1
 for name in $names; do
 	i=$((i + 1))
 	log=$LUNQ_OUT/$name.log
@@ -45,10 +40,6 @@ for name in $names; do
 	if [ "${LUNQ_SKIP_TIMING:-0}" = 1 ] &&
 		sed -n 's/^# group: //p' "$dir/t-$name.sh" | grep -qw timing; then
 		echo "ok $i $name # SKIP timing-shaped checks; this kernel (KASAN, lockdep under TCG) is too slow for them"
-		continue
-	fi
-	if [ "$rt" = 1 ] && sed -n 's/^# group: //p' "$dir/t-$name.sh" | grep -qw timing; then
-		echo "ok $i $name # SKIP timing-shaped checks; on PREEMPT_RT under TCG completions reach the application ~0.5-0.9 ms later on average (p90 ~4 ms) even from null_blk alone: outside lunq, see completion-path"
 		continue
 	fi
 	mark=$(dmesg_mark)
