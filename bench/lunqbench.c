@@ -25,88 +25,7 @@
 
 const char *lb_prog = "lunqbench";
 
-#define LB_ARRQ_MAX	(1U << 22)	/* backlog entries kept per queue */
 #define LB_VMAP_MAX	(1ULL << 26)	/* verify blocks: 256 GiB */
-#define LB_SHOW_ERRORS	20
-
-static volatile sig_atomic_t lb_sigstop;
-
-/* ---- time ------------------------------------------------------------------ */
-
-u64 lb_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
-}
-
-bool lb_stopped(struct lb_run *r)
-{
-	return lb_sigstop || __atomic_load_n(&r->stop, __ATOMIC_RELAXED);
-}
-
-u64 lb_spin_window(struct lb_worker *w, u64 now)
-{
-	u64 halvings = (now - w->spin_t) / 1000000000ULL, win = LB_SPIN_MIN_NS;
-
-	if (w->spin_peak > LB_SPIN_MIN_NS && halvings < 64)
-		win += (w->spin_peak - LB_SPIN_MIN_NS) >> halvings;
-	return win < w->spin_cap ? win : w->spin_cap;
-}
-
-void lb_timer_note(struct lb_worker *w, u64 target, u64 woke)
-{
-	u64 late = woke > target ? woke - target : 0, want = late + LB_SPIN_MIN_NS;
-
-	w->st.sleeps++;
-	w->st.late_sum += late;
-	if (late > w->st.late_max)
-		w->st.late_max = late;
-	if (want > LB_SPIN_MAX_NS)
-		want = LB_SPIN_MAX_NS;
-	if (want > w->spin_cap)
-		want = w->spin_cap;
-	if (want > lb_spin_window(w, woke)) {
-		w->spin_peak = want;
-		w->spin_t = woke;
-	}
-}
-
-bool lb_wait_until(struct lb_worker *w, u64 t)
-{
-	for (;;) {
-		u64 now = lb_now(), win = lb_spin_window(w, now);
-
-		if (lb_stopped(w->run))
-			return false;
-		if (now >= t)
-			return true;
-		if (t - now > win) {
-			/* at most 100 ms at a time, to see a stop */
-			u64 until = t - win;
-			bool whole = until - now <= 100000000ULL;
-			struct timespec ts;
-
-			if (!whole)
-				until = now + 100000000ULL;
-			ts.tv_sec = (time_t)(until / 1000000000ULL);
-			ts.tv_nsec = (long)(until % 1000000000ULL);
-			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-			if (whole)
-				lb_timer_note(w, until, lb_now());
-		} else {
-			sched_yield();
-		}
-	}
-}
-
-void lb_nap(void)
-{
-	struct timespec ts = { 0, 20000 };
-
-	nanosleep(&ts, NULL);
-}
 
 /* ---- messages ---------------------------------------------------------------- */
 
@@ -122,7 +41,7 @@ void lb_die(int code, const char *fmt, ...)
 	exit(code);
 }
 
-static void *xcalloc(size_t n, size_t size)
+void *lb_xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
 
@@ -296,7 +215,7 @@ static void make_jobs(struct lb_run *r, u64 offset)
 	int per = o->preset == LB_PRESET_BUBBLE ? 2 : 1;
 
 	r->njobs = r->ntgts * per;
-	r->jobs = xcalloc((size_t)r->njobs, sizeof(*r->jobs));
+	r->jobs = lb_xcalloc((size_t)r->njobs, sizeof(*r->jobs));
 	for (int ti = 0; ti < r->ntgts; ti++) {
 		struct lb_job *j = &r->jobs[ti * per];
 
@@ -374,319 +293,9 @@ static void make_vmaps(struct lb_run *r)
 				    t->path, (unsigned long long)(hi - lo) >> 30);
 		free(t->vseq);
 		free(t->vbusy);
-		t->vseq = xcalloc(t->vblocks, sizeof(u64));
-		t->vbusy = xcalloc(t->vblocks, 1);
+		t->vseq = lb_xcalloc(t->vblocks, sizeof(u64));
+		t->vbusy = lb_xcalloc(t->vblocks, 1);
 		t->vnext = 0;
-	}
-}
-
-/* ---- what the engines share ---------------------------------------------------- */
-
-static bool lb_ticket(struct lb_run *r)
-{
-	if (!r->ios_limit)
-		return true;
-	if (__atomic_load_n(&r->tickets, __ATOMIC_RELAXED) >= r->ios_limit)
-		return false;
-	return __atomic_fetch_add(&r->tickets, 1, __ATOMIC_RELAXED) < r->ios_limit;
-}
-
-static bool lb_tickets_left(struct lb_run *r)
-{
-	return !r->ios_limit ||
-		__atomic_load_n(&r->tickets, __ATOMIC_RELAXED) < r->ios_limit;
-}
-
-bool lb_may_issue(struct lb_worker *w, u64 now)
-{
-	struct lb_run *r = w->run;
-
-	return !lb_stopped(r) && now < r->t_end && lb_tickets_left(r);
-}
-
-void lb_fail(struct lb_worker *w, const char *what, int err)
-{
-	if (!w->fatal) {
-		w->fatal = what;
-		fprintf(stderr, "%s: %s: %s: %s\n", lb_prog, w->job->tgt->path,
-			what, strerror(err));
-	}
-	__atomic_store_n(&w->run->stop, 1, __ATOMIC_RELAXED);
-}
-
-static void lb_draw(struct lb_worker *w, struct lb_io *io)
-{
-	if (w->glock)
-		pthread_mutex_lock(w->glock);
-	lb_gen_next(w->g, io);
-	if (w->glock)
-		pthread_mutex_unlock(w->glock);
-}
-
-static bool vclaim(struct lb_target *t, const struct lb_io *io)
-{
-	u64 b0 = io->off / LB_VBLOCK - t->vfirst, n = io->len / LB_VBLOCK;
-
-	for (u64 i = 0; i < n; i++) {
-		if (__atomic_exchange_n(&t->vbusy[b0 + i], 1, __ATOMIC_ACQUIRE)) {
-			while (i--)
-				__atomic_store_n(&t->vbusy[b0 + i], 0, __ATOMIC_RELEASE);
-			return false;
-		}
-	}
-	return true;
-}
-
-int lb_prepare(struct lb_worker *w, struct lb_slot *s)
-{
-	struct lb_run *r = w->run;
-	struct lb_job *j = w->job;
-	struct lb_target *t = j->tgt;
-	struct lb_io io;
-	int tries = 0;
-
-	if (w->have_held) {
-		io = w->held;
-	} else {
-		if (!lb_ticket(r))
-			return 0;
-		lb_draw(w, &io);
-	}
-	if (r->o->verify) {
-		for (;;) {
-			if (io.off % LB_VBLOCK || io.len % LB_VBLOCK ||
-			    io.off / LB_VBLOCK < t->vfirst ||
-			    (io.off + io.len + LB_VBLOCK - 1) / LB_VBLOCK >
-			    t->vfirst + t->vblocks) {
-				w->have_held = false;
-				if (!w->fatal) {
-					w->fatal = "verify";
-					fprintf(stderr, "%s: --verify: an IO of %u bytes at byte %llu of %s is not in whole 4 KiB blocks of the range (use --align 4k)\n",
-						lb_prog, io.len,
-						(unsigned long long)io.off, t->path);
-				}
-				__atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
-				return 0;
-			}
-			if (vclaim(t, &io))
-				break;
-			/* in flight elsewhere: another position, or wait */
-			if (!j->w.seekpct || ++tries > 8) {
-				w->held = io;
-				w->have_held = true;
-				return -1;
-			}
-			lb_draw(w, &io);
-		}
-		w->have_held = false;
-		if (io.write) {
-			s->seq = __atomic_add_fetch(&t->vnext, 1, __ATOMIC_RELAXED);
-			lb_verify_fill(s->buf, io.len, io.off, s->seq, r->o->seed);
-		}
-	}
-	s->io = io;
-	return 1;
-}
-
-static int lb_shown_io, lb_shown_verify;
-
-static void lb_verify_done(struct lb_worker *w, struct lb_slot *s, bool ok)
-{
-	struct lb_run *r = w->run;
-	struct lb_target *t = w->job->tgt;
-	u64 b0 = s->io.off / LB_VBLOCK - t->vfirst, n = s->io.len / LB_VBLOCK;
-	const u32 spb = LB_VBLOCK / 512;
-
-	if (s->io.write) {
-		for (u64 i = 0; i < n; i++)
-			__atomic_store_n(&t->vseq[b0 + i], ok ? s->seq : LB_SEQ_UNKNOWN,
-					 __ATOMIC_RELAXED);
-	} else if (ok) {
-		bool known = true;
-		enum lb_verify_err e;
-		u64 bad = 0, got = 0;
-
-		for (u64 i = 0; i < n && known; i++) {
-			u64 q = __atomic_load_n(&t->vseq[b0 + i], __ATOMIC_RELAXED);
-
-			known = q != LB_SEQ_UNKNOWN;
-			for (u32 k = 0; k < spb; k++)
-				s->want[i * spb + k] = q;
-		}
-		if (!known) {
-			w->st.unverified++;
-		} else {
-			e = lb_verify_check(s->buf, s->io.len, s->io.off, r->o->seed,
-					    s->want, &bad, &got);
-			if (e != LB_VERIFY_OK) {
-				u64 want = 0;
-
-				if (bad >= s->io.off / 512 &&
-				    bad < (s->io.off + s->io.len) / 512)
-					want = s->want[bad - s->io.off / 512];
-				w->st.verify_errors++;
-				if (__atomic_fetch_add(&lb_shown_verify, 1, __ATOMIC_RELAXED) <
-				    LB_SHOW_ERRORS)
-					fprintf(stderr, "%s: verify error at sector %llu (byte %llu) of %s: %s (seq got %llu, want %llu)\n",
-						lb_prog, (unsigned long long)bad,
-						(unsigned long long)bad * 512, t->path,
-						lb_verify_strerror(e),
-						(unsigned long long)got,
-						(unsigned long long)want);
-			}
-		}
-	}
-	for (u64 i = 0; i < n; i++)
-		__atomic_store_n(&t->vbusy[b0 + i], 0, __ATOMIC_RELEASE);
-}
-
-#define LIVE_ADD(f, v) __atomic_store_n(&(f), __atomic_load_n(&(f), __ATOMIC_RELAXED) + (v), \
-				       __ATOMIC_RELAXED)
-
-static void hist_add(struct lq_hist *h, u64 v)
-{
-	h->counts[lunq_hist_index(v)]++;
-	h->count++;
-	h->sum += v;
-	if (v > h->max)
-		h->max = v;
-}
-
-void lb_complete(struct lb_worker *w, struct lb_slot *s, long res, u64 t_done)
-{
-	struct lb_run *r = w->run;
-	struct lb_live *l = &w->live;
-	int d = s->io.write ? LB_WR : LB_RD;
-	bool ok = res == (long)s->io.len;
-	u64 resp, svc, lag;
-
-	if (!ok) {
-		w->st.errors++;
-		LIVE_ADD(l->errors, 1);
-		if (__atomic_fetch_add(&lb_shown_io, 1, __ATOMIC_RELAXED) < LB_SHOW_ERRORS) {
-			if (res < 0)
-				fprintf(stderr, "%s: %s error at byte %llu (%u bytes) of %s: %s\n",
-					lb_prog, s->io.write ? "write" : "read",
-					(unsigned long long)s->io.off, s->io.len,
-					w->job->tgt->path, strerror((int)-res));
-			else
-				fprintf(stderr, "%s: short %s at byte %llu of %s: %ld of %u bytes\n",
-					lb_prog, s->io.write ? "write" : "read",
-					(unsigned long long)s->io.off, w->job->tgt->path,
-					res, s->io.len);
-		}
-	}
-	if (r->o->verify)
-		lb_verify_done(w, s, ok);
-	if (!ok)
-		return;
-	resp = t_done - s->t_sched;
-	svc = t_done - s->t_sub;
-	lag = s->t_sub - s->t_sched;
-	LIVE_ADD(l->ios, 1);
-	LIVE_ADD(l->reads, d == LB_RD);
-	LIVE_ADD(l->bytes, s->io.len);
-	LIVE_ADD(l->resp_sum, resp);
-	LIVE_ADD(l->svc_sum, svc);
-	if (resp > __atomic_load_n(&l->resp_max, __ATOMIC_RELAXED))
-		__atomic_store_n(&l->resp_max, resp, __ATOMIC_RELAXED);
-	LIVE_ADD(l->lag[lunq_hist_index(lag)], 1);
-	if (t_done > w->t_last)
-		w->t_last = t_done;
-	if (t_done >= r->t_warm) {
-		hist_add(&w->st.h[LB_RESP][d], resp);
-		hist_add(&w->st.h[LB_SVC][d], svc);
-		hist_add(&w->st.h[LB_LAG][d], lag);
-		w->st.bytes[d] += s->io.len;
-	}
-}
-
-void lb_worker_start(struct lb_worker *w)
-{
-	pthread_barrier_wait(&w->run->go);	/* set up */
-	pthread_barrier_wait(&w->run->go);	/* go: t0 is set */
-}
-
-void lb_worker_done(struct lb_worker *w)
-{
-	struct lb_run *r = w->run;
-
-	pthread_mutex_lock(&r->mu);
-	r->ndone++;
-	pthread_cond_signal(&r->cv);
-	pthread_mutex_unlock(&r->mu);
-}
-
-/* ---- open-loop arrivals ---------------------------------------------------------- */
-
-void lb_arrq_init(struct lb_arrq *q, enum lb_arrival kind, double rate,
-			 u64 t0, u64 seed)
-{
-	memset(q, 0, sizeof(*q));
-	lb_sched_init(&q->s, kind, rate, t0, seed);
-	q->next = lb_sched_next(&q->s);
-	q->cap = 1024;
-	q->ring = xcalloc(q->cap, sizeof(u64));
-}
-
-void lb_arrq_fill(struct lb_run *r, struct lb_arrq *q, u64 now)
-{
-	while (!q->closed && q->next <= now && q->next < r->t_end) {
-		if (q->n == q->cap) {
-			u64 *ring;
-
-			if (q->cap >= LB_ARRQ_MAX)
-				break;	/* stays in the schedule: late, not lost */
-			ring = xcalloc(q->cap * 2, sizeof(u64));
-			for (size_t i = 0; i < q->n; i++)
-				ring[i] = q->ring[(q->head + i) % q->cap];
-			free(q->ring);
-			q->ring = ring;
-			q->head = 0;
-			q->cap *= 2;
-		}
-		q->ring[(q->head + q->n) % q->cap] = q->next;
-		q->n++;
-		q->next = lb_sched_next(&q->s);
-	}
-}
-
-bool lb_arrq_pop(struct lb_arrq *q, u64 *t)
-{
-	if (!q->n)
-		return false;
-	*t = q->ring[q->head];
-	q->head = (q->head + 1) % q->cap;
-	q->n--;
-	return true;
-}
-
-bool lb_arrq_over(struct lb_run *r, struct lb_arrq *q, u64 now, bool *count_rest)
-{
-	*count_rest = false;
-	if (q->closed || lb_stopped(r) || !lb_tickets_left(r))
-		return true;
-	if (!q->n && q->next >= r->t_end)
-		return true;		/* the schedule is done */
-	if (now >= r->t_grace) {
-		*count_rest = true;	/* the backlog did not drain in time */
-		return true;
-	}
-	return false;
-}
-
-void lb_arrq_close(struct lb_run *r, struct lb_arrq *q, bool count_rest)
-{
-	if (q->closed)
-		return;
-	q->closed = true;
-	if (!count_rest)
-		return;
-	q->dropped += q->n;
-	q->n = 0;
-	while (q->next < r->t_end) {
-		q->dropped++;
-		q->next = lb_sched_next(&q->s);
 	}
 }
 
@@ -718,7 +327,7 @@ static void make_workers(struct lb_run *r)
 	for (int k = 0; k < r->njobs; k++)
 		n += (int)r->jobs[k].threads;
 	r->nworkers = n;
-	r->workers = xcalloc((size_t)n, sizeof(*r->workers));
+	r->workers = lb_xcalloc((size_t)n, sizeof(*r->workers));
 	n = 0;
 	for (int k = 0; k < r->njobs; k++) {
 		struct lb_job *j = &r->jobs[k];
@@ -756,9 +365,9 @@ static void make_workers(struct lb_run *r)
 			}
 			if (lb_stats_init(&w->st))
 				lb_die(LB_EIO, "out of memory");
-			w->live.lag = xcalloc(LUNQ_HIST_BUCKETS, sizeof(u64));
+			w->live.lag = lb_xcalloc(LUNQ_HIST_BUCKETS, sizeof(u64));
 			w->nslots = j->iodepth;
-			w->slots = xcalloc(w->nslots, sizeof(*w->slots));
+			w->slots = lb_xcalloc(w->nslots, sizeof(*w->slots));
 			for (u32 si = 0; si < w->nslots; si++) {
 				struct lb_slot *s = &w->slots[si];
 				struct lb_rng rng;
@@ -774,7 +383,7 @@ static void make_workers(struct lb_run *r)
 					memcpy((char *)s->buf + b, &v, 8);
 				}
 				if (o->verify)
-					s->want = xcalloc(bufsz / 512, sizeof(u64));
+					s->want = lb_xcalloc(bufsz / 512, sizeof(u64));
 			}
 		}
 	}
@@ -828,7 +437,7 @@ static double tv_s(struct timeval tv)
 static struct lb_run *run_once(const struct lb_opts *o, struct lb_target *tgts,
 			       int ntgts, u64 offset, bool print_ivals)
 {
-	struct lb_run *r = xcalloc(1, sizeof(*r));
+	struct lb_run *r = lb_xcalloc(1, sizeof(*r));
 	void *(*fn)(void *) = o->engine == LB_ENG_SYNC ? lb_sync_worker : lb_uring_worker;
 	pthread_condattr_t ca;
 	sigset_t sigs, oldsigs;
@@ -889,8 +498,8 @@ static struct lb_run *run_once(const struct lb_opts *o, struct lb_target *tgts,
 
 	/* interval lines until every worker is done */
 	{
-		u64 *prev = xcalloc(LUNQ_HIST_BUCKETS, sizeof(u64));
-		u64 *cur = xcalloc(LUNQ_HIST_BUCKETS, sizeof(u64));
+		u64 *prev = lb_xcalloc(LUNQ_HIST_BUCKETS, sizeof(u64));
+		u64 *cur = lb_xcalloc(LUNQ_HIST_BUCKETS, sizeof(u64));
 		u64 t_prev = r->t0;
 
 		next = r->t0 + ival_ns;
@@ -982,7 +591,7 @@ int main(int argc, char **argv)
 	bool verr = false, ioerr = false;
 
 	lb_parse_args(&o, argc, argv);
-	tgts = xcalloc((size_t)o.ntargets, sizeof(*tgts));
+	tgts = lb_xcalloc((size_t)o.ntargets, sizeof(*tgts));
 	for (int i = 0; i < o.ntargets; i++)
 		open_target(&o, &tgts[i], o.targets[i]);
 

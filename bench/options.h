@@ -9,6 +9,7 @@
 #ifndef LUNQBENCH_OPTIONS_H
 #define LUNQBENCH_OPTIONS_H
 
+#include <signal.h>
 #include <stddef.h>
 #include "run.h"
 
@@ -91,9 +92,11 @@ void lb_help(void);
 /* The parsers some presets and options share. */
 void lb_opt_bs(struct lb_opts *o, const struct lb_option *opt, const char *arg);
 
-/* lunqbench.c */
+/* lunqbench.c, engine.c: messages, memory, the signal flag */
 void __attribute__((format(printf, 2, 3), noreturn)) lb_die(int code, const char *fmt, ...);
 /* a bad option or value: exit 1 */
 #define lb_usage_error(...) lb_die(LB_EUSAGE, __VA_ARGS__)
+void *lb_xcalloc(size_t n, size_t size);	/* out of memory: exit 4 */
+extern volatile sig_atomic_t lb_sigstop;	/* SIGINT, SIGTERM */
 
 #endif
