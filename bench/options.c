@@ -340,7 +340,8 @@ static void opt_version(struct lb_opts *o, const struct lb_option *opt, const ch
 }
 
 /* --list-options: one line per option, tab-separated: --NAME, -L (or -),
- * METAVAR (or -), section.  What tests/unit/bench-options.sh reads. */
+ * METAVAR (or -), section; -L is -- for none.  What
+ * tests/unit/bench-options.sh reads. */
 static void opt_list(struct lb_opts *o, const struct lb_option *opt, const char *arg)
 {
 	(void)o, (void)opt, (void)arg;
@@ -349,10 +350,19 @@ static void opt_list(struct lb_opts *o, const struct lb_option *opt, const char 
 
 		if (p->flags & LB_OPTF_HIDDEN)
 			continue;
-		printf("--%s\t%s%c\t%s\t%s\n", p->name, p->letter ? "-" : "-",
-		       p->letter ? p->letter : '\0', p->metavar ? p->metavar : "-",
-		       p->section);
+		printf("--%s\t-%c\t%s\t%s\n", p->name, p->letter ? p->letter : '-',
+		       p->metavar ? p->metavar : "-", p->section);
 	}
+	exit(0);
+}
+
+/* --list-presets: the presets' names, one a line */
+static void opt_list_presets(struct lb_opts *o, const struct lb_option *opt,
+			     const char *arg)
+{
+	(void)o, (void)opt, (void)arg;
+	for (const struct lb_preset_def *p = lb_presets; p->name; p++)
+		printf("%s\n", p->name);
 	exit(0);
 }
 
@@ -469,6 +479,9 @@ const struct lb_option lb_options[LBO_N] = {
 	[LBO_LIST_OPTIONS] = { "list-options", 0, NULL, S_OUTPUT,
 		"the option table, one option a line (for tests)", NULL, NULL,
 		LB_OPT_FUNC, .parse = opt_list, .flags = LB_OPTF_HIDDEN },
+	[LBO_LIST_PRESETS] = { "list-presets", 0, NULL, S_OUTPUT,
+		"the presets' names, one a line (for tests)", NULL, NULL,
+		LB_OPT_FUNC, .parse = opt_list_presets, .flags = LB_OPTF_HIDDEN },
 };
 
 /* ---- applying an option ------------------------------------------------------------ */

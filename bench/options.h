@@ -2,9 +2,10 @@
 /*
  * lunqbench's command line: every option in one table (options.c), from
  * which getopt_long's struct option array, the parser, the defaults,
- * --help and --list-options (what tests/unit/bench-options.sh checks
- * --help and lunqbench(1) against) are all made.  The presets
- * (presets.c) are option settings applied like defaults.
+ * --help and the hidden --list-options and --list-presets (what
+ * tests/unit/bench-options.sh checks --help and lunqbench(1) against)
+ * are all made.  The presets (presets.c) are option settings applied
+ * like defaults.
  */
 #ifndef LUNQBENCH_OPTIONS_H
 #define LUNQBENCH_OPTIONS_H
@@ -26,7 +27,7 @@ enum lb_optid {
 	LBO_IOS, LBO_SPIN, LBO_SIZE,
 	LBO_VERIFY,
 	LBO_PRESET,
-	LBO_JSON, LBO_KV, LBO_HELP, LBO_VERSION, LBO_LIST_OPTIONS,
+	LBO_JSON, LBO_KV, LBO_HELP, LBO_VERSION, LBO_LIST_OPTIONS, LBO_LIST_PRESETS,
 	LBO_N
 };
 
