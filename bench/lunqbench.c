@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lunqbench: the load generator of the lunq project.  Targets, jobs, the
- * run loop and what the engines share (run.h); the command line is the
- * option table in options.c, the presets are presets.c.
+ * lunqbench: the load generator of the lunq project.  Targets, jobs,
+ * workers, the run loop and main.  The command line is the option table
+ * in options.c, the presets are presets.c, what the engines share (run.h)
+ * is engine.c.
  * Reference: bench/lunqbench.1.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
