@@ -9,7 +9,10 @@
  *   arrival.c   open-loop arrival schedules (Poisson, uniform, fixed)
  *   verify.c    verify headers: fill a write buffer, check a read buffer
  * Plumbing:
- *   lunqbench.c     command line, targets, run loop, reports
+ *   options.c       the option table: parser, defaults, --help
+ *   presets.c       the presets, as option settings
+ *   lunqbench.c     targets, jobs, workers, run loop, main
+ *   engine.c        what the engines share (waits, IO accounting)
  *   engine_uring.c  io_uring engine (liburing), batched submit/reap
  *   engine_sync.c   synchronous threads (pread/pwrite), vdbench style
  *   report.c        interval lines, summary, histograms, JSON, key=value

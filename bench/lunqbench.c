@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lunqbench: the load generator of the lunq project.  Command line,
- * targets, jobs, the run loop and what the engines share (run.h).
+ * lunqbench: the load generator of the lunq project.  Targets, jobs,
+ * workers, the run loop and main.  The command line is the option table
+ * in options.c, the presets are presets.c, what the engines share (run.h)
+ * is engine.c.
  * Reference: bench/lunqbench.1.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
-#include <limits.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -20,100 +19,16 @@
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include "run.h"
+#include "options.h"
 #include "lunq_hist.h"
 
 const char *lb_prog = "lunqbench";
 
-#define LB_MAX_IOSIZE	(64U << 20)
-#define LB_MAX_DEPTH	4096U
-#define LB_MAX_THREADS	1024U
-#define LB_ARRQ_MAX	(1U << 22)	/* backlog entries kept per queue */
 #define LB_VMAP_MAX	(1ULL << 26)	/* verify blocks: 256 GiB */
-#define LB_SHOW_ERRORS	20
-
-static volatile sig_atomic_t lb_sigstop;
-
-/* ---- time ------------------------------------------------------------------ */
-
-u64 lb_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
-}
-
-bool lb_stopped(struct lb_run *r)
-{
-	return lb_sigstop || __atomic_load_n(&r->stop, __ATOMIC_RELAXED);
-}
-
-u64 lb_spin_window(struct lb_worker *w, u64 now)
-{
-	u64 halvings = (now - w->spin_t) / 1000000000ULL, win = LB_SPIN_MIN_NS;
-
-	if (w->spin_peak > LB_SPIN_MIN_NS && halvings < 64)
-		win += (w->spin_peak - LB_SPIN_MIN_NS) >> halvings;
-	return win < w->spin_cap ? win : w->spin_cap;
-}
-
-void lb_timer_note(struct lb_worker *w, u64 target, u64 woke)
-{
-	u64 late = woke > target ? woke - target : 0, want = late + LB_SPIN_MIN_NS;
-
-	w->st.sleeps++;
-	w->st.late_sum += late;
-	if (late > w->st.late_max)
-		w->st.late_max = late;
-	if (want > LB_SPIN_MAX_NS)
-		want = LB_SPIN_MAX_NS;
-	if (want > w->spin_cap)
-		want = w->spin_cap;
-	if (want > lb_spin_window(w, woke)) {
-		w->spin_peak = want;
-		w->spin_t = woke;
-	}
-}
-
-bool lb_wait_until(struct lb_worker *w, u64 t)
-{
-	for (;;) {
-		u64 now = lb_now(), win = lb_spin_window(w, now);
-
-		if (lb_stopped(w->run))
-			return false;
-		if (now >= t)
-			return true;
-		if (t - now > win) {
-			/* at most 100 ms at a time, to see a stop */
-			u64 until = t - win;
-			bool whole = until - now <= 100000000ULL;
-			struct timespec ts;
-
-			if (!whole)
-				until = now + 100000000ULL;
-			ts.tv_sec = (time_t)(until / 1000000000ULL);
-			ts.tv_nsec = (long)(until % 1000000000ULL);
-			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-			if (whole)
-				lb_timer_note(w, until, lb_now());
-		} else {
-			sched_yield();
-		}
-	}
-}
-
-void lb_nap(void)
-{
-	struct timespec ts = { 0, 20000 };
-
-	nanosleep(&ts, NULL);
-}
 
 /* ---- messages ---------------------------------------------------------------- */
 
-static void __attribute__((format(printf, 2, 3), noreturn)) die(int code, const char *fmt, ...)
+void lb_die(int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -125,598 +40,13 @@ static void __attribute__((format(printf, 2, 3), noreturn)) die(int code, const 
 	exit(code);
 }
 
-/* a bad option or value: exit 1 */
-#define usage_error(...) die(LB_EUSAGE, __VA_ARGS__)
-
-static void *xcalloc(size_t n, size_t size)
+void *lb_xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
 
 	if (!p)
-		die(LB_EIO, "out of memory");
+		lb_die(LB_EIO, "out of memory");
 	return p;
-}
-
-static void help(void)
-{
-	printf("usage: %s [OPTIONS] TARGET...\n\n"
-"The load generator of lunq: open or closed loop, io_uring or synchronous\n"
-"threads; response, service and lag latency (lag = submit - scheduled time).\n"
-"TARGET: block devices or files (a missing or short file needs --size).\n"
-"\n"
-"Engine and concurrency:\n"
-"  --engine uring|sync     io_uring rings (default) or threads doing pread/pwrite\n"
-"  --iodepth N             uring: IOs outstanding per thread (default 1; open\n"
-"                          loop: 64, the most outstanding)\n"
-"  --threads N             uring: submitter threads, one ring each; sync: IO\n"
-"                          threads (default 1)\n"
-"  --batch N               uring: most IOs per submit and CQEs per reap\n"
-"                          (default min(iodepth, 16))\n"
-"  --buffered              no O_DIRECT\n"
-"Workload:\n"
-"  --bs SIZE|SIZE:W,...|MIN-MAX[/STEP]  IO sizes, weights, ranges (suffixes k m g;\n"
-"                          O_DIRECT: multiples of the sector size; default 4k)\n"
-"  --rdpct N               percent reads (default 100)\n"
-"  --seekpct N             0 sequential, 100 random (default), else N%% jumps\n"
-"  --range LO-HI           part of the target: bytes (1g-2g) or percent (0-50%%)\n"
-"  --offset BYTES          added to every position, multiple of 512 (vdbench)\n"
-"  --align BYTES           random positions are multiples (default: IO size)\n"
-"  --zipf THETA            zipf-skewed random positions (THETA > 0, not 1)\n"
-"  --hot PCT/IOPCT         IOPCT%% of random IOs in the first PCT%% of the range\n"
-"  --seed N                generator and verify seed (default 1)\n"
-"Rate and duration:\n"
-"  --iorate max|N          max: closed loop (default); N: open loop, N IOs/s\n"
-"  --arrival poisson|uniform|fixed   open-loop gaps (default poisson)\n"
-"  --elapsed S             seconds (default 10)\n"
-"  --interval S            seconds per interval line (default 1; 0: none)\n"
-"  --warmup S              leave the first S seconds out of the summary\n"
-"  --ios N                 exactly N IOs (no time limit unless --elapsed)\n"
-"  --spin PCT              open loop: spin at most PCT%% of the time between\n"
-"                          arrivals to meet them (default 25; 0: only sleep;\n"
-"                          100: as long as the timers need, up to 5 ms)\n"
-"  --size SIZE             bytes of the target to use; makes or extends a file\n"
-"Verify:\n"
-"  --verify                writes carry headers (seq, sector, seed, crc32c),\n"
-"                          reads are checked; --bs a multiple of 4k\n"
-"Presets (explicit options override them):\n"
-"  --preset bubble         sequential reads QD 16 over the second half and\n"
-"                          10 random reads/s in the first 10%% (the bubble)\n"
-"  --preset align          one run per offset 0, 512, ..., 4096 (5 s each)\n"
-"  --preset seq            1 MiB sequential reads, QD 4\n"
-"  --preset rand           4 KiB random reads, QD 32\n"
-"Output:\n"
-"  --json                  one JSON object at the end, nothing else on stdout\n"
-"  --kv                    a last line of key=value words (lunqctl sweep)\n"
-"  -h, --help              this help\n"
-"  -V, --version           version\n"
-"\n"
-"Closed-loop latency is service latency at a queue depth, never a response\n"
-"time; open-loop response time includes any wait for the generator.\n"
-"Exit status: 0 ok, 1 usage or bad value, 2 target missing or cannot be\n"
-"opened, 3 verify errors, 4 IO errors.  lunqbench(1) has it all.\n",
-	       lb_prog);
-}
-
-/* ---- values ------------------------------------------------------------------ */
-
-/* "4096", "4k", "1m", "2g", "1t" (powers of 1024) */
-static bool parse_size_str(const char *s, size_t n, u64 *out)
-{
-	u64 v = 0, mul = 1;
-	size_t i = 0;
-
-	if (!n || s[0] < '0' || s[0] > '9')
-		return false;
-	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-		if (v > (ULLONG_MAX - 9) / 10)
-			return false;
-		v = v * 10 + (u64)(s[i] - '0');
-	}
-	if (i < n) {
-		switch (s[i]) {
-		case 'k': case 'K': mul = 1ULL << 10; break;
-		case 'm': case 'M': mul = 1ULL << 20; break;
-		case 'g': case 'G': mul = 1ULL << 30; break;
-		case 't': case 'T': mul = 1ULL << 40; break;
-		default: return false;
-		}
-		i++;
-	}
-	if (i != n || (v && mul > ULLONG_MAX / v))
-		return false;
-	*out = v * mul;
-	return true;
-}
-
-static u64 opt_size(const char *opt, const char *arg, const char *what)
-{
-	u64 v;
-
-	if (!parse_size_str(arg, strlen(arg), &v))
-		usage_error("%s: '%s' is not %s", opt, arg, what);
-	return v;
-}
-
-static u64 opt_uint(const char *opt, const char *arg, u64 lo, u64 hi)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	if (arg[0] < '0' || arg[0] > '9')
-		goto bad;
-	v = strtoull(arg, &end, 0);
-	if (errno || *end || v < lo || v > hi)
-		goto bad;
-	return v;
-bad:
-	usage_error("%s: '%s' is not a whole number from %llu to %llu", opt,
-		    arg, (unsigned long long)lo, (unsigned long long)hi);
-}
-
-static double opt_num(const char *opt, const char *arg, double lo, double hi,
-		      bool lo_open)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || end == arg || *end || v != v || v < lo || v > hi ||
-	    (lo_open && v == lo))
-		usage_error("%s: '%s' is not a number %s %g and <= %g", opt, arg,
-			    lo_open ? ">" : ">=", lo, hi);
-	return v;
-}
-
-static void opt_bs(struct lb_opts *o, const char *arg)
-{
-	struct lb_workload *w = &o->w;
-	const char *dash = strchr(arg, '-');
-
-	if (strlen(arg) >= sizeof(o->bs_spec))
-		usage_error("--bs: '%s' is too long", arg);
-	snprintf(o->bs_spec, sizeof(o->bs_spec), "%s", arg);
-	memset(w->bs, 0, sizeof(w->bs));
-	memset(w->bs_weight, 0, sizeof(w->bs_weight));
-	w->nbs = 0;
-	w->bs_min = w->bs_max = w->bs_step = 0;
-	if (dash) {
-		const char *slash = strchr(dash, '/');
-		u64 lo, hi, step = 0;
-
-		if (!parse_size_str(arg, (size_t)(dash - arg), &lo) ||
-		    !parse_size_str(dash + 1, slash ? (size_t)(slash - dash - 1) :
-				    strlen(dash + 1), &hi) ||
-		    (slash && !parse_size_str(slash + 1, strlen(slash + 1), &step)))
-			usage_error("--bs: '%s' is not MIN-MAX[/STEP] (sizes like 4k)", arg);
-		if (!step)
-			step = (lo % 4096 || hi % 4096) ? 512 : 4096;
-		if (!lo)
-			usage_error("--bs: '%s': size 0", arg);
-		if (hi < lo || hi > LB_MAX_IOSIZE)
-			usage_error("--bs: '%s': MAX must be >= MIN and <= 64m", arg);
-		if ((hi - lo) % step)
-			usage_error("--bs: '%s': MAX - MIN is not a multiple of STEP", arg);
-		if (hi == lo) {
-			w->nbs = 1;
-			w->bs[0] = (u32)lo;
-			w->bs_weight[0] = 1;
-			return;
-		}
-		w->bs_min = (u32)lo;
-		w->bs_max = (u32)hi;
-		w->bs_step = (u32)step;
-		return;
-	}
-	for (const char *p = arg;;) {
-		size_t n = strcspn(p, ",");
-		const char *colon = memchr(p, ':', n);
-		u64 sz, wt = 1;
-
-		if (w->nbs == LB_MAX_BS)
-			usage_error("--bs: at most %d sizes", LB_MAX_BS);
-		if (!parse_size_str(p, colon ? (size_t)(colon - p) : n, &sz))
-			usage_error("--bs: '%.*s' is not a size (like 4k or 4k:30)",
-				    (int)n, p);
-		if (colon) {
-			char num[24];
-			size_t wn = n - (size_t)(colon - p) - 1;
-			char *end;
-
-			if (!wn || wn >= sizeof(num))
-				usage_error("--bs: '%.*s': bad weight", (int)n, p);
-			memcpy(num, colon + 1, wn);
-			num[wn] = '\0';
-			errno = 0;
-			wt = strtoull(num, &end, 10);
-			if (errno || *end || num[0] == '-' || wt > 1000000)
-				usage_error("--bs: '%.*s': the weight must be 0..1000000",
-					    (int)n, p);
-		}
-		if (!sz || sz > LB_MAX_IOSIZE)
-			usage_error("--bs: %.*s: a size must be 1 byte to 64m",
-				    (int)(colon ? (size_t)(colon - p) : n), p);
-		w->bs[w->nbs] = (u32)sz;
-		w->bs_weight[w->nbs] = (u32)wt;
-		w->nbs++;
-		if (!p[n])
-			break;
-		p += n + 1;
-	}
-	{
-		u64 total = 0;
-
-		for (int i = 0; i < w->nbs; i++)
-			total += w->bs_weight[i];
-		if (!total)
-			usage_error("--bs: '%s': the weights add up to 0", arg);
-	}
-}
-
-static void opt_range(struct lb_opts *o, const char *arg)
-{
-	const char *dash = strchr(arg, '-');
-	size_t n = strlen(arg);
-	bool pct = n && arg[n - 1] == '%';
-
-	o->range_set = true;
-	o->range_pct = pct;
-	if (!dash)
-		goto bad;
-	if (pct) {
-		char lo[32], hi[32], *e1, *e2;
-		size_t ln = (size_t)(dash - arg), hn = n - ln - 2;
-
-		if (ln >= sizeof(lo) || hn >= sizeof(hi) || !ln || !hn)
-			goto bad;
-		memcpy(lo, arg, ln);
-		lo[ln] = '\0';
-		if (ln && lo[ln - 1] == '%')
-			lo[ln - 1] = '\0';
-		memcpy(hi, dash + 1, hn);
-		hi[hn] = '\0';
-		o->range_lo_pct = strtod(lo, &e1);
-		o->range_hi_pct = strtod(hi, &e2);
-		if (*e1 || *e2 || !lo[0] || !hi[0] || lo[0] == '-' || hi[0] == '-' ||
-		    o->range_lo_pct < 0 || o->range_hi_pct > 100 ||
-		    o->range_lo_pct >= o->range_hi_pct)
-			usage_error("--range: '%s': percentages 0..100, LO < HI", arg);
-		return;
-	}
-	if (!parse_size_str(arg, (size_t)(dash - arg), &o->range_lo) ||
-	    !parse_size_str(dash + 1, strlen(dash + 1), &o->range_hi))
-		goto bad;
-	if (o->range_lo >= o->range_hi)
-		usage_error("--range: '%s': LO must be below HI", arg);
-	return;
-bad:
-	usage_error("--range: '%s' is not LO-HI in bytes (0-1g) or percent (0-50%%)", arg);
-}
-
-static void opt_hot(struct lb_opts *o, const char *arg)
-{
-	const char *slash = strchr(arg, '/');
-	char a[16];
-
-	if (!slash || (size_t)(slash - arg) >= sizeof(a))
-		usage_error("--hot: '%s' is not PCT/IOPCT (like 10/90)", arg);
-	memcpy(a, arg, (size_t)(slash - arg));
-	a[slash - arg] = '\0';
-	o->w.hot_pct = (u32)opt_uint("--hot: PCT", a, 1, 99);
-	o->w.hot_io_pct = (u32)opt_uint("--hot: IOPCT", slash + 1, 0, 100);
-	o->w.skew = LB_SKEW_HOT;
-}
-
-enum {
-	O_ENGINE = 256, O_IODEPTH, O_THREADS, O_BATCH, O_BS, O_RDPCT, O_SEEKPCT,
-	O_RANGE, O_OFFSET, O_ALIGN, O_ZIPF, O_HOT, O_SEED, O_IORATE, O_ARRIVAL,
-	O_ELAPSED, O_INTERVAL, O_WARMUP, O_IOS, O_VERIFY, O_PRESET, O_JSON, O_KV,
-	O_BUFFERED, O_SIZE, O_SPIN,
-};
-
-static const struct option lb_longopts[] = {
-	{ "engine", required_argument, NULL, O_ENGINE },
-	{ "iodepth", required_argument, NULL, O_IODEPTH },
-	{ "threads", required_argument, NULL, O_THREADS },
-	{ "batch", required_argument, NULL, O_BATCH },
-	{ "bs", required_argument, NULL, O_BS },
-	{ "rdpct", required_argument, NULL, O_RDPCT },
-	{ "seekpct", required_argument, NULL, O_SEEKPCT },
-	{ "range", required_argument, NULL, O_RANGE },
-	{ "offset", required_argument, NULL, O_OFFSET },
-	{ "align", required_argument, NULL, O_ALIGN },
-	{ "zipf", required_argument, NULL, O_ZIPF },
-	{ "hot", required_argument, NULL, O_HOT },
-	{ "seed", required_argument, NULL, O_SEED },
-	{ "iorate", required_argument, NULL, O_IORATE },
-	{ "arrival", required_argument, NULL, O_ARRIVAL },
-	{ "elapsed", required_argument, NULL, O_ELAPSED },
-	{ "interval", required_argument, NULL, O_INTERVAL },
-	{ "warmup", required_argument, NULL, O_WARMUP },
-	{ "ios", required_argument, NULL, O_IOS },
-	{ "verify", no_argument, NULL, O_VERIFY },
-	{ "preset", required_argument, NULL, O_PRESET },
-	{ "json", no_argument, NULL, O_JSON },
-	{ "kv", no_argument, NULL, O_KV },
-	{ "buffered", no_argument, NULL, O_BUFFERED },
-	{ "size", required_argument, NULL, O_SIZE },
-	{ "spin", required_argument, NULL, O_SPIN },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static enum lb_preset parse_preset(const char *arg)
-{
-	static const char *const names[] = {
-		[LB_PRESET_BUBBLE] = "bubble", [LB_PRESET_ALIGN] = "align",
-		[LB_PRESET_SEQ] = "seq", [LB_PRESET_RAND] = "rand",
-	};
-
-	for (int i = LB_PRESET_BUBBLE; i <= LB_PRESET_RAND; i++)
-		if (!strcmp(arg, names[i]))
-			return (enum lb_preset)i;
-	usage_error("--preset: '%s' is not bubble, align, seq or rand", arg);
-}
-
-static void set_defaults(struct lb_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->engine = LB_ENG_URING;
-	o->iodepth = 1;
-	o->threads = 1;
-	o->w.nbs = 1;
-	o->w.bs[0] = 4096;
-	o->w.bs_weight[0] = 1;
-	snprintf(o->bs_spec, sizeof(o->bs_spec), "4k");
-	o->w.rdpct = 100;
-	o->w.seekpct = 100;
-	o->range_pct = true;
-	o->range_lo_pct = 0;
-	o->range_hi_pct = 100;
-	o->seed = 1;
-	o->arrival = LB_ARR_POISSON;
-	o->elapsed = 10;
-	o->interval = 1;
-	o->spin_pct = 25;
-}
-
-/* Preset defaults: applied before the options, which override them. */
-static void apply_preset(struct lb_opts *o)
-{
-	switch (o->preset) {
-	case LB_PRESET_BUBBLE:
-		/* the stream; the far job is made in make_jobs() */
-		o->w.seekpct = 0;
-		o->iodepth = 16;
-		o->range_lo_pct = 50;
-		o->range_hi_pct = 100;
-		break;
-	case LB_PRESET_ALIGN:
-		o->w.seekpct = 100;
-		o->iodepth = 8;
-		o->elapsed = 5;
-		o->interval = 0;
-		break;
-	case LB_PRESET_SEQ:
-		opt_bs(o, "1m");
-		o->w.seekpct = 0;
-		o->iodepth = 4;
-		break;
-	case LB_PRESET_RAND:
-		o->w.seekpct = 100;
-		o->iodepth = 32;
-		break;
-	case LB_PRESET_NONE:
-		break;
-	}
-}
-
-static void parse_args(struct lb_opts *o, int argc, char **argv)
-{
-	bool zipf = false, hot = false, warmup_set = false;
-	int c;
-
-	set_defaults(o);
-	/* pass 1: the preset, whose defaults the other options override */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hV", lb_longopts, NULL)) != -1)
-		if (c == O_PRESET)
-			o->preset = parse_preset(optarg);
-	apply_preset(o);
-
-	optind = 0;
-	while ((c = getopt_long(argc, argv, ":hV", lb_longopts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			help();
-			exit(0);
-		case 'V':
-			printf("lunqbench %s\n", LB_VERSION);
-			exit(0);
-		case O_ENGINE:
-			if (!strcmp(optarg, "uring"))
-				o->engine = LB_ENG_URING;
-			else if (!strcmp(optarg, "sync"))
-				o->engine = LB_ENG_SYNC;
-			else
-				usage_error("--engine: '%s' is not uring or sync", optarg);
-			break;
-		case O_IODEPTH:
-			o->iodepth = (u32)opt_uint("--iodepth", optarg, 1, LB_MAX_DEPTH);
-			o->iodepth_set = true;
-			break;
-		case O_THREADS:
-			o->threads = (u32)opt_uint("--threads", optarg, 1, LB_MAX_THREADS);
-			o->threads_set = true;
-			break;
-		case O_BATCH:
-			o->batch = (u32)opt_uint("--batch", optarg, 1, LB_MAX_DEPTH);
-			o->batch_set = true;
-			break;
-		case O_BS:
-			opt_bs(o, optarg);
-			break;
-		case O_RDPCT:
-			o->w.rdpct = (u32)opt_uint("--rdpct", optarg, 0, 100);
-			break;
-		case O_SEEKPCT:
-			o->w.seekpct = (u32)opt_uint("--seekpct", optarg, 0, 100);
-			break;
-		case O_RANGE:
-			opt_range(o, optarg);
-			break;
-		case O_OFFSET:
-			o->w.offset = opt_size("--offset", optarg, "a byte count (like 512 or 4k)");
-			if (o->w.offset % 512)
-				usage_error("--offset: %s is not a multiple of 512", optarg);
-			o->offset_set = true;
-			break;
-		case O_ALIGN:
-			o->w.align = (u32)opt_size("--align", optarg, "a byte count (like 4k)");
-			if (!o->w.align || o->w.align % 512 || o->w.align > LB_MAX_IOSIZE)
-				usage_error("--align: %s is not a multiple of 512 up to 64m", optarg);
-			break;
-		case O_ZIPF:
-			o->w.zipf_theta = opt_num("--zipf", optarg, 0, 100, true);
-			if (o->w.zipf_theta == 1)
-				usage_error("--zipf: THETA must not be 1 (use 0.99 or 1.01)");
-			o->w.skew = LB_SKEW_ZIPF;
-			zipf = true;
-			break;
-		case O_HOT:
-			opt_hot(o, optarg);
-			hot = true;
-			break;
-		case O_SEED:
-			o->seed = opt_uint("--seed", optarg, 0, ULLONG_MAX);
-			break;
-		case O_IORATE:
-			if (!strcmp(optarg, "max")) {
-				o->iorate = 0;
-			} else {
-				char *end;
-
-				errno = 0;
-				o->iorate = strtod(optarg, &end);
-				if (errno || end == optarg || *end || !(o->iorate > 0) ||
-				    o->iorate > 1e8)
-					usage_error("--iorate: '%s' is not max or a rate in IOs/s (above 0, up to 1e8)",
-						    optarg);
-			}
-			break;
-		case O_ARRIVAL:
-			if (!strcmp(optarg, "poisson"))
-				o->arrival = LB_ARR_POISSON;
-			else if (!strcmp(optarg, "uniform"))
-				o->arrival = LB_ARR_UNIFORM;
-			else if (!strcmp(optarg, "fixed"))
-				o->arrival = LB_ARR_FIXED;
-			else
-				usage_error("--arrival: '%s' is not poisson, uniform or fixed", optarg);
-			break;
-		case O_ELAPSED:
-			o->elapsed = opt_num("--elapsed", optarg, 0, 1e7, true);
-			o->elapsed_set = true;
-			break;
-		case O_INTERVAL:
-			o->interval = opt_num("--interval", optarg, 0, 1e7, false);
-			if (o->interval > 0 && o->interval < 0.01)
-				usage_error("--interval: at least 0.01 s (or 0: no interval lines)");
-			o->interval_set = true;
-			break;
-		case O_WARMUP:
-			o->warmup = opt_num("--warmup", optarg, 0, 1e7, false);
-			warmup_set = true;
-			break;
-		case O_IOS:
-			o->ios = opt_uint("--ios", optarg, 1, ULLONG_MAX / 2);
-			break;
-		case O_VERIFY:
-			o->verify = true;
-			break;
-		case O_PRESET:
-			break;
-		case O_JSON:
-			o->json = true;
-			break;
-		case O_KV:
-			o->kv = true;
-			break;
-		case O_BUFFERED:
-			o->buffered = true;
-			break;
-		case O_SPIN:
-			o->spin_pct = (u32)opt_uint("--spin", optarg, 0, 100);
-			break;
-		case O_SIZE:
-			o->size = opt_size("--size", optarg, "a byte count (like 1g)");
-			if (!o->size || o->size % 512)
-				usage_error("--size: %s is not a positive multiple of 512", optarg);
-			break;
-		case ':':
-			usage_error("%s needs a value (see --help)", argv[optind - 1]);
-		default:
-			usage_error("unknown option '%s' (see --help)", argv[optind - 1]);
-		}
-	}
-	o->targets = argv + optind;
-	o->ntargets = argc - optind;
-	if (!o->ntargets)
-		usage_error("no TARGET given (see --help)");
-
-	/* combinations */
-	if (zipf && hot)
-		usage_error("--zipf and --hot exclude each other");
-	if (o->json && o->kv)
-		usage_error("--json and --kv exclude each other");
-	if (o->ios && warmup_set)
-		usage_error("--warmup: not with --ios (--ios counts every IO)");
-	if (o->ios && !o->elapsed_set)
-		o->elapsed = 0;
-	if (o->elapsed && o->warmup >= o->elapsed)
-		usage_error("--warmup: %g s leaves nothing of --elapsed %g s", o->warmup,
-			    o->elapsed);
-	if (o->preset == LB_PRESET_ALIGN && o->offset_set)
-		usage_error("--offset: --preset align scans the offsets itself");
-	if (o->preset == LB_PRESET_ALIGN && o->ios)
-		usage_error("--ios: --preset align runs --elapsed per offset");
-	if (o->engine == LB_ENG_SYNC) {
-		if (o->iodepth_set && o->iodepth > 1)
-			usage_error("--iodepth: the sync engine has one IO per thread; use --threads %u",
-				    o->iodepth);
-		if (o->batch_set)
-			usage_error("--batch: only for --engine uring");
-		if (!o->threads_set && o->iodepth > 1)
-			o->threads = o->iodepth;	/* a preset's queue depth */
-		o->iodepth = 1;
-		o->batch = 1;
-	} else {
-		if (!o->iodepth_set && o->iorate > 0 && o->preset == LB_PRESET_NONE)
-			o->iodepth = 64;
-		if (!o->batch_set)
-			o->batch = o->iodepth < 16 ? o->iodepth : 16;
-		else if (o->batch > o->iodepth)
-			usage_error("--batch: %u is more than --iodepth %u", o->batch,
-				    o->iodepth);
-	}
-	if (o->verify) {
-		if (o->w.nbs) {
-			for (int i = 0; i < o->w.nbs; i++)
-				if (o->w.bs[i] % LB_VBLOCK)
-					usage_error("--verify: --bs must be a multiple of 4k (verify blocks), not %u",
-						    o->w.bs[i]);
-		} else if (o->w.bs_min % LB_VBLOCK || o->w.bs_step % LB_VBLOCK) {
-			usage_error("--verify: --bs MIN and STEP must be multiples of 4k (verify blocks)");
-		}
-		if (o->w.offset % LB_VBLOCK)
-			usage_error("--verify: --offset must be a multiple of 4k");
-		if (o->w.align % LB_VBLOCK)
-			usage_error("--verify: --align must be a multiple of 4k");
-		if (o->preset == LB_PRESET_ALIGN)
-			usage_error("--verify: not with --preset align (offsets below 4k)");
-	}
 }
 
 /* ---- targets ----------------------------------------------------------------- */
@@ -747,26 +77,26 @@ static void open_target(const struct lb_opts *o, struct lb_target *t,
 	t->path = path;
 	if (stat(path, &st)) {
 		if (errno != ENOENT)
-			die(LB_ETARGET, "%s: %s", path, strerror(errno));
+			lb_die(LB_ETARGET, "%s: %s", path, strerror(errno));
 		if (!o->size)
-			die(LB_ETARGET, "%s: no such file or device (a file needs --size to be made)",
+			lb_die(LB_ETARGET, "%s: no such file or device (a file needs --size to be made)",
 			    path);
 		t->fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		if (t->fd < 0)
-			die(LB_ETARGET, "%s: cannot create: %s", path, strerror(errno));
+			lb_die(LB_ETARGET, "%s: cannot create: %s", path, strerror(errno));
 		close(t->fd);
 		if (stat(path, &st))
-			die(LB_ETARGET, "%s: %s", path, strerror(errno));
+			lb_die(LB_ETARGET, "%s: %s", path, strerror(errno));
 	}
 	t->blk = S_ISBLK(st.st_mode);
 	if (!t->blk && !S_ISREG(st.st_mode))
-		die(LB_ETARGET, "%s: not a block device or regular file", path);
+		lb_die(LB_ETARGET, "%s: not a block device or regular file", path);
 	if (!t->blk && o->size && (u64)st.st_size < o->size) {
 		/* make the file as large as --size */
 		int fd = open(path, O_RDWR | O_CLOEXEC);
 
 		if (fd < 0 || ftruncate(fd, (off_t)o->size))
-			die(LB_ETARGET, "%s: cannot extend to %llu bytes: %s", path,
+			lb_die(LB_ETARGET, "%s: cannot extend to %llu bytes: %s", path,
 			    (unsigned long long)o->size, strerror(errno));
 		/* best effort: without it the file is sparse */
 		(void)posix_fallocate(fd, st.st_size, (off_t)(o->size - (u64)st.st_size));
@@ -777,9 +107,9 @@ static void open_target(const struct lb_opts *o, struct lb_target *t,
 		int e = errno;
 
 		if (e == EINVAL && !o->buffered)
-			die(LB_ETARGET, "%s: cannot open with O_DIRECT (%s): use --buffered",
+			lb_die(LB_ETARGET, "%s: cannot open with O_DIRECT (%s): use --buffered",
 			    path, strerror(e));
-		die(LB_ETARGET, "%s: cannot open%s: %s", path,
+		lb_die(LB_ETARGET, "%s: cannot open%s: %s", path,
 		    writes ? " for writing" : "", strerror(e));
 	}
 	if (t->blk) {
@@ -787,24 +117,24 @@ static void open_target(const struct lb_opts *o, struct lb_target *t,
 		int lbs;
 
 		if (ioctl(t->fd, BLKGETSIZE64, &sz) || ioctl(t->fd, BLKSSZGET, &lbs))
-			die(LB_ETARGET, "%s: cannot get its size: %s", path, strerror(errno));
+			lb_die(LB_ETARGET, "%s: cannot get its size: %s", path, strerror(errno));
 		t->lbs = (u32)lbs;
 		if (o->size > sz)
-			usage_error("--size: %llu bytes is more than %s has (%llu)",
+			lb_usage_error("--size: %llu bytes is more than %s has (%llu)",
 				    (unsigned long long)o->size, path,
 				    (unsigned long long)sz);
 		t->size = o->size ? o->size : sz;
 	} else {
 		if (fstat(t->fd, &st))
-			die(LB_ETARGET, "%s: %s", path, strerror(errno));
+			lb_die(LB_ETARGET, "%s: %s", path, strerror(errno));
 		t->lbs = o->buffered ? 512 : file_dio_align(t->fd);
 		t->size = o->size ? o->size : (u64)st.st_size;
 		if (!t->size)
-			usage_error("%s: empty file: give --size", path);
+			lb_usage_error("%s: empty file: give --size", path);
 	}
 	t->size -= t->size % t->lbs;
 	if (!t->size)
-		usage_error("%s: smaller than one %u-byte sector", path, t->lbs);
+		lb_usage_error("%s: smaller than one %u-byte sector", path, t->lbs);
 }
 
 /* ---- jobs ---------------------------------------------------------------------- */
@@ -854,14 +184,14 @@ static void resolve_range(const struct lb_opts *o, struct lb_job *j,
 		w->range_lo = o->range_lo;
 		w->range_hi = o->range_hi;
 		if (w->range_hi + w->offset > t->size)
-			usage_error("--range: %llu-%llu%s is beyond the end of %s (%llu bytes)",
+			lb_usage_error("--range: %llu-%llu%s is beyond the end of %s (%llu bytes)",
 				    (unsigned long long)w->range_lo,
 				    (unsigned long long)w->range_hi,
 				    w->offset ? " plus --offset" : "", t->path,
 				    (unsigned long long)t->size);
 	}
 	if (w->range_hi <= w->range_lo || w->range_hi - w->range_lo < j->max_bs)
-		usage_error("--range: %s leaves %llu bytes of %s, less than one %u-byte IO",
+		lb_usage_error("--range: %s leaves %llu bytes of %s, less than one %u-byte IO",
 			    own_pct ? "the preset's range" : "the range",
 			    (unsigned long long)(w->range_hi > w->range_lo ?
 						 w->range_hi - w->range_lo : 0),
@@ -874,7 +204,7 @@ static void check_job(const struct lb_opts *o, const struct lb_job *j)
 					    !o->buffered);
 
 	if (msg)
-		usage_error("%s: %s", j->tgt->path, msg);
+		lb_usage_error("%s: %s", j->tgt->path, msg);
 }
 
 /* The jobs of a run at offset @offset (--preset align) or the options'. */
@@ -884,7 +214,7 @@ static void make_jobs(struct lb_run *r, u64 offset)
 	int per = o->preset == LB_PRESET_BUBBLE ? 2 : 1;
 
 	r->njobs = r->ntgts * per;
-	r->jobs = xcalloc((size_t)r->njobs, sizeof(*r->jobs));
+	r->jobs = lb_xcalloc((size_t)r->njobs, sizeof(*r->jobs));
 	for (int ti = 0; ti < r->ntgts; ti++) {
 		struct lb_job *j = &r->jobs[ti * per];
 
@@ -958,323 +288,13 @@ static void make_vmaps(struct lb_run *r)
 		t->vfirst = lo / LB_VBLOCK;
 		t->vblocks = (hi + LB_VBLOCK - 1) / LB_VBLOCK - t->vfirst;
 		if (t->vblocks > LB_VMAP_MAX)
-			usage_error("--verify: %s: the range spans %llu GiB; at most 256 GiB (narrow it with --range)",
+			lb_usage_error("--verify: %s: the range spans %llu GiB; at most 256 GiB (narrow it with --range)",
 				    t->path, (unsigned long long)(hi - lo) >> 30);
 		free(t->vseq);
 		free(t->vbusy);
-		t->vseq = xcalloc(t->vblocks, sizeof(u64));
-		t->vbusy = xcalloc(t->vblocks, 1);
+		t->vseq = lb_xcalloc(t->vblocks, sizeof(u64));
+		t->vbusy = lb_xcalloc(t->vblocks, 1);
 		t->vnext = 0;
-	}
-}
-
-/* ---- what the engines share ---------------------------------------------------- */
-
-static bool lb_ticket(struct lb_run *r)
-{
-	if (!r->ios_limit)
-		return true;
-	if (__atomic_load_n(&r->tickets, __ATOMIC_RELAXED) >= r->ios_limit)
-		return false;
-	return __atomic_fetch_add(&r->tickets, 1, __ATOMIC_RELAXED) < r->ios_limit;
-}
-
-static bool lb_tickets_left(struct lb_run *r)
-{
-	return !r->ios_limit ||
-		__atomic_load_n(&r->tickets, __ATOMIC_RELAXED) < r->ios_limit;
-}
-
-bool lb_may_issue(struct lb_worker *w, u64 now)
-{
-	struct lb_run *r = w->run;
-
-	return !lb_stopped(r) && now < r->t_end && lb_tickets_left(r);
-}
-
-void lb_fail(struct lb_worker *w, const char *what, int err)
-{
-	if (!w->fatal) {
-		w->fatal = what;
-		fprintf(stderr, "%s: %s: %s: %s\n", lb_prog, w->job->tgt->path,
-			what, strerror(err));
-	}
-	__atomic_store_n(&w->run->stop, 1, __ATOMIC_RELAXED);
-}
-
-static void lb_draw(struct lb_worker *w, struct lb_io *io)
-{
-	if (w->glock)
-		pthread_mutex_lock(w->glock);
-	lb_gen_next(w->g, io);
-	if (w->glock)
-		pthread_mutex_unlock(w->glock);
-}
-
-static bool vclaim(struct lb_target *t, const struct lb_io *io)
-{
-	u64 b0 = io->off / LB_VBLOCK - t->vfirst, n = io->len / LB_VBLOCK;
-
-	for (u64 i = 0; i < n; i++) {
-		if (__atomic_exchange_n(&t->vbusy[b0 + i], 1, __ATOMIC_ACQUIRE)) {
-			while (i--)
-				__atomic_store_n(&t->vbusy[b0 + i], 0, __ATOMIC_RELEASE);
-			return false;
-		}
-	}
-	return true;
-}
-
-int lb_prepare(struct lb_worker *w, struct lb_slot *s)
-{
-	struct lb_run *r = w->run;
-	struct lb_job *j = w->job;
-	struct lb_target *t = j->tgt;
-	struct lb_io io;
-	int tries = 0;
-
-	if (w->have_held) {
-		io = w->held;
-	} else {
-		if (!lb_ticket(r))
-			return 0;
-		lb_draw(w, &io);
-	}
-	if (r->o->verify) {
-		for (;;) {
-			if (io.off % LB_VBLOCK || io.len % LB_VBLOCK ||
-			    io.off / LB_VBLOCK < t->vfirst ||
-			    (io.off + io.len + LB_VBLOCK - 1) / LB_VBLOCK >
-			    t->vfirst + t->vblocks) {
-				w->have_held = false;
-				if (!w->fatal) {
-					w->fatal = "verify";
-					fprintf(stderr, "%s: --verify: an IO of %u bytes at byte %llu of %s is not in whole 4 KiB blocks of the range (use --align 4k)\n",
-						lb_prog, io.len,
-						(unsigned long long)io.off, t->path);
-				}
-				__atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
-				return 0;
-			}
-			if (vclaim(t, &io))
-				break;
-			/* in flight elsewhere: another position, or wait */
-			if (!j->w.seekpct || ++tries > 8) {
-				w->held = io;
-				w->have_held = true;
-				return -1;
-			}
-			lb_draw(w, &io);
-		}
-		w->have_held = false;
-		if (io.write) {
-			s->seq = __atomic_add_fetch(&t->vnext, 1, __ATOMIC_RELAXED);
-			lb_verify_fill(s->buf, io.len, io.off, s->seq, r->o->seed);
-		}
-	}
-	s->io = io;
-	return 1;
-}
-
-static int lb_shown_io, lb_shown_verify;
-
-static void lb_verify_done(struct lb_worker *w, struct lb_slot *s, bool ok)
-{
-	struct lb_run *r = w->run;
-	struct lb_target *t = w->job->tgt;
-	u64 b0 = s->io.off / LB_VBLOCK - t->vfirst, n = s->io.len / LB_VBLOCK;
-	const u32 spb = LB_VBLOCK / 512;
-
-	if (s->io.write) {
-		for (u64 i = 0; i < n; i++)
-			__atomic_store_n(&t->vseq[b0 + i], ok ? s->seq : LB_SEQ_UNKNOWN,
-					 __ATOMIC_RELAXED);
-	} else if (ok) {
-		bool known = true;
-		enum lb_verify_err e;
-		u64 bad = 0, got = 0;
-
-		for (u64 i = 0; i < n && known; i++) {
-			u64 q = __atomic_load_n(&t->vseq[b0 + i], __ATOMIC_RELAXED);
-
-			known = q != LB_SEQ_UNKNOWN;
-			for (u32 k = 0; k < spb; k++)
-				s->want[i * spb + k] = q;
-		}
-		if (!known) {
-			w->st.unverified++;
-		} else {
-			e = lb_verify_check(s->buf, s->io.len, s->io.off, r->o->seed,
-					    s->want, &bad, &got);
-			if (e != LB_VERIFY_OK) {
-				u64 want = 0;
-
-				if (bad >= s->io.off / 512 &&
-				    bad < (s->io.off + s->io.len) / 512)
-					want = s->want[bad - s->io.off / 512];
-				w->st.verify_errors++;
-				if (__atomic_fetch_add(&lb_shown_verify, 1, __ATOMIC_RELAXED) <
-				    LB_SHOW_ERRORS)
-					fprintf(stderr, "%s: verify error at sector %llu (byte %llu) of %s: %s (seq got %llu, want %llu)\n",
-						lb_prog, (unsigned long long)bad,
-						(unsigned long long)bad * 512, t->path,
-						lb_verify_strerror(e),
-						(unsigned long long)got,
-						(unsigned long long)want);
-			}
-		}
-	}
-	for (u64 i = 0; i < n; i++)
-		__atomic_store_n(&t->vbusy[b0 + i], 0, __ATOMIC_RELEASE);
-}
-
-#define LIVE_ADD(f, v) __atomic_store_n(&(f), __atomic_load_n(&(f), __ATOMIC_RELAXED) + (v), \
-				       __ATOMIC_RELAXED)
-
-static void hist_add(struct lq_hist *h, u64 v)
-{
-	h->counts[lunq_hist_index(v)]++;
-	h->count++;
-	h->sum += v;
-	if (v > h->max)
-		h->max = v;
-}
-
-void lb_complete(struct lb_worker *w, struct lb_slot *s, long res, u64 t_done)
-{
-	struct lb_run *r = w->run;
-	struct lb_live *l = &w->live;
-	int d = s->io.write ? LB_WR : LB_RD;
-	bool ok = res == (long)s->io.len;
-	u64 resp, svc, lag;
-
-	if (!ok) {
-		w->st.errors++;
-		LIVE_ADD(l->errors, 1);
-		if (__atomic_fetch_add(&lb_shown_io, 1, __ATOMIC_RELAXED) < LB_SHOW_ERRORS) {
-			if (res < 0)
-				fprintf(stderr, "%s: %s error at byte %llu (%u bytes) of %s: %s\n",
-					lb_prog, s->io.write ? "write" : "read",
-					(unsigned long long)s->io.off, s->io.len,
-					w->job->tgt->path, strerror((int)-res));
-			else
-				fprintf(stderr, "%s: short %s at byte %llu of %s: %ld of %u bytes\n",
-					lb_prog, s->io.write ? "write" : "read",
-					(unsigned long long)s->io.off, w->job->tgt->path,
-					res, s->io.len);
-		}
-	}
-	if (r->o->verify)
-		lb_verify_done(w, s, ok);
-	if (!ok)
-		return;
-	resp = t_done - s->t_sched;
-	svc = t_done - s->t_sub;
-	lag = s->t_sub - s->t_sched;
-	LIVE_ADD(l->ios, 1);
-	LIVE_ADD(l->reads, d == LB_RD);
-	LIVE_ADD(l->bytes, s->io.len);
-	LIVE_ADD(l->resp_sum, resp);
-	LIVE_ADD(l->svc_sum, svc);
-	if (resp > __atomic_load_n(&l->resp_max, __ATOMIC_RELAXED))
-		__atomic_store_n(&l->resp_max, resp, __ATOMIC_RELAXED);
-	LIVE_ADD(l->lag[lunq_hist_index(lag)], 1);
-	if (t_done > w->t_last)
-		w->t_last = t_done;
-	if (t_done >= r->t_warm) {
-		hist_add(&w->st.h[LB_RESP][d], resp);
-		hist_add(&w->st.h[LB_SVC][d], svc);
-		hist_add(&w->st.h[LB_LAG][d], lag);
-		w->st.bytes[d] += s->io.len;
-	}
-}
-
-void lb_worker_start(struct lb_worker *w)
-{
-	pthread_barrier_wait(&w->run->go);	/* set up */
-	pthread_barrier_wait(&w->run->go);	/* go: t0 is set */
-}
-
-void lb_worker_done(struct lb_worker *w)
-{
-	struct lb_run *r = w->run;
-
-	pthread_mutex_lock(&r->mu);
-	r->ndone++;
-	pthread_cond_signal(&r->cv);
-	pthread_mutex_unlock(&r->mu);
-}
-
-/* ---- open-loop arrivals ---------------------------------------------------------- */
-
-void lb_arrq_init(struct lb_arrq *q, enum lb_arrival kind, double rate,
-			 u64 t0, u64 seed)
-{
-	memset(q, 0, sizeof(*q));
-	lb_sched_init(&q->s, kind, rate, t0, seed);
-	q->next = lb_sched_next(&q->s);
-	q->cap = 1024;
-	q->ring = xcalloc(q->cap, sizeof(u64));
-}
-
-void lb_arrq_fill(struct lb_run *r, struct lb_arrq *q, u64 now)
-{
-	while (!q->closed && q->next <= now && q->next < r->t_end) {
-		if (q->n == q->cap) {
-			u64 *ring;
-
-			if (q->cap >= LB_ARRQ_MAX)
-				break;	/* stays in the schedule: late, not lost */
-			ring = xcalloc(q->cap * 2, sizeof(u64));
-			for (size_t i = 0; i < q->n; i++)
-				ring[i] = q->ring[(q->head + i) % q->cap];
-			free(q->ring);
-			q->ring = ring;
-			q->head = 0;
-			q->cap *= 2;
-		}
-		q->ring[(q->head + q->n) % q->cap] = q->next;
-		q->n++;
-		q->next = lb_sched_next(&q->s);
-	}
-}
-
-bool lb_arrq_pop(struct lb_arrq *q, u64 *t)
-{
-	if (!q->n)
-		return false;
-	*t = q->ring[q->head];
-	q->head = (q->head + 1) % q->cap;
-	q->n--;
-	return true;
-}
-
-bool lb_arrq_over(struct lb_run *r, struct lb_arrq *q, u64 now, bool *count_rest)
-{
-	*count_rest = false;
-	if (q->closed || lb_stopped(r) || !lb_tickets_left(r))
-		return true;
-	if (!q->n && q->next >= r->t_end)
-		return true;		/* the schedule is done */
-	if (now >= r->t_grace) {
-		*count_rest = true;	/* the backlog did not drain in time */
-		return true;
-	}
-	return false;
-}
-
-void lb_arrq_close(struct lb_run *r, struct lb_arrq *q, bool count_rest)
-{
-	if (q->closed)
-		return;
-	q->closed = true;
-	if (!count_rest)
-		return;
-	q->dropped += q->n;
-	q->n = 0;
-	while (q->next < r->t_end) {
-		q->dropped++;
-		q->next = lb_sched_next(&q->s);
 	}
 }
 
@@ -1306,14 +326,14 @@ static void make_workers(struct lb_run *r)
 	for (int k = 0; k < r->njobs; k++)
 		n += (int)r->jobs[k].threads;
 	r->nworkers = n;
-	r->workers = xcalloc((size_t)n, sizeof(*r->workers));
+	r->workers = lb_xcalloc((size_t)n, sizeof(*r->workers));
 	n = 0;
 	for (int k = 0; k < r->njobs; k++) {
 		struct lb_job *j = &r->jobs[k];
 
 		pthread_mutex_init(&j->lock, NULL);
 		if (lb_stats_init(&j->st))
-			die(LB_EIO, "out of memory");
+			lb_die(LB_EIO, "out of memory");
 		if (o->engine == LB_ENG_SYNC)
 			lb_gen_init(&j->gen, &j->w, j->tgt->size, 0, 1, j->seed);
 		for (u32 i = 0; i < j->threads; i++) {
@@ -1343,17 +363,17 @@ static void make_workers(struct lb_run *r)
 					(u64)(gap * o->spin_pct / 100.0);
 			}
 			if (lb_stats_init(&w->st))
-				die(LB_EIO, "out of memory");
-			w->live.lag = xcalloc(LUNQ_HIST_BUCKETS, sizeof(u64));
+				lb_die(LB_EIO, "out of memory");
+			w->live.lag = lb_xcalloc(LUNQ_HIST_BUCKETS, sizeof(u64));
 			w->nslots = j->iodepth;
-			w->slots = xcalloc(w->nslots, sizeof(*w->slots));
+			w->slots = lb_xcalloc(w->nslots, sizeof(*w->slots));
 			for (u32 si = 0; si < w->nslots; si++) {
 				struct lb_slot *s = &w->slots[si];
 				struct lb_rng rng;
 
 				s->idx = si;
 				if (posix_memalign(&s->buf, 4096, bufsz))
-					die(LB_EIO, "out of memory for IO buffers");
+					lb_die(LB_EIO, "out of memory for IO buffers");
 				/* write data that is not all zeros */
 				lb_rng_seed(&rng, j->seed ^ ((u64)n << 32) ^ si);
 				for (u32 b = 0; b < bufsz; b += 8) {
@@ -1362,7 +382,7 @@ static void make_workers(struct lb_run *r)
 					memcpy((char *)s->buf + b, &v, 8);
 				}
 				if (o->verify)
-					s->want = xcalloc(bufsz / 512, sizeof(u64));
+					s->want = lb_xcalloc(bufsz / 512, sizeof(u64));
 			}
 		}
 	}
@@ -1403,7 +423,7 @@ static void push_ival(struct lb_run *r, const struct lb_ival *iv)
 		r->ivcap = r->ivcap ? r->ivcap * 2 : 64;
 		r->iv = realloc(r->iv, r->ivcap * sizeof(*r->iv));
 		if (!r->iv)
-			die(LB_EIO, "out of memory");
+			lb_die(LB_EIO, "out of memory");
 	}
 	r->iv[r->niv++] = *iv;
 }
@@ -1416,7 +436,7 @@ static double tv_s(struct timeval tv)
 static struct lb_run *run_once(const struct lb_opts *o, struct lb_target *tgts,
 			       int ntgts, u64 offset, bool print_ivals)
 {
-	struct lb_run *r = xcalloc(1, sizeof(*r));
+	struct lb_run *r = lb_xcalloc(1, sizeof(*r));
 	void *(*fn)(void *) = o->engine == LB_ENG_SYNC ? lb_sync_worker : lb_uring_worker;
 	pthread_condattr_t ca;
 	sigset_t sigs, oldsigs;
@@ -1435,7 +455,7 @@ static struct lb_run *run_once(const struct lb_opts *o, struct lb_target *tgts,
 		make_vmaps(r);
 	make_workers(r);
 	if (lb_stats_init(&r->st))
-		die(LB_EIO, "out of memory");
+		lb_die(LB_EIO, "out of memory");
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -1451,7 +471,7 @@ static struct lb_run *run_once(const struct lb_opts *o, struct lb_target *tgts,
 		int e = pthread_create(&r->workers[i].tid, NULL, fn, &r->workers[i]);
 
 		if (e)
-			die(LB_EIO, "cannot start a thread: %s", strerror(e));
+			lb_die(LB_EIO, "cannot start a thread: %s", strerror(e));
 	}
 	pthread_sigmask(SIG_SETMASK, &oldsigs, NULL);
 	pthread_barrier_wait(&r->go);		/* all set up */
@@ -1477,8 +497,8 @@ static struct lb_run *run_once(const struct lb_opts *o, struct lb_target *tgts,
 
 	/* interval lines until every worker is done */
 	{
-		u64 *prev = xcalloc(LUNQ_HIST_BUCKETS, sizeof(u64));
-		u64 *cur = xcalloc(LUNQ_HIST_BUCKETS, sizeof(u64));
+		u64 *prev = lb_xcalloc(LUNQ_HIST_BUCKETS, sizeof(u64));
+		u64 *cur = lb_xcalloc(LUNQ_HIST_BUCKETS, sizeof(u64));
 		u64 t_prev = r->t0;
 
 		next = r->t0 + ival_ns;
@@ -1569,8 +589,8 @@ int main(int argc, char **argv)
 	int rc = LB_OK;
 	bool verr = false, ioerr = false;
 
-	parse_args(&o, argc, argv);
-	tgts = xcalloc((size_t)o.ntargets, sizeof(*tgts));
+	lb_parse_args(&o, argc, argv);
+	tgts = lb_xcalloc((size_t)o.ntargets, sizeof(*tgts));
 	for (int i = 0; i < o.ntargets; i++)
 		open_target(&o, &tgts[i], o.targets[i]);
 

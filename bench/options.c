@@ -1,0 +1,765 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lunqbench's options: the table (lb_options[]) and what is made from it,
+ * getopt_long's array, the defaults, the parser, --help and the hidden
+ * --list-options.  Then the checks of option combinations.  A new option
+ * is an entry here (and in enum lb_optid) and an .TP in lunqbench(1):
+ * tests/unit/bench-options.sh fails until both have it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "options.h"
+
+/* ---- values ------------------------------------------------------------------ */
+
+/* "4096", "4k", "1m", "2g", "1t" (powers of 1024) */
+static bool parse_size_str(const char *s, size_t n, u64 *out)
+{
+	u64 v = 0, mul = 1;
+	size_t i = 0;
+
+	if (!n || s[0] < '0' || s[0] > '9')
+		return false;
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+		if (v > (ULLONG_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (u64)(s[i] - '0');
+	}
+	if (i < n) {
+		switch (s[i]) {
+		case 'k': case 'K': mul = 1ULL << 10; break;
+		case 'm': case 'M': mul = 1ULL << 20; break;
+		case 'g': case 'G': mul = 1ULL << 30; break;
+		case 't': case 'T': mul = 1ULL << 40; break;
+		default: return false;
+		}
+		i++;
+	}
+	if (i != n || (v && mul > ULLONG_MAX / v))
+		return false;
+	*out = v * mul;
+	return true;
+}
+
+static u64 opt_size(const char *opt, const char *arg, const char *what)
+{
+	u64 v;
+
+	if (!parse_size_str(arg, strlen(arg), &v))
+		lb_usage_error("%s: '%s' is not %s", opt, arg, what);
+	return v;
+}
+
+static u64 opt_uint(const char *opt, const char *arg, u64 lo, u64 hi)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (arg[0] < '0' || arg[0] > '9')
+		goto bad;
+	v = strtoull(arg, &end, 0);
+	if (errno || *end || v < lo || v > hi)
+		goto bad;
+	return v;
+bad:
+	lb_usage_error("%s: '%s' is not a whole number from %llu to %llu", opt,
+		       arg, (unsigned long long)lo, (unsigned long long)hi);
+}
+
+static double opt_num(const char *opt, const char *arg, double lo, double hi,
+		      bool lo_open)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || v != v || v < lo || v > hi ||
+	    (lo_open && v == lo))
+		lb_usage_error("%s: '%s' is not a number %s %g and <= %g", opt, arg,
+			       lo_open ? ">" : ">=", lo, hi);
+	return v;
+}
+
+/* "--name", for messages */
+static const char *dashed(const struct lb_option *opt)
+{
+	static char buf[64];
+
+	snprintf(buf, sizeof(buf), "--%s", opt->name);
+	return buf;
+}
+
+/* "a, b or c" */
+static void choice_list(char *buf, size_t n, const char *const *names, int count)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < count && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s",
+					!i ? "" : i == count - 1 ? " or " : ", ", names[i]);
+}
+
+/* ---- the options' parsers ------------------------------------------------------ */
+
+void lb_opt_bs(struct lb_opts *o, const struct lb_option *opt, const char *arg)
+{
+	struct lb_workload *w = &o->w;
+	const char *dash = strchr(arg, '-');
+
+	(void)opt;
+	if (strlen(arg) >= sizeof(o->bs_spec))
+		lb_usage_error("--bs: '%s' is too long", arg);
+	snprintf(o->bs_spec, sizeof(o->bs_spec), "%s", arg);
+	memset(w->bs, 0, sizeof(w->bs));
+	memset(w->bs_weight, 0, sizeof(w->bs_weight));
+	w->nbs = 0;
+	w->bs_min = w->bs_max = w->bs_step = 0;
+	if (dash) {
+		const char *slash = strchr(dash, '/');
+		u64 lo, hi, step = 0;
+
+		if (!parse_size_str(arg, (size_t)(dash - arg), &lo) ||
+		    !parse_size_str(dash + 1, slash ? (size_t)(slash - dash - 1) :
+				    strlen(dash + 1), &hi) ||
+		    (slash && !parse_size_str(slash + 1, strlen(slash + 1), &step)))
+			lb_usage_error("--bs: '%s' is not MIN-MAX[/STEP] (sizes like 4k)", arg);
+		if (!step)
+			step = (lo % 4096 || hi % 4096) ? 512 : 4096;
+		if (!lo)
+			lb_usage_error("--bs: '%s': size 0", arg);
+		if (hi < lo || hi > LB_MAX_IOSIZE)
+			lb_usage_error("--bs: '%s': MAX must be >= MIN and <= 64m", arg);
+		if ((hi - lo) % step)
+			lb_usage_error("--bs: '%s': MAX - MIN is not a multiple of STEP", arg);
+		if (hi == lo) {
+			w->nbs = 1;
+			w->bs[0] = (u32)lo;
+			w->bs_weight[0] = 1;
+			return;
+		}
+		w->bs_min = (u32)lo;
+		w->bs_max = (u32)hi;
+		w->bs_step = (u32)step;
+		return;
+	}
+	for (const char *p = arg;;) {
+		size_t n = strcspn(p, ",");
+		const char *colon = memchr(p, ':', n);
+		u64 sz, wt = 1;
+
+		if (w->nbs == LB_MAX_BS)
+			lb_usage_error("--bs: at most %d sizes", LB_MAX_BS);
+		if (!parse_size_str(p, colon ? (size_t)(colon - p) : n, &sz))
+			lb_usage_error("--bs: '%.*s' is not a size (like 4k or 4k:30)",
+				       (int)n, p);
+		if (colon) {
+			char num[24];
+			size_t wn = n - (size_t)(colon - p) - 1;
+			char *end;
+
+			if (!wn || wn >= sizeof(num))
+				lb_usage_error("--bs: '%.*s': bad weight", (int)n, p);
+			memcpy(num, colon + 1, wn);
+			num[wn] = '\0';
+			errno = 0;
+			wt = strtoull(num, &end, 10);
+			if (errno || *end || num[0] == '-' || wt > 1000000)
+				lb_usage_error("--bs: '%.*s': the weight must be 0..1000000",
+					       (int)n, p);
+		}
+		if (!sz || sz > LB_MAX_IOSIZE)
+			lb_usage_error("--bs: %.*s: a size must be 1 byte to 64m",
+				       (int)(colon ? (size_t)(colon - p) : n), p);
+		w->bs[w->nbs] = (u32)sz;
+		w->bs_weight[w->nbs] = (u32)wt;
+		w->nbs++;
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	{
+		u64 total = 0;
+
+		for (int i = 0; i < w->nbs; i++)
+			total += w->bs_weight[i];
+		if (!total)
+			lb_usage_error("--bs: '%s': the weights add up to 0", arg);
+	}
+}
+
+static void opt_range(struct lb_opts *o, const struct lb_option *opt, const char *arg)
+{
+	const char *dash = strchr(arg, '-');
+	size_t n = strlen(arg);
+	bool pct = n && arg[n - 1] == '%';
+
+	(void)opt;
+	o->range_pct = pct;
+	if (!dash)
+		goto bad;
+	if (pct) {
+		char lo[32], hi[32], *e1, *e2;
+		size_t ln = (size_t)(dash - arg), hn = n - ln - 2;
+
+		if (ln >= sizeof(lo) || hn >= sizeof(hi) || !ln || !hn)
+			goto bad;
+		memcpy(lo, arg, ln);
+		lo[ln] = '\0';
+		if (ln && lo[ln - 1] == '%')
+			lo[ln - 1] = '\0';
+		memcpy(hi, dash + 1, hn);
+		hi[hn] = '\0';
+		o->range_lo_pct = strtod(lo, &e1);
+		o->range_hi_pct = strtod(hi, &e2);
+		if (*e1 || *e2 || !lo[0] || !hi[0] || lo[0] == '-' || hi[0] == '-' ||
+		    o->range_lo_pct < 0 || o->range_hi_pct > 100 ||
+		    o->range_lo_pct >= o->range_hi_pct)
+			lb_usage_error("--range: '%s': percentages 0..100, LO < HI", arg);
+		return;
+	}
+	if (!parse_size_str(arg, (size_t)(dash - arg), &o->range_lo) ||
+	    !parse_size_str(dash + 1, strlen(dash + 1), &o->range_hi))
+		goto bad;
+	if (o->range_lo >= o->range_hi)
+		lb_usage_error("--range: '%s': LO must be below HI", arg);
+	return;
+bad:
+	lb_usage_error("--range: '%s' is not LO-HI in bytes (0-1g) or percent (0-50%%)", arg);
+}
+
+static void opt_offset(struct lb_opts *o, const struct lb_option *opt, const char *arg)
+{
+	(void)opt;
+	o->w.offset = opt_size("--offset", arg, "a byte count (like 512 or 4k)");
+	if (o->w.offset % 512)
+		lb_usage_error("--offset: %s is not a multiple of 512", arg);
+}
+
+static void opt_align(struct lb_opts *o, const struct lb_option *opt, const char *arg)
+{
+	(void)opt;
+	o->w.align = (u32)opt_size("--align", arg, "a byte count (like 4k)");
+	if (!o->w.align || o->w.align % 512 || o->w.align > LB_MAX_IOSIZE)
+		lb_usage_error("--align: %s is not a multiple of 512 up to 64m", arg);
+}
+
+static void opt_zipf(struct lb_opts *o, const struct lb_option *opt, const char *arg)
+{
+	(void)opt;
+	o->w.zipf_theta = opt_num("--zipf", arg, 0, 100, true);
+	if (o->w.zipf_theta == 1)
+		lb_usage_error("--zipf: THETA must not be 1 (use 0.99 or 1.01)");
+	o->w.skew = LB_SKEW_ZIPF;
+}
+
+static void opt_hot(struct lb_opts *o, const struct lb_option *opt, const char *arg)
+{
+	const char *slash = strchr(arg, '/');
+	char a[16];
+
+	(void)opt;
+	if (!slash || (size_t)(slash - arg) >= sizeof(a))
+		lb_usage_error("--hot: '%s' is not PCT/IOPCT (like 10/90)", arg);
+	memcpy(a, arg, (size_t)(slash - arg));
+	a[slash - arg] = '\0';
+	o->w.hot_pct = (u32)opt_uint("--hot: PCT", a, 1, 99);
+	o->w.hot_io_pct = (u32)opt_uint("--hot: IOPCT", slash + 1, 0, 100);
+	o->w.skew = LB_SKEW_HOT;
+}
+
+static void opt_iorate(struct lb_opts *o, const struct lb_option *opt, const char *arg)
+{
+	char *end;
+
+	(void)opt;
+	if (!strcmp(arg, "max")) {
+		o->iorate = 0;
+		return;
+	}
+	errno = 0;
+	o->iorate = strtod(arg, &end);
+	if (errno || end == arg || *end || !(o->iorate > 0) || o->iorate > 1e8)
+		lb_usage_error("--iorate: '%s' is not max or a rate in IOs/s (above 0, up to 1e8)",
+			       arg);
+}
+
+static void opt_interval(struct lb_opts *o, const struct lb_option *opt, const char *arg)
+{
+	(void)opt;
+	o->interval = opt_num("--interval", arg, 0, 1e7, false);
+	if (o->interval > 0 && o->interval < 0.01)
+		lb_usage_error("--interval: at least 0.01 s (or 0: no interval lines)");
+}
+
+static void opt_size_arg(struct lb_opts *o, const struct lb_option *opt, const char *arg)
+{
+	(void)opt;
+	o->size = opt_size("--size", arg, "a byte count (like 1g)");
+	if (!o->size || o->size % 512)
+		lb_usage_error("--size: %s is not a positive multiple of 512", arg);
+}
+
+static void opt_preset(struct lb_opts *o, const struct lb_option *opt, const char *arg)
+{
+	const char *names[8];
+	char list[128];
+	int n = 0;
+
+	for (const struct lb_preset_def *p = lb_presets; p->name; p++) {
+		if (!strcmp(arg, p->name)) {
+			o->preset = p->id;
+			return;
+		}
+		if (n < 8)
+			names[n++] = p->name;
+	}
+	choice_list(list, sizeof(list), names, n);
+	lb_usage_error("%s: '%s' is not %s", dashed(opt), arg, list);
+}
+
+static void opt_help(struct lb_opts *o, const struct lb_option *opt, const char *arg)
+{
+	(void)o, (void)opt, (void)arg;
+	lb_help();
+	exit(0);
+}
+
+static void opt_version(struct lb_opts *o, const struct lb_option *opt, const char *arg)
+{
+	(void)o, (void)opt, (void)arg;
+	printf("lunqbench %s\n", LB_VERSION);
+	exit(0);
+}
+
+/* --list-options: one line per option, tab-separated: --NAME, -L (or -),
+ * METAVAR (or -), section; -L is -- for none.  What
+ * tests/unit/bench-options.sh reads. */
+static void opt_list(struct lb_opts *o, const struct lb_option *opt, const char *arg)
+{
+	(void)o, (void)opt, (void)arg;
+	for (int i = 0; i < LBO_N; i++) {
+		const struct lb_option *p = &lb_options[i];
+
+		if (p->flags & LB_OPTF_HIDDEN)
+			continue;
+		printf("--%s\t-%c\t%s\t%s\n", p->name, p->letter ? p->letter : '-',
+		       p->metavar ? p->metavar : "-", p->section);
+	}
+	exit(0);
+}
+
+/* --list-presets: the presets' names, one a line */
+static void opt_list_presets(struct lb_opts *o, const struct lb_option *opt,
+			     const char *arg)
+{
+	(void)o, (void)opt, (void)arg;
+	for (const struct lb_preset_def *p = lb_presets; p->name; p++)
+		printf("%s\n", p->name);
+	exit(0);
+}
+
+/* ---- the table ------------------------------------------------------------------- */
+
+static const struct lb_choice engines[] = {
+	{ "uring", LB_ENG_URING }, { "sync", LB_ENG_SYNC }, { NULL, 0 },
+};
+static const struct lb_choice arrivals[] = {
+	{ "poisson", LB_ARR_POISSON }, { "uniform", LB_ARR_UNIFORM },
+	{ "fixed", LB_ARR_FIXED }, { NULL, 0 },
+};
+
+#define OFF(field)	offsetof(struct lb_opts, field)
+#define S_ENGINE	"Engine and concurrency"
+#define S_WORKLOAD	"Workload"
+#define S_RATE		"Rate and duration"
+#define S_VERIFY	"Verify"
+#define S_PRESETS	"Presets"
+#define S_OUTPUT	"Output and help"
+
+const struct lb_option lb_options[LBO_N] = {
+	[LBO_ENGINE] = { "engine", 0, "uring|sync", S_ENGINE,
+		"io_uring rings, or threads doing pread/pwrite", "uring", NULL,
+		LB_OPT_CHOICE, OFF(engine), .choices = engines },
+	[LBO_IODEPTH] = { "iodepth", 0, "N", S_ENGINE,
+		"uring: IOs outstanding per thread",
+		"1", "1; open loop: 64, the most outstanding",
+		LB_OPT_U32, OFF(iodepth), LB_GIVEN(iodepth_set), 1, LB_MAX_DEPTH },
+	[LBO_THREADS] = { "threads", 0, "N", S_ENGINE,
+		"uring: submitter threads, one ring each; sync: IO threads", "1", NULL,
+		LB_OPT_U32, OFF(threads), LB_GIVEN(threads_set), 1, LB_MAX_THREADS },
+	[LBO_BATCH] = { "batch", 0, "N", S_ENGINE,
+		"uring: most IOs per submit and CQEs per reap", NULL, "min(iodepth, 16)",
+		LB_OPT_U32, OFF(batch), LB_GIVEN(batch_set), 1, LB_MAX_DEPTH },
+	[LBO_BUFFERED] = { "buffered", 0, NULL, S_ENGINE,
+		"no O_DIRECT", NULL, NULL, LB_OPT_FLAG, OFF(buffered) },
+
+	[LBO_BS] = { "bs", 0, "SIZE|SIZE:W,...|MIN-MAX[/STEP]", S_WORKLOAD,
+		"IO sizes: one, up to 16 with weights, or a range in steps "
+		"(suffixes k m g; O_DIRECT: multiples of the sector size)", "4k", NULL,
+		LB_OPT_FUNC, .parse = lb_opt_bs },
+	[LBO_RDPCT] = { "rdpct", 0, "N", S_WORKLOAD,
+		"percent reads", "100", NULL,
+		LB_OPT_U32, OFF(w.rdpct), 0, 0, 100 },
+	[LBO_SEEKPCT] = { "seekpct", 0, "N", S_WORKLOAD,
+		"0 sequential, 100 random, else N% jumps", "100", NULL,
+		LB_OPT_U32, OFF(w.seekpct), 0, 0, 100 },
+	[LBO_RANGE] = { "range", 0, "LO-HI", S_WORKLOAD,
+		"part of the target: bytes (1g-2g) or percent (0-50%)", "0-100%", NULL,
+		LB_OPT_FUNC, 0, LB_GIVEN(range_set), .parse = opt_range },
+	[LBO_OFFSET] = { "offset", 0, "BYTES", S_WORKLOAD,
+		"added to every position, a multiple of 512 (vdbench)", NULL, NULL,
+		LB_OPT_FUNC, 0, LB_GIVEN(offset_set), .parse = opt_offset },
+	[LBO_ALIGN] = { "align", 0, "BYTES", S_WORKLOAD,
+		"random positions are multiples of it (default: of the IO size)",
+		NULL, NULL,
+		LB_OPT_FUNC, .parse = opt_align },
+	[LBO_ZIPF] = { "zipf", 0, "THETA", S_WORKLOAD,
+		"zipf-skewed random positions (THETA > 0, not 1)", NULL, NULL,
+		LB_OPT_FUNC, .parse = opt_zipf },
+	[LBO_HOT] = { "hot", 0, "PCT/IOPCT", S_WORKLOAD,
+		"IOPCT% of random IOs in the first PCT% of the range", NULL, NULL,
+		LB_OPT_FUNC, .parse = opt_hot },
+	[LBO_SEED] = { "seed", 0, "N", S_WORKLOAD,
+		"generator and verify seed", "1", NULL,
+		LB_OPT_U64, OFF(seed), 0, 0, ULLONG_MAX },
+
+	[LBO_IORATE] = { "iorate", 0, "max|N", S_RATE,
+		"max: closed loop; N: open loop, N IOs/s", "max", NULL,
+		LB_OPT_FUNC, .parse = opt_iorate },
+	[LBO_ARRIVAL] = { "arrival", 0, "poisson|uniform|fixed", S_RATE,
+		"open-loop gaps", "poisson", NULL,
+		LB_OPT_CHOICE, OFF(arrival), .choices = arrivals },
+	[LBO_ELAPSED] = { "elapsed", 0, "S", S_RATE,
+		"seconds", "10", NULL,
+		LB_OPT_NUM, OFF(elapsed), LB_GIVEN(elapsed_set), .dlo = 0, .dhi = 1e7,
+		.flags = LB_OPTF_LO_OPEN },
+	[LBO_INTERVAL] = { "interval", 0, "S", S_RATE,
+		"seconds per interval line (0: none)", "1", NULL,
+		LB_OPT_FUNC, 0, LB_GIVEN(interval_set), .parse = opt_interval },
+	[LBO_WARMUP] = { "warmup", 0, "S", S_RATE,
+		"leave the first S seconds out of the summary", NULL, NULL,
+		LB_OPT_NUM, OFF(warmup), .dlo = 0, .dhi = 1e7 },
+	[LBO_IOS] = { "ios", 0, "N", S_RATE,
+		"exactly N IOs (no time limit unless --elapsed)", NULL, NULL,
+		LB_OPT_U64, OFF(ios), 0, 1, ULLONG_MAX / 2 },
+	[LBO_SPIN] = { "spin", 0, "PCT", S_RATE,
+		"open loop: spin at most PCT% of the time between arrivals to meet "
+		"them (0: only sleep; 100: as long as the timers need, up to 5 ms)",
+		"25", NULL, LB_OPT_U32, OFF(spin_pct), 0, 0, 100 },
+	[LBO_SIZE] = { "size", 0, "SIZE", S_RATE,
+		"bytes of the target to use; makes or extends a file", NULL, NULL,
+		LB_OPT_FUNC, .parse = opt_size_arg },
+
+	[LBO_VERIFY] = { "verify", 0, NULL, S_VERIFY,
+		"writes carry headers (seq, sector, seed, crc32c), reads are "
+		"checked; --bs a multiple of 4k", NULL, NULL, LB_OPT_FLAG, OFF(verify) },
+
+	[LBO_PRESET] = { "preset", 0, "NAME", S_PRESETS,
+		"the defaults of preset NAME; options given explicitly override "
+		"them:", NULL, NULL, LB_OPT_FUNC, .parse = opt_preset },
+
+	[LBO_JSON] = { "json", 0, NULL, S_OUTPUT,
+		"one JSON object at the end, nothing else on stdout", NULL, NULL,
+		LB_OPT_FLAG, OFF(json) },
+	[LBO_KV] = { "kv", 0, NULL, S_OUTPUT,
+		"a last line of key=value words (lunqctl sweep)", NULL, NULL,
+		LB_OPT_FLAG, OFF(kv) },
+	[LBO_HELP] = { "help", 'h', NULL, S_OUTPUT, "this help", NULL, NULL,
+		LB_OPT_FUNC, .parse = opt_help },
+	[LBO_VERSION] = { "version", 'V', NULL, S_OUTPUT, "the version", NULL, NULL,
+		LB_OPT_FUNC, .parse = opt_version },
+	[LBO_LIST_OPTIONS] = { "list-options", 0, NULL, S_OUTPUT,
+		"the option table, one option a line (for tests)", NULL, NULL,
+		LB_OPT_FUNC, .parse = opt_list, .flags = LB_OPTF_HIDDEN },
+	[LBO_LIST_PRESETS] = { "list-presets", 0, NULL, S_OUTPUT,
+		"the presets' names, one a line (for tests)", NULL, NULL,
+		LB_OPT_FUNC, .parse = opt_list_presets, .flags = LB_OPTF_HIDDEN },
+};
+
+/* ---- applying an option ------------------------------------------------------------ */
+
+static void apply(struct lb_opts *o, const struct lb_option *opt, const char *arg)
+{
+	void *field = (char *)o + opt->off;
+
+	switch (opt->kind) {
+	case LB_OPT_FLAG:
+		*(bool *)field = true;
+		break;
+	case LB_OPT_U32:
+		*(u32 *)field = (u32)opt_uint(dashed(opt), arg, opt->lo, opt->hi);
+		break;
+	case LB_OPT_U64:
+		*(u64 *)field = opt_uint(dashed(opt), arg, opt->lo, opt->hi);
+		break;
+	case LB_OPT_NUM:
+		*(double *)field = opt_num(dashed(opt), arg, opt->dlo, opt->dhi,
+					   opt->flags & LB_OPTF_LO_OPEN);
+		break;
+	case LB_OPT_CHOICE: {
+		const char *names[8];
+		char list[128];
+		int n = 0;
+
+		_Static_assert(sizeof(enum lb_engine) == sizeof(int) &&
+			       sizeof(enum lb_arrival) == sizeof(int), "enums are ints");
+		for (const struct lb_choice *c = opt->choices; c->name; c++) {
+			if (!strcmp(arg, c->name)) {
+				*(int *)field = c->value;
+				return;
+			}
+			if (n < 8)
+				names[n++] = c->name;
+		}
+		choice_list(list, sizeof(list), names, n);
+		lb_usage_error("%s: '%s' is not %s", dashed(opt), arg, list);
+	}
+	case LB_OPT_FUNC:
+		opt->parse(o, opt, arg);
+		break;
+	}
+}
+
+void lb_opt_default(struct lb_opts *o, const char *setting)
+{
+	const char *eq = strchr(setting, '=');
+	size_t n = eq ? (size_t)(eq - setting) : strlen(setting);
+
+	for (int i = 0; i < LBO_N; i++)
+		if (strlen(lb_options[i].name) == n &&
+		    !strncmp(lb_options[i].name, setting, n)) {
+			apply(o, &lb_options[i], eq ? eq + 1 : NULL);
+			return;
+		}
+	lb_die(LB_EIO, "internal: no option '%.*s'", (int)n, setting);
+}
+
+static void set_defaults(struct lb_opts *o)
+{
+	char buf[128];
+
+	memset(o, 0, sizeof(*o));
+	for (int i = 0; i < LBO_N; i++)
+		if (lb_options[i].def) {
+			snprintf(buf, sizeof(buf), "%s=%s", lb_options[i].name,
+				 lb_options[i].def);
+			lb_opt_default(o, buf);
+		}
+}
+
+/* ---- the command line --------------------------------------------------------------- */
+
+/* getopt_long's view of the table: val is the short letter, or 256 + id */
+static void make_getopt(struct option *longopts, char *shortopts)
+{
+	char *s = shortopts;
+
+	*s++ = ':';
+	for (int i = 0; i < LBO_N; i++) {
+		const struct lb_option *p = &lb_options[i];
+
+		longopts[i] = (struct option){
+			p->name, p->metavar ? required_argument : no_argument,
+			NULL, p->letter ? p->letter : 256 + i,
+		};
+		if (p->letter) {
+			*s++ = p->letter;
+			if (p->metavar)
+				*s++ = ':';
+		}
+	}
+	longopts[LBO_N] = (struct option){ NULL, 0, NULL, 0 };
+	*s = '\0';
+}
+
+static int opt_id(int c)
+{
+	if (c >= 256 && c < 256 + LBO_N)
+		return c - 256;
+	for (int i = 0; c > 0 && i < LBO_N; i++)
+		if (lb_options[i].letter == c)
+			return i;
+	return -1;
+}
+
+static void check_combinations(struct lb_opts *o, const bool *given)
+{
+	if (given[LBO_ZIPF] && given[LBO_HOT])
+		lb_usage_error("--zipf and --hot exclude each other");
+	if (o->json && o->kv)
+		lb_usage_error("--json and --kv exclude each other");
+	if (o->ios && given[LBO_WARMUP])
+		lb_usage_error("--warmup: not with --ios (--ios counts every IO)");
+	if (o->ios && !o->elapsed_set)
+		o->elapsed = 0;
+	if (o->elapsed && o->warmup >= o->elapsed)
+		lb_usage_error("--warmup: %g s leaves nothing of --elapsed %g s", o->warmup,
+			       o->elapsed);
+	if (o->preset == LB_PRESET_ALIGN && o->offset_set)
+		lb_usage_error("--offset: --preset align scans the offsets itself");
+	if (o->preset == LB_PRESET_ALIGN && o->ios)
+		lb_usage_error("--ios: --preset align runs --elapsed per offset");
+	if (o->engine == LB_ENG_SYNC) {
+		if (o->iodepth_set && o->iodepth > 1)
+			lb_usage_error("--iodepth: the sync engine has one IO per thread; use --threads %u",
+				       o->iodepth);
+		if (o->batch_set)
+			lb_usage_error("--batch: only for --engine uring");
+		if (!o->threads_set && o->iodepth > 1)
+			o->threads = o->iodepth;	/* a preset's queue depth */
+		o->iodepth = 1;
+		o->batch = 1;
+	} else {
+		if (!o->iodepth_set && o->iorate > 0 && o->preset == LB_PRESET_NONE)
+			o->iodepth = 64;
+		if (!o->batch_set)
+			o->batch = o->iodepth < 16 ? o->iodepth : 16;
+		else if (o->batch > o->iodepth)
+			lb_usage_error("--batch: %u is more than --iodepth %u", o->batch,
+				       o->iodepth);
+	}
+	if (o->verify) {
+		if (o->w.nbs) {
+			for (int i = 0; i < o->w.nbs; i++)
+				if (o->w.bs[i] % LB_VBLOCK)
+					lb_usage_error("--verify: --bs must be a multiple of 4k (verify blocks), not %u",
+						       o->w.bs[i]);
+		} else if (o->w.bs_min % LB_VBLOCK || o->w.bs_step % LB_VBLOCK) {
+			lb_usage_error("--verify: --bs MIN and STEP must be multiples of 4k (verify blocks)");
+		}
+		if (o->w.offset % LB_VBLOCK)
+			lb_usage_error("--verify: --offset must be a multiple of 4k");
+		if (o->w.align % LB_VBLOCK)
+			lb_usage_error("--verify: --align must be a multiple of 4k");
+		if (o->preset == LB_PRESET_ALIGN)
+			lb_usage_error("--verify: not with --preset align (offsets below 4k)");
+	}
+}
+
+void lb_parse_args(struct lb_opts *o, int argc, char **argv)
+{
+	struct option longopts[LBO_N + 1];
+	char shortopts[2 * LBO_N + 2];
+	bool given[LBO_N] = { false };
+	int c, id;
+
+	make_getopt(longopts, shortopts);
+	set_defaults(o);
+	/* pass 1: the preset, whose settings the other options override */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1)
+		if (opt_id(c) == LBO_PRESET)
+			apply(o, &lb_options[LBO_PRESET], optarg);
+	for (const struct lb_preset_def *p = lb_presets; p->name; p++)
+		if (p->id == o->preset)
+			for (const char *const *s = p->set; *s; s++)
+				lb_opt_default(o, *s);
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const struct lb_option *opt;
+
+		if (c == ':')
+			lb_usage_error("%s needs a value (see --help)", argv[optind - 1]);
+		id = opt_id(c);
+		if (id < 0)
+			lb_usage_error("unknown option '%s' (see --help)", argv[optind - 1]);
+		opt = &lb_options[id];
+		given[id] = true;
+		if (opt->given)
+			*(bool *)((char *)o + opt->given - 1) = true;
+		if (id != LBO_PRESET)	/* pass 1 did it */
+			apply(o, opt, optarg);
+	}
+	o->targets = argv + optind;
+	o->ntargets = argc - optind;
+	if (!o->ntargets)
+		lb_usage_error("no TARGET given (see --help)");
+	check_combinations(o, given);
+}
+
+/* ---- --help --------------------------------------------------------------------------- */
+
+#define HELP_COL	26
+#define HELP_WIDTH	79
+
+/* @text from column @col (the cursor at @at), wrapped at HELP_WIDTH */
+static void wrap(const char *text, int col, int at)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t n = strcspn(p, " ");
+
+		if (at > col && at + 1 + (int)n > HELP_WIDTH) {
+			printf("\n%*s", col, "");
+			at = col;
+		} else if (at > col) {
+			putchar(' ');
+			at++;
+		} else {
+			printf("%*s", col - at, "");
+			at = col;
+		}
+		printf("%.*s", (int)n, p);
+		at += (int)n;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	putchar('\n');
+}
+
+void lb_help(void)
+{
+	const char *section = NULL;
+
+	printf("usage: %s [OPTIONS] TARGET...\n\n"
+"The load generator of lunq: open or closed loop, io_uring or synchronous\n"
+"threads; response, service and lag latency (lag = submit - scheduled time).\n"
+"TARGET: block devices or files (a missing or short file needs --size).\n",
+	       lb_prog);
+	for (int i = 0; i < LBO_N; i++) {
+		const struct lb_option *p = &lb_options[i];
+		char text[512];
+		int at;
+
+		if (p->flags & LB_OPTF_HIDDEN)
+			continue;
+		if (!section || strcmp(section, p->section))
+			printf("%s%s:\n", section ? "" : "\n", p->section);
+		section = p->section;
+		at = printf("  ");
+		if (p->letter)
+			at += printf("-%c, ", p->letter);
+		at += printf("--%s", p->name);
+		if (p->metavar)
+			at += printf(" %s", p->metavar);
+		if (at > HELP_COL - 2) {
+			putchar('\n');
+			at = 0;
+		}
+		if (p->defhelp || p->def)
+			snprintf(text, sizeof(text), "%s (default %s)", p->help,
+				 p->defhelp ? p->defhelp : p->def);
+		else
+			snprintf(text, sizeof(text), "%s", p->help);
+		wrap(text, HELP_COL, at);
+		if (i == LBO_PRESET)
+			for (const struct lb_preset_def *ps = lb_presets; ps->name; ps++)
+				wrap(ps->help, HELP_COL, printf("    %s", ps->name));
+	}
+	printf("\n"
+"Closed-loop latency is service latency at a queue depth, never a response\n"
+"time; open-loop response time includes any wait for the generator.\n"
+"Exit status: 0 ok, 1 usage or bad value, 2 target missing or cannot be\n"
+"opened, 3 verify errors, 4 IO errors.  lunqbench(1) has it all.\n");
+}

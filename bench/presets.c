@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lunqbench's presets (--preset NAME): option settings applied after the
+ * defaults and before the command line, so options given explicitly
+ * override them (lb_parse_args(), options.c).  Applied like defaults,
+ * they do not count as given: with --engine sync a preset's --iodepth
+ * becomes the number of threads.  What a preset does beyond its settings
+ * is in lunqbench.c: bubble's far job (make_jobs()), align's offset scan
+ * (main()).
+ */
+#include "options.h"
+
+static const char *const bubble[] = {
+	/* the stream; the far job is made in make_jobs() */
+	"seekpct=0", "iodepth=16", "range=50-100%", NULL,
+};
+static const char *const align[] = {
+	"seekpct=100", "iodepth=8", "elapsed=5", "interval=0", NULL,
+};
+static const char *const seq[] = {
+	"bs=1m", "seekpct=0", "iodepth=4", NULL,
+};
+static const char *const rand_[] = {
+	"seekpct=100", "iodepth=32", NULL,
+};
+static const char *const none[] = { NULL };
+
+const struct lb_preset_def lb_presets[] = {
+	{ "bubble", LB_PRESET_BUBBLE, "sequential reads QD 16 over the second "
+	  "half and 10 random reads/s in the first 10% (the bubble)", bubble },
+	{ "align", LB_PRESET_ALIGN, "one run per offset 0, 512, ..., 4096 (5 s each)",
+	  align },
+	{ "seq", LB_PRESET_SEQ, "1 MiB sequential reads, QD 4", seq },
+	{ "rand", LB_PRESET_RAND, "4 KiB random reads, QD 32", rand_ },
+	{ NULL, LB_PRESET_NONE, NULL, none },
+};
