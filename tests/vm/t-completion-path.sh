@@ -3,11 +3,12 @@
 # longer at qdepth 1; this shows where the time goes).
 # lunqbench at QD1 (io_uring and sync) on null_blk alone with 2 ms timer
 # completions, and through lunq's flash model (2 ms per IO) over a fast
-# null_blk.  Exact checks: nothing completes before its 2 ms (lunqbench's
-# p50 on null_blk, lunq's own service mean), and lunqbench's mean through
-# lunq is at least lunq's service mean (each IO's time at the application
-# contains its time in lunq).  Printed: how much later than the device the
-# application sees a completion.  On Debian's 6.1 that is ~0.1-0.2 ms; on
+# null_blk.  Exact checks: nothing completes before its 2 ms (the means of
+# lunqbench on null_blk and through lunq, lunq's own service mean: every
+# IO takes at least 2 ms, so every exact mean does).  Printed: how much
+# later than the device, or than lunq, the application sees a completion
+# (not asserted: lunq's and lunqbench's IO sets differ by the IOs at the
+# run's edges).  On Debian's 6.1 that is ~0.1-0.2 ms; on
 # 6.1 PREEMPT_RT ~0.4-0.9 ms on average with a p90 near 4 ms, for null_blk
 # alone as much as through lunq, while lunq's own service time stays at
 # the model's 2 ms (+0.2): the delay is the RT kernel's completion path
@@ -34,7 +35,8 @@ for e in uring sync; do
 		{ cat /tmp/cp.$e; fail "lunqbench $e on null_blk"; }
 	set -- $(lb_service /tmp/cp.$e)
 	[ $# = 3 ] || { cat /tmp/cp.$e; fail "no service row from lunqbench"; }
-	[ "$2" -ge 2000000 ] || fail "null_blk ($e): p50 $2 ns, below its 2 ms timer"
+	# every IO takes at least the timer's 2 ms, so the (exact) mean does
+	[ "$3" -ge 2000000 ] || fail "null_blk ($e): mean $3 ns, below its 2 ms timer"
 	note "null_blk alone, $e, QD1: $1 IOs, p50 $(ms "$2") ms, mean $(ms "$3") ms: +$(ms $(($3 - 2000000))) ms after the device (PREEMPT_RT: $rt)"
 done
 cleanup_all
@@ -52,7 +54,7 @@ for e in uring sync; do
 	[ "$n" -gt 0 ] || fail "lunq counted no read"
 	lm=$((s / n))
 	[ "$lm" -ge 2000000 ] || fail "lunq's service mean $lm ns, below the model's 2 ms"
-	[ "$3" -ge "$lm" ] || fail "lunqbench's mean $3 ns below lunq's service mean $lm ns ($e)"
+	[ "$3" -ge 2000000 ] || fail "lunqbench's mean $3 ns through lunq, below the model's 2 ms ($e)"
 	note "through lunq, $e, QD1: lunq's service mean $(ms $lm) ms (model 2 ms); lunqbench $1 IOs, p50 $(ms "$2") ms, mean $(ms "$3") ms: +$(ms $(($3 - lm))) ms after lunq (PREEMPT_RT: $rt)"
 done
 ok "completion path measured; lunq's model and the device keep their 2 ms, the rest is after them"
