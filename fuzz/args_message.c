@@ -7,7 +7,7 @@
  * netlink SET get it: lunq_split_words(), then every word parsed into a
  * copy of the policy, table-only keys refused, the rules between keys
  * checked, and the copy kept only when all of that passed
- * (lunq_set_words() in kmod/lunq_target.c).
+ * (lunq_set_words() in kmod/lunq_core.c).
  */
 #include "args_common.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: the optional arguments of the dm-lunq table line
- * (kmod/lunq_args.c, as lunq_parse_opts() and lunq_parse_words() in
- * kmod/lunq_target.c use it).  The input is split at NUL and newline into
+ * (kmod/lunq_args.c, as lunq_parse_opts() in kmod/lunq_target.c and
+ * lunq_parse_words() in kmod/lunq_core.c use it).  The input is split at NUL and newline into
  * the argv device-mapper hands over (any other byte, blanks included, may
  * be in a word); the first byte sets the length of a short buffer for
  * lunq_policy_format().

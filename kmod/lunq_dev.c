@@ -6,7 +6,7 @@
 #include <linux/blkdev.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
-#include "lunq_target.h"
+#include "lunq_core.h"
 #include "lunq_dev.h"
 
 #define DM_MSG_PREFIX "lunq"
@@ -26,7 +26,6 @@ static void lunq_dev_release(struct kobject *kobj)
 static struct kobj_type lunq_dev_ktype = {
 	.release = lunq_dev_release,
 	.sysfs_ops = &kobj_sysfs_ops,
-	.default_groups = lunq_dev_groups,
 };
 
 struct lunq_dev *lunq_dev_alloc(void)
@@ -154,8 +153,9 @@ void lunq_dev_detach(struct lunq_c *lc)
 	kobject_put(&d->kobj);
 }
 
-int lunq_dev_init(void)
+int lunq_dev_init(const struct attribute_group **groups)
 {
+	lunq_dev_ktype.default_groups = groups;
 	lunq_root = kobject_create_and_add("lunq", kernel_kobj);
 	if (!lunq_root)
 		return -ENOMEM;

@@ -43,11 +43,8 @@ struct lunq_dev *lunq_dev_alloc(void);
 void lunq_dev_attach(struct lunq_c *lc);	/* .resume */
 void lunq_dev_detach(struct lunq_c *lc);	/* .dtr */
 
-int lunq_dev_init(void);
+/* @groups: the attributes of every entry's directory (lunq_sysfs.h) */
+int lunq_dev_init(const struct attribute_group **groups);
 void lunq_dev_exit(void);
-
-/* sysfs attributes (lunq_sysfs.c) */
-extern const struct attribute_group *lunq_dev_groups[];
-int lunq_sysfs_init(void);
 
 #endif /* LUNQ_DEV_H */

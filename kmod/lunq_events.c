@@ -7,9 +7,24 @@
 #include <linux/string.h>
 #include "lunq_events.h"
 
+static const struct lunq_ev_sink *lunq_ev_sink;
+
+void lunq_ev_set_sink(const struct lunq_ev_sink *sink)
+{
+	WRITE_ONCE(lunq_ev_sink, sink);
+}
+
+static bool lunq_ev_listening(void)
+{
+	const struct lunq_ev_sink *sink = READ_ONCE(lunq_ev_sink);
+
+	return sink && sink->listening();
+}
+
 static void lunq_evq_work(struct work_struct *work)
 {
 	struct lunq_evq *q = container_of(work, struct lunq_evq, work);
+	const struct lunq_ev_sink *sink;
 	char name[LUNQ_NAME_MAX];
 	struct lunq_ev ev;
 
@@ -24,7 +39,9 @@ static void lunq_evq_work(struct work_struct *work)
 		q->n--;
 		memcpy(name, q->name, sizeof(name));
 		spin_unlock_irq(&q->lock);
-		lunq_nl_send_event(name, &ev);
+		sink = READ_ONCE(lunq_ev_sink);
+		if (sink)
+			sink->send(name, &ev);
 	}
 }
 
@@ -83,7 +100,7 @@ void lunq_ev_post(struct lunq_evq *q, struct lunq_ev *ev)
 	unsigned long flags;
 	bool queued = false;
 
-	if (!lunq_nl_listening())
+	if (!lunq_ev_listening())
 		return;
 	spin_lock_irqsave(&q->lock, flags);
 	if (lunq_ev_allowed(q, ev->kind, ev->t)) {
@@ -101,7 +118,7 @@ void lunq_ev_qfull(struct lunq_evq *q, u64 now)
 	unsigned long flags;
 	bool queued = false;
 
-	if (!lunq_nl_listening())
+	if (!lunq_ev_listening())
 		return;
 	spin_lock_irqsave(&q->lock, flags);
 	q->qfull_count++;

@@ -52,10 +52,15 @@ u64 lunq_evq_dropped(struct lunq_evq *q);
 void lunq_evq_reset(struct lunq_evq *q);		/* stats reset */
 void lunq_evq_add_dropped(struct lunq_evq *q, u64 n);	/* reload */
 
-/* Netlink (lunq_netlink.c). */
-bool lunq_nl_listening(void);
-void lunq_nl_send_event(const char *name, const struct lunq_ev *ev);
-int lunq_nl_init(void);
-void lunq_nl_exit(void);
+/*
+ * Where events go: the netlink family registers itself (lunq_netlink.c),
+ * so this layer calls nothing above it.  Without a sink nothing is queued.
+ */
+struct lunq_ev_sink {
+	bool (*listening)(void);	/* anybody in the events group? */
+	void (*send)(const char *name, const struct lunq_ev *ev); /* sleeps */
+};
+
+void lunq_ev_set_sink(const struct lunq_ev_sink *sink);
 
 #endif /* LUNQ_EVENTS_H */

@@ -12,8 +12,9 @@
 #include <linux/mm.h>
 #include <net/genetlink.h>
 #include "lunq_compat.h"
-#include "lunq_target.h"
+#include "lunq_core.h"
 #include "lunq_dev.h"
+#include "lunq_netlink.h"
 #include "lunq_names.h"
 
 static const struct nla_policy lunq_nl_policy[LUNQ_A_MAX + 1] = {
@@ -314,13 +315,13 @@ static struct genl_family lunq_nl_family __ro_after_init = {
 	.n_mcgrps = ARRAY_SIZE(lunq_nl_mcgrps),
 };
 
-bool lunq_nl_listening(void)
+static bool lunq_nl_listening(void)
 {
 	return genl_has_listeners(&lunq_nl_family, &init_net,
 				  LUNQ_MCGRP_EVENTS) > 0;
 }
 
-void lunq_nl_send_event(const char *name, const struct lunq_ev *ev)
+static void lunq_nl_send_event(const char *name, const struct lunq_ev *ev)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -369,12 +370,22 @@ bad:
 	nlmsg_free(msg);
 }
 
+static const struct lunq_ev_sink lunq_nl_sink = {
+	.listening = lunq_nl_listening,
+	.send = lunq_nl_send_event,
+};
+
 int lunq_nl_init(void)
 {
-	return genl_register_family(&lunq_nl_family);
+	int ret = genl_register_family(&lunq_nl_family);
+
+	if (!ret)
+		lunq_ev_set_sink(&lunq_nl_sink);
+	return ret;
 }
 
 void lunq_nl_exit(void)
 {
+	lunq_ev_set_sink(NULL);
 	genl_unregister_family(&lunq_nl_family);
 }

@@ -23,8 +23,9 @@
 #include <linux/sysfs.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
-#include "lunq_target.h"
+#include "lunq_core.h"
 #include "lunq_dev.h"
+#include "lunq_sysfs.h"
 #include "lunq_names.h"
 
 #define DM_MSG_PREFIX "lunq"

@@ -1,11 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * dm-lunq: the per-target context, shared by the device-mapper plumbing
- * (lunq_target.c), the sysfs directory (lunq_dev.c, lunq_sysfs.c) and the
- * generic netlink family (lunq_netlink.c).
+ * dm-lunq device core: the per-target context and what every layer above
+ * it asks of it -- the policy in force and its changes, the live throttle
+ * and its log, the device timer and the dispatcher's kick, statistics,
+ * their snapshot and reset, and the take-over on a table reload.
+ *
+ * Layers (README "Architecture"; tests/unit/layers.sh keeps them):
+ *   lunq_target.c      the dm target: ctr/dtr, map, end_io, suspend,
+ *                      status, message (nothing calls into it)
+ *   lunq_io.c          the host side of a bio: per-bio data, sending to
+ *                      the LUN and below, the dispatcher, completion
+ *   lunq_sysfs.c, lunq_netlink.c, lunq_dev.c
+ *                      the views, through the device registry
+ *   lunq_core.c        this file's functions
+ *   lunq_sched.c ...   pure logic: wait queue, LUN, pool, reaction, models,
+ *                      statistics, events (no bio, no dm)
  */
-#ifndef LUNQ_TARGET_H
-#define LUNQ_TARGET_H
+#ifndef LUNQ_CORE_H
+#define LUNQ_CORE_H
 
 #include <linux/spinlock.h>
 #include <linux/mutex.h>
@@ -78,6 +90,41 @@ struct lunq_c {
 	struct lunq_model model;	/* under @lock; large, keep last */
 };
 
+/*
+ * A new context for @ti with the default policy, counters started now;
+ * @dispatch is the work function that sends waiters (lunq_io_dispatch).
+ * NULL when out of memory.
+ */
+struct lunq_c *lunq_core_alloc(struct dm_target *ti, work_func_t dispatch);
+/* Stop the timer and the dispatcher, drop the pool and device; free. */
+void lunq_core_free(struct lunq_c *lc);
+
+/*
+ * Parse @argc "key:value" words into *@p, all or nothing (@live: a "set"
+ * message, table-only keys refused).  NULL or the error text; *@word is
+ * the bad word or NULL.
+ */
+const char *lunq_parse_words(struct lunq_c *lc, struct lunq_policy *p,
+			     unsigned int argc, char **argv, bool live,
+			     const char **word);
+/* Push @lc->policy into the IO path; true when waiters can go.  Locked. */
+bool lunq_apply_policy(struct lunq_c *lc, u64 now);
+/* Move the live throttle (logged, an event); true when waiters can go. */
+bool lunq_set_throttle(struct lunq_c *lc, u32 to, enum lunq_tcause cause,
+		       u64 now);
+/* Fold time into the iostat integrals after a count changed.  Locked. */
+void lunq_account(struct lunq_c *lc, u64 now);
+/* Arm the device timer for the earliest deadline.  Locked. */
+void lunq_arm_timer(struct lunq_c *lc);
+/* Let the dispatcher run (any context). */
+void lunq_kick(struct lunq_c *lc);
+/* The throttle moves kept (<= LUNQ_TLOG_SIZE) into @log, oldest first. */
+unsigned int lunq_tlog_copy(struct lunq_c *lc, struct lunq_tlog *log);
+
+/* The dispatcher's workqueue (module init/exit). */
+int lunq_core_init(void);
+void lunq_core_exit(void);
+
 /* Snapshot every statistic into @v (__LUNQ_ST_MAX entries). */
 void lunq_fill_stats(struct lunq_c *lc, u64 *v);
 
@@ -100,4 +147,4 @@ void lunq_take_over(struct lunq_c *lc, struct lunq_c *old);
 
 extern const char *const lunq_tcause_names[];
 
-#endif /* LUNQ_TARGET_H */
+#endif /* LUNQ_CORE_H */

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dm-lunq device core, see lunq_core.h.
+ */
+#include <linux/ktime.h>
+#include <linux/minmax.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "lunq_compat.h"
+#include "lunq_core.h"
+
+const char *const lunq_tcause_names[] = {
+	"set", "qfull", "ramp-up", "restore"
+};
+
+/*
+ * Waiters are sent by a work item, never from .end_io: end_io runs in
+ * the lower driver's completion context (often hard or soft irq), and
+ * submitting there is not allowed to block, while submit_bio() may sleep
+ * for a request tag.  A bounded in-context path would still need this work
+ * item as a fallback, so lunq keeps one path.  The queue is WQ_MEM_RECLAIM
+ * because IO that frees memory may wait in it; WQ_HIGHPRI because the
+ * dispatch delay adds to every waiter's latency.
+ */
+static struct workqueue_struct *lunq_wq;
+
+/* The device timer only wakes the dispatcher, which does the work. */
+static enum hrtimer_restart lunq_timer_fn(struct hrtimer *t)
+{
+	struct lunq_c *lc = container_of(t, struct lunq_c, timer);
+
+	queue_work(lunq_wq, &lc->dispatch);
+	return HRTIMER_NORESTART;
+}
+
+struct lunq_c *lunq_core_alloc(struct dm_target *ti, work_func_t dispatch)
+{
+	struct lunq_c *lc = kzalloc(sizeof(*lc), GFP_KERNEL);
+
+	if (!lc)
+		return NULL;
+	lc->ti = ti;
+	spin_lock_init(&lc->lock);
+	mutex_init(&lc->msg_lock);
+	INIT_WORK(&lc->dispatch, dispatch);
+	hrtimer_setup(&lc->timer, lunq_timer_fn, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_ABS_SOFT);
+	lunq_evq_init(&lc->evq);
+	lunq_host_init(&lc->host);
+	lunq_policy_init(&lc->policy);
+	lc->t0 = ktime_get_ns();
+	lc->crtime = lc->t0;
+	lc->lun.t0 = lc->t0;
+	lunq_integ_init(&lc->integ, lc->t0);
+	return lc;
+}
+
+void lunq_core_free(struct lunq_c *lc)
+{
+	/*
+	 * The work re-arms the timer and the timer queues the work: stop the
+	 * re-arming first (lc->dying, set by the caller), then the timer,
+	 * then the work.
+	 */
+	hrtimer_cancel(&lc->timer);
+	cancel_work_sync(&lc->dispatch);
+	lunq_evq_stop(&lc->evq);
+	/* dm destroys a table only once no IO is in flight or waiting */
+	WARN_ON_ONCE(lc->host.q.nr || lc->host.nr_retry || lc->host.inflight);
+	if (lc->lun.pool)
+		lunq_pool_put(lc->lun.pool);
+	if (lc->dev)
+		dm_put_device(lc->ti, lc->dev);
+	lunq_stats_free(&lc->st);
+	mutex_destroy(&lc->msg_lock);
+	kfree(lc);
+}
+
+/*
+ * Parse into a copy of *@p and check the result as a whole; on success
+ * replace *@p.
+ */
+const char *lunq_parse_words(struct lunq_c *lc, struct lunq_policy *p,
+			     unsigned int argc, char **argv, bool live,
+			     const char **word)
+{
+	struct lunq_policy np = *p;
+	const char *err;
+	u32 seen = 0;
+	unsigned int i;
+
+	*word = NULL;
+	for (i = 0; i < argc; i++) {
+		enum lunq_arg_err aerr;
+		enum lunq_key key;
+
+		aerr = lunq_parse_word(&np, argv[i], &seen, &key);
+		if (!aerr && live && lunq_key_table_only(key)) {
+			*word = argv[i];
+			return lunq_table_only_error(key);
+		}
+		if (aerr) {
+			*word = argv[i];
+			return lunq_arg_error(aerr, key);
+		}
+	}
+	err = lunq_policy_check(&np);
+	if (err)
+		return err;
+	/* rules that depend on the lower device or an existing pool */
+	if (np.val[LUNQ_RESET_AFTER] && lc->zoned)
+		return "reset_after: not on a zoned device (retrying an aborted zone write would break the zone's write order)";
+	if (lc->lun.pool && np.val[LUNQ_FOREIGN] &&
+	    !np.val[LUNQ_FOREIGN_PERIOD_MS] &&
+	    np.val[LUNQ_FOREIGN] >= lc->lun.pool->depth)
+		return "foreign: must be below the pool's depth unless foreign_period_ms is set";
+	*p = np;
+	return NULL;
+}
+
+/* Record a move of the live throttle in the log. */
+static void lunq_tlog_add(struct lunq_c *lc, u64 now, u32 from, u32 to,
+			  enum lunq_tcause cause)
+{
+	struct lunq_tlog *e = &lc->tlog[lc->tlog_n++ % LUNQ_TLOG_SIZE];
+
+	e->t = now - lc->t0;
+	e->from = min_t(u32, from, U16_MAX);
+	e->to = min_t(u32, to, U16_MAX);
+	e->cause = cause;
+}
+
+/* The reaction's or the configured value.  Under @lc->lock. */
+bool lunq_set_throttle(struct lunq_c *lc, u32 to, enum lunq_tcause cause,
+		       u64 now)
+{
+	struct lunq_host *h = &lc->host;
+
+	if (to == h->qdepth)
+		return false;
+	lunq_tlog_add(lc, now, h->qdepth, to, cause);
+	if (cause != LUNQ_TC_SET)
+		lc->throttle_changes++;
+	if (lc->sysdev) {
+		struct lunq_ev ev = { .kind = LUNQ_EV_THROTTLE, .t = now,
+				      .from = h->qdepth, .to = to,
+				      .cause = cause };
+
+		lunq_ev_post(&lc->evq, &ev);
+	}
+	h->qdepth = to;
+	return lunq_host_needs_kick(h);
+}
+
+bool lunq_apply_policy(struct lunq_c *lc, u64 now)
+{
+	const u32 *v = lc->policy.val;
+	struct lunq_react_cfg rc = {
+		.mode = v[LUNQ_REACTION],
+		.max = v[LUNQ_QDEPTH],
+		.min = v[LUNQ_MIN_THROTTLE],
+		/* scsi_track_queue_full() counts once per 16 jiffies */
+		.bucket_ns = 16ULL * TICK_NSEC,
+		.ramp_up_ns = (u64)v[LUNQ_RAMP_UP_MS] * NSEC_PER_MSEC,
+		.restore_ns = (u64)v[LUNQ_RESTORE_MS] * NSEC_PER_MSEC,
+		.step_ns = (u64)v[LUNQ_STEP_MS] * NSEC_PER_MSEC,
+	};
+	struct lunq_model_cfg mc = {
+		.kind = v[LUNQ_MODEL],
+		.svc_us = v[LUNQ_SVC_US],
+		.channels = v[LUNQ_CHANNELS],
+		.mbps = v[LUNQ_MBPS],
+		.seek_ms = v[LUNQ_SEEK_MS],
+		.rpm = v[LUNQ_RPM],
+		.pblk = v[LUNQ_PBLK],
+		.rmw_x = v[LUNQ_RMW_X],
+		.capacity = lc->ti->len,
+	};
+	bool kick;
+
+	lunq_react_config(&lc->react, &rc);
+	kick = lunq_host_set(&lc->host, lc->host.qdepth, v[LUNQ_SCHED],
+			     (u64)v[LUNQ_MAX_WAIT_MS] * NSEC_PER_MSEC);
+	kick |= lunq_set_throttle(lc, lc->react.cur, LUNQ_TC_SET, now);
+
+	lc->lun.depth = v[LUNQ_LUN_DEPTH];
+	lc->lun.foreign = v[LUNQ_FOREIGN];
+	lc->lun.foreign_period_ns = (u64)v[LUNQ_FOREIGN_PERIOD_MS] *
+				    NSEC_PER_MSEC;
+	lc->lun.reset_after = v[LUNQ_RESET_AFTER];
+	lc->qfull_delay_ns = (u64)v[LUNQ_QFULL_DELAY_US] * NSEC_PER_USEC;
+	lc->reset_ns = (u64)v[LUNQ_RESET_MS] * NSEC_PER_MSEC;
+	WRITE_ONCE(lc->bubble_ns, (u64)v[LUNQ_BUBBLE_MS] * NSEC_PER_MSEC);
+	lunq_model_config(&lc->model, &mc);
+	return kick;
+}
+
+/*
+ * After every change of the number of IOs waiting (queue and retry list)
+ * or active (sent to the LUN): fold the time since the last change into
+ * the iostat integrals and take the counts now in force.
+ */
+void lunq_account(struct lunq_c *lc, u64 now)
+{
+	struct lunq_host *h = &lc->host;
+
+	lunq_integ_update(&lc->integ, now, h->q.nr + h->nr_retry, h->inflight);
+}
+
+/* The deadlines: the end of a retry delay or LUN reset, an sd restore. */
+void lunq_arm_timer(struct lunq_c *lc)
+{
+	u64 at = lc->host.blocked ? lc->host.unblock_at : 0;
+	u64 r = lunq_react_deadline(&lc->react);
+
+	if (r && (!at || r < at))
+		at = r;
+	if (!at || lc->dying || (lc->timer_at && lc->timer_at <= at))
+		return;
+	lc->timer_at = at;
+	hrtimer_start(&lc->timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
+}
+
+void lunq_kick(struct lunq_c *lc)
+{
+	queue_work(lunq_wq, &lc->dispatch);
+}
+
+void lunq_get_policy(struct lunq_c *lc, struct lunq_policy *p)
+{
+	spin_lock_irq(&lc->lock);
+	*p = lc->policy;
+	spin_unlock_irq(&lc->lock);
+}
+
+int lunq_set_words(struct lunq_c *lc, unsigned int argc, char **argv,
+		   const char **err, const char **word)
+{
+	struct lunq_policy np;
+	bool kick;
+
+	mutex_lock(&lc->msg_lock);
+	lunq_get_policy(lc, &np);
+	*err = lunq_parse_words(lc, &np, argc, argv, true, word);
+	if (*err) {
+		mutex_unlock(&lc->msg_lock);
+		return -EINVAL;
+	}
+	spin_lock_irq(&lc->lock);
+	lc->policy = np;
+	kick = lunq_apply_policy(lc, ktime_get_ns());
+	lunq_arm_timer(lc);
+	spin_unlock_irq(&lc->lock);
+	mutex_unlock(&lc->msg_lock);
+	if (kick)
+		lunq_kick(lc);
+	return 0;
+}
+
+unsigned int lunq_tlog_copy(struct lunq_c *lc, struct lunq_tlog *log)
+{
+	unsigned int k = 0;
+	u64 n, i;
+
+	spin_lock_irq(&lc->lock);
+	n = lc->tlog_n;
+	for (i = n > LUNQ_TLOG_SIZE ? n - LUNQ_TLOG_SIZE : 0; i < n; i++)
+		log[k++] = lc->tlog[i % LUNQ_TLOG_SIZE];
+	spin_unlock_irq(&lc->lock);
+	return k;
+}
+
+void lunq_stats_reset(struct lunq_c *lc)
+{
+	lunq_stats_zero(&lc->st);
+	lunq_evq_reset(&lc->evq);
+	spin_lock_irq(&lc->lock);
+	lunq_host_reset_max(&lc->host);
+	lc->qfull = 0;
+	lc->resets = 0;
+	lc->aborted = 0;
+	lc->retried = 0;
+	lc->throttle_changes = 0;
+	lc->crtime = ktime_get_ns();
+	lunq_integ_reset(&lc->integ, lc->crtime);
+	spin_unlock_irq(&lc->lock);
+}
+
+void lunq_take_over(struct lunq_c *lc, struct lunq_c *old)
+{
+	struct lunq_integ g;
+	u64 c[5], crtime;
+	u32 maxi, maxw;
+
+	lunq_stats_merge(&lc->st, &old->st);
+	lunq_evq_add_dropped(&lc->evq, lunq_evq_dropped(&old->evq));
+	spin_lock_irq(&old->lock);
+	c[0] = old->qfull;
+	c[1] = old->resets;
+	c[2] = old->aborted;
+	c[3] = old->retried;
+	c[4] = old->throttle_changes;
+	maxi = old->host.max_inflight;
+	maxw = old->host.max_waiting;
+	g = old->integ;
+	crtime = old->crtime;
+	spin_unlock_irq(&old->lock);
+
+	spin_lock_irq(&lc->lock);
+	lc->qfull += c[0];
+	lc->resets += c[1];
+	lc->aborted += c[2];
+	lc->retried += c[3];
+	lc->throttle_changes += c[4];
+	lc->host.max_inflight = max(lc->host.max_inflight, maxi);
+	lc->host.max_waiting = max(lc->host.max_waiting, maxw);
+	lc->integ.wlentime += g.wlentime;
+	lc->integ.rlentime += g.rlentime;
+	lc->integ.wtime += g.wtime;
+	lc->integ.rtime += g.rtime;
+	lc->crtime = min(lc->crtime, crtime);	/* the counters it carries */
+	spin_unlock_irq(&lc->lock);
+}
+
+void lunq_fill_stats(struct lunq_c *lc, u64 *v)
+{
+	struct lunq_host *h = &lc->host;
+	u64 now;
+
+	memset(v, 0, __LUNQ_ST_MAX * sizeof(*v));
+	lunq_stats_sum(&lc->st, v);
+	v[LUNQ_ST_EVENTS_DROPPED] = lunq_evq_dropped(&lc->evq);
+	v[LUNQ_ST_POOL_INFLIGHT] = lc->lun.pool ?
+		atomic_read(&lc->lun.pool->inflight) : 0;
+
+	spin_lock_irq(&lc->lock);
+	now = ktime_get_ns();
+	v[LUNQ_ST_THROTTLE] = h->qdepth;
+	v[LUNQ_ST_INFLIGHT] = h->inflight;
+	v[LUNQ_ST_WAITING] = h->q.nr;
+	v[LUNQ_ST_RETRYING] = h->nr_retry;
+	v[LUNQ_ST_MAX_INFLIGHT] = h->max_inflight;
+	v[LUNQ_ST_MAX_WAITING] = h->max_waiting;
+	v[LUNQ_ST_OLDEST_WAIT_NS] = h->q.nr ?
+		now - lunq_queue_oldest(&h->q) : 0;
+	v[LUNQ_ST_LUN_INFLIGHT] = lc->lun.inflight;
+	v[LUNQ_ST_QFULL] = lc->qfull;
+	v[LUNQ_ST_RESETS] = lc->resets;
+	v[LUNQ_ST_ABORTED] = lc->aborted;
+	v[LUNQ_ST_RETRIED] = lc->retried;
+	v[LUNQ_ST_THROTTLE_CHANGES] = lc->throttle_changes;
+	lunq_integ_update(&lc->integ, now, lc->integ.nwait, lc->integ.nact);
+	v[LUNQ_ST_SNAPTIME_NS] = now;
+	v[LUNQ_ST_WLENTIME_NS] = lc->integ.wlentime;
+	v[LUNQ_ST_RLENTIME_NS] = lc->integ.rlentime;
+	v[LUNQ_ST_WTIME_NS] = lc->integ.wtime;
+	v[LUNQ_ST_RTIME_NS] = lc->integ.rtime;
+	v[LUNQ_ST_CRTIME_NS] = lc->crtime;
+	spin_unlock_irq(&lc->lock);
+}
+
+int lunq_core_init(void)
+{
+	lunq_wq = alloc_workqueue("kdmlunq", WQ_MEM_RECLAIM | WQ_HIGHPRI, 0);
+	return lunq_wq ? 0 : -ENOMEM;
+}
+
+void lunq_core_exit(void)
+{
+	destroy_workqueue(lunq_wq);
+}

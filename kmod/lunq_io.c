@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dm-lunq, the host side of a bio, see lunq_io.h.
+ */
+#include <linux/blkdev.h>
+#include <linux/device-mapper.h>
+#include <linux/ktime.h>
+#include <linux/sched.h>
+
+#include "lunq_compat.h"
+#include "lunq_io.h"
+
+/*
+ * A bio sent again after a LUN reset gets its mapped position back first.
+ * The bio must not be touched afterwards: it may complete before
+ * dm_submit_bio_remap() returns.
+ */
+void lunq_io_send(struct lunq_c *lc, struct bio *bio)
+{
+	struct lunq_io *io = lunq_io(bio);
+
+	if (io->flags & LUNQ_IO_ABORTED) {
+		/*
+		 * Sent again after a LUN reset: the lower device completed
+		 * it, splits included (bio_chain() left __bi_remaining at 0
+		 * and flags set); start afresh, as dm_bio_restore() does.
+		 */
+		bio->bi_flags = io->bi_flags;
+		atomic_set(&bio->__bi_remaining, 1);
+	}
+	bio->bi_iter = io->iter;
+	bio->bi_status = BLK_STS_OK;
+	bio_set_dev(bio, lc->dev->bdev);
+	if (bio_sectors(bio) || op_is_zone_mgmt(bio_op(bio)))
+		bio->bi_iter.bi_sector = lc->start +
+			dm_target_offset(lc->ti, bio->bi_iter.bi_sector);
+	io->flags |= LUNQ_IO_SENT;
+	lunq_stats_inc(&lc->st, LUNQ_ST_DISPATCHED);
+	dm_submit_bio_remap(bio, NULL);
+}
+
+/* On QUEUE FULL the reaction moves the throttle, maybe a LUN reset. */
+bool lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
+		      struct bio *bio, u64 now, bool nowait)
+{
+	u32 throttle;
+
+	if (lunq_lun_admit(&lc->lun, now)) {
+		sector_t lba = dm_target_offset(lc->ti, io->iter.bi_sector);
+		u32 sectors = bvec_iter_sectors(io->iter);
+
+		io->gen = lc->lun.gen;
+		io->finish = 0;
+		/* the mapped size: a resent clone's bi_iter is spent */
+		if (lc->model.cfg.kind && sectors &&
+		    (bio_op(bio) == REQ_OP_READ || bio_op(bio) == REQ_OP_WRITE))
+			io->finish = lunq_model_start(&lc->model, now, lba,
+						      sectors);
+		io->flags &= ~LUNQ_IO_RETRY;
+		io->t_sent = now;
+		return true;
+	}
+	lc->qfull++;
+	lunq_ev_qfull(&lc->evq, now);
+	/* in transport: what the host has outstanding besides this one */
+	throttle = lunq_react_qfull(&lc->react, now, lc->host.inflight - 1);
+	lunq_set_throttle(lc, throttle, LUNQ_TC_QFULL, now);
+	if (lunq_lun_qfull(&lc->lun)) {
+		struct lunq_ev ev = { .kind = LUNQ_EV_RESET, .t = now };
+
+		lc->resets++;
+		lunq_host_block(&lc->host, now + lc->reset_ns);
+		lunq_ev_post(&lc->evq, &ev);
+	}
+	if (nowait) {
+		lunq_host_done(&lc->host);
+	} else if (io->flags & LUNQ_IO_RETRY) {
+		/* refused again: keeps its place at the head of the retries */
+		lunq_host_retry_again(&lc->host, &io->w, now,
+				      lc->qfull_delay_ns);
+	} else {
+		io->flags |= LUNQ_IO_RETRY;
+		lunq_host_requeue(&lc->host, &io->w, io->w.lba, now,
+				  lc->qfull_delay_ns);
+	}
+	lunq_arm_timer(lc);
+	return false;
+}
+
+/*
+ * The dispatcher: ends blocks that are due, runs sd restores, and sends
+ * retries and waiters while slots are free and the LUN accepts.  It takes
+ * a batch under the lock and submits it outside; lunq_host.dispatching
+ * keeps the map path from sending a newer bio ahead of the batch.
+ */
+void lunq_io_dispatch(struct work_struct *work)
+{
+	struct lunq_c *lc = container_of(work, struct lunq_c, dispatch);
+	struct lunq_waiter *w;
+	struct bio_list list;
+	struct bio *bio;
+
+	for (;;) {
+		u64 now;
+
+		bio_list_init(&list);
+		spin_lock_irq(&lc->lock);
+		now = ktime_get_ns();	/* after every waiter's t_queued */
+		lc->timer_at = 0;
+		lunq_host_unblock(&lc->host, now);
+		lunq_set_throttle(lc, lunq_react_tick(&lc->react, now),
+				  LUNQ_TC_RESTORE, now);
+		while ((w = lunq_host_next(&lc->host, now))) {
+			struct lunq_io *io = container_of(w, struct lunq_io, w);
+
+			bio = lunq_io_bio(io);
+			if (io->flags & LUNQ_IO_RETRY)
+				lc->retried++;
+			if (!lunq_io_lun_send(lc, io, bio, now, false))
+				break;
+			bio_list_add(&list, bio);
+		}
+		lc->host.dispatching = !bio_list_empty(&list);
+		lunq_account(lc, now);
+		lunq_arm_timer(lc);
+		spin_unlock_irq(&lc->lock);
+		if (bio_list_empty(&list))
+			break;
+		while ((bio = bio_list_pop(&list)))
+			lunq_io_send(lc, bio);
+		cond_resched();
+	}
+}
+
+/*
+ * Ordering barriers (see lunq_sched.h): flushes and FUA writes keep their
+ * place relative to every other bio, and so does every write, zone append
+ * and zone management command (open, close, finish, reset) to a zoned
+ * device: zones must be written in order, and a write must not pass the
+ * command that moves its zone's write pointer.
+ */
+bool lunq_io_is_barrier(struct lunq_c *lc, struct bio *bio)
+{
+	return op_is_flush(bio->bi_opf) ||
+	       (lc->zoned && (op_is_write(bio_op(bio)) ||
+			      op_is_zone_mgmt(bio_op(bio))));
+}
+
+/* The model's time for a held completion has come: complete it again. */
+static enum hrtimer_restart lunq_io_timer_fn(struct hrtimer *t)
+{
+	bio_endio(lunq_io_bio(container_of(t, struct lunq_io, timer)));
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * The lower device refused a REQ_NOWAIT bio (e.g. one it would have to
+ * split): not served, so not held for the model's time.  Completed at
+ * once, in the submitter's context, io_uring reissues it without
+ * REQ_NOWAIT; completed from the model's timer it would reach the
+ * application as EAGAIN.
+ */
+static bool lunq_refused_below(struct bio *bio, blk_status_t error)
+{
+	return (bio->bi_opf & REQ_NOWAIT) &&
+	       (error == BLK_STS_AGAIN || error == BLK_STS_NOTSUPP);
+}
+
+/*
+ * A completion the model says is early is held and comes back through
+ * end_io from lunq_io_timer_fn() at ->finish.  Not held: a command the
+ * LUN has since reset (it is aborted, not completed late), or one refused
+ * below.
+ */
+bool lunq_io_hold(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
+		  blk_status_t error)
+{
+	if (!io->finish || io->finish <= ktime_get_ns() ||
+	    lunq_refused_below(bio, error) ||
+	    (io->gen != READ_ONCE(lc->lun.gen) &&
+	     !(io->flags & LUNQ_IO_ABORTED)))
+		return false;
+	io->status = error;
+	io->flags |= LUNQ_IO_HELD;
+	hrtimer_setup(&io->timer, lunq_io_timer_fn, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_ABS_SOFT);
+	hrtimer_start(&io->timer, ns_to_ktime(io->finish),
+		      HRTIMER_MODE_ABS_SOFT);
+	return true;
+}
+
+/* Recorded without a lock; a bubble alarm when longer than bubble_ms. */
+void lunq_io_done(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
+		  u64 now, blk_status_t error)
+{
+	u64 bubble = READ_ONCE(lc->bubble_ns);
+	struct lunq_done d = {
+		.op = bio_op(bio),
+		/* as mapped: the block layer may strip REQ_PREFLUSH below */
+		.flush = io->flush,
+		.error = error != BLK_STS_OK,
+		.sector = io->iter.bi_sector,
+		.bytes = io->iter.bi_size,
+		.wait_ns = io->t_sent - io->t_arrive,
+		.svc_ns = now > io->t_sent ? now - io->t_sent : 0,
+	};
+
+	lunq_stats_done(&lc->st, &d);
+	if (bubble && d.wait_ns + d.svc_ns > bubble && !d.flush &&
+	    (d.op == REQ_OP_READ || d.op == REQ_OP_WRITE)) {
+		struct lunq_ev ev = {
+			.kind = LUNQ_EV_BUBBLE, .t = now,
+			.write = d.op == REQ_OP_WRITE, .sector = d.sector,
+			.bytes = d.bytes, .wait_ns = d.wait_ns,
+			.svc_ns = d.svc_ns,
+		};
+
+		lunq_stats_inc(&lc->st, LUNQ_ST_BUBBLES);
+		lunq_ev_post(&lc->evq, &ev);
+	}
+}

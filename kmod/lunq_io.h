@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dm-lunq, the host side of a bio: per-bio data, the LUN's admission
+ * (QUEUE FULL, the reaction, resets), sending below, the dispatcher that
+ * sends waiters and retries, held completions and per-IO statistics.
+ * The dm target (lunq_target.c) calls these from map, end_io and suspend.
+ */
+#ifndef LUNQ_IO_H
+#define LUNQ_IO_H
+
+#include <linux/bio.h>
+#include <linux/hrtimer.h>
+#include "lunq_core.h"
+
+/*
+ * Per-bio data, reserved by device-mapper in front of every clone
+ * (ti->per_io_data_size), so the IO path never allocates: a waiting bio is
+ * linked into the wait queue through its own lunq_waiter.
+ */
+struct lunq_io {
+	struct lunq_waiter w;
+	struct bvec_iter iter;	/* as mapped: restored when sent again */
+	unsigned short bi_flags;	/* as mapped: restored when sent again */
+	struct hrtimer timer;	/* releases a completion the model holds */
+	u64 finish;		/* when the emulated LUN completes it */
+	blk_status_t status;	/* the lower device's answer, while held */
+	u32 gen;		/* LUN reset generation that accepted it */
+	unsigned int flags;
+	bool flush;		/* an empty flush (as mapped) */
+	u64 t_arrive;		/* map (ns) */
+	u64 t_sent;		/* accepted by the LUN (ns) */
+};
+
+#define LUNQ_IO_SENT	0x1	/* holds host and LUN slots, sent below */
+#define LUNQ_IO_HELD	0x2	/* completed below, held until ->finish */
+#define LUNQ_IO_RETRY	0x4	/* handed back by the LUN, to be sent again */
+#define LUNQ_IO_ABORTED	0x8	/* aborted once by a LUN reset: never again */
+
+static inline struct lunq_io *lunq_io(struct bio *bio)
+{
+	return dm_per_bio_data(bio, sizeof(struct lunq_io));
+}
+
+static inline struct bio *lunq_io_bio(struct lunq_io *io)
+{
+	return dm_bio_from_per_bio_data(io, sizeof(struct lunq_io));
+}
+
+/* Send @bio below; the LUN has accepted it.  Do not touch it afterwards. */
+void lunq_io_send(struct lunq_c *lc, struct bio *bio);
+/*
+ * Offer @io (holding a throttle slot) to the emulated LUN at @now.  True:
+ * accepted, the caller sends it below.  False: QUEUE FULL; @io is on the
+ * retry list or, with @nowait, has given its slot back.  Under @lc->lock.
+ */
+bool lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
+		      struct bio *bio, u64 now, bool nowait);
+/* The dispatcher (work function of lc->dispatch). */
+void lunq_io_dispatch(struct work_struct *work);
+/* Is @bio an ordering barrier (see lunq_sched.h)? */
+bool lunq_io_is_barrier(struct lunq_c *lc, struct bio *bio);
+/*
+ * First completion from below: hold it until the model's finish time?
+ * True when held (end_io answers DM_ENDIO_INCOMPLETE).
+ */
+bool lunq_io_hold(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
+		  blk_status_t error);
+/* Statistics of a completed IO (no lock), a bubble alarm if it was one. */
+void lunq_io_done(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
+		  u64 now, blk_status_t error);
+
+#endif /* LUNQ_IO_H */
