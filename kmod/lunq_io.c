@@ -56,6 +56,8 @@ bool lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
 		    (bio_op(bio) == REQ_OP_READ || bio_op(bio) == REQ_OP_WRITE))
 			io->finish = lunq_model_start(&lc->model, now, lba,
 						      sectors);
+		else if (io->flush)
+			io->finish = lunq_model_flush(&lc->model, now);
 		io->flags &= ~LUNQ_IO_RETRY;
 		io->t_sent = now;
 		return true;

@@ -1,78 +1,59 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * dm-lunq service-time models: when the emulated LUN answers an IO.
- * Pure arithmetic on ns times; the target calls lunq_model_start() under
- * its lock when the LUN accepts a command and holds the completion until
- * max(lower-device completion, the returned time).  KUnit:
- * lunq_model_test.c.
+ * Pure arithmetic on ns times; the host side (lunq_io.c) calls
+ * lunq_model_start() under the device lock when the LUN accepts a command
+ * and holds the completion until max(lower-device completion, the
+ * returned time).
+ *
+ * A model is a struct lunq_model_ops in its own file (lunq_model_<name>.c,
+ * KUnit in lunq_model_<name>_test.c), its state a member of struct
+ * lunq_model; lunq_model.c picks the ops by "model", lunq_model_base.c
+ * has what all models share (svc + xfer + pblk penalty).  To add one: a
+ * LUNQ_MODEL_ value and its name in lunq_args.c, the ops in
+ * lunq_model_<name>.c, its entry in lunq_models[] (lunq_model.c), its
+ * state in lunq_model_base.h, Kbuild, and kmod/dm-lunq.rst.
  *
  * Terms: svc = svc_us, xfer = bytes / mbps (0 when mbps is 0), both per IO.
  *   none   no modelled time: the lower device alone decides.
- *   fixed  every IO takes svc + xfer from the moment it is sent, however
- *          many are outstanding (a pure latency, like dm-delay).
- *   flash  "channels" parallel channels; an IO takes the channel that frees
- *          first and occupies it svc + xfer: throughput grows with queue
- *          depth up to the channel count, then queueing sets in.
- *   hdd    one head: IOs are served one at a time in the order the LUN
- *          received them.  Each pays seek + rotation + svc + xfer; seek is
- *          0 when the IO starts where the last one ended, else
- *          3 * seek_ms * distance / capacity (linear in the LBA distance,
- *          so a full stroke is 3x the average seek of uniform random IO),
- *          rotation is half a revolution at "rpm" (0 if rpm is 0 or the IO
- *          is sequential).
+ *   fixed  svc + xfer from the moment it is sent (lunq_model_fixed.c).
+ *   flash  "channels" parallel channels (lunq_model_flash.c).
+ *   hdd    one head, seek + rotation + svc + xfer (lunq_model_hdd.c).
  *   pblk   (any model but none) an IO whose start or length is not a
  *          multiple of pblk bytes is a read-modify-write: the time it
  *          occupies its channel or the head is multiplied by rmw_x.
- * Only reads and writes carrying data are modelled; flushes, discards and
- * the like complete when the lower device completes them.
+ * Only reads and writes carrying data are modelled; an empty flush asks
+ * the model's flush (none of these has a volatile cache, so it completes
+ * when the lower device completes it), discards and the like complete
+ * when the lower device completes them.
  */
 #ifndef LUNQ_MODEL_H
 #define LUNQ_MODEL_H
 
-#include <linux/types.h>
-
-/* Values of the "model" key (index into its names in lunq_args.c). */
-enum lunq_model_kind {
-	LUNQ_MODEL_NONE = 0,
-	LUNQ_MODEL_FIXED = 1,
-	LUNQ_MODEL_FLASH = 2,
-	LUNQ_MODEL_HDD = 3,
-};
-
-#define LUNQ_MAX_CHANNELS 1024
-
-struct lunq_model_cfg {
-	enum lunq_model_kind kind;
-	u32 svc_us;
-	u32 channels;		/* flash, 1..LUNQ_MAX_CHANNELS */
-	u32 mbps;		/* 10^6 bytes/s; 0 = infinite */
-	u32 seek_ms;		/* hdd: average seek */
-	u32 rpm;		/* hdd: 0 = no rotational delay */
-	u32 pblk;		/* bytes, power of two >= 512 */
-	u32 rmw_x;		/* multiplier for misaligned IOs, >= 1 */
-	u64 capacity;		/* sectors: the hdd's full stroke */
-};
-
-struct lunq_model {
-	struct lunq_model_cfg cfg;
-	u64 head;		/* hdd: sector after the last IO */
-	u64 head_free;		/* hdd: when the head is free */
-	u64 chan_free[LUNQ_MAX_CHANNELS];	/* flash */
-};
+#include "lunq_model_base.h"
 
 /* Start from an idle LUN with @cfg. */
 void lunq_model_init(struct lunq_model *m, const struct lunq_model_cfg *cfg);
 /* Change parameters live; the head position and busy channels stay. */
 void lunq_model_config(struct lunq_model *m, const struct lunq_model_cfg *cfg);
 
-/* True when an IO of @sectors at @sector is a read-modify-write. */
-bool lunq_model_misaligned(const struct lunq_model_cfg *cfg, u64 sector,
-			   u32 sectors);
+/* The ops of @kind, NULL for none (or an unknown kind). */
+const struct lunq_model_ops *lunq_model_ops(enum lunq_model_kind kind);
 
 /*
  * The LUN accepted an IO of @sectors (> 0) at @sector at time @now: book
- * it and return when the LUN completes it (>= @now).
+ * it and return when the LUN completes it (>= @now; @now for none).
  */
-u64 lunq_model_start(struct lunq_model *m, u64 now, u64 sector, u32 sectors);
+static inline u64 lunq_model_start(struct lunq_model *m, u64 now, u64 sector,
+				   u32 sectors)
+{
+	return m->ops ? m->ops->start(m, now, sector, sectors) : now;
+}
+
+/* An empty flush at @now: when it may complete (>= @now). */
+static inline u64 lunq_model_flush(struct lunq_model *m, u64 now)
+{
+	return m->ops && m->ops->flush ? m->ops->flush(m, now) : now;
+}
 
 #endif /* LUNQ_MODEL_H */

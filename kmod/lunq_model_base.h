@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dm-lunq service-time models, what every model is built from: the
+ * configuration, the ops a model answers, each model's state, and the
+ * time an IO occupies a channel or the head (lunq_model_base.c).  The
+ * models (lunq_model_<name>.c) include this; everyone else includes
+ * lunq_model.h, the family's front.
+ */
+#ifndef LUNQ_MODEL_BASE_H
+#define LUNQ_MODEL_BASE_H
+
+#include <linux/types.h>
+
+/* Values of the "model" key (index into its names in lunq_args.c). */
+enum lunq_model_kind {
+	LUNQ_MODEL_NONE = 0,
+	LUNQ_MODEL_FIXED = 1,
+	LUNQ_MODEL_FLASH = 2,
+	LUNQ_MODEL_HDD = 3,
+};
+
+#define LUNQ_MAX_CHANNELS 1024
+
+struct lunq_model_cfg {
+	enum lunq_model_kind kind;
+	u32 svc_us;
+	u32 channels;		/* flash, 1..LUNQ_MAX_CHANNELS */
+	u32 mbps;		/* 10^6 bytes/s; 0 = infinite */
+	u32 seek_ms;		/* hdd: average seek */
+	u32 rpm;		/* hdd: 0 = no rotational delay */
+	u32 pblk;		/* bytes, power of two >= 512 */
+	u32 rmw_x;		/* multiplier for misaligned IOs, >= 1 */
+	u64 capacity;		/* sectors: the hdd's full stroke */
+};
+
+struct lunq_model;
+
+/* What a model answers. */
+struct lunq_model_ops {
+	const char *name;
+	/*
+	 * The LUN accepted a read or write of @sectors (> 0) at @sector at
+	 * @now: book it, return when the LUN completes it (>= @now).
+	 */
+	u64 (*start)(struct lunq_model *m, u64 now, u64 sector, u32 sectors);
+	/*
+	 * An empty flush reached the LUN at @now: when is everything it
+	 * covers on the media (>= @now)?  NULL: at once (no volatile cache,
+	 * so the lower device's completion decides).
+	 */
+	u64 (*flush)(struct lunq_model *m, u64 now);
+};
+
+extern const struct lunq_model_ops lunq_model_fixed;	/* lunq_model_fixed.c */
+extern const struct lunq_model_ops lunq_model_flash;	/* lunq_model_flash.c */
+extern const struct lunq_model_ops lunq_model_hdd;	/* lunq_model_hdd.c */
+
+/* Each model's state; every one is kept across live changes of "model". */
+struct lunq_model_hdd_state {
+	u64 head;		/* sector after the last IO */
+	u64 head_free;		/* when the head is free */
+};
+
+struct lunq_model_flash_state {
+	u64 chan_free[LUNQ_MAX_CHANNELS];	/* when each channel is free */
+};
+
+struct lunq_model {
+	struct lunq_model_cfg cfg;
+	const struct lunq_model_ops *ops;	/* NULL: none */
+	struct lunq_model_hdd_state hdd;
+	struct lunq_model_flash_state flash;	/* large, keep last */
+};
+
+/* True when an IO of @sectors at @sector is a read-modify-write. */
+bool lunq_model_misaligned(const struct lunq_model_cfg *cfg, u64 sector,
+			   u32 sectors);
+
+/*
+ * The time an IO occupies a channel or the head: svc + xfer + @extra,
+ * times rmw_x when misaligned.  For the models' files.
+ */
+u64 lunq_model_busy(const struct lunq_model_cfg *cfg, u64 sector,
+		    u32 sectors, u64 extra);
+
+#endif /* LUNQ_MODEL_BASE_H */
