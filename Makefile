@@ -1,6 +1,6 @@
 # lunq: top-level build.  See README.md.
 #   make deps    install the Debian packages (root)
-#   make         dm-lunq.ko (against the kernel the VM boots), ctl, bench
+#   make         dm-lunq.ko (against the kernel the VM boots), lib (liblunq.a), ctl, bench
 #   make KDIR=<kernel build tree> kmod   dm-lunq.ko for another kernel
 #                (build/kmod/<release>/; a missing CONFIG_ is named)
 #   make install   (root) dm-lunq.ko into /lib/modules/KVER/updates, then
@@ -33,7 +33,7 @@ KVER ?= $(shell scripts/kver 2>/dev/null)
 # Debian's headers for the VM kernel; KDIR= points kmod at any other tree
 DEB_KDIR := /lib/modules/$(KVER)/build
 KDIR ?= $(DEB_KDIR)
-SUBDIRS_USER := $(wildcard ctl/Makefile bench/Makefile)
+SUBDIRS_USER := $(wildcard lib/Makefile ctl/Makefile bench/Makefile)
 
 .PHONY: all check-kdir kmod splat user deps test test-unit test-kunit test-vm test-debug kernel-debug demo tools bench-overhead bench-compare checkpatch clean help fuzz
 

@@ -14,43 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "options.h"
+#include "units.h"
 
 /* ---- values ------------------------------------------------------------------ */
-
-/* "4096", "4k", "1m", "2g", "1t" (powers of 1024) */
-static bool parse_size_str(const char *s, size_t n, u64 *out)
-{
-	u64 v = 0, mul = 1;
-	size_t i = 0;
-
-	if (!n || s[0] < '0' || s[0] > '9')
-		return false;
-	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-		if (v > (ULLONG_MAX - 9) / 10)
-			return false;
-		v = v * 10 + (u64)(s[i] - '0');
-	}
-	if (i < n) {
-		switch (s[i]) {
-		case 'k': case 'K': mul = 1ULL << 10; break;
-		case 'm': case 'M': mul = 1ULL << 20; break;
-		case 'g': case 'G': mul = 1ULL << 30; break;
-		case 't': case 'T': mul = 1ULL << 40; break;
-		default: return false;
-		}
-		i++;
-	}
-	if (i != n || (v && mul > ULLONG_MAX / v))
-		return false;
-	*out = v * mul;
-	return true;
-}
 
 static u64 opt_size(const char *opt, const char *arg, const char *what)
 {
 	u64 v;
 
-	if (!parse_size_str(arg, strlen(arg), &v))
+	if (!lq_parse_size(arg, strlen(arg), &v))
 		lb_usage_error("%s: '%s' is not %s", opt, arg, what);
 	return v;
 }
@@ -126,10 +98,10 @@ void lb_opt_bs(struct lb_opts *o, const struct lb_option *opt, const char *arg)
 		const char *slash = strchr(dash, '/');
 		u64 lo, hi, step = 0;
 
-		if (!parse_size_str(arg, (size_t)(dash - arg), &lo) ||
-		    !parse_size_str(dash + 1, slash ? (size_t)(slash - dash - 1) :
+		if (!lq_parse_size(arg, (size_t)(dash - arg), &lo) ||
+		    !lq_parse_size(dash + 1, slash ? (size_t)(slash - dash - 1) :
 				    strlen(dash + 1), &hi) ||
-		    (slash && !parse_size_str(slash + 1, strlen(slash + 1), &step)))
+		    (slash && !lq_parse_size(slash + 1, strlen(slash + 1), &step)))
 			lb_usage_error("--bs: '%s' is not MIN-MAX[/STEP] (sizes like 4k)", arg);
 		if (!step)
 			step = (lo % 4096 || hi % 4096) ? 512 : 4096;
@@ -157,7 +129,7 @@ void lb_opt_bs(struct lb_opts *o, const struct lb_option *opt, const char *arg)
 
 		if (w->nbs == LB_MAX_BS)
 			lb_usage_error("--bs: at most %d sizes", LB_MAX_BS);
-		if (!parse_size_str(p, colon ? (size_t)(colon - p) : n, &sz))
+		if (!lq_parse_size(p, colon ? (size_t)(colon - p) : n, &sz))
 			lb_usage_error("--bs: '%.*s' is not a size (like 4k or 4k:30)",
 				       (int)n, p);
 		if (colon) {
@@ -225,8 +197,8 @@ static void opt_range(struct lb_opts *o, const struct lb_option *opt, const char
 			lb_usage_error("--range: '%s': percentages 0..100, LO < HI", arg);
 		return;
 	}
-	if (!parse_size_str(arg, (size_t)(dash - arg), &o->range_lo) ||
-	    !parse_size_str(dash + 1, strlen(dash + 1), &o->range_hi))
+	if (!lq_parse_size(arg, (size_t)(dash - arg), &o->range_lo) ||
+	    !lq_parse_size(dash + 1, strlen(dash + 1), &o->range_hi))
 		goto bad;
 	if (o->range_lo >= o->range_hi)
 		lb_usage_error("--range: '%s': LO must be below HI", arg);

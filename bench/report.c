@@ -3,7 +3,7 @@
  * lunqbench reports: the run header, interval lines, the summary
  * (percentiles, DTrace-style quantize, generator CPU, saturation), JSON
  * and key=value output.  Histograms are kmod/lunq_hist.h's layout,
- * printed with ctl/histview.c.
+ * printed with liblunq's histview.c.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -12,7 +12,8 @@
 #include "run.h"
 #include "lunq_hist.h"
 #include "histview.h"
-#include "iostat.h"		/* lq_json_str, lq_json_num */
+#include "json.h"
+#include "units.h"
 
 static const char *const lat_name[LB_NLAT] = { "response", "service", "lag" };
 static const char *const dir_name[LB_NDIR] = { "read", "write" };

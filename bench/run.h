@@ -3,7 +3,7 @@
  * lunqbench plumbing: what lunqbench.c (command line, targets, run loop),
  * engine_uring.c, engine_sync.c and report.c share.  The pure parts are
  * in lb.h; the histogram layout is kmod/lunq_hist.h, printed with
- * ctl/histview.h.
+ * liblunq's histview.h (lib/).
  *
  * Threads: one worker thread per io_uring ring (engine uring) or per
  * synchronous IO (engine sync); the main thread starts them, prints the
@@ -18,7 +18,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include "lb.h"
-#include "lunqctl.h"		/* struct lq_hist */
+#include "lq.h"		/* liblunq: struct lq_hist */
 
 #define LB_VERSION	"0.1.0"
 #define LB_VBLOCK	4096U	/* verify block */

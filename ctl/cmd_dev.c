@@ -10,6 +10,7 @@
 #include "dmops.h"
 #include "ident.h"
 #include "iostat.h"
+#include "json.h"
 #include "lunq_args.h"
 #include "lunq_names.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lunqctl hist: the latency, size and alignment histograms of a device,
- * fetched whole over netlink (every bucket) and rendered by histview.c.
+ * fetched whole over netlink (every bucket) and rendered by liblunq's histview.c.
  */
 #include <getopt.h>
 #include <stdlib.h>

@@ -12,6 +12,8 @@
 #include "cmd.h"
 #include "iostat.h"
 #include "histview.h"
+#include "json.h"
+#include "units.h"
 #include "lunq_names.h"
 
 static volatile sig_atomic_t stop;

@@ -24,6 +24,7 @@
 #include "kv.h"
 #include "ident.h"
 #include "sweep.h"
+#include "units.h"
 #include "lunq_args.h"
 
 #define MAX_SCHED	4
@@ -310,25 +311,6 @@ static const char *const bench_opts[] = {
 };
 #define NBENCH_OPTS ((int)(sizeof(bench_opts) / sizeof(bench_opts[0])))
 
-/* "10", "10s", "2m", "1h", "0.5": seconds; -1 when not understood */
-static double parse_secs(const char *s)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || !(v >= 0))
-		return -1;
-	if (!strcmp(end, "") || !strcmp(end, "s"))
-		return v;
-	if (!strcmp(end, "m"))
-		return v * 60;
-	if (!strcmp(end, "h"))
-		return v * 3600;
-	return -1;
-}
-
 static int add_bench(struct sw_opts *o, const char *a, const char *b)
 {
 	if (o->nbench + 2 > BENCH_ARGS)
@@ -362,10 +344,10 @@ static int note_bench_opt(struct sw_opts *o, const char *opt, const char *val,
 		o->have_range = true;
 	if (l == 9 && !strncmp(opt, "--elapsed", l)) {
 		o->have_elapsed = true;
-		*elapsed = val ? parse_secs(val) : -1;
+		*elapsed = val ? lq_parse_secs(val) : -1;
 	}
 	if (l == 8 && !strncmp(opt, "--warmup", l) && val)
-		*warmup = parse_secs(val);
+		*warmup = lq_parse_secs(val);
 	return LQ_OK;
 }
 
@@ -581,7 +563,7 @@ static int parse_opts(struct sw_opts *o, int argc, char **argv)
 		rc = add_bench(o, "--elapsed", DEFAULT_ELAPSED);
 		if (rc)
 			return rc;
-		elapsed = parse_secs(DEFAULT_ELAPSED);
+		elapsed = lq_parse_secs(DEFAULT_ELAPSED);
 	}
 	o->point_s = elapsed >= 0 && warmup >= 0 ? elapsed + warmup : -1;
 	if (o->follow)

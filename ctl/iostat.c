@@ -5,6 +5,7 @@
  */
 #include <string.h>
 #include "iostat.h"
+#include "json.h"
 #include "lunq_names.h"
 
 /* d(stat) between @a (NULL: all zero) and @b; a reset in between: @b's. */
@@ -87,60 +88,6 @@ void lq_iostat_row(FILE *f, const char *name, const struct lq_iostat *r,
 	else
 		fprintf(f, "%6.1f %3.0f %4s %s\n", r->asvc_t, r->pct_b, thr,
 			name);
-}
-
-void lq_json_str(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', f);
-	for (; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", f);
-			break;
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\b':
-			fputs("\\b", f);
-			break;
-		case '\f':
-			fputs("\\f", f);
-			break;
-		case '\n':
-			fputs("\\n", f);
-			break;
-		case '\r':
-			fputs("\\r", f);
-			break;
-		case '\t':
-			fputs("\\t", f);
-			break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
-		}
-	}
-	fputc('"', f);
-}
-
-void lq_json_num(FILE *f, double v)
-{
-	char buf[400], *e;
-
-	/* NaN compares unequal to itself; v - v is NaN for infinities */
-	if (v != v || v - v != 0)
-		v = 0;
-	snprintf(buf, sizeof(buf), "%.3f", v);
-	e = buf + strlen(buf);
-	while (e[-1] == '0')
-		*--e = '\0';
-	if (e[-1] == '.')
-		*--e = '\0';
-	fputs(strcmp(buf, "-0") ? buf : "0", f);
 }
 
 void lq_iostat_json(FILE *f, const char *name, const struct lq_iostat *r)

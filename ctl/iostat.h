@@ -81,13 +81,4 @@ void lq_iostat_json(FILE *f, const char *name, const struct lq_iostat *r);
  */
 void lq_prom_print(FILE *f, const struct lq_dev *devs, int n);
 
-/* @s as a JSON string, quotes included (control characters \uXXXX). */
-void lq_json_str(FILE *f, const char *s);
-
-/*
- * @v as a JSON number with at most 3 decimals, trailing zeros dropped
- * ("1.5", "2", "0.125"); NaN and infinities print as 0.
- */
-void lq_json_num(FILE *f, double v);
-
 #endif /* LUNQCTL_IOSTAT_H */

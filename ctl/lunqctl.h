@@ -5,11 +5,11 @@
  * Pure parts (no libnl, no libdevmapper; unit-tested in tests/unit):
  *   kv.c         key=value / key:value arguments -> policy words
  *   iostat.c     iostat -x arithmetic from two snapshots, text/JSON/Prometheus
- *   histview.c   DTrace-style quantize/lquantize views, percentiles, JSON
  *   policyfile.c policy files: parser and matching
  *   ident.c      a block device's identity (vendor, model, serial, WWN) from sysfs
  *   sweep.c      sweep/tune: lunqbench's --kv line, curves, knee, tune rule, outputs
  *   svg.c        the throughput vs p99 plot of a sweep
+ * From liblunq (lib/): JSON, units, histogram views, kmod's pure files.
  * Plumbing:
  *   nl.c         the "lunq" generic netlink family (libnl-genl-3)
  *   dmops.c      create/remove through libdevmapper
@@ -18,12 +18,7 @@
 #ifndef LUNQCTL_H
 #define LUNQCTL_H
 
-#include <stdint.h>
-#include <stdbool.h>
-#include <stdio.h>
-#include <linux/types.h>
-#include "lunq_pure.h"
-#include "uapi/lunq.h"
+#include "lq.h"		/* liblunq: types, struct lq_hist */
 
 /* Exit codes (lunqctl(8), EXIT STATUS). */
 enum lq_exit {
@@ -46,13 +41,6 @@ struct lq_dev {
 	char policy[LUNQ_POLICY_MAX];	/* "key:value ..." (TABLE status) */
 	u64 st[__LUNQ_ST_MAX];		/* indexed by enum lunq_stat */
 	bool have[__LUNQ_ST_MAX];	/* the module reported it */
-};
-
-/* One histogram as GET_HIST reports it. */
-struct lq_hist {
-	u32 kind;			/* enum lunq_hist_kind */
-	u64 count, sum, max;
-	u64 *counts;			/* LUNQ_HIST_BUCKETS entries */
 };
 
 #endif /* LUNQCTL_H */

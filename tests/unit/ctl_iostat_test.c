@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit test of ctl/iostat.c: iostat -x arithmetic between two snapshots,
- * text and JSON rows, JSON string escaping, Prometheus exposition.
+ * text and JSON rows, Prometheus exposition (the JSON primitives:
+ * lib_json_test.c).
  * One "ok N name" / "not ok N name" line per check.
  *
- * LINK: ctl/iostat.c kmod/lunq_names.c
+ * LINK: ctl/iostat.c lib/json.c kmod/lunq_names.c
  *
  * Golden files live in tests/unit/golden/ next to this source (found via
  * __FILE__, so the binary runs from anywhere).  LUNQ_UPDATE_GOLDEN=1
@@ -181,29 +182,12 @@ static void test_edges(void)
 	b[LUNQ_ST_READS] = 20;			/* < a's 100 */
 	check(lq_iostat_compute(a, b, &r) == 0 && near(r.rps, 10),
 	      "counter-reset-between");
-
-	/* JSON numbers: 3 decimals at most, no -0, no NaN/inf */
-	CAPTURE(out, lq_json_num(f, 0.1234); fputc(' ', f);
-		lq_json_num(f, 2.0004); fputc(' ', f);
-		lq_json_num(f, -0.0001); fputc(' ', f);
-		lq_json_num(f, 0.0 / 0.0); fputc(' ', f);
-		lq_json_num(f, 1.0 / 0.0); fputc(' ', f);
-		lq_json_num(f, 1e6));
-	check(!strcmp(out, "0.123 2 0 0 0 1000000"), "json-numbers");
-	free(out);
 }
 
 static void test_escape(void)
 {
 	char *out;
 
-	CAPTURE(out, lq_json_str(f, "a\"b\\c\nd\te\x01\x1f/\xc3\xa9"));
-	check(!strcmp(out, "\"a\\\"b\\\\c\\nd\\te\\u0001\\u001f/\xc3\xa9\""),
-	      "json-escape");
-	free(out);
-	CAPTURE(out, lq_json_str(f, ""));
-	check(!strcmp(out, "\"\""), "json-empty-string");
-	free(out);
 	CAPTURE(out, lq_iostat_json(f, "we\"ird", &(struct lq_iostat){ 0 }));
 	check(!strncmp(out, "{\"device\":\"we\\\"ird\",", 20), "json-device-escaped");
 	free(out);

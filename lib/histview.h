@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * lunqctl: views of a dm-lunq log-linear histogram (kmod/lunq_hist.h):
+ * liblunq: views of a dm-lunq log-linear histogram (kmod/lunq_hist.h):
  * DTrace-style quantize and lquantize tables, percentiles, JSON.  Pure:
  * libc only (no libm).
  *
@@ -22,10 +22,10 @@
  * prints nothing at all, as DTrace prints nothing for an aggregation that
  * never saw a value.
  */
-#ifndef LUNQCTL_HISTVIEW_H
-#define LUNQCTL_HISTVIEW_H
+#ifndef LIBLUNQ_HISTVIEW_H
+#define LIBLUNQ_HISTVIEW_H
 
-#include "lunqctl.h"
+#include "lq.h"
 
 /* Largest number of linear rows (HI - LO) / STEP of an lquantize view. */
 #define LQ_LQUANT_MAX_ROWS	1000
@@ -73,12 +73,6 @@ void lq_hist_print_lquantize(FILE *f, const struct lq_hist *h, u64 lo,
  */
 void lq_hist_print_percentiles(FILE *f, const struct lq_hist *h, bool time);
 
-/* "812 ns", "12.3 us", "4.56 ms", "1.23 s": 3 significant digits. */
-void lq_fmt_ns(char *buf, size_t len, u64 ns);
-
-/* "512 B", "4 KiB", "1.5 MiB": up to 3 significant digits, 1024-based. */
-void lq_fmt_bytes(char *buf, size_t len, u64 bytes);
-
 /*
  * One JSON object, no newline: "device", "hist", "unit" ("ns" or
  * "bytes"), "count", "sum", "max", "mean" (3 decimals at most),
@@ -90,4 +84,4 @@ void lq_fmt_bytes(char *buf, size_t len, u64 bytes);
 void lq_hist_json(FILE *f, const char *device, const char *hist_name,
 		  const struct lq_hist *h, bool time);
 
-#endif /* LUNQCTL_HISTVIEW_H */
+#endif /* LIBLUNQ_HISTVIEW_H */

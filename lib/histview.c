@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lunqctl: DTrace-style histogram views, percentiles and JSON
+ * liblunq: DTrace-style histogram views, percentiles and JSON
  * (histview.h).  Pure: libc only.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "histview.h"
-#include "iostat.h"
+#include "json.h"
+#include "units.h"
 #include "lunq_hist.h"
 
 #define LQ_BAR_LEN	40
@@ -295,110 +296,6 @@ int lq_parse_lquantize(const char *arg, bool time, u64 *lo, u64 *hi,
 	*unit = m[2];
 	*unit_name = mn[2];
 	return 0;
-}
-
-/*
- * @v / @unit rounded to @d decimals as @ip, @frac (carry included);
- * false when @ip reaches @limit.
- */
-static bool lq_round_to(u64 v, u64 unit, int d, u64 limit, u64 *ip,
-			u64 *frac)
-{
-	u64 p = d == 2 ? 100 : d == 1 ? 10 : 1;
-
-	*ip = v / unit;
-	*frac = (u64)((long double)(v % unit) * p / unit + 0.5);
-	if (*frac >= p) {
-		(*ip)++;
-		*frac = 0;
-	}
-	return *ip < limit;
-}
-
-void lq_fmt_ns(char *buf, size_t len, u64 ns)
-{
-	static const struct {
-		u64 unit;
-		const char *name;
-	} units[] = {
-		{ 1000, "us" }, { 1000000, "ms" }, { 1000000000, "s" },
-	};
-	u64 ip, frac;
-	size_t u;
-	int d;
-
-	if (ns < 1000) {
-		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
-		return;
-	}
-	for (u = 0; u < ARRAY_SIZE(units); u++) {
-		bool last = u == ARRAY_SIZE(units) - 1;
-
-		if (!last && ns >= units[u + 1].unit)
-			continue;
-		/* 3 significant digits: x.xx, xx.x, xxx */
-		for (d = 2; d >= 0; d--) {
-			u64 limit = d == 2 ? 10 : d == 1 ? 100 : 1000;
-
-			if (lq_round_to(ns, units[u].unit, d,
-					last && !d ? ~0ULL : limit, &ip, &frac))
-				break;
-		}
-		if (d < 0)
-			continue;	/* 999.5 us and up: 1.00 ms */
-		if (d)
-			snprintf(buf, len, "%llu.%0*llu %s",
-				 (unsigned long long)ip, d,
-				 (unsigned long long)frac, units[u].name);
-		else
-			snprintf(buf, len, "%llu %s", (unsigned long long)ip,
-				 units[u].name);
-		return;
-	}
-}
-
-void lq_fmt_bytes(char *buf, size_t len, u64 bytes)
-{
-	static const char *const names[] = {
-		"KiB", "MiB", "GiB", "TiB", "PiB", "EiB",
-	};
-	u64 ip, frac;
-	size_t u;
-	int d, n;
-
-	if (bytes < 1024) {
-		snprintf(buf, len, "%llu B", (unsigned long long)bytes);
-		return;
-	}
-	for (u = 0; u < ARRAY_SIZE(names); u++) {
-		u64 unit = 1ULL << (10 * (u + 1));
-		bool last = u == ARRAY_SIZE(names) - 1;
-
-		if (!last && bytes >> (10 * (u + 2)))
-			continue;
-		for (d = 2; d >= 0; d--) {
-			u64 limit = d == 2 ? 10 : d == 1 ? 100 : 1024;
-
-			if (lq_round_to(bytes, unit, d,
-					last && !d ? ~0ULL : limit, &ip, &frac))
-				break;
-		}
-		if (d < 0)
-			continue;	/* 1023.5 KiB and up: 1 MiB */
-		if (d && frac) {
-			n = snprintf(buf, len, "%llu.%0*llu",
-				     (unsigned long long)ip, d,
-				     (unsigned long long)frac);
-			while (n > 0 && (size_t)n < len && buf[n - 1] == '0')
-				buf[--n] = '\0';
-			snprintf(buf + strlen(buf), len - strlen(buf), " %s",
-				 names[u]);
-		} else {
-			snprintf(buf, len, "%llu %s", (unsigned long long)ip,
-				 names[u]);
-		}
-		return;
-	}
 }
 
 static const struct {

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit test of ctl/histview.c: DTrace-style quantize and lquantize
- * tables, lquantize spec parsing, percentiles, value formatting, JSON.
+ * Unit test of lib/histview.c: DTrace-style quantize and lquantize
+ * tables, lquantize spec parsing, percentiles, JSON (value formatting:
+ * lib_units_test.c).
  * One "ok N name" / "not ok N name" line per check.
  *
- * LINK: ctl/histview.c ctl/iostat.c kmod/lunq_hist.c kmod/lunq_names.c
+ * LINK: lib/histview.c lib/json.c lib/units.c kmod/lunq_hist.c kmod/lunq_names.c
  *
  * Golden files (tests/unit/golden/quantize.txt, lquantize.txt,
  * percentiles.txt, hist.json) live next to this source (found via
@@ -332,57 +333,6 @@ static void test_parse_errors(void)
 	      lo == 0 && hi == 1000000000ULL, "parse-error-leaves-outputs");
 }
 
-static void test_format(void)
-{
-	static const struct {
-		u64 v;
-		const char *ns, *bytes;
-	} t[] = {
-		{ 0, "0 ns", "0 B" },
-		{ 812, "812 ns", "812 B" },
-		{ 999, "999 ns", "999 B" },
-		{ 1000, "1.00 us", "1000 B" },
-		{ 1024, "1.02 us", "1 KiB" },
-		{ 1536, "1.54 us", "1.5 KiB" },
-		{ 4096, "4.10 us", "4 KiB" },
-		{ 9995, "10.0 us", "9.76 KiB" },
-		{ 12345, "12.3 us", "12.1 KiB" },
-		{ 99950, "100 us", "97.6 KiB" },
-		{ 999499, "999 us", "976 KiB" },
-		{ 999500, "1.00 ms", "976 KiB" },
-		{ 1048064, "1.05 ms", "1 MiB" },	/* 1023.5 KiB */
-		{ 1048575, "1.05 ms", "1 MiB" },
-		{ 1572864, "1.57 ms", "1.5 MiB" },
-		{ 4560000, "4.56 ms", "4.35 MiB" },
-		{ 1230000000, "1.23 s", "1.15 GiB" },
-		{ 2199023255552ULL, "2199 s", "2 TiB" },
-		{ ~0ULL, "18446744074 s", "16 EiB" },
-	};
-	char buf[48], name[64];
-	size_t i;
-	int ok_ns = 1, ok_b = 1;
-
-	for (i = 0; i < ARRAY_SIZE(t); i++) {
-		lq_fmt_ns(buf, sizeof(buf), t[i].v);
-		if (strcmp(buf, t[i].ns)) {
-			printf("# lq_fmt_ns(%llu) = \"%s\", want \"%s\"\n",
-			       (unsigned long long)t[i].v, buf, t[i].ns);
-			ok_ns = 0;
-		}
-		lq_fmt_bytes(buf, sizeof(buf), t[i].v);
-		if (strcmp(buf, t[i].bytes)) {
-			printf("# lq_fmt_bytes(%llu) = \"%s\", want \"%s\"\n",
-			       (unsigned long long)t[i].v, buf, t[i].bytes);
-			ok_b = 0;
-		}
-	}
-	check(ok_ns, "fmt-ns");
-	check(ok_b, "fmt-bytes");
-	lq_fmt_ns(buf, 5, 12345);
-	snprintf(name, sizeof(name), "fmt-truncates \"%s\"", buf);
-	check(!strcmp(buf, "12.3"), name);
-}
-
 static void test_percentiles_json(void)
 {
 	char *out, *all;
@@ -423,7 +373,6 @@ int main(void)
 	test_quantize();
 	test_lquantize();
 	test_parse_errors();
-	test_format();
 	test_percentiles_json();
 	return failed ? 1 : 0;
 }
