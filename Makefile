@@ -19,6 +19,8 @@
 #   make test    unit, KUnit, qemu/run and VM integration tests (Debian's
 #                6.1 kernel; the kernel-dependent groups on 6.12 and 6.1
 #                PREEMPT_RT, scripts/kernels; the debug kernel in quick mode)
+#   make kmod-xflush  TEST ONLY: the crash test's negative control module
+#                (build/kmod-xflush/; make tools builds it)
 #   make test-debug  the fault group on the debug kernel (KASAN,
 #                lockdep, kmemleak; qemu/build-kernel --debug), full length
 #   make kernel-debug  build (or find cached) that kernel
@@ -35,7 +37,7 @@ DEB_KDIR := /lib/modules/$(KVER)/build
 KDIR ?= $(DEB_KDIR)
 SUBDIRS_USER := $(wildcard lib/Makefile ctl/Makefile bench/Makefile)
 
-.PHONY: all check-kdir kmod splat user deps test test-unit test-kunit test-vm test-debug kernel-debug demo tools bench-overhead bench-compare checkpatch clean help fuzz
+.PHONY: all check-kdir kmod kmod-xflush splat user deps test test-unit test-kunit test-vm test-debug kernel-debug demo tools bench-overhead bench-compare checkpatch clean help fuzz
 
 all: kmod splat user tools
 
@@ -56,7 +58,7 @@ user:
 	@for m in $(SUBDIRS_USER); do $(MAKE) -C $$(dirname $$m) || exit 1; done
 
 # test tools for the VM tests (qemu/mkinitramfs puts them on the guest's PATH)
-tools: build/tools/nlprobe build/tools/nlfuzz build/tools/fuamix
+tools: build/tools/nlprobe build/tools/nlfuzz build/tools/fuamix build/tools/replaylog kmod-xflush
 
 build/tools/nlprobe: tests/tools/nlprobe.c kmod/lunq_names.c kmod/lunq_names.h kmod/lunq_pure.h kmod/uapi/lunq.h
 	@mkdir -p $(@D)
@@ -69,6 +71,17 @@ build/tools/nlfuzz: tests/tools/nlfuzz.c kmod/uapi/lunq.h
 build/tools/fuamix: tests/tools/fuamix.c
 	@mkdir -p $(@D)
 	$(CC) -Wall -Wextra -O2 -g -o $@ tests/tools/fuamix.c
+
+build/tools/replaylog: tests/tools/replaylog.c tests/tools/logwrites.c tests/tools/logwrites.h
+	@mkdir -p $(@D)
+	$(CC) -Wall -Wextra -O2 -g -o $@ tests/tools/replaylog.c tests/tools/logwrites.c
+
+# TEST ONLY: dm-lunq.ko with the negative control of the crash-consistency
+# test (kmod/lunq_xflush.c: writes acknowledged before they reach the
+# device, so they cross the next flush), in build/kmod-xflush/<release>/;
+# never installed
+kmod-xflush: check-kdir
+	LUNQ_TEST_XFLUSH=y scripts/build-kmod $(DEB_KDIR) > /dev/null
 
 deps:
 	scripts/deps
@@ -116,13 +129,14 @@ LUNQ_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
 DKMS_SRC = $(DESTDIR)/usr/src/lunq-$(LUNQ_VERSION)
 DKMS_MV = -m lunq -v $(LUNQ_VERSION)
 
-# what DKMS builds from: dkms.conf and kmod/ without the KUnit suites
+# what DKMS builds from: dkms.conf and kmod/ without the KUnit suites and
+# the test-only lunq_xflush.c
 dkms-source:
 	@[ -n "$(LUNQ_VERSION)" ] || { echo "make: no PACKAGE_VERSION in dkms.conf" >&2; exit 1; }
 	rm -rf $(DKMS_SRC)
 	install -d $(DKMS_SRC)/kmod/uapi
 	install -m 644 dkms.conf $(DKMS_SRC)/
-	install -m 644 $(filter-out %_test.c,$(KMOD_SRCS)) $(DKMS_SRC)/kmod/
+	install -m 644 $(filter-out %_test.c kmod/lunq_xflush.c,$(KMOD_SRCS)) $(DKMS_SRC)/kmod/
 	install -m 644 $(wildcard kmod/uapi/*.h) $(DKMS_SRC)/kmod/uapi/
 
 dkms-install:

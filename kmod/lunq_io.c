@@ -9,6 +9,7 @@
 
 #include "lunq_compat.h"
 #include "lunq_io.h"
+#include "lunq_xflush.h"
 
 /*
  * A bio sent again after a LUN reset gets its mapped position back first.
@@ -36,6 +37,8 @@ void lunq_io_send(struct lunq_c *lc, struct bio *bio)
 			dm_target_offset(lc->ti, bio->bi_iter.bi_sector);
 	io->flags |= LUNQ_IO_SENT;
 	lunq_stats_inc(&lc->st, LUNQ_ST_DISPATCHED);
+	if (lunq_xflush_take(bio))	/* test-only build; else false */
+		return;
 	dm_submit_bio_remap(bio, NULL);
 }
 

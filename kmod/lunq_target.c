@@ -27,6 +27,7 @@
 #include "lunq_sysfs.h"
 #include "lunq_netlink.h"
 #include "lunq_loop.h"
+#include "lunq_xflush.h"
 
 #define DM_MSG_PREFIX "lunq"
 
@@ -293,6 +294,8 @@ static int lunq_end_io(struct dm_target *ti, struct bio *bio,
 		kick |= lunq_set_throttle(lc, lunq_react_good(&lc->react, now),
 					  LUNQ_TC_RAMP_UP, now);
 	spin_unlock_irqrestore(&lc->lock, flags);
+	if (io->flush && !*error)
+		lunq_xflush_flushed();	/* test-only build; else nothing */
 	lunq_io_done(lc, io, bio, now, *error);
 	if (kick)
 		lunq_kick(lc);
@@ -327,6 +330,7 @@ static void lunq_presuspend(struct dm_target *ti)
 		bio_list_add(&list, lunq_bio(w));
 	lunq_account(lc, ktime_get_ns());
 	spin_unlock_irq(&lc->lock);
+	lunq_xflush_drain();	/* test-only build; else nothing */
 
 	while ((bio = bio_list_pop(&list))) {
 		lunq_stats_inc(&lc->st, LUNQ_ST_REQUEUED);
@@ -560,6 +564,7 @@ static int __init dm_lunq_init(void)
 	ret = lunq_core_init();
 	if (ret)
 		return ret;
+	lunq_xflush_init();
 	lunq_sysfs_init();
 	ret = lunq_dev_init(lunq_dev_groups);
 	if (ret)
@@ -586,6 +591,7 @@ bad_dev:
 static void __exit dm_lunq_exit(void)
 {
 	dm_unregister_target(&lunq_target);
+	lunq_xflush_drain();
 	lunq_nl_exit();
 	lunq_dev_exit();
 	lunq_core_exit();
