@@ -11,14 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "json.h"
-
-/* Output of a print call, as a malloc'ed string. */
-#define CAPTURE(buf, call) do {					\
-	size_t __len;							\
-	FILE *f = open_memstream(&(buf), &__len);			\
-	call;								\
-	fclose(f);							\
-} while (0)
+#include "golden.h"		/* CAPTURE */
 
 static int n, failed;
 

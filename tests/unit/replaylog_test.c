@@ -27,31 +27,10 @@ static void check(int cond, const char *name)
 	printf("%sok %d replaylog-%s\n", cond ? "" : "not ", n, name);
 }
 
-/* a log being written, as dm-log-writes lays it out */
-struct wlog {
-	FILE *f;
-	uint32_t ss;
-	uint64_t entries;
-};
-
 static void put64(unsigned char *b, uint64_t v)
 {
 	v = htole64(v);
 	memcpy(b, &v, 8);
-}
-
-static void wlog_super(struct wlog *w, uint64_t magic)
-{
-	unsigned char b[32] = { 0 };
-	uint32_t ss = htole32(w->ss);
-
-	put64(b, magic);
-	put64(b + 8, LW_VERSION);
-	put64(b + 16, w->entries);
-	memcpy(b + 24, &ss, 4);
-	fseek(w->f, 0, SEEK_SET);
-	fwrite(b, 1, sizeof(b), w->f);
-	fflush(w->f);
 }
 
 /* The test log: the next block is off; data follows its entry's block. */
@@ -89,9 +68,16 @@ static void t_entry(struct tlog *t, uint64_t sector, uint64_t nr,
 
 static void t_super(struct tlog *t, uint64_t magic, uint64_t entries)
 {
-	struct wlog w = { .f = t->f, .ss = t->ss, .entries = entries };
+	unsigned char b[32] = { 0 };
+	uint32_t ss = htole32(t->ss);
 
-	wlog_super(&w, magic);
+	put64(b, magic);
+	put64(b + 8, LW_VERSION);
+	put64(b + 16, entries);
+	memcpy(b + 24, &ss, 4);
+	fseek(t->f, 0, SEEK_SET);
+	fwrite(b, 1, sizeof(b), t->f);
+	fflush(t->f);
 }
 
 /*
