@@ -4,7 +4,7 @@
 # and noflush suspend/resume cycles in the middle; then the log replayed
 # to each flush point (tests/vm/crash-lib.sh): every point mounts, fsck
 # is clean and every fsync'd file has its content.
-# group: crash
+# group: crash fault
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/vm/crash-lib.sh"
 

@@ -2,7 +2,7 @@
 # the emulated cache must never cross a flush.  Until lunq has the model
 # (issue 22, device realism) the table refuses wce:1 and this test skips,
 # naming it.
-# group: crash
+# group: crash fault
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create crwce 16) || fail "null_blk"
