@@ -4,6 +4,7 @@
  */
 #include <linux/ktime.h>
 #include <linux/minmax.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -24,6 +25,12 @@ const char *const lunq_tcause_names[] = {
  * dispatch delay adds to every waiter's latency.
  */
 static struct workqueue_struct *lunq_wq;
+
+/* Read when the policy changes or the host side goes idle. */
+static bool fast_path = true;
+module_param(fast_path, bool, 0644);
+MODULE_PARM_DESC(fast_path,
+		 "pass-through IO without the device lock when nothing is throttled or emulated (default 1; 0: every IO takes the lock, for comparison)");
 
 /* The device timer only wakes the dispatcher, which does the work. */
 static enum hrtimer_restart lunq_timer_fn(struct hrtimer *t)
@@ -193,6 +200,7 @@ bool lunq_apply_policy(struct lunq_c *lc, u64 now)
 	lc->reset_ns = (u64)v[LUNQ_RESET_MS] * NSEC_PER_MSEC;
 	WRITE_ONCE(lc->bubble_ns, (u64)v[LUNQ_BUBBLE_MS] * NSEC_PER_MSEC);
 	lunq_model_config(&lc->model, &mc);
+	lunq_update_fast(lc);
 	return kick;
 }
 
@@ -206,6 +214,61 @@ void lunq_account(struct lunq_c *lc, u64 now)
 	struct lunq_host *h = &lc->host;
 
 	lunq_integ_update(&lc->integ, now, h->q.nr + h->nr_retry, h->inflight);
+	lunq_update_fast(lc);
+}
+
+void lunq_update_fast(struct lunq_c *lc)
+{
+	struct lunq_host *h = &lc->host;
+	bool f = READ_ONCE(fast_path) && !h->qdepth && !lc->lun.depth &&
+		 !lc->lun.foreign && !lc->lun.pool && !lc->model.cfg.kind &&
+		 !lunq_react_deadline(&lc->react) && !h->q.nr &&
+		 !h->nr_retry && !h->blocked && !h->dispatching && !h->held &&
+		 !h->inflight && !lc->lun.inflight;
+
+	if (f == lc->fast)
+		return;
+	WRITE_ONCE(lc->fast, f);
+	if (f)
+		return;
+	/*
+	 * Pairs with the fully ordered cmpxchg in lunq_io_fast_map(): an IO
+	 * that still saw @fast is counted in @nfast here, and holds the
+	 * slots until the last such IO completes (lunq_fast_edge()).
+	 */
+	smp_mb();
+	if (atomic_read(&lc->nfast))
+		h->held = true;
+}
+
+int lunq_fast_edge(struct lunq_c *lc, bool up)
+{
+	unsigned long flags;
+	bool kick = false;
+	int n = 0;
+	u64 now;
+
+	spin_lock_irqsave(&lc->lock, flags);
+	now = ktime_get_ns();
+	if (up) {
+		/* 0 -> 1 only here, and only while the path is open */
+		if (lc->fast)
+			n = atomic_inc_return(&lc->nfast);
+		if (n == 1)
+			lunq_integ_busy(&lc->integ, now, true);
+	} else if (atomic_dec_return(&lc->nfast) == 0) {
+		lunq_integ_busy(&lc->integ, now, false);
+		if (lc->host.held) {
+			lc->host.held = false;
+			kick = lunq_host_needs_kick(&lc->host);
+			lunq_account(lc, now);
+			lunq_arm_timer(lc);
+		}
+	}
+	spin_unlock_irqrestore(&lc->lock, flags);
+	if (kick)
+		lunq_kick(lc);
+	return n;
 }
 
 /* The deadlines: the end of a retry delay or LUN reset, an sd restore. */
@@ -284,6 +347,8 @@ void lunq_stats_reset(struct lunq_c *lc)
 	lc->throttle_changes = 0;
 	lc->crtime = ktime_get_ns();
 	lunq_integ_reset(&lc->integ, lc->crtime);
+	WRITE_ONCE(lc->fast_max, atomic_read(&lc->nfast));
+	lc->fast_rlen0 = lunq_stats_fast_rlen(&lc->st, lc->crtime);
 	spin_unlock_irq(&lc->lock);
 }
 
@@ -301,9 +366,11 @@ void lunq_take_over(struct lunq_c *lc, struct lunq_c *old)
 	c[2] = old->aborted;
 	c[3] = old->retried;
 	c[4] = old->throttle_changes;
-	maxi = old->host.max_inflight;
+	maxi = max(old->host.max_inflight, READ_ONCE(old->fast_max));
 	maxw = old->host.max_waiting;
 	g = old->integ;
+	/* idle: the sum does not depend on the time */
+	g.rlentime += lunq_stats_fast_rlen(&old->st, 0) - old->fast_rlen0;
 	crtime = old->crtime;
 	spin_unlock_irq(&old->lock);
 
@@ -337,14 +404,14 @@ void lunq_fill_stats(struct lunq_c *lc, u64 *v)
 	spin_lock_irq(&lc->lock);
 	now = ktime_get_ns();
 	v[LUNQ_ST_THROTTLE] = h->qdepth;
-	v[LUNQ_ST_INFLIGHT] = h->inflight;
+	v[LUNQ_ST_INFLIGHT] = h->inflight + atomic_read(&lc->nfast);
 	v[LUNQ_ST_WAITING] = h->q.nr;
 	v[LUNQ_ST_RETRYING] = h->nr_retry;
-	v[LUNQ_ST_MAX_INFLIGHT] = h->max_inflight;
+	v[LUNQ_ST_MAX_INFLIGHT] = max(h->max_inflight, READ_ONCE(lc->fast_max));
 	v[LUNQ_ST_MAX_WAITING] = h->max_waiting;
 	v[LUNQ_ST_OLDEST_WAIT_NS] = h->q.nr ?
 		now - lunq_queue_oldest(&h->q) : 0;
-	v[LUNQ_ST_LUN_INFLIGHT] = lc->lun.inflight;
+	v[LUNQ_ST_LUN_INFLIGHT] = lc->lun.inflight + atomic_read(&lc->nfast);
 	v[LUNQ_ST_QFULL] = lc->qfull;
 	v[LUNQ_ST_RESETS] = lc->resets;
 	v[LUNQ_ST_ABORTED] = lc->aborted;
@@ -353,7 +420,8 @@ void lunq_fill_stats(struct lunq_c *lc, u64 *v)
 	lunq_integ_update(&lc->integ, now, lc->integ.nwait, lc->integ.nact);
 	v[LUNQ_ST_SNAPTIME_NS] = now;
 	v[LUNQ_ST_WLENTIME_NS] = lc->integ.wlentime;
-	v[LUNQ_ST_RLENTIME_NS] = lc->integ.rlentime;
+	v[LUNQ_ST_RLENTIME_NS] = lc->integ.rlentime - lc->fast_rlen0 +
+				 lunq_stats_fast_rlen(&lc->st, now);
 	v[LUNQ_ST_WTIME_NS] = lc->integ.wtime;
 	v[LUNQ_ST_RTIME_NS] = lc->integ.rtime;
 	v[LUNQ_ST_CRTIME_NS] = lc->crtime;

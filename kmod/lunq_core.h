@@ -57,8 +57,9 @@ struct lunq_c {
 
 	/*
 	 * @lock protects @host (throttle and wait queue), @policy and
-	 * @pushback.  It is taken once in map and once in end_io per
-	 * IO, with interrupts off because end_io may run in hard-irq context.
+	 * @pushback.  It is taken once in map and once in end_io per IO
+	 * (none on the lock-free path, see @fast), with interrupts off
+	 * because end_io may run in hard-irq context.
 	 */
 	spinlock_t lock;
 	struct lunq_host host;
@@ -85,6 +86,23 @@ struct lunq_c {
 	struct lunq_stats st;		/* counters and histograms */
 	struct lunq_evq evq;		/* netlink events */
 	u64 bubble_ns;			/* bubble_ms, read without @lock */
+
+	/*
+	 * The lock-free pass-through path (lunq_io_fast_map()): taken while
+	 * @fast, which lunq_update_fast() sets under @lock when nothing can
+	 * wait or be emulated -- live throttle 0, no LUN slots, other
+	 * initiators, pool or service-time model, no restore pending -- and
+	 * the host side is idle (no waiter, retry or locked IO in flight).
+	 * @nfast counts its IOs in flight; it only leaves or reaches 0 under
+	 * @lock, where busy time (rtime) starts and ends.  When @fast goes
+	 * false with IOs in flight, host.held keeps every slot taken until
+	 * the last of them completes.  Their active time is summed per CPU
+	 * (lunq_stats_fast_rlen() - @fast_rlen0 since the last reset).
+	 */
+	bool fast;
+	atomic_t nfast;
+	u32 fast_max;			/* most of @nfast since the reset */
+	u64 fast_rlen0;
 	struct lunq_dev *sysdev;	/* our entry, once resumed */
 	struct lunq_dev *spare;		/* preallocated entry */
 	struct lunq_model model;	/* under @lock; large, keep last */
@@ -114,6 +132,14 @@ bool lunq_set_throttle(struct lunq_c *lc, u32 to, enum lunq_tcause cause,
 		       u64 now);
 /* Fold time into the iostat integrals after a count changed.  Locked. */
 void lunq_account(struct lunq_c *lc, u64 now);
+/* Whether the lock-free path may be taken now (sets @fast).  Locked. */
+void lunq_update_fast(struct lunq_c *lc);
+/*
+ * @nfast from 0 to 1 (@up: the count now, 0 when the path closed
+ * meanwhile) or from 1 to 0, under @lock: busy time starts or ends, held
+ * slots are freed.
+ */
+int lunq_fast_edge(struct lunq_c *lc, bool up);
 /* Arm the device timer for the earliest deadline.  Locked. */
 void lunq_arm_timer(struct lunq_c *lc);
 /* Let the dispatcher run (any context). */

@@ -42,6 +42,89 @@ void lunq_io_send(struct lunq_c *lc, struct bio *bio)
 	dm_submit_bio_remap(bio, NULL);
 }
 
+/* One lock-free IO less in flight; the last one goes through the lock. */
+static void lunq_io_fast_put(struct lunq_c *lc)
+{
+	int v = atomic_read(&lc->nfast);
+
+	do {
+		if (v == 1) {
+			lunq_fast_edge(lc, false);
+			return;
+		}
+	} while (!atomic_try_cmpxchg(&lc->nfast, &v, v - 1));
+}
+
+static void lunq_io_fast_max(struct lunq_c *lc, u32 n)
+{
+	u32 m = READ_ONCE(lc->fast_max);
+
+	while (n > m) {
+		u32 seen = cmpxchg(&lc->fast_max, m, n);
+
+		if (seen == m)
+			break;
+		m = seen;
+	}
+}
+
+/*
+ * One fully ordered cmpxchg on @nfast, two clock reads per IO (here and
+ * at completion), per-CPU sums; 0 <-> 1 goes through the lock (busy time).
+ */
+bool lunq_io_fast_map(struct lunq_c *lc, struct lunq_io *io, struct bio *bio)
+{
+	int v = atomic_read(&lc->nfast);
+	u64 now;
+
+	do {
+		if (!v)
+			break;
+	} while (!atomic_try_cmpxchg(&lc->nfast, &v, v + 1));
+	if (!v) {
+		/* 0 -> 1: the path is checked under the lock there */
+		v = lunq_fast_edge(lc, true);
+		if (!v)
+			return false;
+	} else {
+		/*
+		 * Pairs with smp_mb() in lunq_update_fast(): if the path
+		 * closed before the cmpxchg, this sees it and gives the
+		 * count back.
+		 */
+		if (unlikely(!READ_ONCE(lc->fast))) {
+			lunq_io_fast_put(lc);
+			return false;
+		}
+		v++;
+	}
+	if (unlikely((u32)v > READ_ONCE(lc->fast_max)))
+		lunq_io_fast_max(lc, v);
+	now = ktime_get_ns();
+	io->flags = LUNQ_IO_FAST;
+	io->t_arrive = now;
+	io->t_sent = now;
+	this_cpu_inc(lc->st.pc->fios);
+	this_cpu_inc(lc->st.pc->fn);
+	this_cpu_sub(lc->st.pc->ft, now);
+	lunq_io_send(lc, bio);
+	return true;
+}
+
+int lunq_io_fast_end(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
+		     blk_status_t error)
+{
+	u64 now = ktime_get_ns();
+
+	this_cpu_dec(lc->st.pc->fn);
+	this_cpu_add(lc->st.pc->ft, now);
+	lunq_io_fast_put(lc);
+	if (io->flush && !error)
+		lunq_xflush_flushed();	/* test-only build; else nothing */
+	lunq_io_done(lc, io, bio, now, error);
+	return DM_ENDIO_DONE;
+}
+
 /* On QUEUE FULL the reaction moves the throttle, maybe a LUN reset. */
 bool lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
 		      struct bio *bio, u64 now, bool nowait)

@@ -35,6 +35,7 @@ struct lunq_io {
 #define LUNQ_IO_HELD	0x2	/* completed below, held until ->finish */
 #define LUNQ_IO_RETRY	0x4	/* handed back by the LUN, to be sent again */
 #define LUNQ_IO_ABORTED	0x8	/* aborted once by a LUN reset: never again */
+#define LUNQ_IO_FAST	0x10	/* sent by the lock-free path */
 
 static inline struct lunq_io *lunq_io(struct bio *bio)
 {
@@ -55,6 +56,16 @@ void lunq_io_send(struct lunq_c *lc, struct bio *bio);
  */
 bool lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
 		      struct bio *bio, u64 now, bool nowait);
+/*
+ * The lock-free pass-through path (lunq_core.h, lc->fast): send @bio now
+ * without the device lock; false when the path closed (the caller takes
+ * the locked path).  @io's iter, bi_flags and flush are set.
+ */
+bool lunq_io_fast_map(struct lunq_c *lc, struct lunq_io *io,
+		      struct bio *bio);
+/* Completion of an IO lunq_io_fast_map() sent (end_io's answer). */
+int lunq_io_fast_end(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
+		     blk_status_t error);
 /* The dispatcher (work function of lc->dispatch). */
 void lunq_io_dispatch(struct work_struct *work);
 /* Is @bio an ordering barrier (see lunq_sched.h)? */

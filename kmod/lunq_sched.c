@@ -165,6 +165,7 @@ void lunq_host_init(struct lunq_host *h)
 	h->max_inflight = 0;
 	h->max_waiting = 0;
 	h->dispatching = false;
+	h->held = false;
 	INIT_LIST_HEAD(&h->retry);
 	h->nr_retry = 0;
 	h->blocked = false;

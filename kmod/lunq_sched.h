@@ -90,6 +90,12 @@ struct lunq_host {
 	u32 max_waiting;
 	bool dispatching;
 	/*
+	 * Sending held: IOs the lock-free pass-through path sent are still
+	 * in flight after the device left it (lunq_core.h); until the last
+	 * completes, no slot is free.
+	 */
+	bool held;
+	/*
 	 * Commands the LUN handed back (QUEUE FULL, aborted by a LUN reset):
 	 * they gave back their slot and are sent again before any waiter, once
 	 * the host is no longer blocked (the retry delay, the reset time).
@@ -104,7 +110,7 @@ void lunq_host_init(struct lunq_host *h);
 
 static inline bool lunq_host_slot_free(const struct lunq_host *h)
 {
-	return !h->qdepth || h->inflight < h->qdepth;
+	return !h->held && (!h->qdepth || h->inflight < h->qdepth);
 }
 
 /*

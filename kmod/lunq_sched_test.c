@@ -368,6 +368,27 @@ static void lunq_throttle_no_overtaking(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, lunq_host_try_send(&c->h, 0));
 }
 
+/*
+ * held (lock-free IOs still in flight): no slot is free, whatever the
+ * throttle; nothing is sent, nothing dispatched, no kick; then as before.
+ */
+static void lunq_throttle_held(struct kunit *test)
+{
+	struct lunq_throttle_ctx *c = test->priv;
+
+	lunq_host_set(&c->h, 0, LUNQ_SCHED_FIFO, 0);
+	c->h.held = true;
+	KUNIT_EXPECT_FALSE(test, lunq_host_try_send(&c->h, 0));
+	lunq_host_wait(&c->h, &c->w[0], 0, false, 0);
+	KUNIT_EXPECT_FALSE(test, lunq_host_needs_kick(&c->h));
+	KUNIT_EXPECT_NULL(test, lunq_host_next(&c->h, 0));
+	KUNIT_EXPECT_EQ(test, c->h.inflight, 0U);
+	c->h.held = false;
+	KUNIT_EXPECT_TRUE(test, lunq_host_needs_kick(&c->h));
+	KUNIT_EXPECT_PTR_EQ(test, lunq_host_next(&c->h, 0), &c->w[0]);
+	KUNIT_EXPECT_EQ(test, c->h.inflight, 1U);
+}
+
 /* Lowering qdepth never touches IOs in flight; it only holds new ones. */
 static void lunq_throttle_lower_live(struct kunit *test)
 {
@@ -447,6 +468,7 @@ static struct kunit_case lunq_throttle_cases[] = {
 	KUNIT_CASE(lunq_throttle_holds_qdepth),
 	KUNIT_CASE(lunq_throttle_unlimited),
 	KUNIT_CASE(lunq_throttle_no_overtaking),
+	KUNIT_CASE(lunq_throttle_held),
 	KUNIT_CASE(lunq_throttle_lower_live),
 	KUNIT_CASE(lunq_throttle_raise_live),
 	KUNIT_CASE(lunq_throttle_direct_send_moves_cursor),

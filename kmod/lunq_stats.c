@@ -95,6 +95,30 @@ void lunq_stats_sum(struct lunq_stats *st, u64 *v)
 	}
 }
 
+u64 lunq_stats_fast_ios(struct lunq_stats *st)
+{
+	u64 n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += READ_ONCE(per_cpu_ptr(st->pc, cpu)->fios);
+	return n;
+}
+
+u64 lunq_stats_fast_rlen(struct lunq_stats *st, u64 now)
+{
+	u64 n = 0, t = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct lunq_pcpu *p = per_cpu_ptr(st->pc, cpu);
+
+		n += READ_ONCE(p->fn);
+		t += READ_ONCE(p->ft);
+	}
+	return t + n * now;
+}
+
 void lunq_stats_hist(struct lunq_stats *st, enum lunq_hist_kind kind,
 		     u64 *counts, u64 *sum, u64 *max)
 {

@@ -12,6 +12,8 @@
  *   policy/<key> one key per file; write a value to change it (root;
  *                table-only keys are read-only)
  *   hist/<hist>  a histogram: count, sum, max, percentiles, quantize rows
+ *   fast_path    "OPEN IOS": the lock-free pass-through path is open now
+ *                (1/0), and the IOs it sent since the table was created
  * Every access finds the live table under lunq_devs_lock: a file read
  * while the device is removed answers -ENODEV.  Nothing allocates under
  * that lock: a resume takes it while its device is suspended, and
@@ -102,6 +104,17 @@ static ssize_t len_show(struct kobject *kobj, struct kobj_attribute *a,
 
 	return LUNQ_WITH_LC(kobj, lc, sysfs_emit(buf, "%llu\n",
 		(unsigned long long)lc->ti->len));
+}
+
+/* The lock-free path: open now (1/0), IOs it sent since the table. */
+static ssize_t fast_path_show(struct kobject *kobj, struct kobj_attribute *a,
+			      char *buf)
+{
+	struct lunq_c *lc;
+
+	return LUNQ_WITH_LC(kobj, lc, sysfs_emit(buf, "%d %llu\n",
+		READ_ONCE(lc->fast),
+		(unsigned long long)lunq_stats_fast_ios(&lc->st)));
 }
 
 /* ---- policy ---- */
@@ -336,11 +349,13 @@ static struct kobj_attribute lunq_attr_len = __ATTR_RO(len);
 static struct kobj_attribute lunq_attr_table = __ATTR_RW(table);
 static struct kobj_attribute lunq_attr_snapshot = __ATTR_RO(snapshot);
 static struct kobj_attribute lunq_attr_reset = __ATTR_WO(reset);
+static struct kobj_attribute lunq_attr_fast_path = __ATTR_RO(fast_path);
 
 static struct attribute *lunq_top_list[] = {
 	&lunq_attr_name.attr, &lunq_attr_disk.attr, &lunq_attr_lower.attr,
 	&lunq_attr_begin.attr, &lunq_attr_len.attr, &lunq_attr_table.attr,
-	&lunq_attr_snapshot.attr, &lunq_attr_reset.attr, NULL
+	&lunq_attr_snapshot.attr, &lunq_attr_reset.attr,
+	&lunq_attr_fast_path.attr, NULL
 };
 
 static const struct attribute_group lunq_top_group = {

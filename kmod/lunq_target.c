@@ -210,6 +210,8 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 	io->flush = op_is_flush(bio->bi_opf) && !bio_sectors(bio);
 	io->iter = bio->bi_iter;
 	io->bi_flags = bio->bi_flags;
+	if (READ_ONCE(lc->fast) && lunq_io_fast_map(lc, io, bio))
+		return DM_MAPIO_SUBMITTED;
 	io->w.lba = lba;
 	spin_lock_irqsave(&lc->lock, flags);
 	now = ktime_get_ns();
@@ -263,6 +265,8 @@ static int lunq_end_io(struct dm_target *ti, struct bio *bio,
 
 	if (!(io->flags & LUNQ_IO_SENT))
 		return DM_ENDIO_DONE;	/* refused (NOWAIT) or pushed back */
+	if (io->flags & LUNQ_IO_FAST)
+		return lunq_io_fast_end(lc, io, bio, *error);
 	if (io->flags & LUNQ_IO_HELD) {
 		io->flags &= ~LUNQ_IO_HELD;
 		*error = io->status;

@@ -1,0 +1,111 @@
+# The lock-free pass-through path (kmod/lunq_core.h, lc->fast): with
+# qdepth:0 and nothing emulated an IO takes no device lock, and every
+# statistic stays exact.
+#  1. fio randread QD32 on null_blk (2 ms completions), at rest after:
+#     - lunq's reads = null_blk's completed reads (diskstats) = fio's;
+#     - every IO went lock-free: /sys/kernel/lunq/NAME/fast_path counts
+#       them (= the reads), and says the path is open;
+#     - rlentime_ns = the service_read histogram's sum, to the nanosecond
+#       (one sums per-CPU stamps, the other per IO);
+#     - max_inflight >= every sample of null_blk's inflight, <= 32;
+#       rtime <= snaptime - crtime, rtime * max_inflight >= rlentime;
+#     - dispatched = completed, nothing in flight.
+#     With the module parameter fast_path=0 the same run takes the lock
+#     (fast_path "0 0") and counts the same way.
+#  2. Leaving the path under load: null_blk with 400 ms completions, fio
+#     QD32, then `set qdepth:4`: the IOs sent lock-free are still in
+#     flight, and nothing new may reach the device until the last of them
+#     completed (host.held).  blktrace on null_blk (independent): the
+#     concurrency, above 4 before, falls to 0, and from there IOs are sent
+#     again, never more than 4 at once.  fio verify clean.
+# group: basic stats throttle
+. "$LUNQ_SRC/tests/vm/lib.sh"
+
+P=/sys/module/dm_lunq/parameters/fast_path
+[ -f $P ] || fail "no module parameter fast_path"
+
+# run1 LABEL: part 1 on a fresh device; prints nothing, fails or notes
+run1() {
+	nb=$(nullb_create lq_fp 256 irqmode=2 completion_nsec=2000000 hw_queue_depth=256) ||
+		fail "null_blk setup"
+	dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:0" || fail "create"
+	sleep 1			# udev's probe reads
+	expect dmsetup message lq 0 stats reset
+	read -r fo0 fn0 < /sys/kernel/lunq/lq/fast_path
+	r0=$(disk_stat "$nb" 1)
+	inflight_watch "$nb" /tmp/fp.watch &
+	wpid=$!
+	fio --name=fp --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
+		--rw=randread --bs=4k --iodepth=32 --time_based --runtime=$(scaled 8 3) \
+		--output-format=terse --terse-version=3 > /tmp/fp.fio 2>&1 ||
+		{ cat /tmp/fp.fio; fail "$1: fio"; }
+	inflight_stop /tmp/fp.watch $wpid
+	read -r lmax nsamp < /tmp/fp.watch
+	fio_reads=$(( $(fio_terse /tmp/fp.fio 6) / 4 ))	# KiB read, 4 KiB each
+	reads=$(lq_stat lq reads)
+	lower=$(( $(disk_stat "$nb" 1) - r0 ))
+	[ "$reads" = "$lower" ] && [ "$reads" = "$fio_reads" ] ||
+		fail "$1: reads: lunq $reads, null_blk $lower, fio $fio_reads"
+	counters_consistent lq || fail "$1: counters"
+	read -r fo fn < /sys/kernel/lunq/lq/fast_path
+	FAST="$fo0 $fo $((fn - fn0)) $reads"
+	mi=$(lq_stat lq max_inflight)
+	[ "$mi" -ge "$lmax" ] && [ "$mi" -le 32 ] ||
+		fail "$1: max_inflight $mi, null_blk's inflight reached $lmax ($nsamp samples)"
+	rlen=$(lq_stat lq rlentime_ns)
+	rt=$(lq_stat lq rtime_ns)
+	span=$(( $(lq_stat lq snaptime_ns) - $(lq_stat lq crtime_ns) ))
+	svc=$(lq_hist lq service_read sum)
+	[ "$rt" -le "$span" ] && [ $((rt * mi)) -ge "$rlen" ] && [ "$rlen" -gt 0 ] ||
+		fail "$1: rtime $rt, span $span, rlentime $rlen, max_inflight $mi"
+	note "$1: $reads reads (= null_blk = fio), max_inflight $mi (null_blk seen $lmax), rlentime $rlen ns, service_read sum $svc ns, rtime $rt of $span ns"
+	RLEN=$rlen SVC=$svc
+	dm_remove lq || fail "remove"
+	echo 0 > "$CFG/lq_fp/power"
+	rmdir "$CFG/lq_fp"
+}
+
+run1 lock-free
+[ "$RLEN" = "$SVC" ] || fail "lock-free: rlentime $RLEN ns != service_read sum $SVC ns"
+set -- $FAST
+[ "$1" = 1 ] && [ "$2" = 1 ] && [ "$3" = "$4" ] ||
+	fail "lock-free: fast_path open $1/$2 (before/after), $3 IOs sent lock-free of $4 reads"
+ok "lock-free: all $3 reads sent lock-free, counted exactly, rlentime = service_read sum = $RLEN ns, max_inflight and rtime nest"
+
+echo 0 > $P
+run1 locked
+echo 1 > $P
+[ "$RLEN" = "$SVC" ] || fail "locked: rlentime $RLEN ns != service_read sum $SVC ns"
+set -- $FAST
+[ "$1" = 0 ] && [ "$2" = 0 ] && [ "$3" = 0 ] ||
+	fail "fast_path=0: open $1/$2, $3 IOs sent lock-free"
+ok "fast_path=0: every IO under the lock (none lock-free), the same counts and nesting"
+
+# --- 2. leaving the path under load ---
+nb=$(nullb_create lq_fp 256 irqmode=2 completion_nsec=400000000 hw_queue_depth=256) ||
+	fail "null_blk setup"
+dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:0" || fail "create"
+bt_start "$nb" /tmp/fp.bt issue complete
+fio --name=fpv --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
+	--rw=randwrite --bs=4k --size=16m --iodepth=32 --verify=crc32c \
+	--verify_fatal=1 --time_based --runtime=6 --output=/tmp/fp.v > /dev/null 2>&1 &
+fpid=$!
+sleep 2
+[ "$(cut -d' ' -f1 /sys/kernel/lunq/lq/fast_path)" = 1 ] || fail "qdepth:0: the path is not open"
+expect dmsetup message lq 0 set qdepth:4
+[ "$(cut -d' ' -f1 /sys/kernel/lunq/lq/fast_path)" = 0 ] || fail "qdepth:4: the path is still open"
+note "after the switch: inflight $(lq_stat lq inflight), waiting $(lq_stat lq waiting)"
+wait $fpid || { cat /tmp/fp.v; fail "fio verify across the switch"; }
+bt_stop
+awk '$1 == "D" { c++; n++
+		if (c > m) m = c
+		if (z) { after++; if (c > am) am = c } }
+	$1 == "C" { c--; if (m > 4 && c == 0 && !z) z = n }
+	END { printf "%d %d %d %d %d\n", m, z, after, am, n }' /tmp/fp.bt.txt > /tmp/fp.conc
+read -r m z after am n < /tmp/fp.conc
+note "null_blk (blktrace): $n sent, up to $m at once before the drain; drained to 0 after the ${z}th; then $after sent, at most $am at once"
+[ "$m" -gt 4 ] || fail "the lock-free phase never had more than 4 in flight ($m): no load?"
+[ "$z" -gt 0 ] && [ "$after" -ge 4 ] && [ "$am" -le 4 ] ||
+	fail "leaving the lock-free path: in flight up to $m, drained to 0 after ${z:-never}, then $after sent with up to $am at once"
+counters_consistent lq || fail "counters after the switch"
+ok "qdepth:0 -> 4 under QD32: the lock-free IOs drained to 0 before any new one was sent, then at most 4 at once; fio verify clean"
