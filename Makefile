@@ -28,7 +28,7 @@
 #                disksort, aging), per-LUN vs global throttle, sweep,
 #                alignment scan, scsi_debug TASK SET FULL; results in
 #                results/demo-<timestamp>/
-#   make bench-overhead  lunq vs dm-linear, disksort vs fifo (ARGS="-o DIR ...")
+#   make bench-overhead  lunq vs dm-linear, disksort vs fifo, scale (ARGS="-o DIR ...")
 #   make bench-compare   lunqbench vs fio, equal settings (ARGS="-o DIR ...")
 #   make fuzz    libFuzzer on the parsers, 10 min per target (FUZZ_TIME=seconds)
 KVER ?= $(shell scripts/kver 2>/dev/null)
@@ -179,8 +179,8 @@ kernel-debug:
 demo: deps all
 	scripts/demo $(ARGS)
 
-# benchmark, not a test (no assertions on speed); about 5 minutes under TCG.
-# ARGS are bench/overhead.sh's: --rounds N, --runtime S, --part a|b, -o DIR
+# benchmark, not a test (no assertions on speed); about 10 minutes under TCG.
+# ARGS are bench/overhead.sh's: --rounds N, --runtime S, --part abc, -o DIR
 bench-overhead: all
 	bench/overhead.sh $(ARGS)
 

@@ -118,7 +118,9 @@ bool lb_may_issue(struct lb_worker *w, u64 now)
 {
 	struct lb_run *r = w->run;
 
-	return !lb_stopped(r) && now < r->t_end && lb_tickets_left(r);
+	/* a held IO (verify: its blocks were busy) already has its ticket */
+	return !lb_stopped(r) && now < r->t_end &&
+	       (w->have_held || lb_tickets_left(r));
 }
 
 void lb_fail(struct lb_worker *w, const char *what, int err)

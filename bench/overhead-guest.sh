@@ -2,7 +2,7 @@
 # root, inside the VM that qemu/run boots).  Not a test: it measures and
 # prints, it asserts nothing about speed.  Run it through bench/overhead.sh.
 #
-#   sh overhead-guest.sh [--rounds N] [--runtime S] [--part a|b|ab] [--accel NAME]
+#   sh overhead-guest.sh [--rounds N] [--runtime S] [--part a|b|c|...] [--accel NAME]
 #
 # Part A: 4 KiB randread, libaio, direct, QD32, one job, on a null_blk
 #   (1 GiB, not memory backed, default softirq completions) through
@@ -13,6 +13,10 @@
 #   so about 2040 bios wait in lunq and every IO goes through the wait
 #   queue (insert, pick).  IOPS is then set by the device and the queue's
 #   cost shows as CPU time per IO.
+# Part C: scale: the reads of part A from one fio job per CPU (2, or 4
+#   when the VM has 4 or more), QD32 each, all to one device: dm-linear vs
+#   lunq qdepth:0 (the lock-free path), then dm-linear vs lunq qdepth:256
+#   (throttled, never reached: every IO takes the device lock).
 # Each part's two devices sit on the same null_blk.  Each round runs both,
 # one fio run each, in ABBA order (odd rounds the baseline first, even
 # rounds the other) so a drift over time favours neither.  One unmeasured
@@ -38,12 +42,15 @@ done
 case $rounds in ''|*[!0-9]*) echo "--rounds: not a number"; exit 2 ;; esac
 case $runtime in ''|*[!0-9]*) echo "--runtime: not a number"; exit 2 ;; esac
 [ "$rounds" -ge 1 ] && [ "$runtime" -ge 1 ] || { echo "--rounds and --runtime must be >= 1"; exit 2; }
-case $part in a|b|ab) ;; *) echo "--part: a, b or ab"; exit 2 ;; esac
+case $part in *[!abc]*|'') echo "--part: letters of a, b, c"; exit 2 ;; esac
+has() { case $part in *$1*) return 0 ;; esac; return 1; }
 
 NB_MB=1024			# both null_blk devices
 A_QD=32
 B_QD=256 B_JOBS=8 B_QDEPTH=8
 B_CNSEC=${LUNQ_BENCH_B_CNSEC:-1000000}	# part B's completion time (ns)
+C_QD=32 C_JOBS=$(nproc)			# part C: a job per CPU, at most 4
+[ "$C_JOBS" -gt 4 ] && C_JOBS=4
 WARMUP=3			# seconds of each warm-up run
 tmp=/tmp/ovh
 mkdir -p $tmp
@@ -135,7 +142,7 @@ json_part() {
 echo "overhead benchmark: kernel $(uname -r), accel $accel, $(nproc) CPUs, $rounds rounds, ${runtime} s per run, $(fio --version)"
 start=$(date +%s)
 
-if [ "$part" != b ]; then
+if has a; then
 	nb=$(nullb_create ovh_nb $NB_MB memory_backed=0) || { echo "null_blk setup failed"; exit 1; }
 	sz=$(sectors "$nb")
 	dm_create ovh_linear "0 $sz linear $nb 0" || exit 1
@@ -153,7 +160,7 @@ if [ "$part" != b ]; then
 	dm_remove ovh_linear && dm_remove ovh_lunq || exit 1
 fi
 
-if [ "$part" != a ]; then
+if has b; then
 	nb=$(nullb_create ovh_nbt $NB_MB memory_backed=0 irqmode=2 completion_nsec=$B_CNSEC hw_queue_depth=64) ||
 		{ echo "null_blk setup failed"; exit 1; }
 	sz=$(sectors "$nb")
@@ -178,18 +185,43 @@ if [ "$part" != a ]; then
 	note "disksort status after part B: $(dmsetup status ovh_dsort | cut -d' ' -f4-13)"
 	dm_remove ovh_fifo && dm_remove ovh_dsort || exit 1
 fi
+if has c; then
+	nb=$(nullb_create ovh_nbc $NB_MB memory_backed=0) || { echo "null_blk setup failed"; exit 1; }
+	sz=$(sectors "$nb")
+	dm_create ovh_clinear "0 $sz linear $nb 0" || exit 1
+	dm_create ovh_c0 "0 $sz lunq $nb 0 1 qdepth:0" || exit 1
+	dm_create ovh_c256 "0 $sz lunq $nb 0 1 qdepth:256" || exit 1
+	echo
+	echo "== Part C: scale, $C_JOBS jobs x QD$C_QD 4 KiB randread to one device: dm-linear vs lunq qdepth:0, then vs lunq qdepth:256, ${runtime} s per run"
+	for d in ovh_clinear ovh_c0 ovh_c256; do
+		w=$(fio_run /dev/mapper/$d $C_QD $C_JOBS $WARMUP) || exit 1
+		note "warm-up $d: ${w% *} IOPS, ${w#* } us/IO"
+	done
+	note "lunq qdepth:0 fast_path (open, IOs): $(cat /sys/kernel/lunq/ovh_c0/fast_path); qdepth:256: $(cat /sys/kernel/lunq/ovh_c256/fast_path)"
+	run_part C linear /dev/mapper/ovh_clinear lunq0 /dev/mapper/ovh_c0 $C_QD $C_JOBS || exit 1
+	report C linear lunq0
+	run_part D linear /dev/mapper/ovh_clinear lunq256 /dev/mapper/ovh_c256 $C_QD $C_JOBS || exit 1
+	report D linear lunq256
+	dm_remove ovh_clinear && dm_remove ovh_c0 && dm_remove ovh_c256 || exit 1
+fi
 secs=$(($(date +%s) - start))
 
 echo
 echo "== Summary: $rounds rounds x ${runtime} s per device, accel $accel, $(nproc) CPUs, ${secs} s"
-if [ "$part" != b ]; then
+if has a; then
 	printf '%s; median IOPS linear %.0f, lunq %.0f\n' "$(summary "overhead: lunq/linear IOPS" "$A_sri")" "${A_sib%% *}" "${A_six%% *}"
 	printf '%s; median linear %.2f, lunq %.2f us/IO\n' "$(summary "overhead: lunq/linear CPU per IO" "$A_src")" "${A_scb%% *}" "${A_scx%% *}"
 fi
-if [ "$part" != a ]; then
+if has b; then
 	printf '%s; median IOPS fifo %.0f, disksort %.0f\n' "$(summary "wait queue: disksort/fifo IOPS" "$B_sri")" "${B_sib%% *}" "${B_six%% *}"
 	printf '%s; median fifo %.2f, disksort %.2f us/IO\n' "$(summary "wait queue: disksort/fifo CPU per IO" "$B_src")" "${B_scb%% *}" "${B_scx%% *}"
 	echo "wait queue: waiting=$wait_ovh_fifo (fifo), $wait_ovh_dsort (disksort) in a mid-run sample"
+fi
+if has c; then
+	printf '%s; median IOPS linear %.0f, lunq %.0f\n' "$(summary "scale ($C_JOBS jobs): lunq qdepth:0/linear IOPS" "$C_sri")" "${C_sib%% *}" "${C_six%% *}"
+	printf '%s\n' "$(summary "scale ($C_JOBS jobs): lunq qdepth:0/linear CPU per IO" "$C_src")"
+	printf '%s; median IOPS linear %.0f, lunq %.0f\n' "$(summary "scale ($C_JOBS jobs): lunq qdepth:256/linear IOPS" "$D_sri")" "${D_sib%% *}" "${D_six%% *}"
+	printf '%s\n' "$(summary "scale ($C_JOBS jobs): lunq qdepth:256/linear CPU per IO" "$D_src")"
 fi
 
 j=$LUNQ_OUT/overhead.json
@@ -197,12 +229,16 @@ j=$LUNQ_OUT/overhead.json
 	printf '{\n  "benchmark": "overhead",\n  "kernel": "%s",\n  "accel": "%s",\n  "cpus": %s,\n' \
 		"$(uname -r)" "$accel" "$(nproc)"
 	printf '  "rounds": %s,\n  "runtime_s": %s,\n  "seconds": %s' "$rounds" "$runtime" "$secs"
-	[ "$part" != b ] && json_part A a linear lunq \
+	has a && json_part A a linear lunq \
 		"randread bs=4k iodepth=$A_QD numjobs=1 libaio direct; null_blk softirq completions" ""
-	[ "$part" != a ] && json_part B b fifo disksort \
+	has b && json_part B b fifo disksort \
 		"randread bs=4k iodepth=$B_QD numjobs=$B_JOBS libaio direct; null_blk timer completions $B_CNSEC ns" \
 		"$(printf '\n    "qdepth": %s,\n    "waiting_sample": {"fifo": %s, "disksort": %s},' \
 			$B_QDEPTH "${wait_ovh_fifo:-null}" "${wait_ovh_dsort:-null}")"
+	has c && json_part C c_qdepth0 linear lunq0 \
+		"randread bs=4k iodepth=$C_QD numjobs=$C_JOBS libaio direct; one device; null_blk softirq completions" ""
+	has c && json_part D c_qdepth256 linear lunq256 \
+		"randread bs=4k iodepth=$C_QD numjobs=$C_JOBS libaio direct; one device; null_blk softirq completions" ""
 	printf '\n}\n'
 } > "$j"
 note "figures: overhead.json in the result directory"

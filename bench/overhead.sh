@@ -12,6 +12,10 @@
 #           completions: the 8 slots are the bottleneck and ~2040 bios
 #           wait in lunq (a mid-run waiting= sample is printed), so the
 #           wait queue's cost shows.  Reports disksort/fifo.
+#   Part C  scale: part A's reads from one job per guest CPU (2; 4 with
+#           LUNQ_VM_CPUS=4), QD32 each, to one device: dm-linear vs lunq
+#           qdepth:0 (lock-free), then vs lunq qdepth:256 (every IO takes
+#           the device lock).  Reports lunq/linear for both.
 #
 # The two devices of a part are measured alternately, one short fio run
 # each per round (ABBA order), after one unmeasured warm-up run each.  Per
@@ -25,22 +29,22 @@
 # Options:
 #   --rounds N      rounds per part (default 10)
 #   --runtime S     seconds per fio run (default 5)
-#   --part a|b|ab   which parts (default ab)
+#   --part LETTERS  which parts, e.g. a, bc (default abc)
 #   -o DIR          result directory (qemu/run -o): DIR/overhead.json
 #   -h, --help      this text
-# With the defaults it takes about 5 minutes under TCG (part A ~15k IOPS,
+# With the defaults it takes about 10 minutes under TCG (part A ~15k IOPS,
 # part B ~5k there: the absolute figures are QEMU's, the ratios the point).
 # Environment: as qemu/run (LUNQ_ACCEL, LUNQ_VM_CPUS, ...).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
-rounds=10 runtime=5 part=ab out=()
+rounds=10 runtime=5 part=abc out=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rounds) rounds=${2:?--rounds needs a number}; shift 2 ;;
 	--runtime) runtime=${2:?--runtime needs seconds}; shift 2 ;;
-	--part) part=${2:?--part needs a, b or ab}; shift 2 ;;
+	--part) part=${2:?--part needs letters of a, b, c}; shift 2 ;;
 	-o|--out) out=(-o "${2:?-o needs a directory}"); shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "bench/overhead.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -49,7 +53,7 @@ done
 for v in "$rounds" "$runtime"; do
 	[[ $v =~ ^[1-9][0-9]*$ ]] || { echo "bench/overhead.sh: --rounds and --runtime take a positive integer" >&2; exit 2; }
 done
-case $part in a|b|ab) ;; *) echo "bench/overhead.sh: --part takes a, b or ab" >&2; exit 2 ;; esac
+[[ $part =~ ^[abc]+$ ]] || { echo "bench/overhead.sh: --part takes letters of a, b, c (e.g. ac)" >&2; exit 2; }
 
 [ -f "$top/build/kmod/$("$top/scripts/kver")/kmod/dm-lunq.ko" ] || make -C "$top" || exit 1
 

@@ -12,12 +12,13 @@
 #     - dispatched = completed, nothing in flight.
 #     With the module parameter fast_path=0 the same run takes the lock
 #     (fast_path "0 0") and counts the same way.
-#  2. Leaving the path under load: null_blk with 400 ms completions, fio
-#     QD32, then `set qdepth:4`: the IOs sent lock-free are still in
+#  2. Leaving the path under load: null_blk with 400 ms completions,
+#     lunqbench --verify open loop at 70 writes/s, one every 14 ms (so ~28
+#     in flight, sent and completing spread out), then `set qdepth:4`: the IOs sent lock-free are still in
 #     flight, and nothing new may reach the device until the last of them
 #     completed (host.held).  blktrace on null_blk (independent): the
 #     concurrency, above 4 before, falls to 0, and from there IOs are sent
-#     again, never more than 4 at once.  fio verify clean.
+#     again, never more than 4 at once.  Verify clean.
 # group: basic stats throttle
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
@@ -86,26 +87,35 @@ nb=$(nullb_create lq_fp 256 irqmode=2 completion_nsec=400000000 hw_queue_depth=2
 	fail "null_blk setup"
 dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:0" || fail "create"
 bt_start "$nb" /tmp/fp.bt issue complete
-fio --name=fpv --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
-	--rw=randwrite --bs=4k --size=16m --iodepth=32 --verify=crc32c \
-	--verify_fatal=1 --time_based --runtime=6 --output=/tmp/fp.v > /dev/null 2>&1 &
+lunqbench --verify --seed 3 --range 0-16m --interval 0 --kv --bs 4k --rdpct 0 \
+	--iorate 70 --arrival fixed --iodepth 64 --elapsed 5 /dev/mapper/lq > /tmp/fp.lb 2>&1 &
 fpid=$!
 sleep 2
 [ "$(cut -d' ' -f1 /sys/kernel/lunq/lq/fast_path)" = 1 ] || fail "qdepth:0: the path is not open"
 expect dmsetup message lq 0 set qdepth:4
+# a marker in null_blk's trace: one read, straight to it, outside the
+# written range, sent once the switch is done
+dd if="$nb" of=/dev/null bs=4k count=1 skip=51200 iflag=direct 2>/dev/null || fail "marker read"
 [ "$(cut -d' ' -f1 /sys/kernel/lunq/lq/fast_path)" = 0 ] || fail "qdepth:4: the path is still open"
 note "after the switch: inflight $(lq_stat lq inflight), waiting $(lq_stat lq waiting)"
-wait $fpid || { cat /tmp/fp.v; fail "fio verify across the switch"; }
+wait $fpid || { cat /tmp/fp.lb; fail "lunqbench --verify across the switch: exit $?"; }
+tail -1 /tmp/fp.lb | grep -q ' errors=0 verify_errors=0 ' || { cat /tmp/fp.lb; fail "errors across the switch"; }
+note "lunqbench: $(tail -1 /tmp/fp.lb | cut -d' ' -f1-6)"
 bt_stop
-awk '$1 == "D" { c++; n++
-		if (c > m) m = c
-		if (z) { after++; if (c > am) am = c } }
-	$1 == "C" { c--; if (m > 4 && c == 0 && !z) z = n }
-	END { printf "%d %d %d %d %d\n", m, z, after, am, n }' /tmp/fp.bt.txt > /tmp/fp.conc
-read -r m z after am n < /tmp/fp.conc
-note "null_blk (blktrace): $n sent, up to $m at once before the drain; drained to 0 after the ${z}th; then $after sent, at most $am at once"
+# writes sent after the marker while the lock-free ones were still in
+# flight are early; after the writes' concurrency reached 0, at most 4
+awk '$1 == "D" && $2 ~ /R/ && $3 == 409600 { mk = 1; next }
+	$2 !~ /W/ { next }
+	$1 == "D" { c++; n++
+		if (!mk) { if (c > m) m = c; next }
+		if (!z) early++
+		else { after++; if (c > am) am = c } }
+	$1 == "C" { c--; if (mk && c == 0 && !z) z = n }
+	END { printf "%d %d %d %d %d %d\n", m, z, early, after, am, n }' /tmp/fp.bt.txt > /tmp/fp.conc
+read -r m z early after am n < /tmp/fp.conc
+note "null_blk (blktrace): up to $m writes at once before the switch; after it, $early sent before the drain to 0 (at the ${z}th send), then $after, at most $am at once ($n in all)"
 [ "$m" -gt 4 ] || fail "the lock-free phase never had more than 4 in flight ($m): no load?"
-[ "$z" -gt 0 ] && [ "$after" -ge 4 ] && [ "$am" -le 4 ] ||
-	fail "leaving the lock-free path: in flight up to $m, drained to 0 after ${z:-never}, then $after sent with up to $am at once"
+[ "$z" -gt 0 ] && [ "$early" = 0 ] && [ "$after" -ge 4 ] && [ "$am" -le 4 ] ||
+	fail "leaving the lock-free path: $early sent while lock-free IOs were in flight; drained to 0 after ${z:-never}; then $after sent with up to $am at once"
 counters_consistent lq || fail "counters after the switch"
-ok "qdepth:0 -> 4 under QD32: the lock-free IOs drained to 0 before any new one was sent, then at most 4 at once; fio verify clean"
+ok "qdepth:0 -> 4 under load: the lock-free IOs drained to 0 before any new one was sent, then at most 4 at once; verify clean"
