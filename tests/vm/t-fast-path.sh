@@ -74,6 +74,7 @@ set -- $FAST
 ok "lock-free: all $3 reads sent lock-free, counted exactly, rlentime = service_read sum = $RLEN ns, max_inflight and rtime nest"
 
 echo 0 > $P
+trap 'echo 1 > $P' EXIT		# the tests after this one run lock-free again
 run1 locked
 echo 1 > $P
 [ "$RLEN" = "$SVC" ] || fail "locked: rlentime $RLEN ns != service_read sum $SVC ns"
