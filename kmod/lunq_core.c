@@ -220,25 +220,43 @@ void lunq_account(struct lunq_c *lc, u64 now)
 void lunq_update_fast(struct lunq_c *lc)
 {
 	struct lunq_host *h = &lc->host;
-	bool f = READ_ONCE(fast_path) && !h->qdepth && !lc->lun.depth &&
-		 !lc->lun.foreign && !lc->lun.pool && !lc->model.cfg.kind &&
-		 !lunq_react_deadline(&lc->react) && !h->q.nr &&
-		 !h->nr_retry && !h->blocked && !h->dispatching && !h->held &&
-		 !h->inflight && !lc->lun.inflight;
+	struct lunq_react *r = &lc->react;
+	bool f = READ_ONCE(fast_path) && !lc->lun.depth && !lc->lun.foreign &&
+		 !lc->lun.pool && !lc->model.cfg.kind &&
+		 !lunq_react_deadline(r) &&
+		 !(r->cfg.mode == LUNQ_REACT_LINUX && r->cur < r->cfg.max) &&
+		 !h->q.nr && !h->nr_retry && !h->blocked && !h->dispatching &&
+		 !h->held && !h->inflight && !lc->lun.inflight;
+	u32 lim = !f ? 0 : h->qdepth ?: LUNQ_FAST_NOLIMIT;
 
-	if (f == lc->fast)
+	if (lim == lc->fast_lim)
 		return;
-	WRITE_ONCE(lc->fast, f);
-	if (f)
-		return;
+	if (lc->fast_lim)
+		lunq_fast_close(lc);
+	/* a new throttle: open again only when nothing was in flight */
+	if (lim && !h->held) {
+		lc->fast_lba = LUNQ_NO_LBA;
+		WRITE_ONCE(lc->fast_lim, lim);
+	}
+}
+
+void lunq_fast_close(struct lunq_c *lc)
+{
+	struct lunq_host *h = &lc->host;
+	u64 lba;
+
+	WRITE_ONCE(lc->fast_lim, 0);
 	/*
-	 * Pairs with the fully ordered cmpxchg in lunq_io_fast_map(): an IO
-	 * that still saw @fast is counted in @nfast here, and holds the
-	 * slots until the last such IO completes (lunq_fast_edge()).
+	 * Pairs with the fully ordered cmpxchg in lunq_fast_take(): an IO
+	 * that still saw the path open is counted in @nfast here, and holds
+	 * the slots until the last such IO completes (lunq_fast_edge()).
 	 */
 	smp_mb();
 	if (atomic_read(&lc->nfast))
 		h->held = true;
+	lba = READ_ONCE(lc->fast_lba);
+	if (lba != LUNQ_NO_LBA)
+		h->q.cursor = lba;	/* disksort goes on from there */
 }
 
 int lunq_fast_edge(struct lunq_c *lc, bool up)
@@ -252,8 +270,8 @@ int lunq_fast_edge(struct lunq_c *lc, bool up)
 	now = ktime_get_ns();
 	if (up) {
 		/* 0 -> 1 only here, and only while the path is open */
-		if (lc->fast)
-			n = atomic_inc_return(&lc->nfast);
+		if (lc->fast_lim)
+			n = max(lunq_fast_take(&lc->nfast, lc->fast_lim, true), 0);
 		if (n == 1)
 			lunq_integ_busy(&lc->integ, now, true);
 	} else if (atomic_dec_return(&lc->nfast) == 0) {

@@ -58,7 +58,7 @@ struct lunq_c {
 	/*
 	 * @lock protects @host (throttle and wait queue), @policy and
 	 * @pushback.  It is taken once in map and once in end_io per IO
-	 * (none on the lock-free path, see @fast), with interrupts off
+	 * (none on the lock-free path, see @fast_lim), with interrupts off
 	 * because end_io may run in hard-irq context.
 	 */
 	spinlock_t lock;
@@ -88,19 +88,27 @@ struct lunq_c {
 	u64 bubble_ns;			/* bubble_ms, read without @lock */
 
 	/*
-	 * The lock-free pass-through path (lunq_io_fast_map()): taken while
-	 * @fast, which lunq_update_fast() sets under @lock when nothing can
-	 * wait or be emulated -- live throttle 0, no LUN slots, other
-	 * initiators, pool or service-time model, no restore pending -- and
-	 * the host side is idle (no waiter, retry or locked IO in flight).
-	 * @nfast counts its IOs in flight; it only leaves or reaches 0 under
-	 * @lock, where busy time (rtime) starts and ends.  When @fast goes
-	 * false with IOs in flight, host.held keeps every slot taken until
-	 * the last of them completes.  Their active time is summed per CPU
+	 * The lock-free path (lunq_io_fast_map()): taken while @fast_lim,
+	 * which lunq_update_fast() sets under @lock when nothing waits or is
+	 * emulated -- no LUN slots, other initiators, pool or service-time
+	 * model, no reaction below its maximum or restore pending -- and the
+	 * host side is idle (no waiter, retry or locked IO in flight).  Its
+	 * value is the live throttle then (LUNQ_FAST_NOLIMIT for 0), 0 while
+	 * closed: one word, so a reader never pairs an open path with another
+	 * period's throttle.  @nfast counts its IOs in flight (at most
+	 * @fast_lim, lunq_fast_take()); it only leaves or reaches 0 under
+	 * @lock, where busy time (rtime) starts and ends.  An IO that finds
+	 * every slot taken goes to the locked path, which closes this one
+	 * (lunq_fast_close()) and waits.  When the path closes with IOs in
+	 * flight, host.held keeps every slot taken until the last of them
+	 * completes.  Their active time is summed per CPU
 	 * (lunq_stats_fast_rlen() - @fast_rlen0 since the last reset).
+	 * @fast_lba: the LBA last sent on this path, the disksort cursor
+	 * when it closes (LUNQ_NO_LBA: none).
 	 */
-	bool fast;
+	u32 fast_lim;
 	atomic_t nfast;
+	u64 fast_lba;
 	u32 fast_max;			/* most of @nfast since the reset */
 	u64 fast_rlen0;
 	struct lunq_dev *sysdev;	/* our entry, once resumed */
@@ -132,8 +140,10 @@ bool lunq_set_throttle(struct lunq_c *lc, u32 to, enum lunq_tcause cause,
 		       u64 now);
 /* Fold time into the iostat integrals after a count changed.  Locked. */
 void lunq_account(struct lunq_c *lc, u64 now);
-/* Whether the lock-free path may be taken now (sets @fast).  Locked. */
+/* Whether the lock-free path may be taken now (sets @fast_lim).  Locked. */
 void lunq_update_fast(struct lunq_c *lc);
+/* Close the lock-free path (an IO found its slots taken).  Locked. */
+void lunq_fast_close(struct lunq_c *lc);
 /*
  * @nfast from 0 to 1 (@up: the count now, 0 when the path closed
  * meanwhile) or from 1 to 0, under @lock: busy time starts or ends, held

@@ -45,14 +45,8 @@ void lunq_io_send(struct lunq_c *lc, struct bio *bio)
 /* One lock-free IO less in flight; the last one goes through the lock. */
 static void lunq_io_fast_put(struct lunq_c *lc)
 {
-	int v = atomic_read(&lc->nfast);
-
-	do {
-		if (v == 1) {
-			lunq_fast_edge(lc, false);
-			return;
-		}
-	} while (!atomic_try_cmpxchg(&lc->nfast, &v, v - 1));
+	if (!lunq_fast_put(&lc->nfast))
+		lunq_fast_edge(lc, false);
 }
 
 static void lunq_io_fast_max(struct lunq_c *lc, u32 n)
@@ -69,18 +63,18 @@ static void lunq_io_fast_max(struct lunq_c *lc, u32 n)
 }
 
 /*
- * One fully ordered cmpxchg on @nfast, two clock reads per IO (here and
- * at completion), per-CPU sums; 0 <-> 1 goes through the lock (busy time).
+ * One fully ordered cmpxchg on @nfast (a slot, lunq_fast_take()), two
+ * clock reads per IO (here and at completion), per-CPU sums; 0 <-> 1 goes
+ * through the lock (busy time).  False: the locked path takes the IO.
  */
 bool lunq_io_fast_map(struct lunq_c *lc, struct lunq_io *io, struct bio *bio)
 {
-	int v = atomic_read(&lc->nfast);
+	u32 lim = READ_ONCE(lc->fast_lim);
+	int v = lim ? lunq_fast_take(&lc->nfast, lim, false) : -1;
 	u64 now;
 
-	do {
-		if (!v)
-			break;
-	} while (!atomic_try_cmpxchg(&lc->nfast, &v, v + 1));
+	if (v < 0)
+		return false;	/* closed, or every slot taken */
 	if (!v) {
 		/* 0 -> 1: the path is checked under the lock there */
 		v = lunq_fast_edge(lc, true);
@@ -88,18 +82,20 @@ bool lunq_io_fast_map(struct lunq_c *lc, struct lunq_io *io, struct bio *bio)
 			return false;
 	} else {
 		/*
-		 * Pairs with smp_mb() in lunq_update_fast(): if the path
-		 * closed before the cmpxchg, this sees it and gives the
-		 * count back.
+		 * Pairs with smp_mb() in lunq_fast_close(): if the path
+		 * closed before the cmpxchg, this sees it and gives the slot
+		 * back; if it opened again meanwhile, with its own throttle.
 		 */
-		if (unlikely(!READ_ONCE(lc->fast))) {
+		lim = READ_ONCE(lc->fast_lim);
+		if (unlikely(!lim || (u32)v > lim)) {
 			lunq_io_fast_put(lc);
 			return false;
 		}
-		v++;
 	}
 	if (unlikely((u32)v > READ_ONCE(lc->fast_max)))
 		lunq_io_fast_max(lc, v);
+	if (bio_sectors(bio))
+		WRITE_ONCE(lc->fast_lba, bio->bi_iter.bi_sector);
 	now = ktime_get_ns();
 	io->flags = LUNQ_IO_FAST;
 	io->t_arrive = now;

@@ -57,7 +57,7 @@ void lunq_io_send(struct lunq_c *lc, struct bio *bio);
 bool lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
 		      struct bio *bio, u64 now, bool nowait);
 /*
- * The lock-free pass-through path (lunq_core.h, lc->fast): send @bio now
+ * The lock-free pass-through path (lunq_core.h, lc->fast_lim): send @bio now
  * without the device lock; false when the path closed (the caller takes
  * the locked path).  @io's iter, bi_flags and flush are set.
  */

@@ -31,6 +31,7 @@
 #define LUNQ_SCHED_H
 
 #include <linux/types.h>
+#include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/rbtree.h>
 
@@ -159,5 +160,43 @@ bool lunq_host_unblock(struct lunq_host *h, u64 now);
 /* Remove and return a retry, else the oldest waiter, else NULL. */
 struct lunq_waiter *lunq_host_pop_any(struct lunq_host *h);
 void lunq_host_reset_max(struct lunq_host *h);
+
+/*
+ * The lock-free path's slots (lunq_core.h): @n counts its IOs in flight,
+ * at most @lim (LUNQ_FAST_NOLIMIT: no throttle).  One fully ordered
+ * cmpxchg.  Returns the new count when a slot was taken; 0 when @n was 0
+ * (the first IO takes its slot under the device lock: busy time starts
+ * there); -1 when all @lim are taken (the IO goes to the locked path,
+ * which closes this one and makes it wait).  @first (under the lock):
+ * take a slot from 0 too.
+ */
+#define LUNQ_FAST_NOLIMIT	U32_MAX
+static inline int lunq_fast_take(atomic_t *n, u32 lim, bool first)
+{
+	int v = atomic_read(n);
+
+	do {
+		if (!v && !first)
+			return 0;
+		if ((u32)v >= lim)
+			return -1;
+	} while (!atomic_try_cmpxchg(n, &v, v + 1));
+	return v + 1;
+}
+
+/*
+ * Give back a slot of @n.  False when it is the last one: that one is
+ * given back under the device lock (busy time ends, held slots free).
+ */
+static inline bool lunq_fast_put(atomic_t *n)
+{
+	int v = atomic_read(n);
+
+	do {
+		if (v == 1)
+			return false;
+	} while (!atomic_try_cmpxchg(n, &v, v - 1));
+	return true;
+}
 
 #endif /* LUNQ_SCHED_H */

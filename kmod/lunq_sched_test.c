@@ -389,6 +389,36 @@ static void lunq_throttle_held(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->h.inflight, 1U);
 }
 
+/*
+ * The lock-free path's slots: from 0 only under the lock (@first), never
+ * more than the limit, the last one given back under the lock.
+ */
+static void lunq_throttle_fast_slots(struct kunit *test)
+{
+	atomic_t n = ATOMIC_INIT(0);
+	int i;
+
+	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, 3, false), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&n), 0);
+	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, 3, true), 1);
+	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, 3, false), 2);
+	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, 3, false), 3);
+	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, 3, false), -1);
+	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, 3, true), -1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&n), 3);
+	/* a lower limit taken while more are in flight: nothing more */
+	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, 2, false), -1);
+	KUNIT_EXPECT_TRUE(test, lunq_fast_put(&n));
+	KUNIT_EXPECT_TRUE(test, lunq_fast_put(&n));
+	KUNIT_EXPECT_FALSE(test, lunq_fast_put(&n));
+	KUNIT_EXPECT_EQ(test, atomic_read(&n), 1);
+	atomic_set(&n, 0);
+	/* no throttle: as many as come */
+	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, LUNQ_FAST_NOLIMIT, true), 1);
+	for (i = 2; i <= 1000; i++)
+		KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, LUNQ_FAST_NOLIMIT, false), i);
+}
+
 /* Lowering qdepth never touches IOs in flight; it only holds new ones. */
 static void lunq_throttle_lower_live(struct kunit *test)
 {
@@ -469,6 +499,7 @@ static struct kunit_case lunq_throttle_cases[] = {
 	KUNIT_CASE(lunq_throttle_unlimited),
 	KUNIT_CASE(lunq_throttle_no_overtaking),
 	KUNIT_CASE(lunq_throttle_held),
+	KUNIT_CASE(lunq_throttle_fast_slots),
 	KUNIT_CASE(lunq_throttle_lower_live),
 	KUNIT_CASE(lunq_throttle_raise_live),
 	KUNIT_CASE(lunq_throttle_direct_send_moves_cursor),

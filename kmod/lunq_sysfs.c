@@ -113,7 +113,7 @@ static ssize_t fast_path_show(struct kobject *kobj, struct kobj_attribute *a,
 	struct lunq_c *lc;
 
 	return LUNQ_WITH_LC(kobj, lc, sysfs_emit(buf, "%d %llu\n",
-		READ_ONCE(lc->fast),
+		READ_ONCE(lc->fast_lim) != 0,
 		(unsigned long long)lunq_stats_fast_ios(&lc->st)));
 }
 

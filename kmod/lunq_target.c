@@ -210,12 +210,15 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 	io->flush = op_is_flush(bio->bi_opf) && !bio_sectors(bio);
 	io->iter = bio->bi_iter;
 	io->bi_flags = bio->bi_flags;
-	if (READ_ONCE(lc->fast) && lunq_io_fast_map(lc, io, bio))
+	if (READ_ONCE(lc->fast_lim) && lunq_io_fast_map(lc, io, bio))
 		return DM_MAPIO_SUBMITTED;
 	io->w.lba = lba;
 	spin_lock_irqsave(&lc->lock, flags);
 	now = ktime_get_ns();
 	io->t_arrive = now;
+	/* the lock-free path's slots are all taken: this IO waits for them */
+	if (lc->fast_lim)
+		lunq_fast_close(lc);
 	if (lunq_host_try_send(&lc->host, lba)) {
 		sent = lunq_io_lun_send(lc, io, bio, now, nowait);
 		lunq_account(lc, now);

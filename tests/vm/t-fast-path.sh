@@ -19,6 +19,12 @@
 #     completed (host.held).  blktrace on null_blk (independent): the
 #     concurrency, above 4 before, falls to 0, and from there IOs are sent
 #     again, never more than 4 at once.  Verify clean.
+#  3. Throttled, uncontended (a slot is one atomic): lunq qdepth:8 on
+#     null_blk (2 ms).  fio QD8: every read lock-free, none waited, at most
+#     8 at null_blk (blktrace).  fio QD32: the slots run out, the path
+#     closes and the rest wait under the lock; blktrace: never more than 8
+#     at null_blk, and exactly 8 at once reached; reads = null_blk's = fio's;
+#     the lock-free reads + the reads that waited in lunq's queue = all.
 # group: basic stats throttle
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
@@ -120,3 +126,51 @@ note "null_blk (blktrace): up to $m writes at once before the switch; after it, 
 	fail "leaving the lock-free path: $early sent while lock-free IOs were in flight; drained to 0 after ${z:-never}; then $after sent with up to $am at once"
 counters_consistent lq || fail "counters after the switch"
 ok "qdepth:0 -> 4 under load: the lock-free IOs drained to 0 before any new one was sent, then at most 4 at once; verify clean"
+dm_remove lq || fail "remove"
+echo 0 > "$CFG/lq_fp/power"
+rmdir "$CFG/lq_fp"
+
+# --- 3. throttled, below the throttle: lock-free; above it: locked ---
+nb=$(nullb_create lq_fp 256 irqmode=2 completion_nsec=2000000 hw_queue_depth=256) ||
+	fail "null_blk setup"
+dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:8" || fail "create"
+sleep 1
+# run3 QD: fio at QD on lq, blktrace on null_blk; sets READS LOWER FIO
+# FASTN WAITED MAXC (the most at once at null_blk) and NMAX (sends at it)
+run3() {
+	expect dmsetup message lq 0 stats reset
+	read -r _ f0 < /sys/kernel/lunq/lq/fast_path
+	r0=$(disk_stat "$nb" 1)
+	bt_start "$nb" /tmp/fp3.bt issue complete
+	fio --name=fp --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
+		--rw=randread --bs=4k --iodepth="$1" --time_based --runtime=$(scaled 6 3) \
+		--output-format=terse --terse-version=3 > /tmp/fp3.fio 2>&1 ||
+		{ cat /tmp/fp3.fio; fail "QD$1: fio"; }
+	bt_stop
+	read -r _ f1 < /sys/kernel/lunq/lq/fast_path
+	FASTN=$((f1 - f0))
+	FIO=$(( $(fio_terse /tmp/fp3.fio 6) / 4 ))
+	READS=$(lq_stat lq reads)
+	LOWER=$(( $(disk_stat "$nb" 1) - r0 ))
+	# reads that waited in lunq's queue: wait_read's count but row 0
+	WAITED=$(awk '$1 == "count" { c = $2 } $1 == "0" { z = $2 }
+		END { print c - z }' /sys/kernel/lunq/lq/hist/wait_read)
+	awk '$2 !~ /R/ { next } $1 == "D" { c++; if (c > m) m = c; if (c == m) k++ }
+		$1 == "C" { c-- } END { print m + 0, k + 0 }' /tmp/fp3.bt.txt > /tmp/fp3.c
+	read -r MAXC NMAX < /tmp/fp3.c
+	counters_consistent lq || fail "QD$1: counters"
+	note "QD$1 on qdepth:8: $READS reads (null_blk $LOWER, fio $FIO), $FASTN lock-free, $WAITED waited in lunq, null_blk at most $MAXC at once (blktrace), max_inflight $(lq_stat lq max_inflight)"
+	[ "$READS" = "$LOWER" ] && [ "$READS" = "$FIO" ] ||
+		fail "QD$1: reads: lunq $READS, null_blk $LOWER, fio $FIO"
+	[ "$MAXC" -le 8 ] || fail "QD$1: $MAXC reads at once at null_blk with qdepth:8"
+}
+run3 8
+[ "$FASTN" = "$READS" ] && [ "$WAITED" = 0 ] ||
+	fail "QD8 on qdepth:8: $FASTN of $READS reads lock-free, $WAITED waited"
+[ "$(cut -d' ' -f1 /sys/kernel/lunq/lq/fast_path)" = 1 ] || fail "qdepth:8 at rest: the path is not open"
+ok "qdepth:8, QD8: all $READS reads lock-free, none waited, at most $MAXC at null_blk; counts exact"
+run3 32
+[ "$MAXC" = 8 ] || fail "QD32 on qdepth:8: null_blk never had 8 at once ($MAXC)"
+[ "$FASTN" -lt "$READS" ] && [ "$WAITED" -gt 0 ] && [ $((FASTN + WAITED)) -le "$READS" ] ||
+	fail "QD32 on qdepth:8: $FASTN lock-free + $WAITED waited of $READS reads"
+ok "qdepth:8, QD32: at most 8 at null_blk (8 reached), $FASTN lock-free, $WAITED waited in lunq, counts exact"
