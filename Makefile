@@ -28,6 +28,8 @@
 #                disksort, aging), per-LUN vs global throttle, sweep,
 #                alignment scan, scsi_debug TASK SET FULL; results in
 #                results/demo-<timestamp>/
+#   make bench   every benchmark (overhead + compare), one JSON and a table
+#                with the goals (ARGS="-o DIR --rounds N ...")
 #   make bench-overhead  lunq vs dm-linear, disksort vs fifo, scale (ARGS="-o DIR ...")
 #   make bench-compare   lunqbench vs fio, equal settings (ARGS="-o DIR ...")
 #   make fuzz    libFuzzer on the parsers, 10 min per target (FUZZ_TIME=seconds)
@@ -37,7 +39,7 @@ DEB_KDIR := /lib/modules/$(KVER)/build
 KDIR ?= $(DEB_KDIR)
 SUBDIRS_USER := $(wildcard lib/Makefile ctl/Makefile bench/Makefile)
 
-.PHONY: all check-kdir kmod kmod-xflush splat user deps test test-unit test-kunit test-vm test-debug kernel-debug demo tools bench-overhead bench-compare checkpatch clean help fuzz
+.PHONY: all check-kdir kmod kmod-xflush splat user deps test test-unit test-kunit test-vm test-debug kernel-debug demo tools bench bench-overhead bench-compare checkpatch clean help fuzz
 
 all: kmod splat user tools
 
@@ -184,8 +186,14 @@ demo: deps all
 bench-overhead: all
 	bench/overhead.sh $(ARGS)
 
+# benchmarks, not tests: bench/bench.sh runs bench-overhead and
+# bench-compare and writes results/bench-<time>/{bench.json,summary.txt}.
+# ARGS are bench/bench.sh's: --rounds N, --runtime S, -o DIR
+bench: all
+	bench/bench.sh $(ARGS)
+
 # benchmark, not a test: lunqbench against fio, alternated rounds, ratios.
-# ARGS are bench/compare-fio.sh's: --rounds N, --runtime S, --part a|b, -o DIR
+# ARGS are bench/compare-fio.sh's: --rounds N, --runtime S, --part abc, -o DIR
 bench-compare: all
 	bench/compare-fio.sh $(ARGS)
 

@@ -9,6 +9,12 @@
 #   Part B  the same at QD8 on a null_blk whose completions take 2 ms
 #           (timer): device-bound; the latency percentiles show whether
 #           the two tools measure the same thing.
+#   Part C  open loop: the bubble load (lunqbench --preset bubble, the
+#           same two jobs in fio: a sequential stream at QD16 and 10
+#           random reads/s at fixed gaps) on the 2 ms null_blk: CPU per IO
+#           of all IOs (guest busy time), and of the slow far job alone as
+#           each tool reports its own threads' CPU: an idle or slow job
+#           should cost next to nothing between its arrivals.
 #
 # The tools alternate, one run each per round (ABBA order), after one
 # unmeasured warm-up run each.  Per round: IOPS, CPU us per IO (busy time
@@ -23,20 +29,20 @@
 # Options:
 #   --rounds N      rounds per part (default 10, at least 10 for a figure)
 #   --runtime S     seconds per run (default 5)
-#   --part a|b|ab   which parts (default ab)
+#   --part LETTERS  which parts, any of a, b, c (default abc)
 #   -o DIR          result directory (qemu/run -o)
 #   -h, --help      this text
-# About 4 minutes with the defaults under TCG.  `make bench-compare`.
+# About 6 minutes with the defaults under TCG.  `make bench-compare`.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
-rounds=10 runtime=5 part=ab out=()
+rounds=10 runtime=5 part=abc out=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rounds) rounds=${2:?--rounds needs a number}; shift 2 ;;
 	--runtime) runtime=${2:?--runtime needs seconds}; shift 2 ;;
-	--part) part=${2:?--part needs a, b or ab}; shift 2 ;;
+	--part) part=${2:?--part needs letters of a, b, c}; shift 2 ;;
 	-o|--out) out=(-o "${2:?-o needs a directory}"); shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "bench/compare-fio.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -45,7 +51,7 @@ done
 for v in "$rounds" "$runtime"; do
 	[[ $v =~ ^[1-9][0-9]*$ ]] || { echo "bench/compare-fio.sh: --rounds and --runtime take a positive integer" >&2; exit 2; }
 done
-case $part in a|b|ab) ;; *) echo "bench/compare-fio.sh: --part takes a, b or ab" >&2; exit 2 ;; esac
+[[ $part =~ ^[abc]+$ ]] || { echo "bench/compare-fio.sh: --part takes letters of a, b, c" >&2; exit 2; }
 [ -x "$top/bench/lunqbench" ] || make -C "$top" || exit 1
 exec "$top/qemu/run" "${out[@]}" "$top/bench/compare-fio-guest.sh" \
 	--rounds "$rounds" --runtime "$runtime" --part "$part"

@@ -441,7 +441,7 @@ static struct lb_run *run_once(const struct lb_opts *o, struct lb_target *tgts,
 	pthread_condattr_t ca;
 	sigset_t sigs, oldsigs;
 	struct rusage ru0, ru1;
-	u64 ival_ns = (u64)(o->interval * 1e9), next;
+	u64 ival_ns = (u64)(o->interval * 1e9), next, main_cpu;
 	bool header = false;
 
 	r->o = o;
@@ -476,6 +476,7 @@ static struct lb_run *run_once(const struct lb_opts *o, struct lb_target *tgts,
 	pthread_sigmask(SIG_SETMASK, &oldsigs, NULL);
 	pthread_barrier_wait(&r->go);		/* all set up */
 	getrusage(RUSAGE_SELF, &ru0);
+	main_cpu = lb_thread_cpu();
 	r->t0 = lb_now();
 	r->t_warm = r->t0 + (u64)(o->warmup * 1e9);
 	if (o->elapsed > 0) {
@@ -549,8 +550,10 @@ static struct lb_run *run_once(const struct lb_opts *o, struct lb_target *tgts,
 	for (int i = 0; i < r->nworkers; i++)
 		pthread_join(r->workers[i].tid, NULL);
 	getrusage(RUSAGE_SELF, &ru1);
+	r->cpu_main_s = (double)(lb_thread_cpu() - main_cpu) / 1e9;
 	r->cpu_user_s = tv_s(ru1.ru_utime) - tv_s(ru0.ru_utime);
 	r->cpu_sys_s = tv_s(ru1.ru_stime) - tv_s(ru0.ru_stime);
+	r->cpu_kernel_s = r->cpu_user_s + r->cpu_sys_s - r->cpu_main_s;
 	r->interrupted = lb_sigstop;
 
 	/* merge: workers into jobs, jobs into the run */
@@ -562,7 +565,12 @@ static struct lb_run *run_once(const struct lb_opts *o, struct lb_target *tgts,
 			w->st.dropped = w->q.dropped;
 		}
 		lb_stats_add(&w->job->st, &w->st);
+		w->job->cpu_ns += w->cpu_ns;
+		r->cpu_kernel_s -= (double)w->cpu_ns / 1e9;
 	}
+	/* rusage ticks and thread clocks differ by a tick or so */
+	if (r->cpu_kernel_s < 0.01)
+		r->cpu_kernel_s = 0;
 	r->t_last = r->t_warm;
 	for (int k = 0; k < r->njobs; k++) {
 		struct lb_job *j = &r->jobs[k];

@@ -425,7 +425,7 @@ const struct lb_option lb_options[LBO_N] = {
 	[LBO_SPIN] = { "spin", 0, "PCT", S_RATE,
 		"open loop: spin at most PCT% of the time between arrivals to meet "
 		"them (0: only sleep; 100: as long as the timers need, up to 5 ms)",
-		"25", NULL, LB_OPT_U32, OFF(spin_pct), 0, 0, 100 },
+		"0", NULL, LB_OPT_U32, OFF(spin_pct), 0, 0, 100 },
 	[LBO_SIZE] = { "size", 0, "SIZE", S_RATE,
 		"bytes of the target to use; makes or extends a file", NULL, NULL,
 		LB_OPT_FUNC, .parse = opt_size_arg },

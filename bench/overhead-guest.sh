@@ -12,11 +12,13 @@
 #   whose completions take B_CNSEC (timer): the 8 slots are the bottleneck,
 #   so about 2040 bios wait in lunq and every IO goes through the wait
 #   queue (insert, pick).  IOPS is then set by the device and the queue's
-#   cost shows as CPU time per IO.
+#   cost shows as CPU time per IO.  Then disksort alone with ~1000 waiters
+#   (QD125 x 8) against ~10000 (QD1250 x 8): an O(log n) queue costs
+#   about the same per IO at both.
 # Part C: scale: the reads of part A from one fio job per CPU (2, or 4
 #   when the VM has 4 or more), QD32 each, all to one device: dm-linear vs
 #   lunq qdepth:0 (the lock-free path), then dm-linear vs lunq qdepth:256
-#   (throttled, never reached: every IO takes the device lock).
+#   (throttled, never reached: lock-free too, a slot is one atomic).
 # Each part's two devices sit on the same null_blk.  Each round runs both,
 # one fio run each, in ABBA order (odd rounds the baseline first, even
 # rounds the other) so a drift over time favours neither.  One unmeasured
@@ -48,6 +50,7 @@ has() { case $part in *$1*) return 0 ;; esac; return 1; }
 NB_MB=1024			# both null_blk devices
 A_QD=32
 B_QD=256 B_JOBS=8 B_QDEPTH=8
+E_QD1=125 E_QD2=1250		# part B's second half: ~1000 vs ~10000 waiters
 B_CNSEC=${LUNQ_BENCH_B_CNSEC:-1000000}	# part B's completion time (ns)
 C_QD=32 C_JOBS=$(nproc)			# part C: a job per CPU, at most 4
 [ "$C_JOBS" -gt 4 ] && C_JOBS=4
@@ -78,20 +81,21 @@ jstats() {
 }
 
 # run_part TAG NAME_BASE DEV_BASE NAME_X DEV_X IODEPTH NUMJOBS
-# alternates the two devices for $rounds rounds; sets the lists
+# alternates the two devices for $rounds rounds (IODEPTH "B/X": one for
+# each); sets the lists
 # TAG_ib TAG_ix (IOPS), TAG_cb TAG_cx (CPU us per IO), TAG_ri TAG_rc
 # (ratios X/base of IOPS and of CPU per IO)
 run_part() {
-	_tag=$1 _nb=$2 _db=$3 _nx=$4 _dx=$5 _qd=$6 _nj=$7
+	_tag=$1 _nb=$2 _db=$3 _nx=$4 _dx=$5 _qb=${6%/*} _qx=${6#*/} _nj=$7
 	_lib= _lix= _lcb= _lcx= _lri= _lrc=
 	_r=1
 	while [ "$_r" -le "$rounds" ]; do
 		if [ $((_r % 2)) = 1 ]; then
-			_b=$(fio_run "$_db" "$_qd" "$_nj" "$runtime") || return 1
-			_x=$(fio_run "$_dx" "$_qd" "$_nj" "$runtime") || return 1
+			_b=$(fio_run "$_db" "$_qb" "$_nj" "$runtime") || return 1
+			_x=$(fio_run "$_dx" "$_qx" "$_nj" "$runtime") || return 1
 		else
-			_x=$(fio_run "$_dx" "$_qd" "$_nj" "$runtime") || return 1
-			_b=$(fio_run "$_db" "$_qd" "$_nj" "$runtime") || return 1
+			_x=$(fio_run "$_dx" "$_qx" "$_nj" "$runtime") || return 1
+			_b=$(fio_run "$_db" "$_qb" "$_nj" "$runtime") || return 1
 		fi
 		set -- $_b $_x
 		_ri=$(ratio "$3" "$1") _rc=$(ratio "$4" "$2")
@@ -183,7 +187,24 @@ if has b; then
 	run_part B fifo /dev/mapper/ovh_fifo disksort /dev/mapper/ovh_dsort $B_QD $B_JOBS || exit 1
 	report B fifo disksort
 	note "disksort status after part B: $(dmsetup status ovh_dsort | cut -d' ' -f4-13)"
-	dm_remove ovh_fifo && dm_remove ovh_dsort || exit 1
+	dm_remove ovh_fifo || exit 1
+	echo
+	echo "== Part B, 1k vs 10k waiters: lunq qdepth:$B_QDEPTH sched:disksort, QD$E_QD1 vs QD$E_QD2 x $B_JOBS jobs, ${runtime} s per run"
+	dm_create ovh_dsort2 "0 $sz lunq $nb 0 2 qdepth:$B_QDEPTH sched:disksort" || exit 1
+	for qd in $E_QD1:ovh_dsort $E_QD2:ovh_dsort2; do
+		q=${qd%:*} d=${qd#*:}
+		(sleep 2; status_field $d waiting > $tmp/waiting.$q) &
+		sp=$!
+		w=$(fio_run /dev/mapper/$d $q $B_JOBS $WARMUP) || exit 1
+		wait $sp
+		wt=$(cat $tmp/waiting.$q)
+		eval "wait_e$q=\$wt"
+		note "warm-up QD$q x $B_JOBS: ${w% *} IOPS, ${w#* } us/IO; mid-run waiting=$wt"
+	done
+	run_part E 1k /dev/mapper/ovh_dsort 10k /dev/mapper/ovh_dsort2 "$E_QD1/$E_QD2" $B_JOBS || exit 1
+	report E 1k 10k
+	note "the 10k device after part B: $(dmsetup status ovh_dsort2 | cut -d' ' -f4-13)"
+	dm_remove ovh_dsort && dm_remove ovh_dsort2 || exit 1
 fi
 if has c; then
 	nb=$(nullb_create ovh_nbc $NB_MB memory_backed=0) || { echo "null_blk setup failed"; exit 1; }
@@ -197,7 +218,7 @@ if has c; then
 		w=$(fio_run /dev/mapper/$d $C_QD $C_JOBS $WARMUP) || exit 1
 		note "warm-up $d: ${w% *} IOPS, ${w#* } us/IO"
 	done
-	note "lunq qdepth:0 fast_path (open, IOs): $(cat /sys/kernel/lunq/ovh_c0/fast_path); qdepth:256: $(cat /sys/kernel/lunq/ovh_c256/fast_path)"
+	note "lunq qdepth:0 fast_path (open, IOs): $(cat /sys/kernel/lunq/ovh_c0/fast_path); qdepth:256: $(cat /sys/kernel/lunq/ovh_c256/fast_path) (both lock-free)"
 	run_part C linear /dev/mapper/ovh_clinear lunq0 /dev/mapper/ovh_c0 $C_QD $C_JOBS || exit 1
 	report C linear lunq0
 	run_part D linear /dev/mapper/ovh_clinear lunq256 /dev/mapper/ovh_c256 $C_QD $C_JOBS || exit 1
@@ -216,6 +237,9 @@ if has b; then
 	printf '%s; median IOPS fifo %.0f, disksort %.0f\n' "$(summary "wait queue: disksort/fifo IOPS" "$B_sri")" "${B_sib%% *}" "${B_six%% *}"
 	printf '%s; median fifo %.2f, disksort %.2f us/IO\n' "$(summary "wait queue: disksort/fifo CPU per IO" "$B_src")" "${B_scb%% *}" "${B_scx%% *}"
 	echo "wait queue: waiting=$wait_ovh_fifo (fifo), $wait_ovh_dsort (disksort) in a mid-run sample"
+	printf '%s\n' "$(summary "wait queue: disksort 10k/1k waiters IOPS" "$E_sri")"
+	printf '%s; median 1k %.2f, 10k %.2f us/IO\n' "$(summary "wait queue: disksort 10k/1k waiters CPU per IO" "$E_src")" "${E_scb%% *}" "${E_scx%% *}"
+	echo "wait queue: waiting=$wait_e125 (QD$E_QD1 x $B_JOBS), $wait_e1250 (QD$E_QD2 x $B_JOBS) in a mid-run sample"
 fi
 if has c; then
 	printf '%s; median IOPS linear %.0f, lunq %.0f\n' "$(summary "scale ($C_JOBS jobs): lunq qdepth:0/linear IOPS" "$C_sri")" "${C_sib%% *}" "${C_six%% *}"
@@ -235,6 +259,9 @@ j=$LUNQ_OUT/overhead.json
 		"randread bs=4k iodepth=$B_QD numjobs=$B_JOBS libaio direct; null_blk timer completions $B_CNSEC ns" \
 		"$(printf '\n    "qdepth": %s,\n    "waiting_sample": {"fifo": %s, "disksort": %s},' \
 			$B_QDEPTH "${wait_ovh_fifo:-null}" "${wait_ovh_dsort:-null}")"
+	has b && json_part E b_waiters_1k_10k 1k 10k \
+		"disksort qdepth:$B_QDEPTH; randread bs=4k iodepth=$E_QD1 vs $E_QD2 numjobs=$B_JOBS libaio direct" \
+		"$(printf '\n    "waiting_sample": {"1k": %s, "10k": %s},' "${wait_e125:-null}" "${wait_e1250:-null}")"
 	has c && json_part C c_qdepth0 linear lunq0 \
 		"randread bs=4k iodepth=$C_QD numjobs=$C_JOBS libaio direct; one device; null_blk softirq completions" ""
 	has c && json_part D c_qdepth256 linear lunq256 \

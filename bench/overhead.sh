@@ -11,11 +11,13 @@
 #           sched:fifo vs sched:disksort, on a null_blk with 1 ms timer
 #           completions: the 8 slots are the bottleneck and ~2040 bios
 #           wait in lunq (a mid-run waiting= sample is printed), so the
-#           wait queue's cost shows.  Reports disksort/fifo.
+#           wait queue's cost shows.  Reports disksort/fifo.  Then disksort
+#           with ~1000 waiters vs ~10000: reports 10k/1k (O(log n): ~1).
 #   Part C  scale: part A's reads from one job per guest CPU (2; 4 with
 #           LUNQ_VM_CPUS=4), QD32 each, to one device: dm-linear vs lunq
-#           qdepth:0 (lock-free), then vs lunq qdepth:256 (every IO takes
-#           the device lock).  Reports lunq/linear for both.
+#           qdepth:0 (lock-free), then vs lunq qdepth:256 (throttled but
+#           never full: lock-free too, a slot is one atomic).  Reports
+#           lunq/linear for both.
 #
 # The two devices of a part are measured alternately, one short fio run
 # each per round (ABBA order), after one unmeasured warm-up run each.  Per

@@ -141,6 +141,34 @@ void lb_figures(const struct lb_run *r, const struct lb_stats *st,
 	}
 }
 
+/* ---- CPU ------------------------------------------------------------------- */
+
+static u64 job_ios(const struct lb_job *j)
+{
+	return j->st.h[LB_RESP][LB_RD].count + j->st.h[LB_RESP][LB_WR].count;
+}
+
+/* Where the generator's CPU went: each job's threads, the main thread,
+ * and the kernel's threads working for the process (io_uring's io-wq). */
+static void cpu_line(FILE *f, const struct lb_run *r)
+{
+	fputs("  by thread:", f);
+	for (int k = 0; k < r->njobs; k++) {
+		const struct lb_job *j = &r->jobs[k];
+		u64 n = job_ios(j);
+
+		fprintf(f, " %s%s%.2f us per IO (%.2f s),", j->name,
+			j->name[0] ? " " : "the job ",
+			n ? (double)j->cpu_ns / 1e3 / (double)n : 0,
+			(double)j->cpu_ns / 1e9);
+	}
+	fprintf(f, " main %.2f s", r->cpu_main_s);
+	if (r->cpu_kernel_s > 0)
+		fprintf(f, ", io_uring workers %.2f s (IOs the target would not take without waiting, issued again)",
+			r->cpu_kernel_s);
+	fputc('\n', f);
+}
+
 /* ---- interval lines ----------------------------------------------------------- */
 
 void lb_ival_take(struct lb_run *r, struct lb_ival *iv, u64 *prev_lag,
@@ -452,6 +480,7 @@ void lb_report_summary(FILE *f, const struct lb_run *r)
 	fprintf(f, "\ngenerator: %.2f us CPU per IO (user %.2f s, sys %.2f s); clock read %llu ns\n",
 		fg.ios ? (r->cpu_user_s + r->cpu_sys_s) * 1e6 / (double)fg.ios : 0,
 		r->cpu_user_s, r->cpu_sys_s, (unsigned long long)r->clock_ns);
+	cpu_line(f, r);
 	if (r->st.sleeps) {
 		char a[32], b[32];
 
@@ -667,6 +696,10 @@ static void json_run_body(FILE *f, const struct lb_run *r)
 			(unsigned long long)j->w.offset);
 		json_totals(f, r, &j->st, r->elapsed_s, job_open(j),
 			    j->iodepth * j->threads, sat);
+		fputs(",\"cpu_s\":", f);
+		lq_json_num(f, (double)j->cpu_ns / 1e9);
+		fputs(",\"cpu_ns_per_io\":", f);
+		lq_json_num(f, job_ios(j) ? (double)j->cpu_ns / (double)job_ios(j) : 0);
 		fputs(",\"hist\":", f);
 		json_hists(f, &j->st);
 		fputs("}", f);
@@ -679,6 +712,10 @@ static void json_run_body(FILE *f, const struct lb_run *r)
 	lq_json_num(f, r->cpu_sys_s);
 	fputs(",\"cpu_ns_per_io\":", f);
 	lq_json_num(f, fg.ios ? (r->cpu_user_s + r->cpu_sys_s) * 1e9 / (double)fg.ios : 0);
+	fputs(",\"cpu_main_s\":", f);
+	lq_json_num(f, r->cpu_main_s);
+	fputs(",\"cpu_kernel_workers_s\":", f);
+	lq_json_num(f, r->cpu_kernel_s);
 	fputs(",\"intervals\":[", f);
 	for (size_t i = 0; i < r->niv; i++) {
 		const struct lb_ival *iv = &r->iv[i];

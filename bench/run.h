@@ -134,6 +134,7 @@ struct lb_job {
 	struct lb_gen gen;
 	struct lb_arrq q;
 	struct lb_stats st;	/* merged after the run */
+	u64 cpu_ns;		/* its workers' CPU time */
 };
 
 /* One IO slot: a buffer and the IO in it. */
@@ -166,6 +167,7 @@ struct lb_worker {
 	u64 t_last;		/* last completion */
 	u64 spin_peak, spin_t;	/* spin window: widest lately, and when */
 	u64 spin_cap;		/* and its bound (open loop) */
+	u64 cpu_ns;		/* its thread's CPU time during the run */
 	pthread_t tid;
 	const char *fatal;	/* an engine failure, said once */
 };
@@ -200,7 +202,14 @@ struct lb_run {
 	struct lb_stats st;
 	u64 t_last;		/* last completion */
 	double elapsed_s;	/* measured span: warmup end to last completion */
-	double cpu_user_s, cpu_sys_s;
+	double cpu_user_s, cpu_sys_s;	/* the whole process */
+	double cpu_main_s;		/* the main thread (interval lines) */
+	/*
+	 * The rest: threads the kernel runs for the process, io_uring's
+	 * io-wq workers (an IO the device refused to queue without waiting,
+	 * REQ_NOWAIT, is issued again from one of them).
+	 */
+	double cpu_kernel_s;
 	u64 clock_ns;		/* cost of one clock read */
 	bool interrupted;
 	struct lb_ival *iv;
@@ -220,6 +229,8 @@ bool lb_wait_until(struct lb_worker *w, u64 t);
 u64 lb_spin_window(struct lb_worker *w, u64 now);
 /* A timed sleep meant to end at @target ended at @woke. */
 void lb_timer_note(struct lb_worker *w, u64 target, u64 woke);
+/* The calling thread's CPU time (ns). */
+u64 lb_thread_cpu(void);
 /* About 20 us (verify: blocks busy in another worker). */
 void lb_nap(void);
 bool lb_stopped(struct lb_run *r);
