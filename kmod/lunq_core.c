@@ -259,15 +259,13 @@ void lunq_fast_close(struct lunq_c *lc)
 		h->q.cursor = lba;	/* disksort goes on from there */
 }
 
-int lunq_fast_edge(struct lunq_c *lc, bool up)
+int lunq_fast_edge(struct lunq_c *lc, bool up, u64 now)
 {
 	unsigned long flags;
 	bool kick = false;
 	int n = 0;
-	u64 now;
 
 	spin_lock_irqsave(&lc->lock, flags);
-	now = ktime_get_ns();
 	if (up) {
 		/* 0 -> 1 only here, and only while the path is open */
 		if (lc->fast_lim)

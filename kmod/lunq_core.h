@@ -146,10 +146,11 @@ void lunq_update_fast(struct lunq_c *lc);
 void lunq_fast_close(struct lunq_c *lc);
 /*
  * @nfast from 0 to 1 (@up: the count now, 0 when the path closed
- * meanwhile) or from 1 to 0, under @lock: busy time starts or ends, held
- * slots are freed.
+ * meanwhile) or from 1 to 0, under @lock: busy time starts or ends at
+ * @now (read before the lock; an earlier time than the last integrated
+ * one counts as that), held slots are freed.
  */
-int lunq_fast_edge(struct lunq_c *lc, bool up);
+int lunq_fast_edge(struct lunq_c *lc, bool up, u64 now);
 /* Arm the device timer for the earliest deadline.  Locked. */
 void lunq_arm_timer(struct lunq_c *lc);
 /* Let the dispatcher run (any context). */

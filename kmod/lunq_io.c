@@ -42,11 +42,11 @@ void lunq_io_send(struct lunq_c *lc, struct bio *bio)
 	dm_submit_bio_remap(bio, NULL);
 }
 
-/* One lock-free IO less in flight; the last one goes through the lock. */
-static void lunq_io_fast_put(struct lunq_c *lc)
+/* One lock-free IO less in flight at @now; the last one takes the lock. */
+static void lunq_io_fast_put(struct lunq_c *lc, u64 now)
 {
 	if (!lunq_fast_put(&lc->nfast))
-		lunq_fast_edge(lc, false);
+		lunq_fast_edge(lc, false, now);
 }
 
 static void lunq_io_fast_max(struct lunq_c *lc, u32 n)
@@ -71,13 +71,14 @@ bool lunq_io_fast_map(struct lunq_c *lc, struct lunq_io *io, struct bio *bio)
 {
 	u32 lim = READ_ONCE(lc->fast_lim);
 	int v = lim ? lunq_fast_take(&lc->nfast, lim, false) : -1;
-	u64 now;
+	/* before the edge's lock: the clock is slow in some VMs (HPET) */
+	u64 now = ktime_get_ns();
 
 	if (v < 0)
 		return false;	/* closed, or every slot taken */
 	if (!v) {
 		/* 0 -> 1: the path is checked under the lock there */
-		v = lunq_fast_edge(lc, true);
+		v = lunq_fast_edge(lc, true, now);
 		if (!v)
 			return false;
 	} else {
@@ -88,7 +89,7 @@ bool lunq_io_fast_map(struct lunq_c *lc, struct lunq_io *io, struct bio *bio)
 		 */
 		lim = READ_ONCE(lc->fast_lim);
 		if (unlikely(!lim || (u32)v > lim)) {
-			lunq_io_fast_put(lc);
+			lunq_io_fast_put(lc, now);
 			return false;
 		}
 	}
@@ -96,7 +97,6 @@ bool lunq_io_fast_map(struct lunq_c *lc, struct lunq_io *io, struct bio *bio)
 		lunq_io_fast_max(lc, v);
 	if (bio_sectors(bio))
 		WRITE_ONCE(lc->fast_lba, bio->bi_iter.bi_sector);
-	now = ktime_get_ns();
 	io->flags = LUNQ_IO_FAST;
 	io->t_arrive = now;
 	io->t_sent = now;
@@ -114,7 +114,7 @@ int lunq_io_fast_end(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
 
 	this_cpu_dec(lc->st.pc->fn);
 	this_cpu_add(lc->st.pc->ft, now);
-	lunq_io_fast_put(lc);
+	lunq_io_fast_put(lc, now);
 	if (io->flush && !error)
 		lunq_xflush_flushed();	/* test-only build; else nothing */
 	lunq_io_done(lc, io, bio, now, error);
