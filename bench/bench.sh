@@ -13,6 +13,7 @@
 # Options:
 #   --rounds N      rounds per part (default 10, at least 10 for a figure)
 #   --runtime S     seconds per run (default 5)
+#   --profile       bench/overhead.sh --profile (perf profiles in the VM)
 #   -o DIR          result directory (default results/bench-<time>):
 #                   DIR/bench.json (both benchmarks' figures, the date,
 #                   the machine, the kernel), DIR/summary.txt, and each
@@ -24,12 +25,13 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
-rounds=10 runtime=5 out=
+rounds=10 runtime=5 out= prof=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rounds) rounds=${2:?--rounds needs a number}; shift 2 ;;
 	--runtime) runtime=${2:?--runtime needs seconds}; shift 2 ;;
 	-o|--out) out=${2:?-o needs a directory}; shift 2 ;;
+	--profile) prof=(--profile); shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "bench/bench.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
@@ -44,7 +46,7 @@ args=(--rounds "$rounds" --runtime "$runtime")
 start=$(date +%s)
 echo "== make bench: $rounds rounds x $runtime s; results in $out"
 echo "-- 1/2 bench/overhead.sh (lunq vs dm-linear, wait queue, scale)"
-"$top/bench/overhead.sh" "${args[@]}" -o "$out/overhead" | tee "$out/overhead.txt"
+"$top/bench/overhead.sh" "${args[@]}" "${prof[@]}" -o "$out/overhead" | tee "$out/overhead.txt"
 [ "${PIPESTATUS[0]}" = 0 ] || { echo "bench/bench.sh: overhead.sh failed" >&2; exit 1; }
 echo "-- 2/2 bench/compare-fio.sh (lunqbench vs fio)"
 "$top/bench/compare-fio.sh" "${args[@]}" -o "$out/compare" | tee "$out/compare.txt"

@@ -2,7 +2,7 @@
 # root, inside the VM that qemu/run boots).  Not a test: it measures and
 # prints, it asserts nothing about speed.  Run it through bench/overhead.sh.
 #
-#   sh overhead-guest.sh [--rounds N] [--runtime S] [--part a|b|c|...] [--accel NAME]
+#   sh overhead-guest.sh [--rounds N] [--runtime S] [--part a|b|c|...] [--accel NAME] [--profile]
 #
 # Part A: 4 KiB randread, libaio, direct, QD32, one job, on a null_blk
 #   (1 GiB, not memory backed, default softirq completions) through
@@ -28,16 +28,22 @@
 # $LUNQ_OUT/overhead.json.
 # CPU per IO: busy time of all CPUs (/proc/stat: user, nice, system, irq,
 # softirq, steal; tick-sampled) over the fio run, divided by the IOs read.
+# --profile: after a part's rounds, one more run of each device under
+# `perf record -a -g` (perf is in the VM when linux-perf is installed on
+# the host): the flat profile goes to $LUNQ_OUT/profile-<device>.txt, and a
+# line gives the shares of lunq's own functions, the rbtree, the clock,
+# context switches and idle, and context switches per IO.
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/bench/stats.sh"
 
-rounds=10 runtime=5 part=ab accel=unknown
+rounds=10 runtime=5 part=ab accel=unknown prof=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rounds) rounds=$2; shift 2 ;;
 	--runtime) runtime=$2; shift 2 ;;
 	--part) part=$2; shift 2 ;;
 	--accel) accel=$2; shift 2 ;;
+	--profile) prof=1; shift ;;
 	*) echo "overhead-guest: unknown argument '$1'"; exit 2 ;;
 	esac
 done
@@ -72,6 +78,35 @@ fio_run() {
 	[ "$(fio_terse $tmp/fio.out 5)" = 0 ] || { cat $tmp/fio.out >&2; return 1; }
 	awk -F';' -v c="$((_c1 - _c0))" -v hz=$HZ 'NR == 1 {
 		ios = $6 / 4; printf "%s %.2f\n", $8, (ios > 0) ? c * 1e6 / hz / ios : 0 }' $tmp/fio.out
+}
+
+# profile NAME DEV IODEPTH NUMJOBS: with --profile, one fio run of DEV
+# under perf (see the top); prints its shares line
+profile() {
+	[ "$prof" = 1 ] || return 0
+	command -v perf > /dev/null ||
+		{ note "--profile: no perf in the VM (install linux-perf on the host)"; return 0; }
+	echo 0 > /proc/sys/kernel/kptr_restrict
+	echo -1 > /proc/sys/kernel/perf_event_paranoid
+	_x0=$(awk '$1 == "ctxt" { print $2 }' /proc/stat)
+	(sleep 1; perf record -a -g -o $tmp/perf.data -- sleep $((runtime > 3 ? runtime - 2 : 1)) \
+		> $tmp/perf.log 2>&1) &
+	_pp=$!
+	_w=$(fio_run "$2" "$3" "$4" "$runtime") || return 1
+	wait $_pp
+	_x1=$(awk '$1 == "ctxt" { print $2 }' /proc/stat)
+	_ios=$(awk -F';' 'NR == 1 { print int($6 / 4) }' $tmp/fio.out)
+	perf report -i $tmp/perf.data --no-children --sort sym -g none --stdio 2>/dev/null |
+		grep -E '^ +[0-9.]+%' > "$LUNQ_OUT/profile-$1.txt"
+	awk -v n="$1" -v x="$((_x1 - _x0))" -v ios="$_ios" -v w="$_w" '
+		{ p = $1; sub(/%/, "", p); s = $3 }
+		s ~ /^lunq_/ { l += p } s ~ /^rb_/ { rb += p }
+		s ~ /^(read_hpet|ktime_get|ktime_get_ts64|read_tsc)$/ { c += p }
+		s == "finish_task_switch.isra.0" || s == "finish_task_switch" { cs += p }
+		s ~ /safe_halt|^default_idle|^poll_idle/ { idle += p }
+		END { printf "  profile %s (%s IOPS, %s us/IO): lunq_* %.2f%%, rb_* %.2f%%, clock %.2f%%, finish_task_switch %.2f%%, idle %.1f%% of the samples; %.2f context switches per IO (profile-%s.txt)\n",
+			n, substr(w, 1, index(w, " ") - 1), substr(w, index(w, " ") + 1), l, rb, c, cs, idle, ios ? x / ios : 0, n }' \
+		"$LUNQ_OUT/profile-$1.txt"
 }
 
 jlist() { echo "$*" | sed 's/ /, /g'; }
@@ -160,6 +195,7 @@ if has a; then
 	done
 	run_part A linear /dev/mapper/ovh_linear lunq /dev/mapper/ovh_lunq $A_QD 1 || exit 1
 	report A linear lunq
+	profile linear /dev/mapper/ovh_linear $A_QD 1 && profile lunq /dev/mapper/ovh_lunq $A_QD 1 || exit 1
 	note "lunq status after part A: $(dmsetup status ovh_lunq | cut -d' ' -f4-13)"
 	dm_remove ovh_linear && dm_remove ovh_lunq || exit 1
 fi
@@ -186,6 +222,7 @@ if has b; then
 	done
 	run_part B fifo /dev/mapper/ovh_fifo disksort /dev/mapper/ovh_dsort $B_QD $B_JOBS || exit 1
 	report B fifo disksort
+	profile fifo /dev/mapper/ovh_fifo $B_QD $B_JOBS && profile disksort /dev/mapper/ovh_dsort $B_QD $B_JOBS || exit 1
 	note "disksort status after part B: $(dmsetup status ovh_dsort | cut -d' ' -f4-13)"
 	dm_remove ovh_fifo || exit 1
 	echo
@@ -203,6 +240,7 @@ if has b; then
 	done
 	run_part E 1k /dev/mapper/ovh_dsort 10k /dev/mapper/ovh_dsort2 "$E_QD1/$E_QD2" $B_JOBS || exit 1
 	report E 1k 10k
+	profile disksort-1k /dev/mapper/ovh_dsort $E_QD1 $B_JOBS && profile disksort-10k /dev/mapper/ovh_dsort2 $E_QD2 $B_JOBS || exit 1
 	note "the 10k device after part B: $(dmsetup status ovh_dsort2 | cut -d' ' -f4-13)"
 	dm_remove ovh_dsort && dm_remove ovh_dsort2 || exit 1
 fi
@@ -223,6 +261,8 @@ if has c; then
 	report C linear lunq0
 	run_part D linear /dev/mapper/ovh_clinear lunq256 /dev/mapper/ovh_c256 $C_QD $C_JOBS || exit 1
 	report D linear lunq256
+	profile scale-linear /dev/mapper/ovh_clinear $C_QD $C_JOBS && profile scale-lunq0 /dev/mapper/ovh_c0 $C_QD $C_JOBS &&
+		profile scale-lunq256 /dev/mapper/ovh_c256 $C_QD $C_JOBS || exit 1
 	dm_remove ovh_clinear && dm_remove ovh_c0 && dm_remove ovh_c256 || exit 1
 fi
 secs=$(($(date +%s) - start))

@@ -32,6 +32,10 @@
 #   --rounds N      rounds per part (default 10)
 #   --runtime S     seconds per fio run (default 5)
 #   --part LETTERS  which parts, e.g. a, bc (default abc)
+#   --profile       after each part, one more run of each device under
+#                   perf record -a -g in the VM (needs linux-perf on the
+#                   host): DIR/profile-<device>.txt and a line of shares
+#                   (lunq's functions, rbtree, clock, context switches)
 #   -o DIR          result directory (qemu/run -o): DIR/overhead.json
 #   -h, --help      this text
 # With the defaults it takes about 10 minutes under TCG (part A ~15k IOPS,
@@ -41,13 +45,14 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
-rounds=10 runtime=5 part=abc out=()
+rounds=10 runtime=5 part=abc out=() prof=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rounds) rounds=${2:?--rounds needs a number}; shift 2 ;;
 	--runtime) runtime=${2:?--runtime needs seconds}; shift 2 ;;
 	--part) part=${2:?--part needs letters of a, b, c}; shift 2 ;;
 	-o|--out) out=(-o "${2:?-o needs a directory}"); shift 2 ;;
+	--profile) prof=(--profile); shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "bench/overhead.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
@@ -59,8 +64,11 @@ done
 
 [ -f "$top/build/kmod/$("$top/scripts/kver")/kmod/dm-lunq.ko" ] || make -C "$top" || exit 1
 
+[ ${#prof[@]} = 0 ] || command -v perf > /dev/null ||
+	{ echo "bench/overhead.sh: --profile needs perf on the host (apt install linux-perf); the VM takes it from there" >&2; exit 2; }
+
 accel=${LUNQ_ACCEL:-auto}
 [ "$accel" = auto ] && [ -s "$top/build/vm/accel" ] && accel=$(cat "$top/build/vm/accel")
 
 exec "$top/qemu/run" "${out[@]}" "$top/bench/overhead-guest.sh" \
-	--rounds "$rounds" --runtime "$runtime" --part "$part" --accel "$accel"
+	--rounds "$rounds" --runtime "$runtime" --part "$part" --accel "$accel" "${prof[@]}"
