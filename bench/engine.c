@@ -87,6 +87,7 @@ bool lb_wait_until(struct lb_worker *w, u64 t)
 				lb_timer_note(w, until, lb_now());
 		} else {
 			sched_yield();
+			w->st.spin_ns += lb_now() - now;
 		}
 	}
 }

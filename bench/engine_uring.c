@@ -260,8 +260,10 @@ static void run_open(struct uctx *c, struct lb_worker *w)
 		} else {
 			if (c->nprep)
 				submit(c, w, 0);
-			if (due > now)
+			if (due > now) {
 				sched_yield();	/* spin, peeking at the CQ */
+				w->st.spin_ns += lb_now() - now;
+			}
 		}
 		reap(c, w);
 	}

@@ -63,6 +63,7 @@ void lb_stats_add(struct lb_stats *dst, const struct lb_stats *src)
 	dst->unverified += src->unverified;
 	dst->dropped += src->dropped;
 	dst->sleeps += src->sleeps;
+	dst->spin_ns += src->spin_ns;
 	dst->late_sum += src->late_sum;
 	if (src->late_max > dst->late_max)
 		dst->late_max = src->late_max;
@@ -486,8 +487,14 @@ void lb_report_summary(FILE *f, const struct lb_run *r)
 
 		lq_fmt_ns(a, sizeof(a), r->st.late_sum / r->st.sleeps);
 		lq_fmt_ns(b, sizeof(b), r->st.late_max);
-		fprintf(f, "timers: %llu timed sleeps woke %s late on average, at worst %s (--spin %u)\n",
+		fprintf(f, "timers: %llu timed sleeps woke %s late on average, at worst %s (--spin %u",
 			(unsigned long long)r->st.sleeps, a, b, r->o->spin_pct);
+		if (r->st.spin_ns) {
+			lq_fmt_ns(a, sizeof(a), r->st.spin_ns);
+			fprintf(f, ": spun %s in all)\n", a);
+		} else {
+			fprintf(f, ": never spun)\n");
+		}
 	}
 	if (fg.saturated) {
 		char a[32], b[32];
@@ -712,6 +719,8 @@ static void json_run_body(FILE *f, const struct lb_run *r)
 	lq_json_num(f, r->cpu_sys_s);
 	fputs(",\"cpu_ns_per_io\":", f);
 	lq_json_num(f, fg.ios ? (r->cpu_user_s + r->cpu_sys_s) * 1e9 / (double)fg.ios : 0);
+	fputs(",\"spin_s\":", f);
+	lq_json_num(f, (double)r->st.spin_ns / 1e9);
 	fputs(",\"cpu_main_s\":", f);
 	lq_json_num(f, r->cpu_main_s);
 	fputs(",\"cpu_kernel_workers_s\":", f);

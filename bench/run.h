@@ -96,6 +96,7 @@ struct lb_stats {
 	u64 bytes[LB_NDIR];
 	u64 errors, verify_errors, unverified;
 	u64 sleeps, late_sum, late_max;	/* timed sleeps, wake-up lateness */
+	u64 spin_ns;		/* open loop: time spent spinning (--spin) */
 	u64 backlog_max;	/* open loop: arrivals due, not yet submitted */
 	u64 dropped;		/* open loop: arrivals never submitted */
 };

@@ -2,7 +2,11 @@
 # lunqbench on the host, on a file: --help, --version, usage errors (exit 1,
 # naming the option), a missing target (exit 2), --ios N doing exactly N
 # IOs, and verify: a write pass, a clean read pass, a corrupted sector
-# found at its number with exit 3.  The man page renders without warnings.
+# found at its number with exit 3.  Open loop: waits only sleep by default
+# (the timers line says "never spun"), --spin 100 spins and says how long;
+# the summary splits the CPU by job ("by thread:") and the JSON carries
+# each job's cpu_s and the run's spin_s.  The man page renders without
+# warnings.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$top/bench/lunqbench
 [ -x "$bin" ] || make -s -C "$top/bench" > /dev/null 2>&1
@@ -39,5 +43,9 @@ t verify-read 0 ' verify_errors=0 ' --buffered --size 1m --verify --seed 7 --rdp
 printf 'garbage!' | dd of="$img" bs=1 seek=$((100 * 512 + 40)) conv=notrunc 2> /dev/null
 t verify-corrupt 3 'verify error at sector 100 ' --buffered --size 1m --verify --seed 7 --rdpct 100 --seekpct 0 --ios 256 --interval 0 "$img"
 t verify-other-seed 3 'verify error' --buffered --size 1m --verify --seed 8 --rdpct 100 --seekpct 0 --ios 8 --interval 0 "$img"
+t open-sleeps 0 '\(--spin 0: never spun\)' --buffered --size 1m --iorate 100 --elapsed 1 --interval 0 "$img"
+t open-spins 0 '\(--spin 100: spun [0-9.]+ [mun]?s in all\)' --buffered --size 1m --iorate 200 --elapsed 1 --spin 100 --interval 0 "$img"
+t by-thread 0 'by thread: stream [0-9.]+ us per IO \([0-9.]+ s\), far [0-9.]+ us per IO \([0-9.]+ s\), main [0-9.]+ s' --buffered --size 1m --preset bubble --elapsed 1 --interval 0 "$img"
+t json-cpu 0 '"cpu_s":[0-9.e-]+,"cpu_ns_per_io":.*"spin_s":0,.*"cpu_kernel_workers_s":' --buffered --size 1m --iorate 100 --elapsed 1 --interval 0 --json "$img"
 w=$(groff -t -man -Tutf8 -ww -z "$top/bench/lunqbench.1" 2>&1)
 if [ -z "$w" ]; then echo "ok bench-man"; else printf '%s\n' "$w" | sed 's/^/# /'; echo "not ok bench-man # groff warnings"; fi
