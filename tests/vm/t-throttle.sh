@@ -3,7 +3,12 @@
 # device's /sys/block/*/inflight (sampled) and blktrace issue/complete
 # events on it (exact); the dm device's own inflight (accounts_remapped_io:
 # only IOs sent below count).  Control: with qdepth:0 the same observers
-# see far more than 4.
+# see far more than 4.  blktrace is exact (a request's C event comes
+# before its bios complete, so before lunq frees the slot); the sampled
+# inflight is not: a request stays counted until blk-mq has finished it,
+# after its bio reached lunq, which may have sent the next one meanwhile
+# (the completing vCPU descheduled by a busy host), so a sample may see
+# up to one more per CPU.
 # group: throttle
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
@@ -35,7 +40,8 @@ issued=$(grep -c '^D ' /tmp/bt.txt)
 note "qdepth:4: lower inflight max $low ($nlow samples), blktrace max $bt ($issued issues), dm inflight max $dmi ($ndm samples)"
 note "status: $(dmsetup status lq)"
 [ "$issued" -gt 500 ] || fail "too few IOs traced ($issued)"
-[ "$low" -le 4 ] && [ "$bt" -le 4 ] || fail "more than 4 IOs outstanding at the lower device"
+[ "$bt" -le 4 ] || fail "blktrace: more than 4 IOs outstanding at the lower device ($bt)"
+[ "$low" -le $((4 + $(nproc))) ] || fail "sampled inflight $low: more than 4 IOs outstanding at the lower device, beyond the accounting window"
 [ "$low" = 4 ] || [ "$bt" = 4 ] || fail "the throttle never reached 4 outstanding IOs"
 [ "$bt" = 4 ] || fail "blktrace never saw 4 outstanding IOs"
 ok "lower device: at most 4 outstanding, and 4 reached (sampled $low, blktrace $bt)"
