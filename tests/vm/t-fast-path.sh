@@ -21,7 +21,8 @@
 #     concurrency, above 4 before, falls to 0, and from there IOs are sent
 #     again, never more than 4 at once.  Verify clean.
 #  3. Throttled, uncontended (a slot is one atomic): lunq qdepth:8 on
-#     null_blk (2 ms).  fio QD8: every read lock-free, none waited, at most
+#     null_blk (10 ms: slow enough that fio keeps QD32 even on the
+#     debug kernel).  fio QD8: every read lock-free, none waited, at most
 #     8 at null_blk (blktrace).  fio QD32: the slots run out, the path
 #     closes and the rest wait under the lock; blktrace: never more than 8
 #     at null_blk, and exactly 8 at once reached; reads = null_blk's = fio's;
@@ -134,7 +135,7 @@ echo 0 > "$CFG/lq_fp/power"
 rmdir "$CFG/lq_fp"
 
 # --- 3. throttled, below the throttle: lock-free; above it: locked ---
-nb=$(nullb_create lq_fp 256 irqmode=2 completion_nsec=2000000 hw_queue_depth=256) ||
+nb=$(nullb_create lq_fp 256 irqmode=2 completion_nsec=10000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
 dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:8" || fail "create"
 sleep 1
