@@ -71,11 +71,12 @@ bool lunq_io_fast_map(struct lunq_c *lc, struct lunq_io *io, struct bio *bio)
 {
 	u32 lim = READ_ONCE(lc->fast_lim);
 	int v = lim ? lunq_fast_take(&lc->nfast, lim, false) : -1;
-	/* before the edge's lock: the clock is slow in some VMs (HPET) */
-	u64 now = ktime_get_ns();
+	u64 now;
 
 	if (v < 0)
 		return false;	/* closed, or every slot taken */
+	/* before the edge's lock: the clock is slow in some VMs (HPET) */
+	now = ktime_get_ns();
 	if (!v) {
 		/* 0 -> 1: the path is checked under the lock there */
 		v = lunq_fast_edge(lc, true, now);
