@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dm-lunq "auto": the adaptive throttle's controller, see lunq_auto.h.
+ */
+#include <linux/limits.h>
+#include <linux/minmax.h>
+#include <linux/math64.h>
+
+#include "lunq_auto.h"
+
+#define NS_PER_S	1000000000ULL
+
+/* ---- windowed extremes: LUNQ_AUTO_SLOTS sub-windows of horizon/SLOTS ---- */
+
+static u64 ext_epoch(u64 now, u64 horizon)
+{
+	return div64_u64(now, max_t(u64, horizon / LUNQ_AUTO_SLOTS, 1)) + 1;
+}
+
+static void ext_put(struct lunq_auto_ext *e, u64 now, u64 horizon, u64 v,
+		    bool want_max)
+{
+	u64 ep = ext_epoch(now, horizon);
+	unsigned int i = ep % LUNQ_AUTO_SLOTS;
+
+	if (e->epoch[i] != ep) {
+		e->epoch[i] = ep;
+		e->v[i] = v;
+	} else {
+		e->v[i] = want_max ? max(e->v[i], v) : min(e->v[i], v);
+	}
+}
+
+/* The extreme of the last LUNQ_AUTO_SLOTS sub-windows; 0 when none. */
+static u64 ext_get(const struct lunq_auto_ext *e, u64 now, u64 horizon,
+		   bool want_max)
+{
+	u64 ep = ext_epoch(now, horizon), best = 0;
+	bool any = false;
+	unsigned int i;
+
+	for (i = 0; i < LUNQ_AUTO_SLOTS; i++) {
+		if (!e->epoch[i] || e->epoch[i] + LUNQ_AUTO_SLOTS <= ep ||
+		    e->epoch[i] > ep)
+			continue;
+		if (!any || (want_max ? e->v[i] > best : e->v[i] < best))
+			best = e->v[i];
+		any = true;
+	}
+	return best;
+}
+
+u64 lunq_auto_peak_iops(const struct lunq_auto *a, u64 now)
+{
+	return ext_get(&a->rate_max, now, a->cfg.rate_ns, true) / 16;
+}
+
+u64 lunq_auto_svc_min(const struct lunq_auto *a, u64 now)
+{
+	return ext_get(&a->svc_min, now, a->cfg.svc_ns, false);
+}
+
+/* rate_max x svc_min in 1/256 of a command; 0 when either is unknown. */
+static u32 knee256(const struct lunq_auto *a, u64 now)
+{
+	u64 r = ext_get(&a->rate_max, now, a->cfg.rate_ns, true);
+	u64 s = ext_get(&a->svc_min, now, a->cfg.svc_ns, false);
+
+	/* IOPS x 16 x ns x 256 / (16 x 10^9); r < 2^28, s < 2^36 */
+	return min_t(u64, div64_u64(min_t(u64, r, 1ULL << 28) *
+				    min_t(u64, s, 1ULL << 36) * 16, NS_PER_S),
+		     U32_MAX);
+}
+
+/*
+ * The depth the estimate says: from @d, with 3/4 of a command of
+ * hysteresis, or rounded (@fresh, entering hold).
+ */
+static u32 knee_depth(struct lunq_auto *a, u64 now, u32 d, bool fresh)
+{
+	u32 k = knee256(a, now);
+
+	a->knee256 = k;
+	if (!k)
+		return d;
+	if (fresh || k >= (d + 1) * 256 - 64 ||
+	    k + 64 <= (d > 0 ? (d - 1) * 256 : 0))
+		return max_t(u32, (k + 128) / 256, 1);
+	return d;
+}
+
+void lunq_auto_init(struct lunq_auto *a, const struct lunq_auto_cfg *cfg,
+		    u64 now)
+{
+	*a = (struct lunq_auto) { .cfg = *cfg };
+	if (cfg->mode == LUNQ_AUTO_OFF) {
+		a->phase = LUNQ_AP_OFF;
+		a->depth = cfg->start;
+		return;
+	}
+	a->depth = clamp(cfg->start, cfg->min, cfg->max);
+	if (cfg->mode == LUNQ_AUTO_TARGET)
+		a->phase = LUNQ_AP_TRACK;
+	else
+		a->phase = a->depth > cfg->min ? LUNQ_AP_DOWN : LUNQ_AP_UP;
+	a->qfull_backoff = cfg->hold_ns;
+	a->miss_backoff = cfg->hold_ns;
+	a->settle_until = now;
+}
+
+bool lunq_auto_window_ready(const struct lunq_auto *a, u64 ns, u64 ios,
+			    bool *idle)
+{
+	u64 least = max(a->cfg.win_ns, 4 * a->svc);
+
+	*idle = false;
+	if (ns >= least && ios >= a->cfg.win_ios)
+		return true;
+	if (ns >= 10 * least) {
+		*idle = true;
+		return true;
+	}
+	return false;
+}
+
+static bool binding(const struct lunq_auto_sample *s)
+{
+	return s->wait_ns * 2 >= s->ns;
+}
+
+static void to_hold(struct lunq_auto *a)
+{
+	a->phase = LUNQ_AP_HOLD;
+	a->hold_windows = 0;
+	a->ref_depth = 0;
+}
+
+static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
+		       u64 now)
+{
+	bool bind = binding(s);
+	u32 d = a->depth;
+
+	switch (a->phase) {
+	case LUNQ_AP_DOWN:
+		if (!a->ref_depth || a->rate * 100 >= a->ref_rate * 85) {
+			/* the rate held: the knee is lower still */
+			a->ref_rate = max(a->ref_rate, a->rate);
+			a->ref_depth = d;
+			if (d > a->cfg.min)
+				return max(d / 2, a->cfg.min);
+		} else if (a->ref_depth == a->cfg.start) {
+			/* fell at once: the start was at or below the knee */
+			a->phase = LUNQ_AP_UP;
+			a->ref_depth = a->cfg.start;
+			return min_t(u32, a->cfg.start * 2, a->cfg.max);
+		}
+		/* fell after holding, or held down to min: hold between */
+		to_hold(a);
+		return knee_depth(a, now, a->depth, true);
+	case LUNQ_AP_UP:
+		if (!a->ref_depth || (bind && a->rate * 4 >= a->ref_rate * 5)) {
+			a->ref_rate = a->rate;
+			a->ref_depth = d;
+			if (d < a->cfg.max)
+				return min_t(u32, d * 2, a->cfg.max);
+		}
+		/* no more growth, or the throttle does not limit the load */
+		to_hold(a);
+		return knee_depth(a, now, a->depth, true);
+	case LUNQ_AP_PROBE:
+		if (bind && a->rate * 2 * a->base >=
+		    a->base_rate * (2 * a->base + a->step)) {
+			/* more capacity: probe again with twice the step */
+			a->base = d;
+			a->base_rate = max(a->base_rate, a->rate);
+			a->step = min_t(u32, a->step * 2, 1U << 15);
+			return d + a->step;
+		}
+		to_hold(a);
+		return knee_depth(a, now, a->base, false);
+	default:
+		break;
+	}
+	/* hold */
+	d = knee_depth(a, now, d, false);
+	if (++a->hold_windows >= a->cfg.probe_every && bind &&
+	    d < a->cfg.max &&
+	    (!a->ceiling || now >= a->ceiling_until)) {
+		a->phase = LUNQ_AP_PROBE;
+		a->hold_windows = 0;
+		a->base = d;
+		a->base_rate = ext_get(&a->rate_max, now, a->cfg.rate_ns, true);
+		a->step = max(d / 8, 1U);
+		return d + a->step;
+	}
+	return d;
+}
+
+static u32 target_window(struct lunq_auto *a,
+			 const struct lunq_auto_sample *s, u64 now)
+{
+	u32 d = a->depth, limit = a->cfg.max;
+
+	if (a->failed && now >= a->failed_until + a->miss_backoff) {
+		/* no miss for a while: forget it */
+		a->failed = 0;
+		a->miss_backoff = a->cfg.hold_ns;
+	}
+	if (s->p99_ns > a->cfg.target_ns) {
+		u64 t;
+
+		if (a->failed == d && now >= a->failed_until)
+			a->miss_backoff = min(2 * a->miss_backoff,
+					      a->cfg.hold_max_ns);
+		if (!a->failed || d <= a->failed) {
+			a->failed = d;
+			a->failed_until = now + a->miss_backoff;
+		}
+		/* in proportion, by a quarter at most */
+		t = div64_u64((u64)d * a->cfg.target_ns, s->p99_ns);
+		t = max_t(u64, t, d - d / 4);
+		return max_t(u32, min_t(u64, t, d - 1), a->cfg.min);
+	}
+	if (!binding(s))
+		return d;
+	if (a->failed && now < a->failed_until)
+		limit = min(limit, a->failed - 1);
+	if (s->p99_ns * 4 < a->cfg.target_ns * 3)
+		d += max(d / 4, 1U);
+	else
+		d++;
+	return max(min(d, limit), a->depth > limit ? limit : a->depth);
+}
+
+u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
+		     u64 now)
+{
+	u32 next;
+
+	if (a->cfg.mode == LUNQ_AUTO_OFF)
+		return a->depth;
+	a->windows++;
+	if (!s->ios || !s->ns)
+		return a->depth;
+	a->rate = div64_u64(min_t(u64, s->ios, 1ULL << 32) * 16 * NS_PER_S,
+			    s->ns);
+	a->svc = div64_u64(s->svc_sum_ns, s->ios);
+	a->p99 = s->p99_ns;
+	ext_put(&a->svc_min, now, a->cfg.svc_ns, a->svc, false);
+	if (binding(s) ||
+	    a->rate > ext_get(&a->rate_max, now, a->cfg.rate_ns, true))
+		ext_put(&a->rate_max, now, a->cfg.rate_ns, a->rate, true);
+
+	/* above the ceiling a whole window without QUEUE FULL: it rose */
+	if (a->ceiling && now >= a->ceiling_until && a->depth > a->ceiling &&
+	    !s->qfull) {
+		a->ceiling = 0;
+		a->qfull_backoff = a->cfg.hold_ns;
+	}
+	if (a->cfg.mode == LUNQ_AUTO_TARGET)
+		next = target_window(a, s, now);
+	else
+		next = knee_window(a, s, now);
+	next = clamp(next, a->cfg.min, a->cfg.max);
+	if (a->ceiling && now < a->ceiling_until)
+		next = min(next, a->ceiling);
+	if (next != a->depth) {
+		a->depth = next;
+		a->moves++;
+		a->settle_until = now + 2 * a->svc;
+	}
+	return a->depth;
+}
+
+u32 lunq_auto_qfull(struct lunq_auto *a, u64 now, u32 in_transport)
+{
+	u32 cut;
+
+	if (a->cfg.mode == LUNQ_AUTO_OFF)
+		return a->depth;
+	cut = clamp(in_transport, a->cfg.min, a->cfg.max);
+	if (a->ceiling && now < a->ceiling_until) {
+		/* the same episode: only ever lower */
+		a->ceiling = min(a->ceiling, cut);
+	} else {
+		/* the known ceiling refused again: hold twice as long */
+		if (a->ceiling && cut <= a->ceiling)
+			a->qfull_backoff = min(2 * a->qfull_backoff,
+					       a->cfg.hold_max_ns);
+		else
+			a->qfull_backoff = a->cfg.hold_ns;
+		a->ceiling = cut;
+		a->ceiling_until = now + a->qfull_backoff;
+	}
+	if (a->phase != LUNQ_AP_TRACK && a->phase != LUNQ_AP_HOLD)
+		to_hold(a);
+	if (a->ceiling < a->depth) {
+		a->depth = a->ceiling;
+		a->moves++;
+		a->settle_until = now + 2 * a->svc;
+	}
+	return a->depth;
+}

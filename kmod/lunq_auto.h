@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dm-lunq "auto": a per-LUN throttle that finds its depth by itself.
+ * Pure logic on ns times, no bio and no lock: the target samples its
+ * statistics once per window (lunq_core.c, lunq_auto_work) and applies
+ * the depth returned.  KUnit: lunq_auto_test.c, against a simulated LUN.
+ *
+ * A window is at least win_ns long, holds at least win_ios reads and
+ * writes completed and lasts at least four mean service times; a window
+ * that reaches 10 x win_ns without win_ios completions carries no
+ * information (idle or nearly: the depth stays).  After every change of
+ * depth the next window starts only settle_ns (2 mean service times at
+ * least) later, so the IOs sent under the old depth do not count.
+ *
+ * A window is "binding" when IOs waited at the throttle for at least half
+ * of it: only then does its rate say what the LUN can do at that depth
+ * (BBR's "application limited" otherwise).
+ *
+ * auto:knee -- the depth of greatest power (IOPS per unit of service
+ * time), found as the BBR estimate: peak rate x minimum service time,
+ * the in-flight that fills the LUN without queueing inside it.
+ *   down   from the start depth, halve while the rate holds (>= 85% of
+ *          the best seen): the start was above the knee;
+ *   up     double while the rate grows by >= 25% (a full pipe when not);
+ *   hold   depth = rate_max x svc_min (rate_max: the most IOPS of the
+ *          binding windows of the last rate_ns, svc_min: the lowest mean
+ *          service time of the last svc_ns), with a hysteresis of 3/4 of
+ *          one command;
+ *   probe  every probe_every windows in hold, one window at depth + step
+ *          (step max(1, depth/8)): when the rate grows by at least half
+ *          of the step's share, the capacity grew -- probe again at once
+ *          with twice the step; otherwise back to hold.
+ * A drop in capacity shows as a lower rate: rate_max forgets the old one
+ * after rate_ns and the depth follows.
+ *
+ * auto:target -- the largest depth whose service p99 stays within
+ * target_ns: a window over the target sets the depth to
+ * depth x target / p99 (at least 1 less) and marks that depth as failed
+ * for a hold-off (2 s, doubling to 32 s while it keeps failing); a
+ * binding window within the target adds a quarter (when p99 is below half
+ * the target) or 1, never up to a failed depth during its hold-off.
+ *
+ * QUEUE FULL (both modes; reaction must be none): the throttle is cut at
+ * once to the commands in transport (lunq_auto_qfull(), Solaris sd's
+ * rule), which becomes a ceiling for a hold-off (1 s, doubling up to
+ * 32 s while QUEUE FULLs keep coming when it ends, halving back when
+ * they do not): auto does not keep provoking them, and after a hold-off
+ * it probes above the ceiling again (other initiators may have left).
+ */
+#ifndef LUNQ_AUTO_H
+#define LUNQ_AUTO_H
+
+#include <linux/types.h>
+
+/* Values of the "auto" key (index into its names in lunq_args.c). */
+enum lunq_auto_mode {
+	LUNQ_AUTO_OFF = 0,
+	LUNQ_AUTO_KNEE = 1,
+	LUNQ_AUTO_TARGET = 2,
+};
+
+/* What the controller is doing (statistic auto_phase). */
+enum lunq_auto_phase {
+	LUNQ_AP_OFF = 0,
+	LUNQ_AP_DOWN = 1,
+	LUNQ_AP_UP = 2,
+	LUNQ_AP_HOLD = 3,
+	LUNQ_AP_PROBE = 4,
+	LUNQ_AP_TRACK = 5,	/* auto:target */
+};
+
+#define LUNQ_AUTO_SLOTS	4	/* sub-windows of a windowed min or max */
+
+/* The extreme of the values of the last @horizon ns (LUNQ_AUTO_SLOTS). */
+struct lunq_auto_ext {
+	u64 v[LUNQ_AUTO_SLOTS];
+	u64 epoch[LUNQ_AUTO_SLOTS];	/* 1 + t / (horizon / SLOTS); 0 empty */
+};
+
+struct lunq_auto_cfg {
+	enum lunq_auto_mode mode;
+	u32 min, max;		/* bounds of the depth, 1 <= min <= max */
+	u32 start;		/* the first depth (qdepth, clamped) */
+	u64 target_ns;		/* auto:target: service p99 goal */
+	u64 win_ns;		/* shortest window */
+	u32 win_ios;		/* fewest completions in a window */
+	u32 probe_every;	/* windows in hold between probes */
+	u64 rate_ns;		/* rate_max's memory */
+	u64 svc_ns;		/* svc_min's memory */
+	u64 hold_ns;		/* first hold-off after a QUEUE FULL or miss */
+	u64 hold_max_ns;	/* longest hold-off */
+};
+
+/* One window, from the statistics (differences over the window). */
+struct lunq_auto_sample {
+	u64 ns;			/* length */
+	u64 ios;		/* reads and writes completed */
+	u64 svc_sum_ns;		/* their service times */
+	u64 p99_ns;		/* their service p99 */
+	u64 wait_ns;		/* time with at least one IO waiting */
+	u64 qfull;		/* QUEUE FULL answers */
+};
+
+struct lunq_auto {
+	struct lunq_auto_cfg cfg;
+	enum lunq_auto_phase phase;
+	u32 depth;		/* the throttle it asks for */
+	u64 settle_until;	/* the next window starts then */
+	/* estimates */
+	struct lunq_auto_ext rate_max;	/* IOPS x 16 */
+	struct lunq_auto_ext svc_min;	/* ns */
+	u64 rate;		/* last window's IOPS x 16 */
+	u64 svc;		/* last window's mean service time, ns */
+	u64 p99;		/* last window's service p99, ns */
+	u32 knee256;		/* rate_max x svc_min, x 256 */
+	/* down / up */
+	u64 ref_rate;		/* the rate to beat (x 16) */
+	u32 ref_depth;
+	/* hold / probe */
+	u32 hold_windows;	/* windows since the last probe */
+	u32 step;		/* the probe's step */
+	u32 base;		/* depth before the probe */
+	u64 base_rate;		/* rate_max before the probe */
+	/* QUEUE FULL ceiling, target misses */
+	u32 ceiling;		/* 0: none */
+	u64 ceiling_until;
+	u64 qfull_backoff;
+	u32 failed;		/* auto:target: depth that missed; 0 none */
+	u64 failed_until;
+	u64 miss_backoff;
+	u64 windows, moves;	/* counters */
+};
+
+/* Start (or restart) with @cfg at @now: the depth is cfg->start. */
+void lunq_auto_init(struct lunq_auto *a, const struct lunq_auto_cfg *cfg,
+		    u64 now);
+
+/*
+ * Whether a window of @ns with @ios completions is complete (true), or
+ * carries no information and must start again (*@idle, also true).
+ */
+bool lunq_auto_window_ready(const struct lunq_auto *a, u64 ns, u64 ios,
+			    bool *idle);
+
+/* A complete window at @now.  Returns the depth to apply. */
+u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
+		     u64 now);
+
+/*
+ * The LUN answered QUEUE FULL at @now with @in_transport commands of this
+ * host outstanding.  Returns the depth to apply.
+ */
+u32 lunq_auto_qfull(struct lunq_auto *a, u64 now, u32 in_transport);
+
+/* Estimates for the views: peak IOPS, minimum mean service time (ns). */
+u64 lunq_auto_peak_iops(const struct lunq_auto *a, u64 now);
+u64 lunq_auto_svc_min(const struct lunq_auto *a, u64 now);
+
+#endif /* LUNQ_AUTO_H */

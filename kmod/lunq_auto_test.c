@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for lunq_auto.c, the adaptive throttle's controller, against
+ * a simulated LUN: "channels" channels of a fixed service time under a
+ * closed-loop load of "load" IOs (deterministic, fluid: at m commands in
+ * flight the LUN completes min(m, channels) / svc per second, each after
+ * svc x max(1, m / channels), p99 svc x ceil(m / channels)); optionally
+ * "slots" commands at most (QUEUE FULL above).  Windows are cut on 50 ms
+ * ticks as the target cuts them.  Run alone with
+ *   tests/kunit/run 'lunq_auto*'
+ */
+#include <kunit/test.h>
+#include <linux/math64.h>
+#include "lunq_auto.h"
+
+#define MS	1000000ULL	/* ns */
+#define SEC	(1000 * MS)
+#define TICK	(50 * MS)
+
+struct sim {
+	u32 channels, slots, load;
+	u64 svc;		/* ns */
+	u64 now;
+	u64 qfulls;
+	struct lunq_auto a;
+	/* over the last sim_run(): */
+	u32 lo, hi;		/* depth range */
+	u64 moves;
+	u64 windows, over;	/* windows, those with p99 over target */
+	u64 ios, svc_sum;	/* completions, service time */
+	u64 win_ns;		/* time in windows */
+};
+
+static void sim_start(struct sim *s, enum lunq_auto_mode mode, u32 start,
+		      u32 channels, u64 svc, u32 load)
+{
+	struct lunq_auto_cfg cfg = {
+		.mode = mode, .min = 1, .max = 256, .start = start,
+		.target_ns = 0, .win_ns = 100 * MS, .win_ios = 16,
+		.probe_every = 30, .rate_ns = SEC, .svc_ns = 10 * SEC,
+		.hold_ns = SEC, .hold_max_ns = 32 * SEC,
+	};
+
+	memset(s, 0, sizeof(*s));
+	s->channels = channels;
+	s->svc = svc;
+	s->load = load;
+	s->now = SEC;
+	lunq_auto_init(&s->a, &cfg, s->now);
+}
+
+static void sim_target(struct sim *s, u64 target)
+{
+	struct lunq_auto_cfg cfg = s->a.cfg;
+
+	cfg.mode = LUNQ_AUTO_TARGET;
+	cfg.target_ns = target;
+	lunq_auto_init(&s->a, &cfg, s->now);
+}
+
+/* The depth held (a probe's window counts as the depth it started from). */
+static u32 held(const struct sim *s)
+{
+	return s->a.phase == LUNQ_AP_PROBE ? s->a.base : s->a.depth;
+}
+
+static u64 roundup_tick(u64 t)
+{
+	return div64_u64(t + TICK - 1, TICK) * TICK;
+}
+
+/* Run windows for @dur ns of simulated time. */
+static void sim_run(struct sim *s, u64 dur)
+{
+	u64 end = s->now + dur, moves0 = s->a.moves;
+
+	s->lo = U32_MAX;
+	s->hi = 0;
+	s->windows = s->over = s->ios = s->svc_sum = s->win_ns = 0;
+	while (s->now < end) {
+		struct lunq_auto_sample w = { 0 };
+		u32 m, busy, d;
+		u64 ns = 0, ios = 0, rate_milli;
+		bool idle;
+
+		if (s->now < s->a.settle_until)
+			s->now = roundup_tick(s->a.settle_until);
+		d = s->a.depth;
+		if (s->slots && d > s->slots && s->load > s->slots) {
+			/* the (slots+1)th command is refused */
+			s->qfulls++;
+			d = lunq_auto_qfull(&s->a, s->now, s->slots);
+			if (s->now < s->a.settle_until)
+				s->now = roundup_tick(s->a.settle_until);
+		}
+		s->lo = min(s->lo, d);
+		s->hi = max(s->hi, d);
+		m = min(d, s->load);
+		if (s->slots)
+			m = min(m, s->slots);
+		busy = min(m, s->channels);
+		/* completions per 1000 s */
+		rate_milli = div64_u64((u64)busy * 1000 * SEC, s->svc);
+		do {
+			ns += TICK;
+			ios = div64_u64(rate_milli * ns, 1000 * SEC);
+		} while (!lunq_auto_window_ready(&s->a, ns, ios, &idle));
+		s->now += ns;
+		if (idle) {
+			s->a.windows++;
+			continue;
+		}
+		w.ns = ns;
+		w.ios = ios;
+		w.svc_sum_ns = ios * div_u64(s->svc * max(m, s->channels),
+					     s->channels);
+		w.p99_ns = s->svc * DIV_ROUND_UP(m, s->channels);
+		w.wait_ns = s->load > m ? ns : 0;
+		s->windows++;
+		s->ios += ios;
+		s->win_ns += ns;
+		s->svc_sum += w.svc_sum_ns;
+		if (s->a.cfg.target_ns && w.p99_ns > s->a.cfg.target_ns)
+			s->over++;
+		lunq_auto_window(&s->a, &w, s->now);
+	}
+	s->moves = s->a.moves - moves0;
+}
+
+/* Flash: 16 channels x 8 ms, QD 64: the knee is 16 (2000 IOPS at 8 ms). */
+static void lunq_auto_knee_from_below(struct kunit *test)
+{
+	struct sim s;
+
+	sim_start(&s, LUNQ_AUTO_KNEE, 1, 16, 8 * MS, 64);
+	sim_run(&s, 5 * SEC);
+	KUNIT_EXPECT_EQ(test, held(&s), 16U);
+	KUNIT_EXPECT_EQ(test, s.a.phase, LUNQ_AP_HOLD);
+	KUNIT_EXPECT_EQ(test, lunq_auto_peak_iops(&s.a, s.now), 2000ULL);
+	KUNIT_EXPECT_EQ(test, lunq_auto_svc_min(&s.a, s.now), 8 * MS);
+	/* then it stays: probes go one step up and come back */
+	sim_run(&s, 60 * SEC);
+	KUNIT_EXPECT_GE(test, s.lo, 16U);
+	KUNIT_EXPECT_LE(test, s.hi, 18U);
+	KUNIT_EXPECT_LE(test, s.moves, 2 * 60ULL / 3 + 2);
+	KUNIT_EXPECT_EQ(test, held(&s), 16U);
+}
+
+static void lunq_auto_knee_from_above(struct kunit *test)
+{
+	struct sim s;
+
+	sim_start(&s, LUNQ_AUTO_KNEE, 64, 16, 8 * MS, 64);
+	sim_run(&s, 5 * SEC);
+	KUNIT_EXPECT_EQ(test, held(&s), 16U);
+	sim_run(&s, 60 * SEC);
+	KUNIT_EXPECT_GE(test, s.lo, 16U);
+	KUNIT_EXPECT_LE(test, s.hi, 18U);
+	/* IOPS of the knee and its service time, within the probes' cost */
+	KUNIT_EXPECT_GE(test, div64_u64(s.ios * SEC, s.win_ns), 1980ULL);
+	KUNIT_EXPECT_LE(test, div64_u64(s.svc_sum, s.ios), 8 * MS + 8 * MS / 50);
+}
+
+/*
+ * Knees that are not powers of two, from both sides, and hdd-like 1 (from
+ * 256 the first windows last seconds: 4 mean service times each).
+ */
+static void lunq_auto_knee_other(struct kunit *test)
+{
+	static const u32 chans[] = { 1, 3, 12, 40, 100 };
+	unsigned int i, j;
+	struct sim s;
+
+	for (i = 0; i < ARRAY_SIZE(chans); i++) {
+		for (j = 0; j < 2; j++) {
+			u32 start = j ? 256 : 1;
+
+			sim_start(&s, LUNQ_AUTO_KNEE, start, chans[i], 5 * MS,
+				  512);
+			sim_run(&s, 40 * SEC);
+			KUNIT_EXPECT_EQ_MSG(test, held(&s), chans[i],
+					    "channels %u start %u", chans[i],
+					    start);
+		}
+	}
+}
+
+/* The capacity moves: 16 -> 4 channels and back; followed within 10 s. */
+static void lunq_auto_knee_step(struct kunit *test)
+{
+	struct sim s;
+
+	sim_start(&s, LUNQ_AUTO_KNEE, 16, 16, 8 * MS, 64);
+	sim_run(&s, 10 * SEC);
+	KUNIT_ASSERT_EQ(test, held(&s), 16U);
+	s.channels = 4;
+	sim_run(&s, 3 * SEC);
+	KUNIT_EXPECT_EQ(test, held(&s), 4U);
+	sim_run(&s, 30 * SEC);
+	KUNIT_EXPECT_GE(test, s.lo, 4U);
+	KUNIT_EXPECT_LE(test, s.hi, 5U);
+	s.channels = 16;
+	sim_run(&s, 10 * SEC);
+	KUNIT_EXPECT_EQ(test, held(&s), 16U);
+	sim_run(&s, 30 * SEC);
+	KUNIT_EXPECT_GE(test, s.lo, 16U);
+	KUNIT_EXPECT_LE(test, s.hi, 18U);
+}
+
+/* The load stops (no completions) and comes back: the depth is kept. */
+static void lunq_auto_knee_idle(struct kunit *test)
+{
+	struct sim s;
+
+	sim_start(&s, LUNQ_AUTO_KNEE, 1, 16, 8 * MS, 64);
+	sim_run(&s, 5 * SEC);
+	KUNIT_ASSERT_EQ(test, held(&s), 16U);
+	s.load = 0;
+	sim_run(&s, 30 * SEC);
+	KUNIT_EXPECT_EQ(test, s.lo, 16U);
+	KUNIT_EXPECT_EQ(test, s.hi, 16U);
+	s.load = 64;
+	sim_run(&s, 1 * SEC);
+	KUNIT_EXPECT_EQ(test, held(&s), 16U);
+}
+
+/* A load below the knee is not throttled below what it keeps in flight. */
+static void lunq_auto_knee_app_limited(struct kunit *test)
+{
+	struct sim s;
+
+	sim_start(&s, LUNQ_AUTO_KNEE, 64, 16, 8 * MS, 8);
+	sim_run(&s, 5 * SEC);
+	KUNIT_EXPECT_GE(test, held(&s), 8U);
+	sim_run(&s, 30 * SEC);
+	KUNIT_EXPECT_GE(test, s.lo, 8U);
+	/* the load grows: the depth follows to the knee */
+	s.load = 64;
+	sim_run(&s, 10 * SEC);
+	KUNIT_EXPECT_EQ(test, held(&s), 16U);
+}
+
+/*
+ * A LUN with 6 slots (QUEUE FULL above) behind a knee of 16: the depth
+ * settles at the slots, and QUEUE FULLs do not keep coming (hold-offs
+ * double up to 32 s).
+ */
+static void lunq_auto_knee_qfull(struct kunit *test)
+{
+	struct sim s;
+
+	sim_start(&s, LUNQ_AUTO_KNEE, 1, 16, 8 * MS, 64);
+	s.slots = 6;
+	sim_run(&s, 5 * SEC);
+	KUNIT_EXPECT_EQ(test, held(&s), 6U);
+	s.qfulls = 0;
+	sim_run(&s, 120 * SEC);
+	KUNIT_EXPECT_GE(test, s.lo, 6U);
+	KUNIT_EXPECT_LE(test, s.hi, 6U);	/* the probe is refused first */
+	KUNIT_EXPECT_LE(test, s.qfulls, 10ULL);
+	KUNIT_EXPECT_GE(test, s.qfulls, 2ULL);	/* it does probe again */
+	/* the other initiators leave: found again within two hold-offs */
+	s.slots = 0;
+	sim_run(&s, 70 * SEC);
+	KUNIT_EXPECT_EQ(test, held(&s), 16U);
+}
+
+/*
+ * auto:target on the same LUN: p99 is 8 ms up to depth 16, 16 ms up to
+ * 32, 24 ms to 48.  A target of 17 ms: the largest depth meeting it is 32.
+ */
+static void lunq_auto_target(struct kunit *test)
+{
+	struct sim s;
+
+	sim_start(&s, LUNQ_AUTO_KNEE, 1, 16, 8 * MS, 64);
+	sim_target(&s, 17 * MS);
+	KUNIT_EXPECT_EQ(test, s.a.phase, LUNQ_AP_TRACK);
+	sim_run(&s, 10 * SEC);
+	KUNIT_EXPECT_EQ(test, held(&s), 32U);
+	sim_run(&s, 120 * SEC);
+	KUNIT_EXPECT_GE(test, s.lo, 24U);
+	KUNIT_EXPECT_LE(test, s.hi, 33U);
+	/* misses are rare: a try at 33 after each hold-off */
+	KUNIT_EXPECT_LE(test, s.over * 100, s.windows);
+	KUNIT_EXPECT_GE(test, div64_u64(s.ios * SEC, s.win_ns), 1990ULL);
+	/* a tighter target (9 ms): at most 16 */
+	sim_target(&s, 9 * MS);
+	sim_run(&s, 10 * SEC);
+	sim_run(&s, 60 * SEC);
+	KUNIT_EXPECT_GE(test, s.lo, 12U);
+	KUNIT_EXPECT_LE(test, s.hi, 17U);
+	KUNIT_EXPECT_LE(test, s.over * 100, s.windows);
+	KUNIT_EXPECT_GE(test, div64_u64(s.ios * SEC, s.win_ns), 1900ULL);
+	/* the capacity halves: 8 channels, p99 16 ms above 8 */
+	s.channels = 8;
+	sim_run(&s, 10 * SEC);
+	sim_run(&s, 60 * SEC);
+	KUNIT_EXPECT_GE(test, s.lo, 6U);
+	KUNIT_EXPECT_LE(test, s.hi, 9U);
+	KUNIT_EXPECT_LE(test, s.over * 100, s.windows);
+}
+
+/* Bounds: auto_min and auto_max hold whatever the LUN does. */
+static void lunq_auto_bounds(struct kunit *test)
+{
+	struct sim s;
+	struct lunq_auto_cfg cfg;
+
+	sim_start(&s, LUNQ_AUTO_KNEE, 1, 16, 8 * MS, 64);
+	cfg = s.a.cfg;
+	cfg.min = 4;
+	cfg.max = 10;
+	cfg.start = 1;		/* clamped */
+	lunq_auto_init(&s.a, &cfg, s.now);
+	KUNIT_EXPECT_EQ(test, held(&s), 4U);
+	sim_run(&s, 20 * SEC);
+	KUNIT_EXPECT_GE(test, s.lo, 4U);
+	KUNIT_EXPECT_LE(test, s.hi, 10U);
+	KUNIT_EXPECT_EQ(test, held(&s), 10U);
+	s.channels = 1;
+	sim_run(&s, 20 * SEC);
+	KUNIT_EXPECT_EQ(test, held(&s), 4U);
+	/* off: nothing moves */
+	cfg.mode = LUNQ_AUTO_OFF;
+	cfg.start = 7;
+	lunq_auto_init(&s.a, &cfg, s.now);
+	sim_run(&s, 5 * SEC);
+	KUNIT_EXPECT_EQ(test, s.lo, 7U);
+	KUNIT_EXPECT_EQ(test, s.hi, 7U);
+	KUNIT_EXPECT_EQ(test, s.a.phase, LUNQ_AP_OFF);
+}
+
+static struct kunit_case lunq_auto_cases[] = {
+	KUNIT_CASE(lunq_auto_knee_from_below),
+	KUNIT_CASE(lunq_auto_knee_from_above),
+	KUNIT_CASE(lunq_auto_knee_other),
+	KUNIT_CASE(lunq_auto_knee_step),
+	KUNIT_CASE(lunq_auto_knee_idle),
+	KUNIT_CASE(lunq_auto_knee_app_limited),
+	KUNIT_CASE(lunq_auto_knee_qfull),
+	KUNIT_CASE(lunq_auto_target),
+	KUNIT_CASE(lunq_auto_bounds),
+	{}
+};
+
+static struct kunit_suite lunq_auto_suite = {
+	.name = "lunq_auto",
+	.test_cases = lunq_auto_cases,
+};
+kunit_test_suite(lunq_auto_suite);
+
+MODULE_LICENSE("GPL");
