@@ -197,6 +197,20 @@ static const struct {
 		"Time with at least one IO active in seconds." },
 	[LUNQ_ST_CRTIME_NS] = { LQ_PROM_GAUGE_SECONDS,
 		"Monotonic clock when the counters started (creation or reset) in seconds." },
+	[LUNQ_ST_AUTO_PHASE] = { LQ_PROM_GAUGE,
+		"What auto is doing: 0 off, 1 down, 2 up, 3 hold, 4 probe, 5 track." },
+	[LUNQ_ST_AUTO_PEAK_IOPS] = { LQ_PROM_GAUGE,
+		"auto: most IOPS of the recent windows." },
+	[LUNQ_ST_AUTO_SVC_MIN_NS] = { LQ_PROM_GAUGE_SECONDS,
+		"auto: lowest mean service time of the recent windows in seconds." },
+	[LUNQ_ST_AUTO_KNEE] = { LQ_PROM_GAUGE,
+		"auto: peak IOPS x minimum service time (the knee's depth)." },
+	[LUNQ_ST_AUTO_P99_NS] = { LQ_PROM_GAUGE_SECONDS,
+		"auto: service p99 of the last window in seconds." },
+	[LUNQ_ST_AUTO_WINDOWS] = { LQ_PROM_COUNTER,
+		"auto: measurement windows." },
+	[LUNQ_ST_AUTO_MOVES] = { LQ_PROM_COUNTER,
+		"auto: moves of the throttle by auto." },
 };
 
 /* A label value, escaped per the exposition format: backslash, quote, newline. */

@@ -31,6 +31,8 @@ static const char *const lunq_reaction_names[] = {
 	"none", "linux", "sd", "sd-fc"
 };
 
+static const char *const lunq_auto_names[] = { "off", "knee", "target" };
+
 static const char *const lunq_model_names[] = {
 	"none", "fixed", "flash", "hdd"
 };
@@ -97,6 +99,17 @@ static const struct lunq_keydef lunq_keys[LUNQ_NR_KEYS] = {
 	[LUNQ_STEP_MS] = LUNQ_UINT(step_ms, 1, 3600000, 10000, true),
 	[LUNQ_MIN_THROTTLE] = LUNQ_UINT(min_throttle, 1, 65535, 8, true),
 	[LUNQ_RMW_X] = LUNQ_UINT(rmw_x, 1, 1000, 5, true),
+	/* spelt out: the kernel defines "auto" as a macro (__auto_type) */
+	[LUNQ_AUTO] = { .name = "auto", .type = LUNQ_T_ENUM, .supported = true,
+			.names = lunq_auto_names,
+			.nr_names = ARRAY_SIZE(lunq_auto_names),
+			.bad_value = "auto: value must be one of off, knee, target",
+			.duplicate = "auto: given more than once",
+			.unsupported = "auto: not supported by this build of dm-lunq",
+			.table_only_msg = "auto: can only be set on the table line" },
+	[LUNQ_TARGET_US] = LUNQ_UINT(target_us, 0, 60000000, 0, true),
+	[LUNQ_AUTO_MIN] = LUNQ_UINT(auto_min, 1, 65535, 1, true),
+	[LUNQ_AUTO_MAX] = LUNQ_UINT(auto_max, 1, 65535, 256, true),
 };
 
 void lunq_policy_init(struct lunq_policy *p)
@@ -137,6 +150,12 @@ const char *lunq_policy_check(const struct lunq_policy *p)
 
 	if (v[LUNQ_REACTION] && !v[LUNQ_QDEPTH])
 		return "reaction: needs qdepth:1 or more (the throttle it moves)";
+	if (v[LUNQ_AUTO] && v[LUNQ_REACTION])
+		return "auto: reacts to QUEUE FULL itself; give reaction:none with it";
+	if (v[LUNQ_AUTO] == 2 /* target */ && !v[LUNQ_TARGET_US])
+		return "auto: target needs target_us:N (the service p99 goal in microseconds)";
+	if (v[LUNQ_AUTO_MIN] > v[LUNQ_AUTO_MAX])
+		return "auto_min: must not exceed auto_max";
 	if (LUNQ_GIVEN(p, LUNQ_POOL_DEPTH) && !LUNQ_GIVEN(p, LUNQ_POOL))
 		return "pool_depth: needs pool:NAME";
 	if (v[LUNQ_FOREIGN] && !v[LUNQ_LUN_DEPTH] && !LUNQ_GIVEN(p, LUNQ_POOL))

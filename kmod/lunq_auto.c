@@ -72,20 +72,28 @@ static u32 knee256(const struct lunq_auto *a, u64 now)
 		     U32_MAX);
 }
 
+u32 lunq_auto_knee(const struct lunq_auto *a, u64 now)
+{
+	return (knee256(a, now) + 26) / 256;
+}
+
 /*
- * The depth the estimate says: from @d, with 3/4 of a command of
- * hysteresis, or rounded (@fresh, entering hold).
+ * The depth the estimate says, rounded down (a command above the knee
+ * queues inside the LUN and doubles someone's service time; one below
+ * costs a share of the rate) with a tenth of a command of slack: from @d
+ * it moves up when the estimate reaches the next depth, down when it is a
+ * quarter of a command below @d; @fresh (entering hold): at once.
  */
 static u32 knee_depth(struct lunq_auto *a, u64 now, u32 d, bool fresh)
 {
-	u32 k = knee256(a, now);
+	u32 k = knee256(a, now), t;
 
 	a->knee256 = k;
 	if (!k)
 		return d;
-	if (fresh || k >= (d + 1) * 256 - 64 ||
-	    k + 64 <= (d > 0 ? (d - 1) * 256 : 0))
-		return max_t(u32, (k + 128) / 256, 1);
+	t = max_t(u32, (k + 26) / 256, 1);
+	if (fresh || t > d || k + 64 <= d * 256)
+		return t;
 	return d;
 }
 
@@ -191,7 +199,7 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		a->hold_windows = 0;
 		a->base = d;
 		a->base_rate = ext_get(&a->rate_max, now, a->cfg.rate_ns, true);
-		a->step = max(d / 8, 1U);
+		a->step = max(d / 16, 1U);
 		return d + a->step;
 	}
 	return d;

@@ -24,10 +24,11 @@
  *   up     double while the rate grows by >= 25% (a full pipe when not);
  *   hold   depth = rate_max x svc_min (rate_max: the most IOPS of the
  *          binding windows of the last rate_ns, svc_min: the lowest mean
- *          service time of the last svc_ns), with a hysteresis of 3/4 of
- *          one command;
+ *          service time of the last svc_ns), rounded down with a tenth
+ *          of a command of slack (one command over the knee doubles a
+ *          service time, one under costs a share of the rate);
  *   probe  every probe_every windows in hold, one window at depth + step
- *          (step max(1, depth/8)): when the rate grows by at least half
+ *          (step max(1, depth/16)): when the rate grows by at least half
  *          of the step's share, the capacity grew -- probe again at once
  *          with twice the step; otherwise back to hold.
  * A drop in capacity shows as a lower rate: rate_max forgets the old one
@@ -155,5 +156,7 @@ u32 lunq_auto_qfull(struct lunq_auto *a, u64 now, u32 in_transport);
 /* Estimates for the views: peak IOPS, minimum mean service time (ns). */
 u64 lunq_auto_peak_iops(const struct lunq_auto *a, u64 now);
 u64 lunq_auto_svc_min(const struct lunq_auto *a, u64 now);
+/* Their product: the knee's depth as estimated now (0: not known yet). */
+u32 lunq_auto_knee(const struct lunq_auto *a, u64 now);
 
 #endif /* LUNQ_AUTO_H */

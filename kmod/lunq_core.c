@@ -6,13 +6,14 @@
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/mm.h>
 #include <linux/string.h>
 
 #include "lunq_compat.h"
 #include "lunq_core.h"
 
 const char *const lunq_tcause_names[] = {
-	"set", "qfull", "ramp-up", "restore"
+	"set", "qfull", "ramp-up", "restore", "auto"
 };
 
 /*
@@ -25,6 +26,9 @@ const char *const lunq_tcause_names[] = {
  * dispatch delay adds to every waiter's latency.
  */
 static struct workqueue_struct *lunq_wq;
+
+/* auto's window cutter runs this often (lunq_autorun.c) */
+#define LUNQ_AUTO_TICK_MS	50
 
 /* Read when the policy changes or the host side goes idle. */
 static bool fast_path = true;
@@ -41,7 +45,8 @@ static enum hrtimer_restart lunq_timer_fn(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
-struct lunq_c *lunq_core_alloc(struct dm_target *ti, work_func_t dispatch)
+struct lunq_c *lunq_core_alloc(struct dm_target *ti, work_func_t dispatch,
+			       work_func_t auto_work)
 {
 	struct lunq_c *lc = kzalloc(sizeof(*lc), GFP_KERNEL);
 
@@ -51,6 +56,7 @@ struct lunq_c *lunq_core_alloc(struct dm_target *ti, work_func_t dispatch)
 	spin_lock_init(&lc->lock);
 	mutex_init(&lc->msg_lock);
 	INIT_WORK(&lc->dispatch, dispatch);
+	INIT_DELAYED_WORK(&lc->auto_work, auto_work);
 	hrtimer_setup(&lc->timer, lunq_timer_fn, CLOCK_MONOTONIC,
 		      HRTIMER_MODE_ABS_SOFT);
 	lunq_evq_init(&lc->evq);
@@ -70,6 +76,7 @@ void lunq_core_free(struct lunq_c *lc)
 	 * re-arming first (lc->dying, set by the caller), then the timer,
 	 * then the work.
 	 */
+	lunq_auto_stop(lc);
 	hrtimer_cancel(&lc->timer);
 	cancel_work_sync(&lc->dispatch);
 	lunq_evq_stop(&lc->evq);
@@ -80,6 +87,7 @@ void lunq_core_free(struct lunq_c *lc)
 	if (lc->dev)
 		dm_put_device(lc->ti, lc->dev);
 	lunq_stats_free(&lc->st);
+	lunq_auto_free(lc);
 	mutex_destroy(&lc->msg_lock);
 	kfree(lc);
 }
@@ -146,6 +154,10 @@ bool lunq_set_throttle(struct lunq_c *lc, u32 to, enum lunq_tcause cause,
 
 	if (to == h->qdepth)
 		return false;
+	/* with auto the reaction is none: its ticks must not undo auto */
+	if (lunq_auto_on(lc) &&
+	    (cause == LUNQ_TC_RAMP_UP || cause == LUNQ_TC_RESTORE))
+		return false;
 	lunq_tlog_add(lc, now, h->qdepth, to, cause);
 	if (cause != LUNQ_TC_SET)
 		lc->throttle_changes++;
@@ -187,9 +199,11 @@ bool lunq_apply_policy(struct lunq_c *lc, u64 now)
 	bool kick;
 
 	lunq_react_config(&lc->react, &rc);
+	lunq_auto_config(lc, now);
 	kick = lunq_host_set(&lc->host, lc->host.qdepth, v[LUNQ_SCHED],
 			     (u64)v[LUNQ_MAX_WAIT_MS] * NSEC_PER_MSEC);
-	kick |= lunq_set_throttle(lc, lc->react.cur, LUNQ_TC_SET, now);
+	kick |= lunq_set_throttle(lc, lunq_auto_on(lc) ? lc->autoc.depth :
+				  lc->react.cur, LUNQ_TC_SET, now);
 
 	lc->lun.depth = v[LUNQ_LUN_DEPTH];
 	lc->lun.foreign = v[LUNQ_FOREIGN];
@@ -322,6 +336,8 @@ int lunq_set_words(struct lunq_c *lc, unsigned int argc, char **argv,
 	mutex_lock(&lc->msg_lock);
 	lunq_get_policy(lc, &np);
 	*err = lunq_parse_words(lc, &np, argc, argv, true, word);
+	if (!*err && lunq_auto_alloc(lc, &np))
+		*err = "auto: cannot allocate its window's histogram";
 	if (*err) {
 		mutex_unlock(&lc->msg_lock);
 		return -EINVAL;
@@ -330,6 +346,7 @@ int lunq_set_words(struct lunq_c *lc, unsigned int argc, char **argv,
 	lc->policy = np;
 	kick = lunq_apply_policy(lc, ktime_get_ns());
 	lunq_arm_timer(lc);
+	lunq_auto_kick(lc);
 	spin_unlock_irq(&lc->lock);
 	mutex_unlock(&lc->msg_lock);
 	if (kick)
@@ -363,6 +380,7 @@ void lunq_stats_reset(struct lunq_c *lc)
 	lc->throttle_changes = 0;
 	lc->crtime = ktime_get_ns();
 	lunq_integ_reset(&lc->integ, lc->crtime);
+	lc->auto_rebase = true;		/* its window's counts are gone */
 	WRITE_ONCE(lc->fast_max, atomic_read(&lc->nfast));
 	lc->fast_rlen0 = lunq_stats_fast_rlen(&lc->st, lc->crtime);
 	spin_unlock_irq(&lc->lock);
@@ -441,7 +459,102 @@ void lunq_fill_stats(struct lunq_c *lc, u64 *v)
 	v[LUNQ_ST_WTIME_NS] = lc->integ.wtime;
 	v[LUNQ_ST_RTIME_NS] = lc->integ.rtime;
 	v[LUNQ_ST_CRTIME_NS] = lc->crtime;
+	lunq_auto_fill(lc, v, now);
 	spin_unlock_irq(&lc->lock);
+}
+
+/* The controller's constants (kmod/dm-lunq.rst, "auto"). */
+#define LUNQ_AUTO_WIN_NS	(100 * NSEC_PER_MSEC)
+#define LUNQ_AUTO_WIN_IOS	16
+#define LUNQ_AUTO_PROBE_EVERY	40
+#define LUNQ_AUTO_RATE_NS	(1 * NSEC_PER_SEC)
+#define LUNQ_AUTO_SVC_NS	(10 * NSEC_PER_SEC)
+#define LUNQ_AUTO_HOLD_NS	(1 * NSEC_PER_SEC)
+#define LUNQ_AUTO_HOLD_MAX_NS	(32 * NSEC_PER_SEC)
+
+int lunq_auto_alloc(struct lunq_c *lc, const struct lunq_policy *p)
+{
+	u64 *b;
+
+	if (!p->val[LUNQ_AUTO] || lc->autow.prev)
+		return 0;
+	b = kvcalloc(2 * LUNQ_HIST_BUCKETS, sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
+	lc->autow.win = b + LUNQ_HIST_BUCKETS;
+	lc->autow.prev = b;
+	return 0;
+}
+
+void lunq_auto_free(struct lunq_c *lc)
+{
+	kvfree(lc->autow.prev);
+	lc->autow.prev = NULL;
+	lc->autow.win = NULL;
+}
+
+void lunq_auto_config(struct lunq_c *lc, u64 now)
+{
+	const u32 *v = lc->policy.val;
+	const struct lunq_auto_cfg *o = &lc->autoc.cfg;
+	struct lunq_auto_cfg c = {
+		.mode = v[LUNQ_AUTO],
+		.min = v[LUNQ_AUTO_MIN],
+		.max = v[LUNQ_AUTO_MAX],
+		/* qdepth 0 (unlimited) starts at the top */
+		.start = v[LUNQ_QDEPTH] ?: v[LUNQ_AUTO_MAX],
+		.target_ns = (u64)v[LUNQ_TARGET_US] * NSEC_PER_USEC,
+		.win_ns = LUNQ_AUTO_WIN_NS,
+		.win_ios = LUNQ_AUTO_WIN_IOS,
+		.probe_every = LUNQ_AUTO_PROBE_EVERY,
+		.rate_ns = LUNQ_AUTO_RATE_NS,
+		.svc_ns = LUNQ_AUTO_SVC_NS,
+		.hold_ns = LUNQ_AUTO_HOLD_NS,
+		.hold_max_ns = LUNQ_AUTO_HOLD_MAX_NS,
+	};
+
+	if (c.mode == o->mode && c.min == o->min && c.max == o->max &&
+	    c.start == o->start && c.target_ns == o->target_ns)
+		return;		/* other keys: auto follows what they do */
+	lunq_auto_init(&lc->autoc, &c, now);
+	lc->auto_rebase = true;
+}
+
+void lunq_auto_fill(struct lunq_c *lc, u64 *v, u64 now)
+{
+	const struct lunq_auto *a = &lc->autoc;
+
+	v[LUNQ_ST_AUTO_PHASE] = a->phase;
+	v[LUNQ_ST_AUTO_PEAK_IOPS] = lunq_auto_peak_iops(a, now);
+	v[LUNQ_ST_AUTO_SVC_MIN_NS] = lunq_auto_svc_min(a, now);
+	v[LUNQ_ST_AUTO_KNEE] = lunq_auto_knee(a, now);
+	v[LUNQ_ST_AUTO_P99_NS] = a->p99;
+	v[LUNQ_ST_AUTO_WINDOWS] = a->windows;
+	v[LUNQ_ST_AUTO_MOVES] = a->moves;
+}
+
+void lunq_auto_kick(struct lunq_c *lc)
+{
+	if (lc->auto_live && lunq_auto_on(lc))
+		queue_delayed_work(system_wq, &lc->auto_work,
+				   msecs_to_jiffies(LUNQ_AUTO_TICK_MS));
+}
+
+void lunq_auto_start(struct lunq_c *lc)
+{
+	spin_lock_irq(&lc->lock);
+	lc->auto_live = true;
+	lc->auto_rebase = true;
+	lunq_auto_kick(lc);
+	spin_unlock_irq(&lc->lock);
+}
+
+void lunq_auto_stop(struct lunq_c *lc)
+{
+	spin_lock_irq(&lc->lock);
+	lc->auto_live = false;	/* the work does not queue itself again */
+	spin_unlock_irq(&lc->lock);
+	cancel_delayed_work_sync(&lc->auto_work);
 }
 
 int lunq_core_init(void)

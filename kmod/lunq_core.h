@@ -30,6 +30,7 @@
 #include "lunq_lun.h"
 #include "lunq_pool.h"
 #include "lunq_react.h"
+#include "lunq_auto.h"
 #include "lunq_model.h"
 #include "lunq_integ.h"
 #include "lunq_stats.h"
@@ -39,7 +40,7 @@ struct lunq_dev;
 
 /* Why the throttle moved (the throttle log). */
 enum lunq_tcause { LUNQ_TC_SET, LUNQ_TC_QFULL, LUNQ_TC_RAMP_UP,
-		   LUNQ_TC_RESTORE };
+		   LUNQ_TC_RESTORE, LUNQ_TC_AUTO };
 
 #define LUNQ_TLOG_SIZE	128	/* last throttle changes kept */
 
@@ -111,6 +112,21 @@ struct lunq_c {
 	u64 fast_lba;
 	u32 fast_max;			/* most of @nfast since the reset */
 	u64 fast_rlen0;
+
+	/*
+	 * auto (lunq_autorun.c): the controller, under @lock; its windows
+	 * are cut by @auto_work (every LUNQ_AUTO_TICK_MS while resumed and
+	 * auto is on); @autow is the work's own (window start).
+	 */
+	struct lunq_auto autoc;
+	struct delayed_work auto_work;
+	bool auto_live;			/* resumed: the work may run */
+	bool auto_rebase;		/* the next tick starts a window */
+	struct lunq_autow {
+		u64 t, ios, svc_sum, wtime, qfull;
+		u64 *prev, *win;	/* service histogram, kvmalloc'd */
+	} autow;
+
 	struct lunq_dev *sysdev;	/* our entry, once resumed */
 	struct lunq_dev *spare;		/* preallocated entry */
 	struct lunq_model model;	/* under @lock; large, keep last */
@@ -118,10 +134,12 @@ struct lunq_c {
 
 /*
  * A new context for @ti with the default policy, counters started now;
- * @dispatch is the work function that sends waiters (lunq_io_dispatch).
+ * @dispatch is the work function that sends waiters (lunq_io_dispatch),
+ * @auto_work auto's (lunq_auto_work).
  * NULL when out of memory.
  */
-struct lunq_c *lunq_core_alloc(struct dm_target *ti, work_func_t dispatch);
+struct lunq_c *lunq_core_alloc(struct dm_target *ti, work_func_t dispatch,
+			       work_func_t auto_work);
 /* Stop the timer and the dispatcher, drop the pool and device; free. */
 void lunq_core_free(struct lunq_c *lc);
 
@@ -157,6 +175,29 @@ void lunq_arm_timer(struct lunq_c *lc);
 void lunq_kick(struct lunq_c *lc);
 /* The throttle moves kept (<= LUNQ_TLOG_SIZE) into @log, oldest first. */
 unsigned int lunq_tlog_copy(struct lunq_c *lc, struct lunq_tlog *log);
+
+static inline bool lunq_auto_on(struct lunq_c *lc)
+{
+	return lc->autoc.cfg.mode != LUNQ_AUTO_OFF;
+}
+
+/*
+ * auto's plumbing (the work is lunq_autorun.c's).  lunq_auto_alloc(): the window's
+ * buffers when @p turns auto on (may sleep; 0 or -ENOMEM).  start/stop:
+ * resume and suspend (stop waits for a running tick).  lunq_auto_kick():
+ * after a policy change, under @lock.
+ */
+int lunq_auto_alloc(struct lunq_c *lc, const struct lunq_policy *p);
+void lunq_auto_free(struct lunq_c *lc);
+void lunq_auto_start(struct lunq_c *lc);
+void lunq_auto_stop(struct lunq_c *lc);
+void lunq_auto_kick(struct lunq_c *lc);
+/* The policy's auto keys into the controller (restarts it when they or
+ * qdepth changed).  Locked.
+ */
+void lunq_auto_config(struct lunq_c *lc, u64 now);
+/* The controller's statistics into @v.  Locked. */
+void lunq_auto_fill(struct lunq_c *lc, u64 *v, u64 now);
 
 /* The dispatcher's workqueue (module init/exit). */
 int lunq_core_init(void);

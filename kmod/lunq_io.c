@@ -148,7 +148,15 @@ bool lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
 	lc->qfull++;
 	lunq_ev_qfull(&lc->evq, now);
 	/* in transport: what the host has outstanding besides this one */
-	throttle = lunq_react_qfull(&lc->react, now, lc->host.inflight - 1);
+	if (lunq_auto_on(lc)) {
+		throttle = lunq_auto_qfull(&lc->autoc, now,
+					   lc->host.inflight - 1);
+		if (throttle != lc->host.qdepth)
+			lc->auto_rebase = true;	/* a new window after it */
+	} else {
+		throttle = lunq_react_qfull(&lc->react, now,
+					    lc->host.inflight - 1);
+	}
 	lunq_set_throttle(lc, throttle, LUNQ_TC_QFULL, now);
 	if (lunq_lun_qfull(&lc->lun)) {
 		struct lunq_ev ev = { .kind = LUNQ_EV_RESET, .t = now };

@@ -41,6 +41,17 @@ const char *const lunq_stat_names[__LUNQ_ST_MAX] = {
 	[LUNQ_ST_WTIME_NS] = "wtime_ns",
 	[LUNQ_ST_RTIME_NS] = "rtime_ns",
 	[LUNQ_ST_CRTIME_NS] = "crtime_ns",
+	[LUNQ_ST_AUTO_PHASE] = "auto_phase",
+	[LUNQ_ST_AUTO_PEAK_IOPS] = "auto_peak_iops",
+	[LUNQ_ST_AUTO_SVC_MIN_NS] = "auto_svc_min_ns",
+	[LUNQ_ST_AUTO_KNEE] = "auto_knee",
+	[LUNQ_ST_AUTO_P99_NS] = "auto_p99_ns",
+	[LUNQ_ST_AUTO_WINDOWS] = "auto_windows",
+	[LUNQ_ST_AUTO_MOVES] = "auto_moves",
+};
+
+const char *const lunq_auto_phase_names[LUNQ_NR_AUTO_PHASES] = {
+	"off", "down", "up", "hold", "probe", "track"
 };
 
 const char *const lunq_hist_names[LUNQ_NR_HISTS] = {

@@ -18,5 +18,8 @@
 extern const char *const lunq_stat_names[__LUNQ_ST_MAX];
 extern const char *const lunq_hist_names[LUNQ_NR_HISTS];
 extern const char *const lunq_event_names[LUNQ_NR_EVENTS];
+/* Values of the auto_phase statistic (enum lunq_auto_phase). */
+#define LUNQ_NR_AUTO_PHASES 6
+extern const char *const lunq_auto_phase_names[LUNQ_NR_AUTO_PHASES];
 
 #endif /* LUNQ_NAMES_H */

@@ -131,6 +131,22 @@ void lunq_stats_hist(struct lunq_stats *st, enum lunq_hist_kind kind,
 	*max = atomic64_read(&h->max);
 }
 
+u64 lunq_stats_svc_window(struct lunq_stats *st, u64 *prev, u64 *win)
+{
+	struct lunq_hist_live *r = &st->hist[LUNQ_HIST_SVC_READ];
+	struct lunq_hist_live *w = &st->hist[LUNQ_HIST_SVC_WRITE];
+	u32 i;
+
+	for (i = 0; i < LUNQ_HIST_BUCKETS; i++) {
+		u64 c = atomic64_read(&r->count[i]) +
+			atomic64_read(&w->count[i]);
+
+		win[i] = c - prev[i];
+		prev[i] = c;
+	}
+	return atomic64_read(&r->sum) + atomic64_read(&w->sum);
+}
+
 void lunq_stats_zero(struct lunq_stats *st)
 {
 	int cpu, k;

@@ -70,6 +70,13 @@ void lunq_stats_sum(struct lunq_stats *st, u64 *v);
 void lunq_stats_hist(struct lunq_stats *st, enum lunq_hist_kind kind,
 		     u64 *counts, u64 *sum, u64 *max);
 
+/*
+ * The reads' and writes' service histograms together, as counts since
+ * @prev (into @win; @prev becomes the counts now), LUNQ_HIST_BUCKETS
+ * each.  Returns the sum of all their service times so far (ns).
+ */
+u64 lunq_stats_svc_window(struct lunq_stats *st, u64 *prev, u64 *win);
+
 void lunq_stats_zero(struct lunq_stats *st);
 
 /* Add everything of @src (idle, about to go) to @dst: a table reload. */

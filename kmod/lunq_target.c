@@ -23,6 +23,7 @@
 #include "lunq_compat.h"
 #include "lunq_core.h"
 #include "lunq_io.h"
+#include "lunq_autorun.h"
 #include "lunq_dev.h"
 #include "lunq_sysfs.h"
 #include "lunq_netlink.h"
@@ -89,7 +90,7 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		return -EINVAL;
 	}
 
-	lc = lunq_core_alloc(ti, lunq_io_dispatch);
+	lc = lunq_core_alloc(ti, lunq_io_dispatch, lunq_auto_work);
 	if (!lc) {
 		ti->error = "Cannot allocate lunq context";
 		return -ENOMEM;
@@ -159,7 +160,8 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	}
 
 	lc->spare = lunq_dev_alloc();
-	if (!lc->spare || lunq_stats_alloc(&lc->st)) {
+	if (!lc->spare || lunq_stats_alloc(&lc->st) ||
+	    lunq_auto_alloc(lc, &lc->policy)) {
 		ti->error = "Cannot allocate counters and histograms";
 		ret = -ENOMEM;
 		goto bad;
@@ -353,6 +355,7 @@ static void lunq_postsuspend(struct dm_target *ti)
 
 	/* nothing is in flight any more; let a last dispatcher run finish */
 	flush_work(&lc->dispatch);
+	lunq_auto_stop(lc);	/* auto's state stays for the resume */
 }
 
 static void lunq_resume(struct dm_target *ti)
@@ -369,6 +372,7 @@ static void lunq_resume(struct dm_target *ti)
 	spin_unlock_irq(&lc->lock);
 	if (kick)
 		lunq_kick(lc);
+	lunq_auto_start(lc);
 }
 
 /* "set <key:value>...": all words are checked before any applies. */

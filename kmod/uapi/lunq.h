@@ -134,6 +134,15 @@ enum lunq_stat {
 	LUNQ_ST_CRTIME_NS,	/* when the counters started: creation or
 				 * the last reset (monotonic clock, ns)
 				 */
+	LUNQ_ST_AUTO_PHASE,	/* auto (gauges): 0 off, 1 down, 2 up,
+				 * 3 hold, 4 probe, 5 track (auto:target)
+				 */
+	LUNQ_ST_AUTO_PEAK_IOPS,	/* most IOPS of the recent windows */
+	LUNQ_ST_AUTO_SVC_MIN_NS, /* lowest mean service time, recent */
+	LUNQ_ST_AUTO_KNEE,	/* peak IOPS x minimum service time */
+	LUNQ_ST_AUTO_P99_NS,	/* service p99 of the last window */
+	LUNQ_ST_AUTO_WINDOWS,	/* windows (counter) */
+	LUNQ_ST_AUTO_MOVES,	/* depth changes by auto (counter) */
 	__LUNQ_ST_MAX
 };
 #define LUNQ_ST_MAX (__LUNQ_ST_MAX - 1)
