@@ -312,6 +312,7 @@ void lb_complete(struct lb_worker *w, struct lb_slot *s, long res, u64 t_done)
 	if (resp > __atomic_load_n(&l->resp_max, __ATOMIC_RELAXED))
 		__atomic_store_n(&l->resp_max, resp, __ATOMIC_RELAXED);
 	LIVE_ADD(l->lag[lunq_hist_index(lag)], 1);
+	LIVE_ADD(l->resp[lunq_hist_index(resp)], 1);
 	if (t_done > w->t_last)
 		w->t_last = t_done;
 	if (t_done >= r->t_warm) {

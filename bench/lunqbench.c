@@ -365,6 +365,7 @@ static void make_workers(struct lb_run *r)
 			if (lb_stats_init(&w->st))
 				lb_die(LB_EIO, "out of memory");
 			w->live.lag = lb_xcalloc(LUNQ_HIST_BUCKETS, sizeof(u64));
+			w->live.resp = lb_xcalloc(LUNQ_HIST_BUCKETS, sizeof(u64));
 			w->nslots = j->iodepth;
 			w->slots = lb_xcalloc(w->nslots, sizeof(*w->slots));
 			for (u32 si = 0; si < w->nslots; si++) {
@@ -399,6 +400,7 @@ static void free_run(struct lb_run *r)
 		}
 		free(w->slots);
 		free(w->live.lag);
+		free(w->live.resp);
 		free(w->q.ring);
 		lb_stats_free(&w->st);
 	}
@@ -498,8 +500,9 @@ static struct lb_run *run_once(const struct lb_opts *o, struct lb_target *tgts,
 
 	/* interval lines until every worker is done */
 	{
-		u64 *prev = lb_xcalloc(LUNQ_HIST_BUCKETS, sizeof(u64));
-		u64 *cur = lb_xcalloc(LUNQ_HIST_BUCKETS, sizeof(u64));
+		/* lag, then response time (lb_ival_take) */
+		u64 *prev = lb_xcalloc(2 * LUNQ_HIST_BUCKETS, sizeof(u64));
+		u64 *cur = lb_xcalloc(2 * LUNQ_HIST_BUCKETS, sizeof(u64));
 		u64 t_prev = r->t0;
 
 		next = r->t0 + ival_ns;

@@ -179,7 +179,7 @@ void lb_ival_take(struct lb_run *r, struct lb_ival *iv, u64 *prev_lag,
 
 	memset(&sum, 0, sizeof(sum));
 	memset(iv, 0, sizeof(*iv));
-	memset(cur_lag, 0, LUNQ_HIST_BUCKETS * sizeof(u64));
+	memset(cur_lag, 0, 2 * LUNQ_HIST_BUCKETS * sizeof(u64));
 	for (int i = 0; i < r->nworkers; i++) {
 		struct lb_live *l = &r->workers[i].live;
 		u64 m = __atomic_exchange_n(&l->resp_max, 0, __ATOMIC_RELAXED);
@@ -192,8 +192,11 @@ void lb_ival_take(struct lb_run *r, struct lb_ival *iv, u64 *prev_lag,
 		sum.errors += __atomic_load_n(&l->errors, __ATOMIC_RELAXED);
 		if (m > iv->resp_max)
 			iv->resp_max = m;
-		for (u32 b = 0; b < LUNQ_HIST_BUCKETS; b++)
+		for (u32 b = 0; b < LUNQ_HIST_BUCKETS; b++) {
 			cur_lag[b] += __atomic_load_n(&l->lag[b], __ATOMIC_RELAXED);
+			cur_lag[LUNQ_HIST_BUCKETS + b] +=
+				__atomic_load_n(&l->resp[b], __ATOMIC_RELAXED);
+		}
 	}
 	iv->ios = sum.ios - r->ivcum.ios;
 	iv->reads = sum.reads - r->ivcum.reads;
@@ -202,13 +205,15 @@ void lb_ival_take(struct lb_run *r, struct lb_ival *iv, u64 *prev_lag,
 	iv->svc_sum = sum.svc_sum - r->ivcum.svc_sum;
 	iv->errors = sum.errors - r->ivcum.errors;
 	r->ivcum = sum;
-	for (u32 b = 0; b < LUNQ_HIST_BUCKETS; b++) {
+	for (u32 b = 0; b < 2 * LUNQ_HIST_BUCKETS; b++) {
 		u64 c = cur_lag[b];
 
 		cur_lag[b] = c - prev_lag[b];
 		prev_lag[b] = c;
 	}
 	iv->lag_p99 = lunq_hist_percentile(cur_lag, ~0ULL, 990000);
+	iv->resp_p99 = lunq_hist_percentile(cur_lag + LUNQ_HIST_BUCKETS,
+					    iv->resp_max, 990000);
 	iv->wall = (long)time(NULL);
 }
 
@@ -742,7 +747,8 @@ static void json_run_body(FILE *f, const struct lb_run *r)
 		lq_json_num(f, (double)iv->bytes / len / 1048576.0);
 		fputs(",\"resp_mean_ns\":", f);
 		lq_json_num(f, iv->ios ? (double)iv->resp_sum / n : 0);
-		fprintf(f, ",\"resp_max_ns\":%llu,\"lag_p99_ns\":%llu,\"queue_depth\":",
+		fprintf(f, ",\"resp_p99_ns\":%llu,\"resp_max_ns\":%llu,\"lag_p99_ns\":%llu,\"queue_depth\":",
+			(unsigned long long)iv->resp_p99,
 			(unsigned long long)iv->resp_max,
 			(unsigned long long)iv->lag_p99);
 		lq_json_num(f, (double)iv->svc_sum / (len * 1e9));

@@ -105,6 +105,7 @@ struct lb_stats {
 struct lb_live {
 	u64 ios, reads, bytes, resp_sum, svc_sum, resp_max, errors;
 	u64 *lag;		/* LUNQ_HIST_BUCKETS, all IOs */
+	u64 *resp;		/* LUNQ_HIST_BUCKETS, all IOs */
 };
 
 /*
@@ -180,6 +181,7 @@ struct lb_ival {
 	double len;		/* s */
 	long wall;		/* wall clock at the end (time_t) */
 	u64 ios, reads, bytes, resp_sum, svc_sum, resp_max, lag_p99, errors;
+	u64 resp_p99;
 	bool warmup;
 };
 
@@ -275,7 +277,8 @@ void *lb_sync_worker(void *arg);
 /* ---- report.c -------------------------------------------------------------- */
 
 /* Interval counters of all workers since the last call (@prev_lag: their
- * lag histogram then, updated; @cur_lag scratch); t and len not set. */
+ * lag then response histograms then, 2 x LUNQ_HIST_BUCKETS, updated;
+ * @cur_lag scratch of the same size); t and len not set. */
 void lb_ival_take(struct lb_run *r, struct lb_ival *iv, u64 *prev_lag,
 		  u64 *cur_lag);
 void lb_report_header(FILE *f, const struct lb_run *r);
