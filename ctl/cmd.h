@@ -33,6 +33,9 @@ int cmd_events(int argc, char **argv);
 int cmd_apply(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+/* tune --online (cmd_tune_online.c): cmd_tune hands over when wanted */
+bool lq_tune_online_wanted(int argc, char **argv);
+int cmd_tune_online(int argc, char **argv);
 
 /* "lunqctl: message" on stderr; returns @code. */
 int lq_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cmd.h"
+#include "autotune.h"
 #include "iostat.h"
 #include "histview.h"
 #include "json.h"
@@ -130,6 +131,46 @@ static int write_prom(const char *out, const struct lq_dev *devs, int n)
 	return LQ_OK;
 }
 
+/* One device of a JSON report: its iostat object, and "auto" when known. */
+static void stat_json(const struct lq_dev *d, const struct lq_iostat *r)
+{
+	struct lq_auto_view v;
+
+	lq_iostat_json_begin(stdout, d->name, r);
+	if (lq_auto_view_get(d, &v)) {
+		fputs(",\"auto\":", stdout);
+		lq_auto_json(stdout, &v);
+	}
+	fputc('}', stdout);
+}
+
+/*
+ * After the table, per device with auto on: "NAME: throttle 16 (auto
+ * knee: hold, ...)".  Nothing for a module without the auto statistics.
+ */
+static void auto_lines(const struct lq_dev *devs, int n,
+		       const struct lq_dev *prev, int nprev, char **names,
+		       int nnames)
+{
+	struct lq_auto_view v;
+	struct lq_iostat r;
+	char line[256];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const struct lq_dev *p = find_prev(prev, nprev, devs[i].name);
+
+		/* the devices with a row */
+		if (!wanted(devs[i].name, devs[i].dm_name, names, nnames) ||
+		    lq_iostat_compute(p ? p->st : NULL, devs[i].st, &r) ||
+		    !lq_auto_view_get(&devs[i], &v))
+			continue;
+		lq_auto_state(line, sizeof(line), &v);
+		if (line[0])
+			printf("%s: %s\n", devs[i].name, line);
+	}
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -244,12 +285,14 @@ int cmd_stat(int argc, char **argv)
 					continue;	/* no time passed */
 				if (json) {
 					printf("%s", shown ? "," : "");
-					lq_iostat_json(stdout, devs[i].name, &r);
+					stat_json(&devs[i], &r);
 				} else {
 					lq_iostat_row(stdout, devs[i].name, &r, ext);
 				}
 				shown++;
 			}
+			if (!json)
+				auto_lines(devs, n, prev, nprev, names, nnames);
 			printf(json ? "]}\n" : "\n");
 			fflush(stdout);
 		}

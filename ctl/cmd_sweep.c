@@ -301,8 +301,28 @@ static int find_bench(char *buf, size_t len)
 
 enum {
 	O_QDEPTH = 256, O_SCHED, O_LOOP, O_CURVE, O_P99, O_WITHIN,
-	O_BENCH,		/* + index into bench_opts[] */
+	O_ONLINE,		/* + index into online_opts[] */
+	O_BENCH = O_ONLINE + 8,	/* + index into bench_opts[] */
 };
+
+/* tune --online's own options (cmd_tune_online.c): refused here */
+static const struct {
+	const char *name;
+	bool arg;
+} online_opts[] = {
+	{ "online", false }, { "settle", true }, { "mode", true }, { "keep", false },
+};
+#define NONLINE_OPTS ((int)ARRAY_SIZE(online_opts))
+
+static int refuse_online(const struct sw_opts *o, int i)
+{
+	if (!o->tune && i == 0)
+		return lq_usage(o->cmd, "--online is tune's: 'lunqctl tune NAME --online' lets auto tune on the IO already running; sweep runs lunqbench");
+	if (!o->tune)
+		return lq_usage(o->cmd, "--%s goes with tune --online, not with sweep",
+				online_opts[i].name);
+	return lq_usage(o->cmd, "--%s goes with --online", online_opts[i].name);
+}
 
 /* lunqbench options accepted directly (each takes a value) */
 static const char *const bench_opts[] = {
@@ -384,7 +404,7 @@ static int parse_sched_list(struct sw_opts *o, const char *arg)
 static int parse_opts(struct sw_opts *o, int argc, char **argv)
 {
 	static char iodepth[16];
-	struct option lo[8 + NBENCH_OPTS + 8];
+	struct option lo[8 + NONLINE_OPTS + NBENCH_OPTS + 8];
 	double elapsed = -1, warmup = 0;
 	char err[256];
 	int nlo = 0, c, i, dd = argc, rc;
@@ -405,6 +425,9 @@ static int parse_opts(struct sw_opts *o, int argc, char **argv)
 		LO("loop", required_argument, O_LOOP);
 		LO("curve", required_argument, O_CURVE);
 	}
+	for (i = 0; i < NONLINE_OPTS; i++)
+		LO(online_opts[i].name,
+		   online_opts[i].arg ? required_argument : no_argument, O_ONLINE + i);
 	for (i = 0; i < NBENCH_OPTS; i++)
 		LO(bench_opts[i] + 2, required_argument, O_BENCH + i);
 	LO("iorate", required_argument, 'R');
@@ -488,6 +511,8 @@ static int parse_opts(struct sw_opts *o, int argc, char **argv)
 			return lq_usage(o->cmd, "unknown option '%s' (lunqbench options go after --)",
 					argv[optind - 1]);
 		default:
+			if (c >= O_ONLINE && c < O_ONLINE + NONLINE_OPTS)
+				return refuse_online(o, c - O_ONLINE);
 			if (c >= O_BENCH && c < O_BENCH + NBENCH_OPTS) {
 				const char *opt = bench_opts[c - O_BENCH];
 
@@ -1015,5 +1040,7 @@ int cmd_sweep(int argc, char **argv)
 
 int cmd_tune(int argc, char **argv)
 {
+	if (lq_tune_online_wanted(argc, argv))
+		return cmd_tune_online(argc, argv);
 	return sweep_cmd(argc, argv, true);
 }

@@ -90,7 +90,7 @@ void lq_iostat_row(FILE *f, const char *name, const struct lq_iostat *r,
 			name);
 }
 
-void lq_iostat_json(FILE *f, const char *name, const struct lq_iostat *r)
+void lq_iostat_json_begin(FILE *f, const char *name, const struct lq_iostat *r)
 {
 	static const struct {
 		const char *key;
@@ -117,10 +117,16 @@ void lq_iostat_json(FILE *f, const char *name, const struct lq_iostat *r)
 		fprintf(f, ",\"%s\":", nums[i].key);
 		lq_json_num(f, *(const double *)((const char *)r + nums[i].off));
 	}
-	fprintf(f, ",\"throttle\":%llu,\"inflight\":%llu,\"waiting\":%llu}",
+	fprintf(f, ",\"throttle\":%llu,\"inflight\":%llu,\"waiting\":%llu",
 		(unsigned long long)r->throttle,
 		(unsigned long long)r->inflight,
 		(unsigned long long)r->waiting);
+}
+
+void lq_iostat_json(FILE *f, const char *name, const struct lq_iostat *r)
+{
+	lq_iostat_json_begin(f, name, r);
+	fputc('}', f);
 }
 
 /* Prometheus metric kinds. */
@@ -161,7 +167,7 @@ static const struct {
 	[LUNQ_ST_ABORTED] = { LQ_PROM_COUNTER,
 		"Commands aborted by LUN resets." },
 	[LUNQ_ST_THROTTLE_CHANGES] = { LQ_PROM_COUNTER,
-		"Moves of the throttle by the reaction." },
+		"Moves of the throttle by the reaction or auto." },
 	[LUNQ_ST_MAX_INFLIGHT] = { LQ_PROM_GAUGE,
 		"Highest number of IOs in flight seen." },
 	[LUNQ_ST_MAX_WAITING] = { LQ_PROM_GAUGE,

@@ -69,6 +69,9 @@ void lq_iostat_row(FILE *f, const char *name, const struct lq_iostat *r,
  */
 void lq_iostat_json(FILE *f, const char *name, const struct lq_iostat *r);
 
+/* The same without the closing brace, for more members after it. */
+void lq_iostat_json_begin(FILE *f, const char *name, const struct lq_iostat *r);
+
 /*
  * Every statistic of @devs in the Prometheus text exposition format
  * (node_exporter textfile collector): per statistic one "# HELP" and one

@@ -99,8 +99,10 @@ const struct lq_cmd lq_cmds[] = {
 	  "word after --.  Defaults: --iodepth twice the largest qdepth (at least\n"
 	  "16; --iodepth qdepth: each point's own qdepth), --elapsed 10.\n"
 	  "lunqbench: $LUNQBENCH, ../bench/lunqbench next to lunqctl, or PATH.\n" },
-	{ "tune", cmd_tune, "NAME --p99 TIME [OPTIONS] [BENCH OPTIONS] [-- LUNQBENCH OPTIONS]",
-	  "recommend a per-LUN qdepth for a p99 target, as policy-file lines",
+	{ "tune", cmd_tune, "NAME --p99 TIME [OPTIONS] [BENCH OPTIONS] [-- LUNQBENCH OPTIONS]\n"
+	  "       lunqctl tune NAME --online [--settle S] [--elapsed S] [--mode knee|target]\n"
+	  "                    [--p99 TIME] [--keep] [-j] [-q]",
+	  "recommend a per-LUN qdepth as policy-file lines (sweep or --online)",
 	  "Runs a closed-loop sweep over --qdepth with one sched (lunqbench\n"
 	  "keeps qdepth IOs outstanding: --iodepth qdepth), then picks the\n"
 	  "smallest qdepth within 95% of the most IOPS whose p99 is at most TIME\n"
@@ -111,7 +113,21 @@ const struct lq_cmd lq_cmds[] = {
 	  "  --qdepth LIST        (default 1,2,4,8,16,32,64)\n"
 	  "  --sched S            one sched (default: the device's); then the\n"
 	  "                       lines set it too\n"
-	  "  -o PREFIX, -j, -q, -v and lunqbench options as for sweep.\n" },
+	  "  -o PREFIX, -j, -q, -v and lunqbench options as for sweep.\n"
+	  "With --online no sweep and no lunqbench: the module's auto throttle\n"
+	  "(auto:knee; auto:target with --p99, a service p99 goal) tunes on the IO\n"
+	  "already running on NAME until it holds one depth for --settle seconds;\n"
+	  "then the same lines with that qdepth, and the policy is restored (also\n"
+	  "on Ctrl-C).  Not settled by --elapsed, or no IO: exit 1.\n"
+	  "  --online             tune on the live workload with auto\n"
+	  "  --settle S           the depth held this long (default 5 s)\n"
+	  "  --elapsed S          give up after S seconds (default 60)\n"
+	  "  --mode knee|target   knee (default), or target: needs --p99\n"
+	  "  --p99 TIME           the service p99 goal of --mode target; alone\n"
+	  "                       it means --mode target\n"
+	  "  --keep               leave auto on once settled\n"
+	  "  -j, --json           one JSON object instead of the lines\n"
+	  "  -q, --quiet          no progress lines\n" },
 	{ NULL, NULL, NULL, NULL, NULL }
 };
 

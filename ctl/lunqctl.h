@@ -9,6 +9,8 @@
  *   ident.c      a block device's identity (vendor, model, serial, WWN) from sysfs
  *   sweep.c      sweep/tune: lunqbench's --kv line, curves, knee, tune rule, outputs
  *   svg.c        the throughput vs p99 plot of a sweep
+ *   autotune.c   the adaptive throttle: stat's view, tune --online's settling
+ *                and report
  * From liblunq (lib/): JSON, units, histogram views, kmod's pure files.
  * Plumbing:
  *   nl.c         the "lunq" generic netlink family (libnl-genl-3)

@@ -52,6 +52,32 @@ t sweep-qdepth 1 'qdepth: 70000 is out of range 0..65535' sweep lq0 --qdepth 1,7
 t sweep-sched 1 'sched=x: sched: value must be one of fifo, disksort' sweep lq0 --sched fifo,x
 t tune-p99 1 'needs --p99 TIME' tune lq0
 t tune-p99-unit 1 "p99 '10': a time with a unit" tune lq0 --p99 10
+# tune --online: its options and the sweep's do not mix
+t help-tune-online 0 'lunqctl tune NAME --online \[--settle S\]' tune --help
+t tune-online-qdepth 1 '--qdepth does not go with --online' tune lq0 --online --qdepth 4
+t tune-online-sched 1 '--sched does not go with --online' tune lq0 --online --sched fifo
+t tune-online-bench 1 '--iodepth is a lunqbench option: --online runs no lunqbench' \
+	tune lq0 --online --iodepth 8
+t tune-online-dashdash 1 "'--' and lunqbench options do not go with --online" \
+	tune lq0 --online -- --bs 4k
+t tune-online-target-p99 1 '--mode target needs --p99 TIME' tune lq0 --online --mode target
+t tune-online-knee-p99 1 '--p99 goes with --mode target' tune lq0 --online --mode knee --p99 5ms
+t tune-online-mode 1 "--mode 'fast': knee or target" tune lq0 --online --mode fast
+t tune-online-settle-0 1 "--settle '0': seconds > 0" tune lq0 --online --settle 0
+t tune-online-settle-word 1 "--settle 'soon': seconds > 0" tune lq0 --online --settle soon
+t tune-online-settle-neg 1 "--settle '-1': seconds > 0" tune lq0 --online --settle -1
+t tune-online-settle-long 1 '--settle 60 s must be shorter than --elapsed 60 s' \
+	tune lq0 --online --settle 1m
+t tune-online-settle-elapsed 1 '--settle 5 s must be shorter than --elapsed 3 s' \
+	tune lq0 --online --elapsed 3
+t tune-online-elapsed 1 "--elapsed 'x': seconds > 0" tune lq0 --online --elapsed x
+t tune-online-name 1 'needs NAME' tune --online
+t sweep-online 1 "--online is tune's: 'lunqctl tune NAME --online'" sweep lq0 --online
+t sweep-settle 1 '--settle goes with tune --online, not with sweep' sweep lq0 --settle 5
+t sweep-keep 1 '--keep goes with tune --online, not with sweep' sweep lq0 --keep
+t sweep-mode 1 '--mode goes with tune --online, not with sweep' sweep lq0 --mode knee
+t tune-settle-no-online 1 '--settle goes with --online' tune lq0 --p99 5ms --settle 5
+t tune-keep-no-online 1 '--keep goes with --online' tune lq0 --p99 5ms --keep
 export LUNQBENCH=/nonexistent
 t sweep-no-bench 2 'LUNQBENCH=/nonexistent is not an executable' sweep lq0
 unset LUNQBENCH

@@ -150,17 +150,23 @@ static const struct good_case good[] = {
 	  "qdepth:2" },
 	{ "empty-file", "\n", &sata, "" },
 	{ "comment-only", "# nothing\n", &sata, "" },
+	/* words only: the rules between keys (auto needs reaction:none) are
+	 * checked per device when applying (changes-auto-* below)
+	 */
 	{ "every-live-key",
 	  "[*]\nqdepth=8\nsched=disksort\nmax_wait_ms=1\nlun_depth=4\n"
 	  "qfull_delay_us=10\nreaction=sd-fc\nmodel=hdd\nsvc_us=1\nchannels=2\n"
 	  "mbps=3\nseek_ms=4\nrpm=7200\nbubble_ms=5\nforeign=1\n"
 	  "foreign_period_ms=6\nreset_after=7\nreset_ms=8\nramp_up_ms=9\n"
-	  "restore_ms=10\nstep_ms=11\nmin_throttle=12\nrmw_x=13\n", &sata,
+	  "restore_ms=10\nstep_ms=11\nmin_throttle=12\nrmw_x=13\n"
+	  "auto=knee\ntarget_us=5000\nauto_min=2\nauto_max=64\n", &sata,
 	  "qdepth:8 sched:disksort max_wait_ms:1 lun_depth:4 qfull_delay_us:10 "
 	  "reaction:sd-fc model:hdd svc_us:1 channels:2 mbps:3 seek_ms:4 "
 	  "rpm:7200 bubble_ms:5 foreign:1 foreign_period_ms:6 reset_after:7 "
 	  "reset_ms:8 ramp_up_ms:9 restore_ms:10 step_ms:11 min_throttle:12 "
-	  "rmw_x:13" },
+	  "rmw_x:13 auto:knee target_us:5000 auto_min:2 auto_max:64" },
+	{ "auto-target", "[vendor=NETAPP]\nauto = target\ntarget_us = 2000\n",
+	  &netapp, "auto:target target_us:2000" },
 };
 
 struct bad_case {
@@ -522,6 +528,27 @@ static void test_changes(void)
 	check(c == 2 && !why, "changes-rule-kept");
 	c = lq_pf_changes("qdepth:8", w, 1, ch, &why);
 	check(c == 1 && !why, "changes-rule-current");
+
+	/* auto: no reaction with it; target needs target_us; min <= max */
+	w[0] = W("auto:knee");
+	c = lq_pf_changes("qdepth:8 reaction:sd", w, 1, ch, &why);
+	check(c == 1 && why && !strncmp(why, "auto: reacts to QUEUE FULL itself", 33),
+	      "changes-auto-reaction");
+	w[1] = W("reaction:none");
+	c = lq_pf_changes("qdepth:8 reaction:sd", w, 2, ch, &why);
+	check(c == 2 && !why, "changes-auto-reaction-none");
+	w[0] = W("auto:target");
+	c = lq_pf_changes("qdepth:8", w, 1, ch, &why);
+	check(c == 1 && why && !strncmp(why, "auto: target needs target_us", 28),
+	      "changes-auto-target-needs-target_us");
+	w[1] = W("target_us:5000");
+	c = lq_pf_changes("qdepth:8", w, 2, ch, &why);
+	check(c == 2 && !why && !strcmp(ch[1].old, "0") && !strcmp(ch[1].new, "5000"),
+	      "changes-auto-target");
+	w[0] = W("auto_min:32");
+	c = lq_pf_changes("auto_max:16", w, 1, ch, &why);
+	check(c == 1 && why && !strcmp(why, "auto_min: must not exceed auto_max"),
+	      "changes-auto-min-max");
 
 	w[0] = W("qdepth:4");
 	c = lq_pf_changes("newkey:1 qdepth:8", w, 1, ch, &why);

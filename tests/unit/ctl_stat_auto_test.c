@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit test of lunqctl stat's view of the adaptive throttle
+ * (ctl/cmd_stat.c, included here with netlink replaced by fixed
+ * snapshots): a device with auto on gets its line after the table
+ * ("NAME: throttle 16 (auto knee: hold, ...)") and an "auto" object in
+ * JSON; a device with auto off gets the object but no line; a module
+ * without the auto statistics gets neither.  One "ok N name" /
+ * "not ok N name" line per check.
+ *
+ * LINK: ctl/iostat.c ctl/autotune.c ctl/sweep.c ctl/svg.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cmd_stat.c"
+
+struct lq_nl {
+	int unused;
+};
+
+static struct lq_nl the_nl;
+static bool old_module;
+
+const char *lq_prog = "lunqctl";
+
+int lq_error(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+int lq_usage(const char *cmd, const char *fmt, ...)
+{
+	(void)cmd;
+	(void)fmt;
+	return LQ_EUSAGE;
+}
+
+int lq_parse_uint(const char *s, unsigned long max, unsigned long *v)
+{
+	char *end;
+
+	*v = strtoul(s, &end, 10);
+	return *s && !*end && *v <= max ? 0 : -1;
+}
+
+int lq_cmd_help(const char *cmd)
+{
+	(void)cmd;
+	return LQ_OK;
+}
+
+int lq_connect(struct lq_nl **nl)
+{
+	*nl = &the_nl;
+	return LQ_OK;
+}
+
+void lq_nl_close(struct lq_nl *nl)
+{
+	(void)nl;
+}
+
+const char *lq_nl_err(const struct lq_nl *nl)
+{
+	(void)nl;
+	return "fake";
+}
+
+int lq_find_dev(struct lq_nl *nl, const char *name, struct lq_dev *d)
+{
+	(void)nl;
+	(void)name;
+	(void)d;
+	return LQ_ENOTFOUND;
+}
+
+int lq_nl_events_join(struct lq_nl *nl)
+{
+	(void)nl;
+	return LQ_EFAIL;
+}
+
+int lq_nl_events_wait(struct lq_nl *nl, int timeout_ms,
+		      void (*cb)(const struct lq_event *ev, void *arg), void *arg)
+{
+	(void)nl;
+	(void)timeout_ms;
+	(void)cb;
+	(void)arg;
+	return LQ_EFAIL;
+}
+
+u64 lq_nl_overruns(const struct lq_nl *nl)
+{
+	(void)nl;
+	return 0;
+}
+
+static void dev(struct lq_dev *d, const char *name, const char *policy,
+		u64 phase, u64 thr)
+{
+	int k;
+
+	memset(d, 0, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	snprintf(d->dm_name, sizeof(d->dm_name), "%s", name);
+	snprintf(d->policy, sizeof(d->policy), "%s", policy);
+	d->st[LUNQ_ST_CRTIME_NS] = 1000000000ULL;
+	d->st[LUNQ_ST_SNAPTIME_NS] = 3000000000ULL;	/* 2 s */
+	d->st[LUNQ_ST_READS] = 4000;
+	d->st[LUNQ_ST_READ_SECTORS] = 32000;
+	d->st[LUNQ_ST_COMPLETED] = 4000;
+	d->st[LUNQ_ST_RLENTIME_NS] = 32800000000ULL;
+	d->st[LUNQ_ST_RTIME_NS] = 2000000000ULL;
+	d->st[LUNQ_ST_THROTTLE] = thr;
+	d->st[LUNQ_ST_AUTO_PHASE] = phase;
+	d->st[LUNQ_ST_AUTO_PEAK_IOPS] = phase ? 2000 : 0;
+	d->st[LUNQ_ST_AUTO_SVC_MIN_NS] = phase ? 8200000 : 0;
+	d->st[LUNQ_ST_AUTO_KNEE] = phase ? 16 : 0;
+	d->st[LUNQ_ST_AUTO_P99_NS] = phase ? 8400000 : 0;
+	for (k = 1; k < __LUNQ_ST_MAX; k++)
+		d->have[k] = !old_module || k < LUNQ_ST_AUTO_PHASE;
+}
+
+int lq_nl_dump(struct lq_nl *nl, struct lq_dev **devs, int *n)
+{
+	(void)nl;
+	*devs = calloc(2, sizeof(**devs));
+	if (!*devs)
+		return LQ_EFAIL;
+	dev(&(*devs)[0], "lq0", "qdepth:32 auto:knee", 3, 16);
+	dev(&(*devs)[1], "lq1", "qdepth:8", 0, 8);
+	*n = 2;
+	return LQ_OK;
+}
+
+/* ---- running ------------------------------------------------------------------ */
+
+static int n, failed;
+
+static void check(int cond, const char *name)
+{
+	n++;
+	if (!cond)
+		failed++;
+	printf("%sok %d stat-auto-%s\n", cond ? "" : "not ", n, name);
+}
+
+static char out[8192];
+
+static int run(const char *args)
+{
+	char buf[128], *argv[8], *save = NULL, *w;
+	FILE *fo = tmpfile();
+	int argc = 0, so, rc;
+	size_t k;
+
+	snprintf(buf, sizeof(buf), "stat %s", args);
+	for (w = strtok_r(buf, " ", &save); w && argc < 7; w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	fflush(stdout);
+	so = dup(1);
+	dup2(fileno(fo), 1);
+	rc = cmd_stat(argc, argv);
+	fflush(stdout);
+	dup2(so, 1);
+	close(so);
+	rewind(fo);
+	k = fread(out, 1, sizeof(out) - 1, fo);
+	out[k] = '\0';
+	fclose(fo);
+	return rc;
+}
+
+static int same(const char *got, const char *want)
+{
+	if (!strcmp(got, want))
+		return 1;
+	printf("# got:\n%s# want:\n%s", got, want);
+	return 0;
+}
+
+int main(void)
+{
+	int rc;
+
+	rc = run("");
+	check(rc == LQ_OK && same(out,
+		"    r/s    w/s   kr/s   kw/s asvc_t  %b  thr device\n"
+		" 2000.0    0.0 8000.0    0.0    8.2 100   16 lq0\n"
+		" 2000.0    0.0 8000.0    0.0    8.2 100    8 lq1\n"
+		"lq0: throttle 16 (auto knee: hold, knee 16, peak 2000 IOPS, min service 8.20 ms, window p99 8.40 ms)\n"
+		"\n"), "text");
+	rc = run("lq1");
+	check(rc == LQ_OK && !strstr(out, "auto"), "text-auto-off");
+	rc = run("-j lq0");
+	check(rc == LQ_OK && strstr(out,
+		",\"throttle\":16,\"inflight\":0,\"waiting\":0,\"auto\":{\"mode\":\"knee\",\"phase\":\"hold\",\"target_ns\":null,\"throttle\":16,\"peak_iops\":2000,\"svc_min_ns\":8200000,\"knee\":16,\"p99_ns\":8400000,\"windows\":0,\"moves\":0}}]}\n"),
+	      "json");
+	rc = run("-j lq1");
+	check(rc == LQ_OK && strstr(out, "\"auto\":{\"mode\":\"off\",\"phase\":\"off\","),
+	      "json-auto-off");
+
+	old_module = true;
+	rc = run("");
+	check(rc == LQ_OK && !strstr(out, "auto") && strstr(out, "   16 lq0\n"),
+	      "old-module-text");
+	rc = run("-j");
+	check(rc == LQ_OK && !strstr(out, "auto") &&
+	      strstr(out, "\"throttle\":16,\"inflight\":0,\"waiting\":0}"),
+	      "old-module-json");
+	return failed ? 1 : 0;
+}
