@@ -217,6 +217,8 @@ static const struct {
 		"auto: measurement windows." },
 	[LUNQ_ST_AUTO_MOVES] = { LQ_PROM_COUNTER,
 		"auto: moves of the throttle by auto." },
+	[LUNQ_ST_AUTO_SVC_NS] = { LQ_PROM_GAUGE_SECONDS,
+		"auto: mean service time of the last window in seconds." },
 };
 
 /* A label value, escaped per the exposition format: backslash, quote, newline. */

@@ -5,6 +5,7 @@
 #include <linux/limits.h>
 #include <linux/minmax.h>
 #include <linux/math64.h>
+#include <linux/string.h>
 
 #include "lunq_auto.h"
 
@@ -72,17 +73,26 @@ static u32 knee256(const struct lunq_auto *a, u64 now)
 		     U32_MAX);
 }
 
+/* A depth from an estimate x 256: 95% of it + 0.3, rounded down. */
+static u32 depth_of(u64 k256)
+{
+	return max_t(u32, div64_u64(k256 * 95 / 100 + 77, 256), 1);
+}
+
 u32 lunq_auto_knee(const struct lunq_auto *a, u64 now)
 {
-	return (knee256(a, now) + 26) / 256;
+	u32 k = knee256(a, now);
+
+	return k ? depth_of(k) : 0;
 }
 
 /*
- * The depth the estimate says, rounded down (a command above the knee
- * queues inside the LUN and doubles someone's service time; one below
- * costs a share of the rate) with a tenth of a command of slack: from @d
- * it moves up when the estimate reaches the next depth, down when it is a
- * quarter of a command below @d; @fresh (entering hold): at once.
+ * The depth the estimate says: 95% of it rounded down (one command over
+ * the knee queues inside the LUN and doubles someone's service time; one
+ * under costs a share of the rate, and the host's own completion time
+ * inflates the estimate by a few percent).  From @d it only moves up
+ * (the estimate grew: a probe found more); @fresh (entering hold): at
+ * once.  Down moves are the queueing rule's (knee_window()).
  */
 static u32 knee_depth(struct lunq_auto *a, u64 now, u32 d, bool fresh)
 {
@@ -91,10 +101,8 @@ static u32 knee_depth(struct lunq_auto *a, u64 now, u32 d, bool fresh)
 	a->knee256 = k;
 	if (!k)
 		return d;
-	t = max_t(u32, (k + 26) / 256, 1);
-	if (fresh || t > d || k + 64 <= d * 256)
-		return t;
-	return d;
+	t = depth_of(k);
+	return fresh || t > d ? t : d;
 }
 
 void lunq_auto_init(struct lunq_auto *a, const struct lunq_auto_cfg *cfg,
@@ -120,9 +128,15 @@ bool lunq_auto_window_ready(const struct lunq_auto *a, u64 ns, u64 ios,
 			    bool *idle)
 {
 	u64 least = max(a->cfg.win_ns, 4 * a->svc);
+	u64 fewest = a->cfg.win_ios;
 
 	*idle = false;
-	if (ns >= least && ios >= a->cfg.win_ios)
+	if (a->phase == LUNQ_AP_PROBE) {
+		/* one window decides: twice as long, four times the IOs */
+		least *= 2;
+		fewest *= 4;
+	}
+	if (ns >= least && ios >= fewest)
 		return true;
 	if (ns >= 10 * least) {
 		*idle = true;
@@ -141,6 +155,8 @@ static void to_hold(struct lunq_auto *a)
 	a->phase = LUNQ_AP_HOLD;
 	a->hold_windows = 0;
 	a->ref_depth = 0;
+	a->hold_rate = 0;
+	a->hold_svc = 0;
 }
 
 static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
@@ -148,6 +164,7 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 {
 	bool bind = binding(s);
 	u32 d = a->depth;
+	u64 svc_min;
 
 	switch (a->phase) {
 	case LUNQ_AP_DOWN:
@@ -177,28 +194,63 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		to_hold(a);
 		return knee_depth(a, now, a->depth, true);
 	case LUNQ_AP_PROBE:
-		if (bind && a->rate * 2 * a->base >=
-		    a->base_rate * (2 * a->base + a->step)) {
-			/* more capacity: probe again with twice the step */
+		/*
+		 * More capacity: at least half of the step's share came back
+		 * as rate, and the service time did not grow by more than a
+		 * quarter of it (5% at most) -- else the step queued inside
+		 * the LUN.  Then probe again with twice the step.
+		 */
+		if (a->rate * 2 * a->base >=
+		    a->base_rate * (2 * a->base + a->step) &&
+		    a->svc * 4 * a->base <=
+		    a->base_svc * (4 * a->base + a->step) &&
+		    a->svc * 100 <= a->base_svc * 105) {
 			a->base = d;
-			a->base_rate = max(a->base_rate, a->rate);
+			a->base_rate = a->rate;
+			a->base_svc = a->svc;
 			a->step = min_t(u32, a->step * 2, 1U << 15);
 			return d + a->step;
 		}
 		to_hold(a);
+		/* the last depth that passed, or the estimate if higher */
 		return knee_depth(a, now, a->base, false);
 	default:
 		break;
 	}
-	/* hold */
+	/* hold: the rate to beat is the average of the hold windows' */
+	if (bind) {
+		a->hold_rate = a->hold_rate ?
+			(3 * a->hold_rate + a->rate) / 4 : a->rate;
+		a->hold_svc = a->hold_svc ?
+			(3 * a->hold_svc + a->svc) / 4 : a->svc;
+	}
+	/*
+	 * Queueing inside the LUN (mean service a quarter above the least):
+	 * the depth is above the knee -- the capacity fell, or the estimate
+	 * was high.  The rate now, not the remembered peak, times the least
+	 * service time says where the knee is now.
+	 */
+	svc_min = ext_get(&a->svc_min, now, a->cfg.svc_ns, false);
+	if (bind && svc_min && a->svc * 4 > svc_min * 5) {
+		u64 k = div64_u64(min_t(u64, a->rate, 1ULL << 28) *
+				  min_t(u64, svc_min, 1ULL << 36) * 16, NS_PER_S);
+
+		if (depth_of(k) < d) {
+			memset(&a->rate_max, 0, sizeof(a->rate_max));
+			ext_put(&a->rate_max, now, a->cfg.rate_ns, a->rate, true);
+			a->hold_windows = 0;
+			return depth_of(k);
+		}
+	}
 	d = knee_depth(a, now, d, false);
-	if (++a->hold_windows >= a->cfg.probe_every && bind &&
+	if (++a->hold_windows >= a->cfg.probe_every && bind && a->hold_rate &&
 	    d < a->cfg.max &&
 	    (!a->ceiling || now >= a->ceiling_until)) {
 		a->phase = LUNQ_AP_PROBE;
 		a->hold_windows = 0;
 		a->base = d;
-		a->base_rate = ext_get(&a->rate_max, now, a->cfg.rate_ns, true);
+		a->base_rate = a->hold_rate;
+		a->base_svc = a->hold_svc;
 		a->step = max(d / 16, 1U);
 		return d + a->step;
 	}
@@ -277,6 +329,20 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		a->depth = next;
 		a->moves++;
 		a->settle_until = now + 2 * a->svc;
+	}
+	return a->depth;
+}
+
+u32 lunq_auto_idle(struct lunq_auto *a, u64 now)
+{
+	a->windows++;
+	if (a->phase == LUNQ_AP_PROBE) {
+		/* the load stopped during a probe: back to the depth held */
+		to_hold(a);
+		if (a->depth != a->base) {
+			a->depth = a->base;
+			a->moves++;
+		}
 	}
 	return a->depth;
 }

@@ -22,17 +22,25 @@
  *   down   from the start depth, halve while the rate holds (>= 85% of
  *          the best seen): the start was above the knee;
  *   up     double while the rate grows by >= 25% (a full pipe when not);
- *   hold   depth = rate_max x svc_min (rate_max: the most IOPS of the
- *          binding windows of the last rate_ns, svc_min: the lowest mean
- *          service time of the last svc_ns), rounded down with a tenth
- *          of a command of slack (one command over the knee doubles a
- *          service time, one under costs a share of the rate);
- *   probe  every probe_every windows in hold, one window at depth + step
- *          (step max(1, depth/16)): when the rate grows by at least half
- *          of the step's share, the capacity grew -- probe again at once
- *          with twice the step; otherwise back to hold.
- * A drop in capacity shows as a lower rate: rate_max forgets the old one
- * after rate_ns and the depth follows.
+ *   hold   depth = 95% of rate_max x svc_min, rounded down (rate_max:
+ *          the most IOPS of the binding windows of the last rate_ns,
+ *          svc_min: the lowest mean service time of the last svc_ns; one
+ *          command over the knee doubles a service time, one under costs
+ *          a share of the rate).  It only moves up by the estimate; down
+ *          when a window shows queueing inside the LUN (mean service a
+ *          quarter above svc_min): then to 95% of that window's rate x
+ *          svc_min, and rate_max forgets the older peak.  Below the knee
+ *          the estimate equals the depth (Little), so noise alone would
+ *          ratchet it down; this rule does not.
+ *   probe  every probe_every windows in hold, one window (twice as long)
+ *          at depth + step (step max(1, depth/16)): when the rate grows
+ *          by at least half of the step's share and the mean service time
+ *          by at most a quarter of it (5% at most), the capacity grew --
+ *          probe again at once with twice the step; otherwise back to
+ *          hold at the last depth that passed (or the estimate, if
+ *          higher).
+ * A drop in capacity shows as queueing at the depth held: the depth
+ * follows in the next window.
  *
  * auto:target -- the largest depth whose service p99 stays within
  * target_ns: a window over the target sets the depth to
@@ -121,7 +129,9 @@ struct lunq_auto {
 	u32 hold_windows;	/* windows since the last probe */
 	u32 step;		/* the probe's step */
 	u32 base;		/* depth before the probe */
-	u64 base_rate;		/* rate_max before the probe */
+	u64 base_rate;		/* the rate the probe must beat */
+	u64 hold_rate;		/* average rate of the hold windows (x 16) */
+	u64 base_svc, hold_svc;	/* the same for the mean service time */
 	/* QUEUE FULL ceiling, target misses */
 	u32 ceiling;		/* 0: none */
 	u64 ceiling_until;
@@ -146,6 +156,9 @@ bool lunq_auto_window_ready(const struct lunq_auto *a, u64 ns, u64 ios,
 /* A complete window at @now.  Returns the depth to apply. */
 u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		     u64 now);
+
+/* A window that carried no information (idle).  Returns the depth. */
+u32 lunq_auto_idle(struct lunq_auto *a, u64 now);
 
 /*
  * The LUN answered QUEUE FULL at @now with @in_transport commands of this

@@ -70,8 +70,16 @@ void lunq_auto_work(struct work_struct *work)
 	} else {
 		ready = lunq_auto_window_ready(&lc->autoc, now - w->t,
 					       ios - w->ios, &idle);
-		if (idle)
-			lc->autoc.windows++;
+		if (idle) {
+			u32 was = lc->autoc.depth;
+
+			d = lunq_auto_idle(&lc->autoc, now);
+			if (d != was) {
+				kick = lunq_set_throttle(lc, d, LUNQ_TC_AUTO,
+							 now);
+				lunq_update_fast(lc);
+			}
+		}
 	}
 	spin_unlock_irq(&lc->lock);
 

@@ -467,7 +467,7 @@ void lunq_fill_stats(struct lunq_c *lc, u64 *v)
 #define LUNQ_AUTO_WIN_NS	(100 * NSEC_PER_MSEC)
 #define LUNQ_AUTO_WIN_IOS	16
 #define LUNQ_AUTO_PROBE_EVERY	40
-#define LUNQ_AUTO_RATE_NS	(1 * NSEC_PER_SEC)
+#define LUNQ_AUTO_RATE_NS	(10 * NSEC_PER_SEC)
 #define LUNQ_AUTO_SVC_NS	(10 * NSEC_PER_SEC)
 #define LUNQ_AUTO_HOLD_NS	(1 * NSEC_PER_SEC)
 #define LUNQ_AUTO_HOLD_MAX_NS	(32 * NSEC_PER_SEC)
@@ -531,6 +531,7 @@ void lunq_auto_fill(struct lunq_c *lc, u64 *v, u64 now)
 	v[LUNQ_ST_AUTO_P99_NS] = a->p99;
 	v[LUNQ_ST_AUTO_WINDOWS] = a->windows;
 	v[LUNQ_ST_AUTO_MOVES] = a->moves;
+	v[LUNQ_ST_AUTO_SVC_NS] = a->svc;
 }
 
 void lunq_auto_kick(struct lunq_c *lc)

@@ -48,6 +48,7 @@ const char *const lunq_stat_names[__LUNQ_ST_MAX] = {
 	[LUNQ_ST_AUTO_P99_NS] = "auto_p99_ns",
 	[LUNQ_ST_AUTO_WINDOWS] = "auto_windows",
 	[LUNQ_ST_AUTO_MOVES] = "auto_moves",
+	[LUNQ_ST_AUTO_SVC_NS] = "auto_svc_ns",
 };
 
 const char *const lunq_auto_phase_names[LUNQ_NR_AUTO_PHASES] = {

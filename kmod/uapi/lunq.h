@@ -143,6 +143,7 @@ enum lunq_stat {
 	LUNQ_ST_AUTO_P99_NS,	/* service p99 of the last window */
 	LUNQ_ST_AUTO_WINDOWS,	/* windows (counter) */
 	LUNQ_ST_AUTO_MOVES,	/* depth changes by auto (counter) */
+	LUNQ_ST_AUTO_SVC_NS,	/* mean service time of the last window */
 	__LUNQ_ST_MAX
 };
 #define LUNQ_ST_MAX (__LUNQ_ST_MAX - 1)

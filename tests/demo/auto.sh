@@ -1,0 +1,326 @@
+# tests/demo/auto.sh [--quick] [--check] [-o DIR] -- demonstration 6,
+# "lunq tunes itself": the adaptive throttle (auto) on emulated LUNs,
+# measured against the offline sweep, the best static depth, the reactions
+# of Linux and Solaris and one global throttle.  Runs inside the VM
+# (tests/demo/demo.sh calls it; tests/vm/t-auto.sh runs it with --quick
+# --check).
+#   A. the knee: flash model, 16 channels x 8 ms, closed-loop QD 64.  An
+#      offline sweep (lunqctl sweep --iodepth qdepth) finds the knee K; the
+#      static qdepth K under QD 64 is the best static depth; auto:knee
+#      starts at qdepth 1 and at 64.  Settled = the throttle inside
+#      [0.75 K, 1.25 K] from then on (throttle log); IOPS (lunqbench) and
+#      service p99 (lunq's histogram) after the warm-up, against the
+#      static K's.  Independent observer of the depth, from 64: blktrace,
+#      commands sent to the lower device minus completions of the dm
+#      device.
+#   B. the capacity moves: "set channels:4", then back to 16; the depth
+#      follows (throttle log).
+#   C. auto:target: target_us = 1.05 x the sweep's p99 at qdepth 32; the
+#      service p99 against the target, IOPS against the best static
+#      depth of the sweep that meets it.
+#   D. seed 004's hostile case: the LUN shares a pool of 32 slots with a
+#      busy neighbour (static qdepth 8), and other initiators hold 16
+#      slots half of the time (foreign_period_ms); the LUN resets after 10
+#      QUEUE FULLs in a row.  auto, reaction linux, reaction sd, static
+#      16, one global throttle (4 on both LUNs) and the oracle (the best
+#      static depth of each phase, 8 with the others there and 16 without,
+#      measured in one run per phase): IOPS, response p99, QUEUE FULL/s,
+#      resets, the neighbour's IOPS.
+#   auto.csv (one row per run), auto-trace.csv (depth, IOPS, p99 every
+#   0.5 s of the runs of D), auto.svg (their plot), auto.json.
+# --quick   shorter runs   --check   assert the issue's criteria
+. "$LUNQ_SRC/tests/vm/lib.sh"
+
+PARTS=${AUTO_PARTS:-ABCD}	# the parts to run (for development)
+QUICK=0 CHECK=0 OUT=${LUNQ_OUT:-/tmp/demo}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) QUICK=1 ;;
+	--check) CHECK=1 ;;
+	-o) OUT=$2; shift ;;
+	*) echo "auto.sh: unknown argument '$1'" >&2; exit 2 ;;
+	esac
+	shift
+done
+mkdir -p "$OUT" || exit 2
+if [ $QUICK = 1 ]; then
+	SW_T=2 T_A=14 W_A=6 T_B=26 T_C=14 T_D=16 P_D=8000
+else
+	SW_T=3 T_A=25 W_A=15 T_B=34 T_C=25 T_D=32 P_D=8000
+fi
+FAILS=0
+check() {
+	if [ "$1" = 0 ]; then
+		echo "check ok: $2"
+	else
+		echo "check FAIL: $2"
+		FAILS=$((FAILS + 1))
+	fi
+}
+calc() { awk "BEGIN { $1 }"; }
+st() { cat "/sys/kernel/lunq/$1/stats/$2"; }
+p99() { awk '$1 == "p99" { print $2 }' "/sys/kernel/lunq/$1/hist/$2"; }
+ms() { awk -v n="$1" 'BEGIN { printf "%.2f", n / 1e6 }'; }
+
+# lb DEV SECONDS WARMUP OUT [ARGS]: lunqbench QD 64 random 4k reads (JSON)
+lb() {
+	_d=$1 _t=$2 _w=$3 _o=$4
+	shift 4
+	lunqbench --json --iodepth 64 --elapsed "$_t" --warmup "$_w" \
+		--interval 0.5 "$@" "/dev/mapper/$_d" > "$_o" 2> "$_o.err" ||
+		{ cat "$_o.err"; echo "lunqbench failed"; }
+}
+lbv() { jq -r "$2" "$1" 2>/dev/null || echo 0; }
+
+# sampler NAME SECONDS OUT: "ms throttle phase" every 0.25 s (background)
+sampler() {
+	( _i=0; while [ $_i -lt $(($2 * 4)) ]; do
+		echo "$(now_ms) $(st "$1" throttle) $(st "$1" auto_phase) $(st "$1" auto_knee) $(st "$1" auto_svc_ns) $(st "$1" auto_svc_min_ns) $(st "$1" auto_peak_iops)"
+		sleep 0.25; _i=$((_i + 1)); done ) > "$3" &
+	_smp=$!
+}
+# settled FILE FROM_MS TO_MS LO HI: ms after FROM until the sampled
+# throttle is in [LO, HI] for good (until TO; one-window probes, phase 4,
+# left out); -1 if it never is
+settled() {
+	awk -v f="$2" -v e="$3" -v lo="$4" -v hi="$5" 'BEGIN { since = -1 }
+		$1 < f || $1 > e || $3 == 4 { next }
+		$2 >= lo && $2 <= hi { if (since < 0) since = $1 - f; next }
+		{ since = -1 }
+		END { print since }' "$1"
+}
+
+echo "lunq tunes itself: $(date -u '+%Y-%m-%d %H:%M:%S UTC'), kernel $(uname -r)"
+echo "run,policy,start,knee,settle_ms,depth_end,iops,svc_p99_ns,resp_p99_ns,qfull_s,resets,neighbour_iops" > "$OUT/auto.csv"
+row() { echo "$*" | tr ' ' ',' >> "$OUT/auto.csv"; }
+
+# 8 ms at null_blk too (completion timer): every command the LUN holds is
+# also outstanding at null_blk, where blktrace sees it
+nb=$(nullb_create auto_nb 512 hw_queue_depth=256 irqmode=2 completion_nsec=8000000) ||
+	{ echo "null_blk failed"; exit 1; }
+nb2=$(nullb_create auto_nb2 512 hw_queue_depth=256) || { echo "null_blk failed"; exit 1; }
+FLASH="model=flash channels=16 svc_us=8000"
+
+############################################################################
+echo
+echo "--- A. The knee: flash model, 16 channels x 8 ms, closed loop QD 64"
+lunqctl create aq "$nb" qdepth=16 $FLASH > /dev/null || { echo "create failed"; exit 1; }
+lunqctl sweep aq --qdepth 1,2,4,8,16,32,64 --iodepth qdepth --elapsed "$SW_T" -q \
+	-o "$OUT/auto-sweep" > "$OUT/auto-sweep.txt" 2>&1 || echo "sweep failed"
+sed 's/^/  /' "$OUT/auto-sweep.txt"
+K=$(jq -r '.points[] | select(.knee) | .qdepth' "$OUT/auto-sweep.json" | head -1)
+P32=$(jq -r '.points[] | select(.qdepth == 32) | .resp_p99_ns' "$OUT/auto-sweep.json")
+[ -n "$K" ] || K=16
+echo "offline sweep: knee at qdepth $K"
+
+# the best static depth: qdepth K under the same QD 64 load
+lunqctl set aq qdepth="$K" > /dev/null
+(sleep "$W_A"; lunqctl reset aq > /dev/null) &
+_r=$!
+lb aq "$T_A" "$W_A" /tmp/a-static.json
+wait $_r
+S_IOPS=$(lbv /tmp/a-static.json .totals.iops)
+S_SVC=$(p99 aq service_read)
+echo "static qdepth $K: $(calc "printf \"%.0f\", $S_IOPS") IOPS, service p99 $(ms "$S_SVC") ms"
+row A static "$K" "$K" 0 "$K" "$S_IOPS" "$S_SVC" "$(lbv /tmp/a-static.json '.totals.percentiles_ns.response.p99')" 0 0 0
+
+for start in 1 64; do
+	[ "$start" = 64 ] && bt_start "$nb" /tmp/bt issue complete
+	t0=$(now_ms)
+	lunqctl set aq qdepth="$start" auto=knee > /dev/null
+	sampler aq "$T_A" "/tmp/a-$start.depth"
+	(sleep "$W_A"; lunqctl reset aq > /dev/null) &
+	_r=$!
+	lb aq "$T_A" "$W_A" "/tmp/a-$start.json"
+	wait $_r $_smp
+	if [ "$start" = 64 ]; then
+		bt_stop
+		# commands outstanding at null_blk (issued D minus completed C)
+		# as each command is issued, over the second half of the trace
+		# (after the warm-up)
+		BT=$(awk '{ n++; a[n] = $1 } END { for (i = 1; i <= n; i++) {
+				if (a[i] == "D") { c++; if (i > n / 2) { s += c; k++; if (c > m) m = c } }
+				else if (a[i] == "C" && c > 0) c-- }
+			printf "%.1f %d", k ? s / k : 0, m }' /tmp/bt.txt)
+		A_BTMEAN=${BT% *} A_BTMAX=${BT#* }
+		echo "  blktrace at null_blk, second half: $A_BTMEAN commands outstanding on average as one is issued, at most $A_BTMAX"
+	fi
+	tlog aq > "/tmp/a-$start.tlog"
+	s_ms=$(settled "/tmp/a-$start.depth" "$t0" 999999999 "$(calc "print 0.75 * $K")" "$(calc "print 1.25 * $K")")
+	iops=$(lbv "/tmp/a-$start.json" .totals.iops)
+	svc=$(p99 aq service_read)
+	d=$(st aq throttle)
+	eval "A${start}_SETTLE=$s_ms A${start}_IOPS=$iops A${start}_SVC=$svc A${start}_D=$d"
+	kest=$(awk '$3 == 3 { k = $4 } END { print k + 0 }' "/tmp/a-$start.depth")
+	echo "auto:knee from $start: settled in [0.75 K, 1.25 K] after $s_ms ms, depth now $d (knee estimate $kest), $(calc "printf \"%.0f\", $iops") IOPS ($(calc "printf \"%.1f\", 100 * $iops / $S_IOPS")% of static), service p99 $(ms "$svc") ms ($(calc "printf \"%.2f\", $svc / $S_SVC") x static)"
+	awk -v t="$t0" '$1 >= t - 100 || NR == 1' "/tmp/a-$start.tlog" 2> /dev/null | head -1 > /dev/null
+	awk '{ printf "%s%s %s->%s %s", (NR > 1 ? ", " : "    throttle log (ms from table load, from->to, cause): "), $1, $2, $3, $4 } END { print "" }' "/tmp/a-$start.tlog" | fold -s -w 100 | tail -8
+	[ -n "${AUTO_DEBUG:-}" ] && sed 's/^/    sample: /' "/tmp/a-$start.depth" | head -60
+	row A auto:knee "$start" "$K" "$s_ms" "$d" "$iops" "$svc" "$(lbv "/tmp/a-$start.json" '.totals.percentiles_ns.response.p99')" 0 0 0
+	lunqctl set aq auto=off > /dev/null
+done
+if [ $CHECK = 1 ]; then
+	for start in 1 64; do
+		eval "s=\$A${start}_SETTLE i=\$A${start}_IOPS v=\$A${start}_SVC"
+		[ "$s" -ge 0 ] && [ "$s" -le 15000 ]
+		check $? "auto:knee from $start: within 25% of the sweep's knee $K after $s ms (<= 15 s)"
+		calc "exit !($i >= 0.9 * $S_IOPS && $v <= 1.25 * $S_SVC)"
+		check $? "auto:knee from $start: IOPS $(calc "printf \"%.0f\", $i") >= 90% of static $K's $(calc "printf \"%.0f\", $S_IOPS"), service p99 $(ms "$v") <= 1.25 x $(ms "$S_SVC") ms"
+	done
+	calc "exit !($A_BTMEAN >= 0.75 * $K && $A_BTMEAN <= 1.25 * $K)"
+	check $? "blktrace at the lower device: $A_BTMEAN commands outstanding on average after the warm-up, within 25% of the knee $K"
+fi
+
+B4=0 B16=0
+case $PARTS in *B*)
+echo
+echo "--- B. The capacity moves: channels 16 -> 4 -> 16 under auto:knee"
+lunqctl set aq qdepth=16 auto=knee > /dev/null
+t4=6 t16=$((T_B / 2 + 3))
+sampler aq "$T_B" /tmp/b-depth
+(sleep $t4; now_ms > /tmp/b-t4; lunqctl set aq channels=4 > /dev/null
+ sleep $((t16 - t4)); now_ms > /tmp/b-t16; lunqctl set aq channels=16 > /dev/null) &
+_r=$!
+lb aq "$T_B" 0 /tmp/b.json
+wait $_r $_smp
+tlog aq > /tmp/b.tlog
+B4=$(settled /tmp/b-depth "$(cat /tmp/b-t4)" "$(cat /tmp/b-t16)" 3 5)
+B16=$(settled /tmp/b-depth "$(cat /tmp/b-t16)" 999999999 12 20)
+echo "channels 4: depth within [3, 5] after $B4 ms; channels 16 again: within [12, 20] after $B16 ms"
+awk '{ printf "%s%s %s->%s %s", (NR > 1 ? ", " : "    throttle log: "), $1, $2, $3, $4 } END { print "" }' /tmp/b.tlog | fold -s -w 100 | tail -6
+row B auto:knee 16 4 "$B4" "$(st aq throttle)" "$(lbv /tmp/b.json .totals.iops)" 0 0 0 0 0
+if [ $CHECK = 1 ]; then
+	[ "$B4" -ge 0 ] && [ "$B4" -le 10000 ] && [ "$B16" -ge 0 ] && [ "$B16" -le 10000 ]
+	check $? "capacity moves: followed to 4 channels in $B4 ms and back to 16 in $B16 ms (<= 10 s each)"
+fi
+lunqctl set aq auto=off qdepth=16 > /dev/null
+;; esac
+
+############################################################################
+echo
+N_US=$(calc "printf \"%d\", 1.05 * $P32 / 1000")
+echo "--- C. auto:target target_us:$N_US (1.05 x the sweep's p99 at qdepth 32)"
+BEST=$(jq -r --argjson n "$((N_US * 1000))" '[.points[] | select(.resp_p99_ns <= $n) | .iops] | max // 0' "$OUT/auto-sweep.json")
+BESTQ=$(jq -r --argjson n "$((N_US * 1000))" '[.points[] | select(.resp_p99_ns <= $n)] | max_by(.iops) | .qdepth' "$OUT/auto-sweep.json")
+lunqctl set aq qdepth=1 auto=target target_us="$N_US" > /dev/null
+(sleep "$W_A"; lunqctl reset aq > /dev/null) &
+lb aq "$T_C" "$W_A" /tmp/c.json
+wait
+C_SVC=$(p99 aq service_read) C_IOPS=$(lbv /tmp/c.json .totals.iops) C_D=$(st aq throttle)
+echo "best static meeting $N_US us in the sweep: qdepth $BESTQ, $BEST IOPS; auto:target: depth $C_D, $(calc "printf \"%.0f\", $C_IOPS") IOPS, service p99 $(ms "$C_SVC") ms"
+row C auto:target 1 "$BESTQ" 0 "$C_D" "$C_IOPS" "$C_SVC" "$(lbv /tmp/c.json '.totals.percentiles_ns.response.p99')" 0 0 0
+if [ $CHECK = 1 ]; then
+	calc "exit !($C_SVC >= 0.9 * $N_US * 1000 && $C_SVC <= 1.1 * $N_US * 1000 && $C_IOPS >= 0.9 * $BEST)"
+	check $? "auto:target: service p99 $(ms "$C_SVC") ms within 10% of $N_US us, IOPS $(calc "printf \"%.0f\", $C_IOPS") >= 90% of $BEST"
+fi
+lunqctl set aq auto=off qdepth=16 > /dev/null
+lunqctl remove aq > /dev/null
+
+############################################################################
+for p in auto linux sd static16 global oracle; do eval "D_${p}_IOPS=0 D_${p}_P99=0 D_${p}_Q=0 D_${p}_R=0 D_${p}_N=0"; done
+echo "policy,t,depth,iops,resp_p99_ns" > "$OUT/auto-trace.csv"
+case $PARTS in *D*)
+echo
+echo "--- D. Seed 004's hostile case: a pool of 32 slots, a busy neighbour, other initiators"
+echo "    holding 16 slots half of every $((P_D / 1000)) s; LUN reset after 10 QUEUE FULLs in a row"
+# hostile POLICY "AQ WORDS" "NQ WORDS" [FOREIGN WORDS] [SECONDS]
+hostile() {
+	_p=$1 _t=${5:-$T_D}
+	lunqctl create aq "$nb" pool=port pool_depth=32 ${4:-foreign=16 foreign_period_ms=$P_D} \
+		reset_after=10 reset_ms=500 $FLASH $2 > /dev/null || { echo "create aq ($_p) failed"; return; }
+	lunqctl create nq "$nb2" pool=port $FLASH $3 > /dev/null ||
+		{ echo "create nq failed"; lunqctl remove aq > /dev/null; return; }
+	( _i=0; while [ $_i -lt $((_t * 2)) ]; do
+		echo "$_i $(st aq throttle)"; sleep 0.5; _i=$((_i + 1)); done ) > /tmp/d-depth &
+	_s=$!
+	lb nq "$_t" 0 /tmp/d-nq.json --iodepth 32 &
+	_n=$!
+	lb aq "$_t" 0 "/tmp/d-$_p.json" --iodepth 32
+	wait $_n $_s
+	_q=$(st aq qfull) _r=$(st aq resets)
+	_i=$(lbv "/tmp/d-$_p.json" .totals.iops) _p99=$(lbv "/tmp/d-$_p.json" '.totals.percentiles_ns.response.p99')
+	_ni=$(lbv /tmp/d-nq.json .totals.iops)
+	eval "D_${_p}_IOPS=$_i D_${_p}_P99=$_p99 D_${_p}_Q=$(calc "printf \"%.1f\", $_q / $_t") D_${_p}_R=$_r D_${_p}_N=$_ni"
+	jq -r --arg p "$_p" '.intervals[] | "\($p) \(.t) \(.iops) \(.resp_p99_ns)"' "/tmp/d-$_p.json" |
+		awk 'NR == FNR { d[$1] = $2; next } { i = int($2 * 2 + 0.5) - 1; print $1 "," $2 "," (i in d ? d[i] : "") "," $3 "," $4 }' /tmp/d-depth - >> "$OUT/auto-trace.csv"
+	lunqctl remove aq > /dev/null
+	lunqctl remove nq > /dev/null
+	row D "$_p" - - - - "$_i" 0 "$_p99" "$(calc "printf \"%.2f\", $_q / $_t")" "$_r" "$_ni"
+}
+hostile auto "qdepth=16 auto=knee" "qdepth=8"
+hostile linux "qdepth=32 reaction=linux" "qdepth=8"
+hostile sd "qdepth=32 reaction=sd" "qdepth=8"
+hostile static16 "qdepth=16" "qdepth=8"
+hostile global "qdepth=4" "qdepth=4"
+# the oracle: each phase alone with its best static depth, half the time each
+hostile oracleA "qdepth=8" "qdepth=8" "foreign=16" $((T_D / 2))
+hostile oracleB "qdepth=16" "qdepth=8" "foreign=0" $((T_D / 2))
+D_oracle_IOPS=$(calc "print ($D_oracleA_IOPS + $D_oracleB_IOPS) / 2")
+D_oracle_P99=$(calc "print ($D_oracleA_P99 > $D_oracleB_P99) ? $D_oracleA_P99 : $D_oracleB_P99")
+D_oracle_Q=$(calc "print ($D_oracleA_Q + $D_oracleB_Q) / 2")
+D_oracle_R=$((D_oracleA_R + D_oracleB_R))
+D_oracle_N=$(calc "print ($D_oracleA_N + $D_oracleB_N) / 2")
+printf '\n  %-10s %10s %12s %10s %8s %14s\n' policy IOPS "resp p99" "QFULL/s" resets "neighbour IOPS"
+for p in auto linux sd static16 global oracle; do
+	eval "printf '  %-10s %10.0f %9s ms %10s %8s %14.0f\n' $p \$D_${p}_IOPS \$(ms \$D_${p}_P99) \$D_${p}_Q \$D_${p}_R \$D_${p}_N"
+done
+echo "  (oracle: the static depth best in each phase -- 8 with the other initiators there, 16"
+echo "   without -- measured one run per phase and averaged; its p99 is the worse phase's)"
+loses=$(calc "r = $D_auto_IOPS / $D_oracle_IOPS; printf \"%.0f%% of the oracle's IOPS\", 100 * r")
+echo "  auto: $loses, p99 $(calc "printf \"%.2f\", $D_auto_P99 / $D_oracle_P99") x the oracle's; QUEUE FULL/s $D_auto_Q vs linux $D_linux_Q, sd $D_sd_Q"
+if [ $CHECK = 1 ]; then
+	calc "exit !($D_auto_Q <= $D_linux_Q && $D_auto_R <= $D_linux_R)"
+	check $? "hostile: auto provokes no more QUEUE FULL ($D_auto_Q/s) or resets ($D_auto_R) than reaction linux ($D_linux_Q/s, $D_linux_R)"
+fi
+;; esac
+
+############################################################################
+# the plot: depth, IOPS and p99 over time, one line per policy of D
+awk -F, -v tp="$((P_D / 2000))" '
+	NR == 1 { next }
+	{ n++; P[n] = $1; T[n] = $2; D[n] = $3; I[n] = $4; L[n] = $5 / 1e6
+	  if (!($1 in seen)) { seen[$1] = 1; order[++np] = $1 }
+	  if ($2 > tmax) tmax = $2; if ($3 > dmax) dmax = $3; if ($4 > imax) imax = $4; if (L[n] > lmax) lmax = L[n] }
+	END {
+		W = 760; H = 180; X0 = 60; split("#1f77b4 #d62728 #2ca02c #9467bd #ff7f0e #8c564b #e377c2", col, " ")
+		split("depth (commands)|IOPS|response p99 (ms)", lab, "|")
+		mx[1] = dmax; mx[2] = imax; mx[3] = lmax
+		printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n", W + 180, 3 * (H + 30) + 40
+		printf "<text x=\"%d\" y=\"16\" font-size=\"13\">lunq tunes itself: seed 004 hostile case (other initiators hold 16 of 32 pool slots in the shaded half of each period)</text>\n", X0
+		for (p = 1; p <= 3; p++) {
+			y0 = 30 + (p - 1) * (H + 30)
+			for (t = 0; t < tmax; t += 2 * tp)
+				printf "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#eeeeee\"/>\n", X0 + t / tmax * W, y0, tp / tmax * W, H
+			printf "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n", X0, y0, W, H
+			printf "<text x=\"5\" y=\"%d\">%s</text>\n", y0 - 4, lab[p]
+			printf "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.0f</text>\n", X0 - 4, y0 + 10, mx[p]
+			printf "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">0</text>\n", X0 - 4, y0 + H
+			for (k = 1; k <= np; k++) {
+				pts = ""
+				for (i = 1; i <= n; i++) {
+					if (P[i] != order[k]) continue
+					v = (p == 1) ? D[i] : (p == 2) ? I[i] : L[i]
+					if (v == "") continue
+					pts = pts sprintf("%.1f,%.1f ", X0 + T[i] / tmax * W, y0 + H - (mx[p] ? v / mx[p] : 0) * H)
+				}
+				printf "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"%s\"/>\n", col[k], pts
+				if (p == 1) printf "<text x=\"%d\" y=\"%d\" fill=\"%s\">%s</text>\n", X0 + W + 10, y0 + 14 * k, col[k], order[k]
+			}
+		}
+		printf "<text x=\"%d\" y=\"%d\">seconds</text>\n</svg>\n", X0 + W / 2, 3 * (H + 30) + 30
+	}' "$OUT/auto-trace.csv" > "$OUT/auto.svg"
+echo
+echo "plot: $OUT/auto.svg (depth, IOPS and response p99 over time, shaded: other initiators present)"
+
+cat > "$OUT/auto.json" <<EOF
+{"knee": $K, "static": {"iops": $S_IOPS, "svc_p99_ns": $S_SVC},
+ "from1": {"settle_ms": $A1_SETTLE, "iops": $A1_IOPS, "svc_p99_ns": $A1_SVC, "depth": $A1_D},
+ "from64": {"settle_ms": $A64_SETTLE, "iops": $A64_IOPS, "svc_p99_ns": $A64_SVC, "depth": $A64_D, "blktrace_mean_depth": $A_BTMEAN, "blktrace_max_depth": $A_BTMAX},
+ "capacity": {"to4_ms": $B4, "to16_ms": $B16},
+ "target": {"target_us": $N_US, "svc_p99_ns": $C_SVC, "iops": $C_IOPS, "depth": $C_D, "best_static_iops": $BEST, "best_static_qdepth": $BESTQ},
+ "hostile": {$(for p in auto linux sd static16 global oracle; do eval "printf '\"%s\": {\"iops\": %s, \"resp_p99_ns\": %s, \"qfull_s\": %s, \"resets\": %s, \"neighbour_iops\": %s}, ' $p \$D_${p}_IOPS \$D_${p}_P99 \$D_${p}_Q \$D_${p}_R \$D_${p}_N"; done | sed 's/, $//')},
+ "csv": "auto.csv", "trace": "auto-trace.csv", "svg": "auto.svg"}
+EOF
+jq -e . "$OUT/auto.json" > /dev/null || { echo "auto.json does not parse"; FAILS=$((FAILS + 1)); }
+[ $CHECK = 1 ] && echo "auto checks: $FAILS failed"
+[ "$FAILS" = 0 ]

@@ -1,0 +1,22 @@
+# The adaptive throttle (auto), the experiment at reduced length
+# (tests/demo/auto.sh --quick --check, demonstration 6 of make demo):
+#   auto:knee from qdepth 1 and 64 on a flash LUN (16 channels x 8 ms, QD
+#   64) within 25% of the offline sweep's knee in <= 15 s, IOPS >= 90%
+#   and service p99 <= 1.25 x the best static depth's, the depth seen by
+#   blktrace (sent below minus completed above) inside that band;
+#   channels 16 -> 4 -> 16 followed within 10 s each way; auto:target
+#   within 10% of its p99 target at >= 90% of the best static IOPS; the
+#   hostile pool: no more QUEUE FULL or resets than reaction linux.
+# group: throttle timing
+. "$LUNQ_SRC/tests/vm/lib.sh"
+
+AUTO_PARTS=${AUTO_PARTS:-ABCD} sh "$LUNQ_SRC/tests/demo/auto.sh" --quick --check -o /tmp/auto > /tmp/auto.log 2>&1
+rc=$?
+tr -d '\r' < /tmp/auto.log | grep -v '^check ' | sed 's/^/# /'
+tr -d '\r' < /tmp/auto.log | sed -n 's/^check ok: /ok: /p; s/^check FAIL: /FAIL: /p'
+[ "$(grep -c '^check ok' /tmp/auto.log)" = 8 ] || fail "want 8 passed checks, auto.sh exit $rc"
+[ $rc = 0 ] || fail "auto.sh exit $rc"
+xmllint --noout /tmp/auto/auto.svg || fail "auto.svg does not parse"
+[ "$(grep -c '<polyline' /tmp/auto/auto.svg)" -ge 18 ] || fail "auto.svg: want 3 panels x 6 policies"
+jq -e '.hostile.auto.iops > 0 and .hostile.oracle.iops > 0' /tmp/auto/auto.json > /dev/null || fail "auto.json"
+ok "auto.sh: 8 checks, auto.svg and auto.json"
