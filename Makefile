@@ -26,7 +26,8 @@
 #   make kernel-debug  build (or find cached) that kernel
 #   make demo    deps, build, then in the VM: latency bubbles (fifo,
 #                disksort, aging), per-LUN vs global throttle, sweep,
-#                alignment scan, scsi_debug TASK SET FULL; results in
+#                alignment scan, scsi_debug TASK SET FULL, lunq tunes
+#                itself (auto against static, reactions, oracle); results in
 #                results/demo-<timestamp>/
 #   make bench   every benchmark (overhead + compare), one JSON and a table
 #                with the goals (ARGS="-o DIR --rounds N ...")
@@ -176,7 +177,7 @@ test-debug: all
 kernel-debug:
 	qemu/build-kernel --debug
 
-# the five demonstrations (tests/demo/demo.sh) in the VM, about 4 minutes;
+# the six demonstrations (tests/demo/demo.sh) in the VM, about 10 minutes;
 # results in results/demo-<timestamp>/ (ARGS="--quick", "-o DIR")
 demo: deps all
 	scripts/demo $(ARGS)

@@ -235,12 +235,31 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		u64 k = div64_u64(min_t(u64, a->rate, 1ULL << 28) *
 				  min_t(u64, svc_min, 1ULL << 36) * 16, NS_PER_S);
 
+		if (a->cut_svc && d < a->cut_depth &&
+		    a->svc * 8 >= a->cut_svc * 7) {
+			/*
+			 * The last cut did not shorten the service time: it
+			 * was not queueing but every IO got slower (a slower
+			 * model, a busier host).  svc_min is stale: the
+			 * service time now is the new floor, and the knee is
+			 * estimated again from it.
+			 */
+			memset(&a->svc_min, 0, sizeof(a->svc_min));
+			ext_put(&a->svc_min, now, a->cfg.svc_ns, a->svc, false);
+			a->cut_svc = 0;
+			a->hold_windows = 0;
+			return knee_depth(a, now, d, true);
+		}
 		if (depth_of(k) < d) {
 			memset(&a->rate_max, 0, sizeof(a->rate_max));
 			ext_put(&a->rate_max, now, a->cfg.rate_ns, a->rate, true);
 			a->hold_windows = 0;
+			a->cut_svc = a->svc;
+			a->cut_depth = d;
 			return depth_of(k);
 		}
+	} else if (bind) {
+		a->cut_svc = 0;
 	}
 	d = knee_depth(a, now, d, false);
 	if (++a->hold_windows >= a->cfg.probe_every && bind && a->hold_rate &&

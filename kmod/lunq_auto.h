@@ -31,7 +31,11 @@
  *          quarter above svc_min): then to 95% of that window's rate x
  *          svc_min, and rate_max forgets the older peak.  Below the knee
  *          the estimate equals the depth (Little), so noise alone would
- *          ratchet it down; this rule does not.
+ *          ratchet it down; this rule does not.  When the next window
+ *          still queues but the cut did not shorten the service time (by
+ *          1/8 at least), every IO got slower instead (a slower device, a
+ *          busy host): svc_min becomes that service time and the depth
+ *          the estimate from it -- no spiral down to 1.
  *   probe  every probe_every windows in hold, one window (twice as long)
  *          at depth + step (step max(1, depth/16)): when the rate grows
  *          by at least half of the step's share and the mean service time
@@ -44,10 +48,10 @@
  *
  * auto:target -- the largest depth whose service p99 stays within
  * target_ns: a window over the target sets the depth to
- * depth x target / p99 (at least 1 less) and marks that depth as failed
- * for a hold-off (2 s, doubling to 32 s while it keeps failing); a
- * binding window within the target adds a quarter (when p99 is below half
- * the target) or 1, never up to a failed depth during its hold-off.
+ * depth x target / p99 (at least 1 less, at most a quarter less) and
+ * marks that depth as failed for a hold-off (1 s, doubling to 32 s while
+ * it keeps failing); a binding window within the target adds a quarter
+ * (when p99 is below three quarters of the target) or 1, never up to a failed depth during its hold-off.
  *
  * QUEUE FULL (both modes; reaction must be none): the throttle is cut at
  * once to the commands in transport (lunq_auto_qfull(), Solaris sd's
@@ -132,6 +136,8 @@ struct lunq_auto {
 	u64 base_rate;		/* the rate the probe must beat */
 	u64 hold_rate;		/* average rate of the hold windows (x 16) */
 	u64 base_svc, hold_svc;	/* the same for the mean service time */
+	u64 cut_svc;		/* the queueing rule's last cut: the window's */
+	u32 cut_depth;		/* mean service time, the depth before it */
 	/* QUEUE FULL ceiling, target misses */
 	u32 ceiling;		/* 0: none */
 	u64 ceiling_until;

@@ -229,6 +229,37 @@ static void lunq_auto_knee_step(struct kunit *test)
 }
 
 /* The load stops (no completions) and comes back: the depth is kept. */
+/*
+ * Every IO gets slower (svc_us 8 -> 11 ms, the same 16 channels): the
+ * first window queues by the rule (11 > 1.25 x 8) and the depth is cut,
+ * but the cut does not shorten the service time -- not queueing: the
+ * knee is still 16 and the depth comes back there instead of spiralling
+ * down to 1.  And faster again (8 ms): still 16.
+ */
+static void lunq_auto_knee_slower(struct kunit *test)
+{
+	struct sim s;
+
+	sim_start(&s, LUNQ_AUTO_KNEE, 16, 16, 8 * MS, 64);
+	sim_run(&s, 10 * SEC);
+	KUNIT_ASSERT_EQ(test, held(&s), 16U);
+	s.svc = 11 * MS;
+	sim_run(&s, 5 * SEC);
+	KUNIT_EXPECT_GE(test, s.lo, 11U);
+	KUNIT_EXPECT_GE(test, held(&s), 15U);
+	KUNIT_EXPECT_EQ(test, lunq_auto_svc_min(&s.a, s.now), 11 * MS);
+	sim_run(&s, 30 * SEC);
+	KUNIT_EXPECT_GE(test, s.lo, 15U);
+	KUNIT_EXPECT_LE(test, s.hi, 18U);
+	KUNIT_EXPECT_GE(test, held(&s), 15U);
+	KUNIT_EXPECT_LE(test, held(&s), 16U);
+	s.svc = 8 * MS;
+	sim_run(&s, 5 * SEC);
+	KUNIT_EXPECT_GE(test, s.lo, 15U);
+	KUNIT_EXPECT_GE(test, held(&s), 15U);
+	KUNIT_EXPECT_LE(test, held(&s), 16U);
+}
+
 static void lunq_auto_knee_idle(struct kunit *test)
 {
 	struct sim s;
@@ -360,6 +391,7 @@ static struct kunit_case lunq_auto_cases[] = {
 	KUNIT_CASE(lunq_auto_knee_overhead),
 	KUNIT_CASE(lunq_auto_knee_other),
 	KUNIT_CASE(lunq_auto_knee_step),
+	KUNIT_CASE(lunq_auto_knee_slower),
 	KUNIT_CASE(lunq_auto_knee_idle),
 	KUNIT_CASE(lunq_auto_knee_app_limited),
 	KUNIT_CASE(lunq_auto_knee_qfull),

@@ -49,7 +49,7 @@ enum lunq_attr {
 	LUNQ_A_EV_TIME_NS,	/* u64: CLOCK_MONOTONIC of the event */
 	LUNQ_A_EV_FROM,		/* u32: throttle before */
 	LUNQ_A_EV_TO,		/* u32: throttle after */
-	LUNQ_A_EV_CAUSE,	/* string: set, qfull, ramp-up, restore */
+	LUNQ_A_EV_CAUSE,	/* string: set, qfull, ramp-up, restore, auto */
 	LUNQ_A_EV_COUNT,	/* u64: QUEUE FULLs since the previous event */
 	LUNQ_A_EV_SECTOR,	/* u64: bubble IO's first sector (device) */
 	LUNQ_A_EV_BYTES,	/* u32: bubble IO's size */
@@ -141,8 +141,8 @@ enum lunq_stat {
 	LUNQ_ST_AUTO_SVC_MIN_NS, /* lowest mean service time, recent */
 	LUNQ_ST_AUTO_KNEE,	/* peak IOPS x minimum service time */
 	LUNQ_ST_AUTO_P99_NS,	/* service p99 of the last window */
-	LUNQ_ST_AUTO_WINDOWS,	/* windows (counter) */
-	LUNQ_ST_AUTO_MOVES,	/* depth changes by auto (counter) */
+	LUNQ_ST_AUTO_WINDOWS,	/* windows since auto started (counter) */
+	LUNQ_ST_AUTO_MOVES,	/* its depth changes since then */
 	LUNQ_ST_AUTO_SVC_NS,	/* mean service time of the last window */
 	__LUNQ_ST_MAX
 };

@@ -1,4 +1,4 @@
-# tests/demo/demo.sh [--quick] [--check] [-o DIR] -- the five lunq
+# tests/demo/demo.sh [--quick] [--check] [--no-auto] [-o DIR] -- the six lunq
 # demonstrations, run inside the VM (qemu/run; `make demo` runs it through
 # scripts/demo, which keeps the results in results/demo-<timestamp>/).
 #
@@ -11,19 +11,25 @@
 #   4. alignment: the vdbench offset scan on a 4 KiB-physical-block LUN
 #   5. a real SCSI stack: scsi_debug injecting TASK SET FULL, raw and
 #      through lunq with a throttle below its queue depth
+#   6. lunq tunes itself: the adaptive throttle (auto) against the offline
+#      sweep, the best static depth, the reactions, a global throttle and
+#      the per-phase oracle (tests/demo/auto.sh)
 #
 # --quick   shorter runs (the VM test tests/vm/t-demo.sh)
 # --check   assert the qualitative results ("check ok:"/"check FAIL:"
 #           lines; exit 1 if one failed)
+# --no-auto leave demonstration 6 out (tests/vm/t-demo.sh: tests/vm/t-auto.sh
+#           runs it)
 # -o DIR    results: report.txt, demo.json, *.csv, *.json, sweep.svg,
 #           histograms and event logs (default $LUNQ_OUT)
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
-QUICK=0 CHECK=0 OUT=${LUNQ_OUT:-/tmp/demo} ARGS="$*"
+QUICK=0 CHECK=0 AUTO=1 OUT=${LUNQ_OUT:-/tmp/demo} ARGS="$*"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) QUICK=1 ;;
 	--check) CHECK=1 ;;
+	--no-auto) AUTO=0 ;;
 	-o) OUT=$2; shift ;;
 	*) echo "demo.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
@@ -399,6 +405,27 @@ fi
 lunqctl remove tsf0 >/dev/null
 
 ############################################################################
+if [ $AUTO = 1 ]; then
+title "6. lunq tunes itself: the adaptive throttle (auto)"
+cat <<EOF
+auto:knee holds the depth of greatest power with no target given (peak
+IOPS x minimum service time, TCP BBR's estimate); auto:target the largest
+depth meeting a service p99.  A. started at qdepth 1 and 64 on a flash LUN
+(16 channels x 8 ms, closed loop QD 64) against the offline sweep's knee
+and the best static depth, blktrace on the lower device as the observer;
+B. the capacity drops to 4 channels and comes back; C. a p99 target;
+D. seed 004's hostile case: a shared pool, a busy neighbour, other
+initiators coming and going -- auto against reaction linux and sd, a
+static depth, one global throttle and the oracle.
+EOF
+sh "$LUNQ_SRC/tests/demo/auto.sh" $([ $QUICK = 1 ] && echo --quick) \
+	$([ $CHECK = 1 ] && echo --check) -o "$OUT" > "$OUT/.auto.log" 2>&1
+grep -v '^check \|^auto checks:' "$OUT/.auto.log"
+grep '^check ' "$OUT/.auto.log" | tee -a "$OUT/.checks"
+rm -f "$OUT/.auto.log"
+fi
+
+############################################################################
 title "Results"
 cat > "$OUT/demo.json" <<EOF
 {"quick": $([ $QUICK = 1 ] && echo true || echo false),
@@ -412,7 +439,8 @@ cat > "$OUT/demo.json" <<EOF
    "perlun": {"weak_iops": $P_perlun_weak_iops, "weak_qfull": $P_perlun_weak_qfull, "strong_iops": $P_perlun_strong_iops, "strong_p99_ns": $P_perlun_strong_p99}},
  "sweep": {"csv": "sweep.csv", "json": "sweep.json", "svg": "sweep.svg"},
  "align": {"csv": "align.csv", "aligned_over_misaligned": $arat, "misaligned_4k": $mis},
- "scsi": {"csv": "scsi.csv", "raw_errors": "$S_raw_errs", "raw_iops": $S_raw_iops, "lunq_errors": "$S_lunq_errs", "lunq_iops": $S_lunq_iops}}
+ "scsi": {"csv": "scsi.csv", "raw_errors": "$S_raw_errs", "raw_iops": $S_raw_iops, "lunq_errors": "$S_lunq_errs", "lunq_iops": $S_lunq_iops},
+ "auto": $([ $AUTO = 1 ] && [ -s "$OUT/auto.json" ] && echo '"auto.json"' || echo null)}
 EOF
 rm -f "$OUT"/.bubble-rows "$OUT"/.perlun-rows "$OUT"/.align-rows "$OUT"/.scsi-rows
 echo "files in $OUT:"

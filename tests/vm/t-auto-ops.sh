@@ -1,0 +1,165 @@
+# The adaptive throttle's keys and life cycle, on a flash LUN of 4
+# channels x 8 ms (knee 4) under a fio write+read load with verify and
+# flushes:
+#   bad auto words (message, sysfs, lunqctl) are refused and change nothing;
+#   auto:knee from qdepth 32 comes down to the knee: the lower device's
+#   inflight (sampled) never exceeds the throttle auto set + 1, the throttle
+#   log and a netlink throttle event carry cause auto, stat shows the
+#   phase; fio verify finds every block intact and lunq's reads + writes
+#   equal null_blk's (/proc/diskstats) -- nothing lost or duplicated;
+#   with no load the depth stays; suspend/resume keeps the controller's
+#   state (depth, knee, windows), a reload starts a new one at the table's
+#   qdepth; lun_depth:2 set live: auto cuts to the slots and stops
+#   provoking QUEUE FULL (no more than a few per hold-off); auto:off puts
+#   back qdepth; lunqctl tune --online settles on the live load.
+# group: throttle integrity
+. "$LUNQ_SRC/tests/vm/lib.sh"
+
+nb=$(nullb_create ao_nb 512 hw_queue_depth=256) || fail "null_blk setup"
+nbd=${nb#/dev/}
+FLASH="model:flash channels:4 svc_us:8000"
+sz=$(sectors "$nb")
+dm_create ao "0 $sz lunq $nb 0 4 qdepth:32 $FLASH" || fail "create"
+
+# --- bad input changes nothing ---
+before=$(dmsetup table ao)
+bad() {
+	mark=$(dmesg_mark)
+	# shellcheck disable=SC2086
+	dmsetup message ao 0 $1 2>/dev/null && fail "accepted: message $1"
+	[ "$(dmsetup table ao)" = "$before" ] || fail "message '$1' changed the policy"
+	expect_log "$mark" "$2" "$1"
+	ok "refused message '$1': $2"
+}
+bad "set auto:fast" "auto: value must be one of off, knee, target"
+bad "set auto:knee reaction:linux" "auto: reacts to QUEUE FULL itself; give reaction:none with it"
+bad "set auto:target" "auto: target needs target_us:N"
+bad "set auto:knee auto_min:9 auto_max:8" "auto_min: must not exceed auto_max"
+bad "set auto_max:0" "auto_max: value must be an integer 1..65535"
+bad "set target_us:60000001" "target_us: value must be an integer 0..60000000"
+echo bogus > "$(dm_sysfs ao)/policy/auto" 2>/dev/null && fail "sysfs policy/auto accepted 'bogus'"
+lunqctl set ao auto=knee reaction=sd > /tmp/lc.out 2> /tmp/lc.err && fail "lunqctl set auto with reaction accepted"
+lc_err "auto: reacts to QUEUE FULL itself"
+[ "$(dmsetup table ao)" = "$before" ] || fail "sysfs or lunqctl changed the policy"
+[ "$(lq_stat ao auto_phase)" = 0 ] || fail "auto_phase $(lq_stat ao auto_phase) with auto off"
+ok "sysfs and lunqctl refuse them too; auto_phase 0 while off"
+
+# --- auto:knee under a verified write/read load with flushes ---
+# sectors read and written at null_blk (merges do not change them)
+dsk() { awk -v d="$nbd" '$3 == d { print $6, $10 }' /proc/diskstats; }
+set -- $(dsk)
+r0=$1 w0=$2 lr0=$(lq_stat ao read_sectors) lw0=$(lq_stat ao write_sectors)
+lunqctl events --json ao > /tmp/ev.json 2> /tmp/ev.err &
+ev=$!
+sleep 0.5
+fio --name=auto --filename=/dev/mapper/ao --direct=1 --ioengine=libaio \
+	--rw=randwrite --bs=4k --iodepth=32 --size=24M --fsync=64 --verify=crc32c \
+	--verify_backlog=256 --do_verify=1 --verify_fatal=1 --verify_dump=0 \
+	--output-format=terse --terse-version=3 > /tmp/fio.auto 2>&1 &
+fio=$!
+sleep 1
+expect lunqctl set ao auto=knee > /dev/null
+# the depth comes down to the knee (4 channels): within [3, 5] in 10 s
+t=0
+while [ $t -lt 40 ]; do
+	d=$(lq_stat ao throttle)
+	[ "$d" -ge 3 ] && [ "$d" -le 5 ] && break
+	sleep 0.25; t=$((t + 1))
+done
+[ "$d" -ge 3 ] && [ "$d" -le 5 ] || { tlog ao; fail "auto:knee: depth $d after 10 s, want 3..5 (knee 4)"; }
+note "auto:knee: from 32 to $d in $((t * 250)) ms"
+# the lower device never holds more than the throttle (+1: a request
+# blk-mq has not finished when lunq sent the next, see t-throttle)
+sleep 1
+da=$(lq_stat ao throttle)
+inflight_watch "$nb" /tmp/inf & w=$!
+sleep 2
+inflight_stop /tmp/inf $w
+read -r max n < /tmp/inf
+d=$(lq_stat ao throttle)
+[ "$d" -gt "$da" ] && da=$d
+# + 1 for a probe, + 1 for blk-mq's late finish
+[ "$max" -le $((da + 2)) ] || fail "auto holds $da at most but $max outstanding at null_blk"
+ok "auto:knee: 32 -> $d (knee 4) in $((t * 250)) ms; null_blk inflight at most $max ($n samples)"
+tlog ao > /tmp/tlog
+grep -q ' auto$' /tmp/tlog || { cat /tmp/tlog; fail "no throttle log line with cause auto"; }
+lunqctl stat ao > /tmp/stat.txt || fail "lunqctl stat"
+grep -q 'auto' /tmp/stat.txt || { cat /tmp/stat.txt; fail "stat shows no auto line"; }
+lunqctl stat -j ao > /tmp/stat.json || fail "lunqctl stat -j"
+jq -e '[.. | objects | select(has("auto")) | .auto.phase] | length > 0' /tmp/stat.json > /dev/null ||
+	{ cat /tmp/stat.json; fail "stat JSON has no auto object"; }
+ok "throttle log: $(grep -c ' auto$' /tmp/tlog) moves with cause auto; lunqctl stat shows auto"
+
+wait $fio
+frc=$?
+kill $ev 2> /dev/null; wait $ev 2> /dev/null
+[ $frc = 0 ] || { tail -5 /tmp/fio.auto; fail "fio (verify) exit $frc"; }
+grep -q '"cause":"auto"' /tmp/ev.json || { head -5 /tmp/ev.json; fail "no throttle event with cause auto"; }
+set -- $(dsk)
+nr=$(($1 - r0)) nw=$(($2 - w0))
+lr=$(($(lq_stat ao read_sectors) - lr0)) lw=$(($(lq_stat ao write_sectors) - lw0)) lf=$(lq_stat ao flushes)
+note "lunq: $lr sectors read, $lw written, $lf flushes; null_blk (diskstats): $nr read, $nw written"
+[ "$lr" = "$nr" ] && [ "$lw" = "$nw" ] || fail "lunq and null_blk disagree: $lr/$lw vs $nr/$nw sectors"
+[ "$lf" -gt 0 ] || fail "no flush went through"
+ok "fio verify passed; sectors through lunq = null_blk's ($lr read, $lw written), $lf flushes; a throttle event with cause auto"
+
+# --- no load: the depth stays (after 1.5 s: an idle window ends a probe) ---
+sleep 1.5
+d0=$(lq_stat ao throttle) k0=$(lq_stat ao auto_knee)
+sleep 3
+[ "$(lq_stat ao throttle)" = "$d0" ] || fail "no load: depth moved $d0 -> $(lq_stat ao throttle)"
+ok "no load for 3 s: depth stays $d0"
+
+# --- suspend/resume keeps the state, reload restarts ---
+win0=$(lq_stat ao auto_windows)
+expect dmsetup suspend ao
+sleep 1
+expect dmsetup resume ao
+[ "$(lq_stat ao throttle)" = "$d0" ] || fail "resume: depth $d0 -> $(lq_stat ao throttle)"
+[ "$(lq_stat ao auto_knee)" = "$k0" ] || fail "resume: knee $k0 -> $(lq_stat ao auto_knee)"
+[ "$(lq_stat ao auto_windows)" -ge "$win0" ] || fail "resume: windows went back"
+ok "suspend/resume: depth $d0, knee estimate $k0 carried"
+echo "0 $sz lunq $nb 0 5 qdepth:16 auto:knee $FLASH" | dmsetup reload ao || fail "reload"
+expect dmsetup resume ao
+[ "$(lq_stat ao throttle)" = 16 ] || fail "reload: throttle $(lq_stat ao throttle), want the new table's 16"
+[ "$(lq_stat ao auto_windows)" -lt "$win0" ] || [ "$win0" = 0 ] || fail "reload: windows not restarted"
+ok "reload: a new controller at the table's qdepth 16"
+
+# --- lun_depth set live: auto cuts to the slots, then stops provoking ---
+lunqbench --iodepth 32 --elapsed 14 --interval 0 /dev/mapper/ao > /tmp/lb.txt 2>&1 &
+lb=$!
+sleep 2
+expect lunqctl set ao lun_depth=2 > /dev/null
+sleep 4
+q1=$(lq_stat ao qfull) d1=$(lq_stat ao throttle)
+sleep 6
+q2=$(lq_stat ao qfull) d2=$(lq_stat ao throttle)
+note "lun_depth:2: depth $d1, then $d2; QUEUE FULL $q1 in the first 4 s, $((q2 - q1)) in the next 6 s"
+# (3: a probe above the ceiling when sampled, cut at its first QUEUE FULL)
+[ "$d2" -le 3 ] || fail "lun_depth:2 but auto holds $d2"
+# hold-offs double from 1 s: in 6 s at most a few probes above the ceiling
+[ $((q2 - q1)) -le 12 ] || fail "auto keeps provoking QUEUE FULL: $((q2 - q1)) in 6 s"
+wait $lb || { cat /tmp/lb.txt; fail "lunqbench under lun_depth:2"; }
+ok "lun_depth:2 live: depth $d2, $((q2 - q1)) QUEUE FULL in the 6 s after the first 4"
+expect lunqctl set ao lun_depth=0 > /dev/null
+
+# --- auto off: back to qdepth ---
+expect lunqctl set ao auto=off > /dev/null
+[ "$(lq_stat ao throttle)" = 16 ] || fail "auto:off: throttle $(lq_stat ao throttle), want qdepth 16"
+[ "$(lq_stat ao auto_phase)" = 0 ] || fail "auto:off: phase $(lq_stat ao auto_phase)"
+ok "auto:off: throttle back to qdepth 16"
+
+# --- lunqctl tune --online on a live load ---
+lunqbench --iodepth 32 --elapsed 40 --interval 0 /dev/mapper/ao > /tmp/lb2.txt 2>&1 &
+lb=$!
+lunqctl tune ao --online --settle 3 --elapsed 30 -q > /tmp/tune.txt 2> /tmp/tune.err
+trc=$?
+kill $lb 2> /dev/null; wait $lb 2> /dev/null
+cat /tmp/tune.txt | sed 's/^/# /'
+[ $trc = 0 ] || { cat /tmp/tune.err; fail "tune --online exit $trc"; }
+q=$(awk -F' = ' '$1 == "qdepth" { print $2 }' /tmp/tune.txt)
+[ -n "$q" ] && [ "$q" -ge 3 ] && [ "$q" -le 5 ] || fail "tune --online: qdepth '$q', want 3..5"
+[ "$(lq_stat ao auto_phase)" = 0 ] && [ "$(lq_stat ao throttle)" = 16 ] ||
+	fail "tune --online did not restore the policy"
+ok "lunqctl tune --online: qdepth = $q, policy restored"
+dm_remove ao
