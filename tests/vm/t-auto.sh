@@ -7,7 +7,7 @@
 #   channels 16 -> 4 -> 16 followed within 10 s each way; auto:target
 #   within 10% of its p99 target at >= 90% of the best static IOPS; the
 #   hostile pool: no more QUEUE FULL or resets than reaction linux.
-# group: throttle timing
+# group: auto timing
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 AUTO_PARTS=${AUTO_PARTS:-ABCD} sh "$LUNQ_SRC/tests/demo/auto.sh" --quick --check -o /tmp/auto > /tmp/auto.log 2>&1
