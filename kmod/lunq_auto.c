@@ -335,12 +335,26 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	if (a->ceiling && now >= a->ceiling_until && a->depth > a->ceiling &&
 	    !s->qfull) {
 		a->ceiling = 0;
+		a->refused = 0;
 		a->qfull_backoff = a->cfg.hold_ns;
 	}
-	if (a->cfg.mode == LUNQ_AUTO_TARGET)
+	if (a->cfg.mode == LUNQ_AUTO_TARGET) {
 		next = target_window(a, s, now);
-	else
+	} else if (a->ceiling && now >= a->ceiling_until &&
+		   a->depth <= a->ceiling && a->phase == LUNQ_AP_HOLD &&
+		   binding(s) && a->depth < a->cfg.max) {
+		/*
+		 * The hold-off ended at the ceiling: try above it at once,
+		 * twice the depth (up), as the other initiators may have
+		 * left; refused, the ceiling comes back (lunq_auto_qfull()).
+		 */
+		a->phase = LUNQ_AP_UP;
+		a->ref_depth = a->depth;
+		a->ref_rate = a->rate;
+		next = min_t(u32, 2 * a->depth, a->cfg.max);
+	} else {
 		next = knee_window(a, s, now);
+	}
 	next = clamp(next, a->cfg.min, a->cfg.max);
 	if (a->ceiling && now < a->ceiling_until)
 		next = min(next, a->ceiling);
@@ -377,12 +391,20 @@ u32 lunq_auto_qfull(struct lunq_auto *a, u64 now, u32 in_transport)
 		/* the same episode: only ever lower */
 		a->ceiling = min(a->ceiling, cut);
 	} else {
-		/* the known ceiling refused again: hold twice as long */
-		if (a->ceiling && cut <= a->ceiling)
-			a->qfull_backoff = min(2 * a->qfull_backoff,
-					       a->cfg.hold_max_ns);
-		else
+		/*
+		 * The known ceiling refused again: from the fourth time in a
+		 * row, hold twice as long (others that come and go for
+		 * seconds are found again within a hold-off; those that stay
+		 * are asked ever more rarely).
+		 */
+		if (a->ceiling && cut <= a->ceiling) {
+			if (++a->refused >= LUNQ_AUTO_REFUSED)
+				a->qfull_backoff = min(2 * a->qfull_backoff,
+						       a->cfg.hold_max_ns);
+		} else {
+			a->refused = 0;
 			a->qfull_backoff = a->cfg.hold_ns;
+		}
 		a->ceiling = cut;
 		a->ceiling_until = now + a->qfull_backoff;
 	}

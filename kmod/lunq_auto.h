@@ -55,10 +55,13 @@
  *
  * QUEUE FULL (both modes; reaction must be none): the throttle is cut at
  * once to the commands in transport (lunq_auto_qfull(), Solaris sd's
- * rule), which becomes a ceiling for a hold-off (1 s, doubling up to
- * 32 s while QUEUE FULLs keep coming when it ends, halving back when
- * they do not): auto does not keep provoking them, and after a hold-off
- * it probes above the ceiling again (other initiators may have left).
+ * rule), which becomes a ceiling for a hold-off of 1 s.  When it ends at
+ * the ceiling, auto:knee tries twice the depth at once (phase up): the
+ * other initiators may have left.  Refused again, the ceiling comes back;
+ * from the fourth refusal in a row its hold-off doubles, up to 32 s: auto
+ * does not keep provoking QUEUE FULL from initiators that stay, and finds
+ * the slots of those that come and go within about a second.  A window
+ * above the ceiling without QUEUE FULL ends it.
  */
 #ifndef LUNQ_AUTO_H
 #define LUNQ_AUTO_H
@@ -83,6 +86,9 @@ enum lunq_auto_phase {
 };
 
 #define LUNQ_AUTO_SLOTS	4	/* sub-windows of a windowed min or max */
+#define LUNQ_AUTO_REFUSED 4	/* refusals of a ceiling before its hold-off
+				 * doubles
+				 */
 
 /* The extreme of the values of the last @horizon ns (LUNQ_AUTO_SLOTS). */
 struct lunq_auto_ext {
@@ -142,6 +148,7 @@ struct lunq_auto {
 	u32 ceiling;		/* 0: none */
 	u64 ceiling_until;
 	u64 qfull_backoff;
+	u32 refused;		/* times in a row the ceiling was refused */
 	u32 failed;		/* auto:target: depth that missed; 0 none */
 	u64 failed_until;
 	u64 miss_backoff;

@@ -310,13 +310,56 @@ static void lunq_auto_knee_qfull(struct kunit *test)
 	s.qfulls = 0;
 	sim_run(&s, 120 * SEC);
 	KUNIT_EXPECT_GE(test, s.lo, 6U);
-	KUNIT_EXPECT_LE(test, s.hi, 6U);	/* the probe is refused first */
+	/* it tries twice the ceiling when a hold-off ends, refused at once */
+	KUNIT_EXPECT_LE(test, s.hi, 12U);
+	/* hold-offs of 1 s, doubling from the fourth refusal up to 32 s */
 	KUNIT_EXPECT_LE(test, s.qfulls, 10ULL);
-	KUNIT_EXPECT_GE(test, s.qfulls, 2ULL);	/* it does probe again */
-	/* the other initiators leave: found again within two hold-offs */
+	KUNIT_EXPECT_GE(test, s.qfulls, 3ULL);	/* it does try again */
+	KUNIT_EXPECT_EQ(test, held(&s), 6U);
+	/* the other initiators leave: found again within a hold-off (32 s) */
 	s.slots = 0;
-	sim_run(&s, 70 * SEC);
+	sim_run(&s, 40 * SEC);
 	KUNIT_EXPECT_EQ(test, held(&s), 16U);
+}
+
+/*
+ * Seed 004's other initiators coming and going: 4 s holding all but 8
+ * slots, 4 s away, again and again.  auto finds the free slots within
+ * about a second of each free phase (1 s hold-offs while the refusals
+ * are few) and provokes a few QUEUE FULLs per busy phase.
+ */
+static void lunq_auto_knee_qfull_periodic(struct kunit *test)
+{
+	u64 busy_q = 0, free_ns = 0, free_at16 = 0;	/* at 15 or 16 */
+	struct sim s;
+	int i;
+
+	sim_start(&s, LUNQ_AUTO_KNEE, 16, 16, 8 * MS, 64);
+	sim_run(&s, 5 * SEC);
+	KUNIT_ASSERT_EQ(test, held(&s), 16U);
+	for (i = 0; i < 8; i++) {
+		u64 t;
+
+		s.slots = 8;
+		s.qfulls = 0;
+		sim_run(&s, 4 * SEC);
+		busy_q += s.qfulls;
+		KUNIT_EXPECT_LE(test, s.hi, 16U);
+		s.slots = 0;
+		t = s.now;
+		/* 0.5 s steps: how long of the free phase it held 16 */
+		while (s.now < t + 4 * SEC) {
+			sim_run(&s, SEC / 2);
+			free_ns += SEC / 2;
+			if (s.lo >= 15)
+				free_at16 += SEC / 2;
+		}
+	}
+	kunit_info(test, "QUEUE FULL %llu in 8 busy phases; free phases at 16: %llu of %llu ms",
+		   busy_q, div64_u64(free_at16, MS), div64_u64(free_ns, MS));
+	KUNIT_EXPECT_LE(test, busy_q, 8 * 5ULL);
+	/* 15 or more (95% of the estimate: 15.5) from the second half-second */
+	KUNIT_EXPECT_GE(test, free_at16 * 8, free_ns * 7);
 }
 
 /*
@@ -395,6 +438,7 @@ static struct kunit_case lunq_auto_cases[] = {
 	KUNIT_CASE(lunq_auto_knee_idle),
 	KUNIT_CASE(lunq_auto_knee_app_limited),
 	KUNIT_CASE(lunq_auto_knee_qfull),
+	KUNIT_CASE(lunq_auto_knee_qfull_periodic),
 	KUNIT_CASE(lunq_auto_target),
 	KUNIT_CASE(lunq_auto_bounds),
 	{}
