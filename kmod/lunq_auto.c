@@ -157,6 +157,14 @@ static void to_hold(struct lunq_auto *a)
 	a->ref_depth = 0;
 	a->hold_rate = 0;
 	a->hold_svc = 0;
+	a->hold_n = 0;
+}
+
+/* The queueing rule's chain of cuts is over. */
+static void cut_done(struct lunq_auto *a)
+{
+	a->cut_svc = 0;
+	a->cut_same = 0;
 }
 
 static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
@@ -223,43 +231,47 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 			(3 * a->hold_rate + a->rate) / 4 : a->rate;
 		a->hold_svc = a->hold_svc ?
 			(3 * a->hold_svc + a->svc) / 4 : a->svc;
+		a->hold_n++;
 	}
 	/*
-	 * Queueing inside the LUN (mean service a quarter above the least):
-	 * the depth is above the knee -- the capacity fell, or the estimate
-	 * was high.  The rate now, not the remembered peak, times the least
-	 * service time says where the knee is now.
+	 * Queueing inside the LUN: the mean service time, averaged over the
+	 * hold windows (two at least: one slow window is noise), a quarter
+	 * above the least.  The depth is above the knee -- the capacity
+	 * fell, or the estimate was high.  The rate now, not the remembered
+	 * peak, times the least service time says where the knee is now.
 	 */
 	svc_min = ext_get(&a->svc_min, now, a->cfg.svc_ns, false);
-	if (bind && svc_min && a->svc * 4 > svc_min * 5) {
+	if (bind && svc_min && a->hold_n >= 2 &&
+	    a->hold_svc * 4 > svc_min * 5) {
 		u64 k = div64_u64(min_t(u64, a->rate, 1ULL << 28) *
 				  min_t(u64, svc_min, 1ULL << 36) * 16, NS_PER_S);
 
-		if (a->cut_svc && d < a->cut_depth &&
-		    a->svc * 8 >= a->cut_svc * 7) {
+		if (a->cut_svc && a->svc * 8 >= a->cut_svc * 7 &&
+		    ++a->cut_same >= 2) {
 			/*
-			 * The last cut did not shorten the service time: it
-			 * was not queueing but every IO got slower (a slower
-			 * model, a busier host).  svc_min is stale: the
-			 * service time now is the new floor, and the knee is
-			 * estimated again from it.
+			 * Twice the cut did not shorten the service time:
+			 * not queueing, every IO got slower (a slower device,
+			 * a busy host).  svc_min is stale: the service time
+			 * now is the new floor, and the depth goes back to
+			 * where the cuts began.
 			 */
 			memset(&a->svc_min, 0, sizeof(a->svc_min));
 			ext_put(&a->svc_min, now, a->cfg.svc_ns, a->svc, false);
-			a->cut_svc = 0;
-			a->hold_windows = 0;
-			return knee_depth(a, now, d, true);
+			d = a->cut_depth;
+			cut_done(a);
+			return d;
 		}
 		if (depth_of(k) < d) {
 			memset(&a->rate_max, 0, sizeof(a->rate_max));
 			ext_put(&a->rate_max, now, a->cfg.rate_ns, a->rate, true);
-			a->hold_windows = 0;
+			if (!a->cut_svc)
+				a->cut_depth = d;
 			a->cut_svc = a->svc;
-			a->cut_depth = d;
+			to_hold(a);
 			return depth_of(k);
 		}
-	} else if (bind) {
-		a->cut_svc = 0;
+	} else if (bind && a->hold_n >= 2) {
+		cut_done(a);
 	}
 	d = knee_depth(a, now, d, false);
 	if (++a->hold_windows >= a->cfg.probe_every && bind && a->hold_rate &&

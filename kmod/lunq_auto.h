@@ -29,13 +29,15 @@
  *          a share of the rate).  It only moves up by the estimate; down
  *          when a window shows queueing inside the LUN (mean service a
  *          quarter above svc_min): then to 95% of that window's rate x
- *          svc_min, and rate_max forgets the older peak.  Below the knee
+ *          svc_min, and rate_max forgets the older peak.  The rule looks
+ *          at the average of two hold windows at least (the last one
+ *          weighs a quarter): one slow window is noise.  Below the knee
  *          the estimate equals the depth (Little), so noise alone would
- *          ratchet it down; this rule does not.  When the next window
- *          still queues but the cut did not shorten the service time (by
- *          1/8 at least), every IO got slower instead (a slower device, a
- *          busy host): svc_min becomes that service time and the depth
- *          the estimate from it -- no spiral down to 1.
+ *          ratchet it down; this rule does not.  When two cuts in a row
+ *          did not shorten the service time (by 1/8 at least), every IO
+ *          got slower instead (a slower device, a busy host): svc_min
+ *          becomes that service time and the depth goes back to where
+ *          the cuts began -- no spiral down to 1.
  *   probe  every probe_every windows in hold, one window (twice as long)
  *          at depth + step (step max(1, depth/16)): when the rate grows
  *          by at least half of the step's share and the mean service time
@@ -142,8 +144,10 @@ struct lunq_auto {
 	u64 base_rate;		/* the rate the probe must beat */
 	u64 hold_rate;		/* average rate of the hold windows (x 16) */
 	u64 base_svc, hold_svc;	/* the same for the mean service time */
+	u32 hold_n;		/* binding windows in those averages */
 	u64 cut_svc;		/* the queueing rule's last cut: the window's */
-	u32 cut_depth;		/* mean service time, the depth before it */
+	u32 cut_depth;		/* mean service time; the depth before the */
+	u32 cut_same;		/* first cut; cuts that did not shorten it */
 	/* QUEUE FULL ceiling, target misses */
 	u32 ceiling;		/* 0: none */
 	u64 ceiling_until;

@@ -231,10 +231,10 @@ static void lunq_auto_knee_step(struct kunit *test)
 /* The load stops (no completions) and comes back: the depth is kept. */
 /*
  * Every IO gets slower (svc_us 8 -> 11 ms, the same 16 channels): the
- * first window queues by the rule (11 > 1.25 x 8) and the depth is cut,
- * but the cut does not shorten the service time -- not queueing: the
- * knee is still 16 and the depth comes back there instead of spiralling
- * down to 1.  And faster again (8 ms): still 16.
+ * windows queue by the rule (11 > 1.25 x 8) and the depth is cut, but
+ * two cuts do not shorten the service time -- not queueing: the knee is
+ * still 16 and the depth goes back there instead of spiralling down to
+ * 1.  And faster again (8 ms): still 16.
  */
 static void lunq_auto_knee_slower(struct kunit *test)
 {
@@ -245,7 +245,7 @@ static void lunq_auto_knee_slower(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, held(&s), 16U);
 	s.svc = 11 * MS;
 	sim_run(&s, 5 * SEC);
-	KUNIT_EXPECT_GE(test, s.lo, 11U);
+	KUNIT_EXPECT_GE(test, s.lo, 7U);	/* 16 -> 11 -> 7, then back */
 	KUNIT_EXPECT_GE(test, held(&s), 15U);
 	KUNIT_EXPECT_EQ(test, lunq_auto_svc_min(&s.a, s.now), 11 * MS);
 	sim_run(&s, 30 * SEC);

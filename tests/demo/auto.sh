@@ -125,6 +125,7 @@ echo "static qdepth $K: $(calc "printf \"%.0f\", $S_IOPS") IOPS, service p99 $(m
 row A static "$K" "$K" 0 "$K" "$S_IOPS" "$S_SVC" "$(lbv /tmp/a-static.json '.totals.percentiles_ns.response.p99')" 0 0 0
 
 for start in 1 64; do
+	n0=$(tlog aq | wc -l)
 	[ "$start" = 64 ] && bt_start "$nb" /tmp/bt issue complete
 	t0=$(now_ms)
 	lunqctl set aq qdepth="$start" auto=knee > /dev/null
@@ -145,16 +146,15 @@ for start in 1 64; do
 		A_BTMEAN=${BT% *} A_BTMAX=${BT#* }
 		echo "  blktrace at null_blk, second half: $A_BTMEAN commands outstanding on average as one is issued, at most $A_BTMAX"
 	fi
-	tlog aq > "/tmp/a-$start.tlog"
+	tlog aq | tail -n +$((n0 + 1)) > "/tmp/a-$start.tlog"
 	s_ms=$(settled "/tmp/a-$start.depth" "$t0" 999999999 "$(calc "print 0.75 * $K")" "$(calc "print 1.25 * $K")")
 	iops=$(lbv "/tmp/a-$start.json" .totals.iops)
 	svc=$(p99 aq service_read)
 	d=$(st aq throttle)
 	eval "A${start}_SETTLE=$s_ms A${start}_IOPS=$iops A${start}_SVC=$svc A${start}_D=$d"
-	kest=$(awk '$3 == 3 { k = $4 } END { print k + 0 }' "/tmp/a-$start.depth")
+	kest=$(awk '$3 == 3 && $4 > 0 { k = $4 } END { print k + 0 }' "/tmp/a-$start.depth")
 	echo "auto:knee from $start: settled in [0.75 K, 1.25 K] after $s_ms ms, depth now $d (knee estimate $kest), $(calc "printf \"%.0f\", $iops") IOPS ($(calc "printf \"%.1f\", 100 * $iops / $S_IOPS")% of static), service p99 $(ms "$svc") ms ($(calc "printf \"%.2f\", $svc / $S_SVC") x static)"
-	awk -v t="$t0" '$1 >= t - 100 || NR == 1' "/tmp/a-$start.tlog" 2> /dev/null | head -1 > /dev/null
-	awk '{ printf "%s%s %s->%s %s", (NR > 1 ? ", " : "    throttle log (ms from table load, from->to, cause): "), $1, $2, $3, $4 } END { print "" }' "/tmp/a-$start.tlog" | fold -s -w 100 | tail -8
+	awk '{ printf "%s%s %s", (NR > 1 ? ", " : "    throttle log (from->to, cause): "), $2 "->" $3, $4 } END { print "" }' "/tmp/a-$start.tlog" | fold -s -w 96 | head -4
 	[ -n "${AUTO_DEBUG:-}" ] && sed 's/^/    sample: /' "/tmp/a-$start.depth" | head -60
 	row A auto:knee "$start" "$K" "$s_ms" "$d" "$iops" "$svc" "$(lbv "/tmp/a-$start.json" '.totals.percentiles_ns.response.p99')" 0 0 0
 	lunqctl set aq auto=off > /dev/null
@@ -175,6 +175,7 @@ B4=0 B16=0
 case $PARTS in *B*)
 echo
 echo "--- B. The capacity moves: channels 16 -> 4 -> 16 under auto:knee"
+n0=$(tlog aq | wc -l)
 lunqctl set aq qdepth=16 auto=knee > /dev/null
 t4=6 t16=$((T_B / 2 + 3))
 sampler aq "$T_B" /tmp/b-depth
@@ -183,11 +184,11 @@ sampler aq "$T_B" /tmp/b-depth
 _r=$!
 lb aq "$T_B" 0 /tmp/b.json
 wait $_r $_smp
-tlog aq > /tmp/b.tlog
+tlog aq | tail -n +$((n0 + 1)) > /tmp/b.tlog
 B4=$(settled /tmp/b-depth "$(cat /tmp/b-t4)" "$(cat /tmp/b-t16)" 3 5)
 B16=$(settled /tmp/b-depth "$(cat /tmp/b-t16)" 999999999 12 20)
 echo "channels 4: depth within [3, 5] after $B4 ms; channels 16 again: within [12, 20] after $B16 ms"
-awk '{ printf "%s%s %s->%s %s", (NR > 1 ? ", " : "    throttle log: "), $1, $2, $3, $4 } END { print "" }' /tmp/b.tlog | fold -s -w 100 | tail -6
+awk '{ printf "%s%s %s", (NR > 1 ? ", " : "    throttle log (from->to, cause): "), $2 "->" $3, $4 } END { print "" }' /tmp/b.tlog | fold -s -w 96 | head -5
 row B auto:knee 16 4 "$B4" "$(st aq throttle)" "$(lbv /tmp/b.json .totals.iops)" 0 0 0 0 0
 if [ $CHECK = 1 ]; then
 	[ "$B4" -ge 0 ] && [ "$B4" -le 10000 ] && [ "$B16" -ge 0 ] && [ "$B16" -le 10000 ]
