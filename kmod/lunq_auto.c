@@ -160,12 +160,6 @@ static void to_hold(struct lunq_auto *a)
 	a->hold_n = 0;
 }
 
-/* The queueing rule's chain of cuts is over. */
-static void cut_done(struct lunq_auto *a)
-{
-	a->cut_svc = 0;
-	a->cut_same = 0;
-}
 
 static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		       u64 now)
@@ -233,6 +227,30 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 			(3 * a->hold_svc + a->svc) / 4 : a->svc;
 		a->hold_n++;
 	}
+	if (a->cut_rate && bind && a->hold_n >= 2) {
+		u64 r0 = a->cut_rate;
+		u32 d0 = a->cut_depth;
+
+		/*
+		 * Two windows after a queueing cut: above the knee a cut
+		 * keeps the rate.  It fell by half the depth's share or more:
+		 * the LUN was not queueing -- every IO got slower (a slower
+		 * device, a busy host) or the windows were noise.  Undo it:
+		 * the service time now is the new floor.
+		 */
+		a->cut_rate = 0;
+		if (d0 > d && a->hold_rate * 2 * d0 < r0 * (d0 + d)) {
+			memset(&a->svc_min, 0, sizeof(a->svc_min));
+			ext_put(&a->svc_min, now, a->cfg.svc_ns, a->hold_svc,
+				false);
+			/* their product is d (Little): no estimate above d0 */
+			memset(&a->rate_max, 0, sizeof(a->rate_max));
+			ext_put(&a->rate_max, now, a->cfg.rate_ns, a->hold_rate,
+				true);
+			to_hold(a);
+			return d0;
+		}
+	}
 	/*
 	 * Queueing inside the LUN: the mean service time, averaged over the
 	 * hold windows (two at least: one slow window is noise), a quarter
@@ -246,32 +264,14 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		u64 k = div64_u64(min_t(u64, a->rate, 1ULL << 28) *
 				  min_t(u64, svc_min, 1ULL << 36) * 16, NS_PER_S);
 
-		if (a->cut_svc && a->svc * 8 >= a->cut_svc * 7 &&
-		    ++a->cut_same >= 2) {
-			/*
-			 * Twice the cut did not shorten the service time:
-			 * not queueing, every IO got slower (a slower device,
-			 * a busy host).  svc_min is stale: the service time
-			 * now is the new floor, and the depth goes back to
-			 * where the cuts began.
-			 */
-			memset(&a->svc_min, 0, sizeof(a->svc_min));
-			ext_put(&a->svc_min, now, a->cfg.svc_ns, a->svc, false);
-			d = a->cut_depth;
-			cut_done(a);
-			return d;
-		}
 		if (depth_of(k) < d) {
 			memset(&a->rate_max, 0, sizeof(a->rate_max));
 			ext_put(&a->rate_max, now, a->cfg.rate_ns, a->rate, true);
-			if (!a->cut_svc)
-				a->cut_depth = d;
-			a->cut_svc = a->svc;
+			a->cut_rate = a->rate;
+			a->cut_depth = d;
 			to_hold(a);
 			return depth_of(k);
 		}
-	} else if (bind && a->hold_n >= 2) {
-		cut_done(a);
 	}
 	d = knee_depth(a, now, d, false);
 	if (++a->hold_windows >= a->cfg.probe_every && bind && a->hold_rate &&

@@ -33,11 +33,12 @@
  *          at the average of two hold windows at least (the last one
  *          weighs a quarter): one slow window is noise.  Below the knee
  *          the estimate equals the depth (Little), so noise alone would
- *          ratchet it down; this rule does not.  When two cuts in a row
- *          did not shorten the service time (by 1/8 at least), every IO
- *          got slower instead (a slower device, a busy host): svc_min
- *          becomes that service time and the depth goes back to where
- *          the cuts began -- no spiral down to 1.
+ *          ratchet it down; this rule does not.  Above the knee a cut
+ *          keeps the rate: when the two windows after it lost half the
+ *          depth's share of the rate or more, the LUN was not queueing
+ *          -- every IO got slower (a slower device, a busy host) or the
+ *          windows were noise: the cut is undone and their service time
+ *          becomes svc_min.  No spiral down to 1.
  *   probe  every probe_every windows in hold, one window (twice as long)
  *          at depth + step (step max(1, depth/16)): when the rate grows
  *          by at least half of the step's share and the mean service time
@@ -145,9 +146,8 @@ struct lunq_auto {
 	u64 hold_rate;		/* average rate of the hold windows (x 16) */
 	u64 base_svc, hold_svc;	/* the same for the mean service time */
 	u32 hold_n;		/* binding windows in those averages */
-	u64 cut_svc;		/* the queueing rule's last cut: the window's */
-	u32 cut_depth;		/* mean service time; the depth before the */
-	u32 cut_same;		/* first cut; cuts that did not shorten it */
+	u64 cut_rate;		/* the queueing rule's last cut, until judged: */
+	u32 cut_depth;		/* the window's rate (x 16), the depth before */
 	/* QUEUE FULL ceiling, target misses */
 	u32 ceiling;		/* 0: none */
 	u64 ceiling_until;
