@@ -271,12 +271,15 @@ D_oracle_P99=$(calc "print ($D_oracleA_P99 > $D_oracleB_P99) ? $D_oracleA_P99 : 
 D_oracle_Q=$(calc "print ($D_oracleA_Q + $D_oracleB_Q) / 2")
 D_oracle_R=$((D_oracleA_R + D_oracleB_R))
 D_oracle_N=$(calc "print ($D_oracleA_N + $D_oracleB_N) / 2")
-printf '\n  %-10s %10s %12s %10s %8s %14s\n' policy IOPS "resp p99" "QFULL/s" resets "neighbour IOPS"
+# Jain's fairness index of the two LUNs' IOPS: (a + n)^2 / (2 (a^2 + n^2))
+jain() { calc "a = $1; n = $2; printf \"%.2f\", (a + n > 0) ? (a + n) ^ 2 / (2 * (a * a + n * n)) : 0"; }
+printf '\n  %-10s %10s %12s %10s %8s %14s %6s\n' policy IOPS "resp p99" "QFULL/s" resets "neighbour IOPS" Jain
 for p in auto linux sd static16 global oracle; do
-	eval "printf '  %-10s %10.0f %9s ms %10s %8s %14.0f\n' $p \$D_${p}_IOPS \$(ms \$D_${p}_P99) \$D_${p}_Q \$D_${p}_R \$D_${p}_N"
+	eval "printf '  %-10s %10.0f %9s ms %10s %8s %14.0f %6s\n' $p \$D_${p}_IOPS \$(ms \$D_${p}_P99) \$D_${p}_Q \$D_${p}_R \$D_${p}_N \$(jain \$D_${p}_IOPS \$D_${p}_N)"
 done
 echo "  (oracle: the static depth best in each phase -- 8 with the other initiators there, 16"
-echo "   without -- measured one run per phase and averaged; its p99 is the worse phase's)"
+echo "   without -- measured one run per phase and averaged; its p99 is the worse phase's;"
+echo "   Jain: fairness of the two LUNs' IOPS, 1 = equal, 0.5 = one takes all)"
 loses=$(calc "r = $D_auto_IOPS / $D_oracle_IOPS; printf \"%.0f%% of the oracle's IOPS\", 100 * r")
 echo "  auto: $loses, p99 $(calc "printf \"%.2f\", $D_auto_P99 / $D_oracle_P99") x the oracle's; QUEUE FULL/s $D_auto_Q vs linux $D_linux_Q, sd $D_sd_Q"
 if [ $CHECK = 1 ]; then
