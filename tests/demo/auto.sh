@@ -272,7 +272,7 @@ D_oracle_Q=$(calc "print ($D_oracleA_Q + $D_oracleB_Q) / 2")
 D_oracle_R=$((D_oracleA_R + D_oracleB_R))
 D_oracle_N=$(calc "print ($D_oracleA_N + $D_oracleB_N) / 2")
 # Jain's fairness index of the two LUNs' IOPS: (a + n)^2 / (2 (a^2 + n^2))
-jain() { calc "a = $1; n = $2; printf \"%.2f\", (a + n > 0) ? (a + n) ^ 2 / (2 * (a * a + n * n)) : 0"; }
+jain() { calc "a = $1; n = $2; printf \"%.2f\", (a + n > 0) ? (a + n) * (a + n) / (2 * (a * a + n * n)) : 0"; }
 printf '\n  %-10s %10s %12s %10s %8s %14s %6s\n' policy IOPS "resp p99" "QFULL/s" resets "neighbour IOPS" Jain
 for p in auto linux sd static16 global oracle; do
 	eval "printf '  %-10s %10.0f %9s ms %10s %8s %14.0f %6s\n' $p \$D_${p}_IOPS \$(ms \$D_${p}_P99) \$D_${p}_Q \$D_${p}_R \$D_${p}_N \$(jain \$D_${p}_IOPS \$D_${p}_N)"
