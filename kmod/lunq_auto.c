@@ -227,19 +227,25 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 			(3 * a->hold_svc + a->svc) / 4 : a->svc;
 		a->hold_n++;
 	}
-	if (a->cut_rate && bind && a->hold_n >= 2) {
+	svc_min = ext_get(&a->svc_min, now, a->cfg.svc_ns, false);
+	if (a->cut_rate && bind && a->hold_n >= 2 && a->cut_depth > d) {
+		bool queues = svc_min && a->hold_svc * 4 > svc_min * 5;
 		u64 r0 = a->cut_rate;
 		u32 d0 = a->cut_depth;
 
 		/*
-		 * Two windows after a queueing cut: above the knee a cut
-		 * keeps the rate.  It fell by half the depth's share or more:
-		 * the LUN was not queueing -- every IO got slower (a slower
-		 * device, a busy host) or the windows were noise.  Undo it:
-		 * the service time now is the new floor.
+		 * Two windows after a queueing cut, judge it.  Still
+		 * queueing and the service time did not fall by an eighth:
+		 * every IO got slower (a slower device, a busy host), the
+		 * service time now is the new floor.  No longer queueing but
+		 * the rate fell by half the depth's share or more (above the
+		 * knee a cut keeps the rate): the windows that triggered it
+		 * were noise.  Either way the cut is undone.  Otherwise it
+		 * stands (still queueing with a shorter service time: the
+		 * capacity fell, the rule below goes on).
 		 */
 		a->cut_rate = 0;
-		if (d0 > d && a->hold_rate * 2 * d0 < r0 * (d0 + d)) {
+		if (queues && a->hold_svc * 8 >= a->cut_svc * 7) {
 			memset(&a->svc_min, 0, sizeof(a->svc_min));
 			ext_put(&a->svc_min, now, a->cfg.svc_ns, a->hold_svc,
 				false);
@@ -247,6 +253,11 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 			memset(&a->rate_max, 0, sizeof(a->rate_max));
 			ext_put(&a->rate_max, now, a->cfg.rate_ns, a->hold_rate,
 				true);
+			to_hold(a);
+			return d0;
+		}
+		if (!queues && a->hold_rate * 2 * d0 < r0 * (d0 + d)) {
+			ext_put(&a->rate_max, now, a->cfg.rate_ns, r0, true);
 			to_hold(a);
 			return d0;
 		}
@@ -258,7 +269,6 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	 * fell, or the estimate was high.  The rate now, not the remembered
 	 * peak, times the least service time says where the knee is now.
 	 */
-	svc_min = ext_get(&a->svc_min, now, a->cfg.svc_ns, false);
 	if (bind && svc_min && a->hold_n >= 2 &&
 	    a->hold_svc * 4 > svc_min * 5) {
 		u64 k = div64_u64(min_t(u64, a->rate, 1ULL << 28) *
@@ -268,6 +278,7 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 			memset(&a->rate_max, 0, sizeof(a->rate_max));
 			ext_put(&a->rate_max, now, a->cfg.rate_ns, a->rate, true);
 			a->cut_rate = a->rate;
+			a->cut_svc = a->svc;
 			a->cut_depth = d;
 			to_hold(a);
 			return depth_of(k);

@@ -33,12 +33,13 @@
  *          at the average of two hold windows at least (the last one
  *          weighs a quarter): one slow window is noise.  Below the knee
  *          the estimate equals the depth (Little), so noise alone would
- *          ratchet it down; this rule does not.  Above the knee a cut
- *          keeps the rate: when the two windows after it lost half the
- *          depth's share of the rate or more, the LUN was not queueing
- *          -- every IO got slower (a slower device, a busy host) or the
- *          windows were noise: the cut is undone and their service time
- *          becomes svc_min.  No spiral down to 1.
+ *          ratchet it down; this rule does not.  Two windows after a
+ *          cut it is judged: still queueing with a service time not an
+ *          eighth shorter, every IO got slower (a slower device, a busy
+ *          host): undone, and that service time becomes svc_min; no
+ *          longer queueing but the rate fell by half the depth's share
+ *          or more (above the knee a cut keeps the rate): it was noise,
+ *          undone.  No spiral down to 1.
  *   probe  every probe_every windows in hold, one window (twice as long)
  *          at depth + step (step max(1, depth/16)): when the rate grows
  *          by at least half of the step's share and the mean service time
@@ -147,7 +148,8 @@ struct lunq_auto {
 	u64 base_svc, hold_svc;	/* the same for the mean service time */
 	u32 hold_n;		/* binding windows in those averages */
 	u64 cut_rate;		/* the queueing rule's last cut, until judged: */
-	u32 cut_depth;		/* the window's rate (x 16), the depth before */
+	u64 cut_svc;		/* the window's rate (x 16) and mean service */
+	u32 cut_depth;		/* time, the depth before it */
 	/* QUEUE FULL ceiling, target misses */
 	u32 ceiling;		/* 0: none */
 	u64 ceiling_until;
