@@ -198,15 +198,31 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	case LUNQ_AP_PROBE:
 		/*
 		 * More capacity: at least half of the step's share came back
-		 * as rate, and the service time did not grow by more than a
-		 * quarter of it (5% at most) -- else the step queued inside
-		 * the LUN.  Then probe again with twice the step.
+		 * as rate, and for a step under an eighth of the depth (where
+		 * noise could fake that much rate) the service time did not
+		 * grow by more than a quarter of it (5% at most) -- else the
+		 * step queued inside the LUN.  A larger step is judged by the
+		 * rate alone: a host's service-time noise (10% under TCG)
+		 * would fail it, and a false pass queues in the LUN, which
+		 * the queueing rule undoes.  With three quarters of the
+		 * share or more, probe again with twice the step.
 		 */
 		if (a->rate * 2 * a->base >=
 		    a->base_rate * (2 * a->base + a->step) &&
-		    a->svc * 4 * a->base <=
-		    a->base_svc * (4 * a->base + a->step) &&
-		    a->svc * 100 <= a->base_svc * 105) {
+		    (a->step * 8 >= a->base ||
+		     (a->svc * 4 * a->base <=
+		      a->base_svc * (4 * a->base + a->step) &&
+		      a->svc * 100 <= a->base_svc * 105))) {
+			/*
+			 * Less than three quarters of the share: the step
+			 * reached the knee -- hold at the estimate, which
+			 * now has this window's rate.
+			 */
+			if (a->rate * 4 * a->base <
+			    a->base_rate * (4 * a->base + 3 * a->step)) {
+				to_hold(a);
+				return knee_depth(a, now, a->base, false);
+			}
 			a->base = d;
 			a->base_rate = a->rate;
 			a->base_svc = a->svc;

@@ -42,8 +42,9 @@
  *          undone.  No spiral down to 1.
  *   probe  every probe_every windows in hold, one window (twice as long)
  *          at depth + step (step max(1, depth/16)): when the rate grows
- *          by at least half of the step's share and the mean service time
- *          by at most a quarter of it (5% at most), the capacity grew --
+ *          by at least half of the step's share and, for a step under an
+ *          eighth of the depth, the mean service time by at most a
+ *          quarter of it (5% at most), the capacity grew --
  *          probe again at once with twice the step; otherwise back to
  *          hold at the last depth that passed (or the estimate, if
  *          higher).
