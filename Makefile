@@ -177,7 +177,7 @@ test-debug: all
 kernel-debug:
 	qemu/build-kernel --debug
 
-# the six demonstrations (tests/demo/demo.sh) in the VM, about 10 minutes;
+# the six demonstrations (tests/demo/demo.sh) in the VM, about 14 minutes;
 # results in results/demo-<timestamp>/ (ARGS="--quick", "-o DIR")
 demo: deps all
 	scripts/demo $(ARGS)
