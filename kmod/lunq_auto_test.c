@@ -39,7 +39,7 @@ static void sim_start(struct sim *s, enum lunq_auto_mode mode, u32 start,
 	struct lunq_auto_cfg cfg = {
 		.mode = mode, .min = 1, .max = 256, .start = start,
 		.target_ns = 0, .win_ns = 100 * MS, .win_ios = 16,
-		.probe_every = 40, .rate_ns = 10 * SEC, .svc_ns = 10 * SEC,
+		.probe_every = 30, .rate_ns = 10 * SEC, .svc_ns = 10 * SEC,
 		.hold_ns = SEC, .hold_max_ns = 32 * SEC,
 	};
 
@@ -148,7 +148,7 @@ static void lunq_auto_knee_from_below(struct kunit *test)
 	sim_run(&s, 60 * SEC);
 	KUNIT_EXPECT_GE(test, s.lo, 16U);
 	KUNIT_EXPECT_LE(test, s.hi, 18U);
-	KUNIT_EXPECT_LE(test, s.moves, 2 * 60ULL / 4 + 2);
+	KUNIT_EXPECT_LE(test, s.moves, 2 * 60ULL / 3 + 2);
 	KUNIT_EXPECT_EQ(test, held(&s), 16U);
 }
 

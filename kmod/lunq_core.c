@@ -466,7 +466,7 @@ void lunq_fill_stats(struct lunq_c *lc, u64 *v)
 /* The controller's constants (kmod/dm-lunq.rst, "auto"). */
 #define LUNQ_AUTO_WIN_NS	(100 * NSEC_PER_MSEC)
 #define LUNQ_AUTO_WIN_IOS	16
-#define LUNQ_AUTO_PROBE_EVERY	40
+#define LUNQ_AUTO_PROBE_EVERY	30
 #define LUNQ_AUTO_RATE_NS	(10 * NSEC_PER_SEC)
 #define LUNQ_AUTO_SVC_NS	(10 * NSEC_PER_SEC)
 #define LUNQ_AUTO_HOLD_NS	(1 * NSEC_PER_SEC)
