@@ -51,6 +51,14 @@ static u64 ext_get(const struct lunq_auto_ext *e, u64 now, u64 horizon,
 	return best;
 }
 
+/* Forget every value: @v alone from @now on. */
+static void ext_reset(struct lunq_auto_ext *e, u64 now, u64 horizon, u64 v,
+		      bool want_max)
+{
+	memset(e, 0, sizeof(*e));
+	ext_put(e, now, horizon, v, want_max);
+}
+
 u64 lunq_auto_peak_iops(const struct lunq_auto *a, u64 now)
 {
 	return ext_get(&a->rate_max, now, a->cfg.rate_ns, true) / 16;
@@ -61,15 +69,21 @@ u64 lunq_auto_svc_min(const struct lunq_auto *a, u64 now)
 	return ext_get(&a->svc_min, now, a->cfg.svc_ns, false);
 }
 
+/* @rate (IOPS x 16) x @svc (ns): commands in flight, x 256. */
+static u64 inflight256(u64 rate, u64 svc)
+{
+	/* IOPS x 16 x ns x 256 / (16 x 10^9); rate < 2^28, svc < 2^36 */
+	return div64_u64(min_t(u64, rate, 1ULL << 28) *
+			 min_t(u64, svc, 1ULL << 36) * 16, NS_PER_S);
+}
+
 /* rate_max x svc_min in 1/256 of a command; 0 when either is unknown. */
 static u32 knee256(const struct lunq_auto *a, u64 now)
 {
-	u64 r = ext_get(&a->rate_max, now, a->cfg.rate_ns, true);
-	u64 s = ext_get(&a->svc_min, now, a->cfg.svc_ns, false);
-
-	/* IOPS x 16 x ns x 256 / (16 x 10^9); r < 2^28, s < 2^36 */
-	return min_t(u64, div64_u64(min_t(u64, r, 1ULL << 28) *
-				    min_t(u64, s, 1ULL << 36) * 16, NS_PER_S),
+	return min_t(u64, inflight256(ext_get(&a->rate_max, now,
+					      a->cfg.rate_ns, true),
+				      ext_get(&a->svc_min, now,
+					      a->cfg.svc_ns, false)),
 		     U32_MAX);
 }
 
@@ -159,7 +173,6 @@ static void to_hold(struct lunq_auto *a)
 	a->hold_svc = 0;
 	a->hold_n = 0;
 }
-
 
 static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		       u64 now)
@@ -262,13 +275,11 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		 */
 		a->cut_rate = 0;
 		if (queues && a->hold_svc * 8 >= a->cut_svc * 7) {
-			memset(&a->svc_min, 0, sizeof(a->svc_min));
-			ext_put(&a->svc_min, now, a->cfg.svc_ns, a->hold_svc,
-				false);
+			ext_reset(&a->svc_min, now, a->cfg.svc_ns, a->hold_svc,
+				  false);
 			/* their product is d (Little): no estimate above d0 */
-			memset(&a->rate_max, 0, sizeof(a->rate_max));
-			ext_put(&a->rate_max, now, a->cfg.rate_ns, a->hold_rate,
-				true);
+			ext_reset(&a->rate_max, now, a->cfg.rate_ns, a->hold_rate,
+				  true);
 			to_hold(a);
 			return d0;
 		}
@@ -287,12 +298,11 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	 */
 	if (bind && svc_min && a->hold_n >= 2 &&
 	    a->hold_svc * 4 > svc_min * 5) {
-		u64 k = div64_u64(min_t(u64, a->rate, 1ULL << 28) *
-				  min_t(u64, svc_min, 1ULL << 36) * 16, NS_PER_S);
+		u64 k = inflight256(a->rate, svc_min);
 
 		if (depth_of(k) < d) {
-			memset(&a->rate_max, 0, sizeof(a->rate_max));
-			ext_put(&a->rate_max, now, a->cfg.rate_ns, a->rate, true);
+			ext_reset(&a->rate_max, now, a->cfg.rate_ns, a->rate,
+				  true);
 			a->cut_rate = a->rate;
 			a->cut_svc = a->svc;
 			a->cut_depth = d;

@@ -230,6 +230,17 @@ expect_log() {
 		{ dmesg_since "$1"; fail "kernel log lacks '$2' for: $3"; }
 }
 
+# refused_msg DEV WORDS EXPECT: `dmsetup message DEV 0 WORDS` must fail,
+# leave DEV's table as it was and log EXPECT
+refused_msg() {
+	_before=$(dmsetup table "$1") _mark=$(dmesg_mark)
+	# shellcheck disable=SC2086
+	dmsetup message "$1" 0 $2 2>/dev/null && fail "accepted: message $2"
+	[ "$(dmsetup table "$1")" = "$_before" ] || fail "message '$2' changed the policy"
+	expect_log "$_mark" "$3" "$2"
+	ok "refused message '$2': $3"
+}
+
 # max_concurrent FILE.txt: the highest number of requests issued (D) and
 # not yet completed (C) at the lower device, from bt_stop's output
 max_concurrent() {

@@ -26,14 +26,7 @@ dm_create ao "0 $sz lunq $nb 0 4 qdepth:32 $FLASH" || fail "create"
 
 # --- bad input changes nothing ---
 before=$(dmsetup table ao)
-bad() {
-	mark=$(dmesg_mark)
-	# shellcheck disable=SC2086
-	dmsetup message ao 0 $1 2>/dev/null && fail "accepted: message $1"
-	[ "$(dmsetup table ao)" = "$before" ] || fail "message '$1' changed the policy"
-	expect_log "$mark" "$2" "$1"
-	ok "refused message '$1': $2"
-}
+bad() { refused_msg ao "$1" "$2"; }
 bad "set auto:fast" "auto: value must be one of off, knee, target"
 bad "set auto:knee reaction:linux" "auto: reacts to QUEUE FULL itself; give reaction:none with it"
 bad "set auto:target" "auto: target needs target_us:N"

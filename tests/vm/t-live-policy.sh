@@ -11,15 +11,7 @@ nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=1000000 hw_queue_depth=256
 dm_create lq "0 $(sectors "$nb") lunq $nb 0 2 qdepth:8 sched:disksort" || fail "create"
 
 # --- bad messages change nothing ---
-before=$(dmsetup table lq)
-bad() {
-	mark=$(dmesg_mark)
-	# shellcheck disable=SC2086
-	dmsetup message lq 0 $1 2>/dev/null && fail "accepted: message $1"
-	[ "$(dmsetup table lq)" = "$before" ] || fail "message '$1' changed the policy"
-	expect_log "$mark" "$2" "$1"
-	ok "refused message '$1': $2"
-}
+bad() { refused_msg lq "$1" "$2"; }
 bad "set qdepth:2 sched:elevator" "rejected 'sched:elevator': sched: value must be one of fifo, disksort; nothing changed"
 bad "set qdepth:2 qdepth:3" "rejected 'qdepth:3': qdepth: given more than once"
 bad "set qdepth:70000" "qdepth: value must be an integer 0..65535"
