@@ -169,9 +169,23 @@ static void to_hold(struct lunq_auto *a)
 	a->phase = LUNQ_AP_HOLD;
 	a->hold_windows = 0;
 	a->ref_depth = 0;
+	a->soon_step = 0;
 	a->hold_rate = 0;
 	a->hold_svc = 0;
 	a->hold_n = 0;
+}
+
+/*
+ * Hold, but probe again after an eighth of probe_every windows: the last
+ * probe found more capacity.
+ */
+static void probe_soon(struct lunq_auto *a)
+{
+	u32 step = max(a->step / 2, 1U);
+
+	to_hold(a);
+	a->hold_windows = a->cfg.probe_every - a->cfg.probe_every / 8;
+	a->soon_step = step;
 }
 
 static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
@@ -233,17 +247,33 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 			 */
 			if (a->rate * 4 * a->base <
 			    a->base_rate * (4 * a->base + 3 * a->step)) {
-				to_hold(a);
-				return knee_depth(a, now, a->base, false);
+				/*
+				 * The knee is past half the step: hold
+				 * there at least (the estimate's minimum
+				 * service time is biased low by noise),
+				 * and probe again soon -- it grew.
+				 */
+				probe_soon(a);
+				return knee_depth(a, now,
+						  a->base + a->step / 2,
+						  false);
 			}
+			a->grew = true;
 			a->base = d;
 			a->base_rate = a->rate;
 			a->base_svc = a->svc;
 			a->step = min_t(u32, a->step * 2, 1U << 15);
 			return d + a->step;
 		}
-		to_hold(a);
-		/* the last depth that passed, or the estimate if higher */
+		/*
+		 * The last depth that passed, or the estimate if higher;
+		 * after steps that passed the capacity may still be growing
+		 * (a noisy window ended the probe): probe again soon.
+		 */
+		if (a->grew)
+			probe_soon(a);
+		else
+			to_hold(a);
 		return knee_depth(a, now, a->base, false);
 	default:
 		break;
@@ -319,7 +349,10 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		a->base = d;
 		a->base_rate = a->hold_rate;
 		a->base_svc = a->hold_svc;
-		a->step = max(d / 16, 1U);
+		/* half the last step after a probe that grew */
+		a->step = max3(d / 16, 1U, a->soon_step);
+		a->soon_step = 0;
+		a->grew = false;
 		return d + a->step;
 	}
 	return d;

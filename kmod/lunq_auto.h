@@ -47,7 +47,12 @@
  *          quarter of it (5% at most), the capacity grew --
  *          probe again at once with twice the step; otherwise back to
  *          hold at the last depth that passed (or the estimate, if
- *          higher).
+ *          higher).  A step that gained under three quarters of its
+ *          share ends the probe at half the step at least.  After a
+ *          probe with a step that passed the next one comes after
+ *          probe_every / 8 windows, with half the last step: capacity
+ *          that comes back is found within seconds even when a noisy
+ *          window ends a probe.
  * A drop in capacity shows as queueing at the depth held: the depth
  * follows in the next window.
  *
@@ -144,6 +149,8 @@ struct lunq_auto {
 	u32 hold_windows;	/* windows since the last probe */
 	u32 step;		/* the probe's step */
 	u32 base;		/* depth before the probe */
+	bool grew;		/* a step of this probe passed */
+	u32 soon_step;		/* the next probe's step after one that grew */
 	u64 base_rate;		/* the rate the probe must beat */
 	u64 hold_rate;		/* average rate of the hold windows (x 16) */
 	u64 base_svc, hold_svc;	/* the same for the mean service time */
