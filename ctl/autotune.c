@@ -14,7 +14,7 @@
 int lq_policy_parse(const char *policy, struct lunq_policy *p)
 {
 	char buf[LUNQ_POLICY_MAX], *w[LUNQ_NR_KEYS + 8];
-	u32 seen = 0;
+	u64 seen = 0;
 	int n, i;
 
 	lunq_policy_init(p);

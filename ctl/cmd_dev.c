@@ -45,7 +45,7 @@ static int parse_policy(const char *s, struct lunq_policy *p)
 {
 	char buf[LUNQ_POLICY_MAX], *w[LUNQ_NR_KEYS + 1];
 	int n, i;
-	u32 seen = 0;
+	u64 seen = 0;
 
 	lunq_policy_init(p);
 	snprintf(buf, sizeof(buf), "%s", s);
@@ -238,7 +238,7 @@ static void show_text(const struct lq_dev *d, const struct lq_ident *id,
 			continue;
 		lunq_policy_value(p, k, v, sizeof(v));
 		printf("    %-18s %-12s%s%s\n", lunq_key_name(k), v,
-		       (p->given & (1U << k)) ? "" :
+		       (p->given & (1ULL << k)) ? "" :
 		       k == LUNQ_POOL_DEPTH && pool[0] ? " (the pool's)" :
 		       " (default)",
 		       lunq_key_table_only(k) ? " [table]" : "");
@@ -291,7 +291,7 @@ static void show_json(const struct lq_dev *d, const struct lq_ident *id,
 		printf("%s\"%s\":{\"value\":", first ? "" : ",", lunq_key_name(k));
 		lq_json_str(stdout, v);
 		printf(",\"given\":%s,\"table_only\":%s}",
-		       (p->given & (1U << k)) ? "true" : "false",
+		       (p->given & (1ULL << k)) ? "true" : "false",
 		       lunq_key_table_only(k) ? "true" : "false");
 		first = 0;
 	}

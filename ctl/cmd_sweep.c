@@ -614,7 +614,7 @@ static int policy_values(const char *policy, char *qd, size_t qlen,
 {
 	char buf[LUNQ_POLICY_MAX], *w[LUNQ_NR_KEYS + 1];
 	struct lunq_policy p;
-	u32 seen = 0;
+	u64 seen = 0;
 	int n, i;
 
 	lunq_policy_init(&p);

@@ -574,7 +574,7 @@ static int lq_check_words(char *const *words, int nwords, char *err,
 	struct lunq_policy p;
 	enum lunq_key key;
 	const char *msg;
-	u32 seen = 0;
+	u64 seen = 0;
 	int i;
 
 	if (nwords < 0 || (nwords && !words))

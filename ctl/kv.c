@@ -22,7 +22,7 @@ int lq_kv_words(int argc, char *const *argv, enum lq_kv_mode mode,
 {
 	struct lunq_policy p;
 	size_t pos = 0;
-	u32 seen = 0;
+	u64 seen = 0;
 	int i;
 
 	lunq_policy_init(&p);

@@ -59,7 +59,7 @@ struct lq_pf_parser {
 	struct lq_pf *pf;
 	bool in_section;		/* a good header came before */
 	bool in_bad_section;		/* a header with an error came before */
-	u32 seen;			/* keys of the current section */
+	u64 seen;			/* keys of the current section */
 	int key_line[LUNQ_NR_KEYS];	/* where they were set */
 };
 
@@ -534,7 +534,7 @@ int lq_pf_changes(const char *current_policy, const struct lq_pf_word *w,
 	char *argv[LUNQ_NR_KEYS + 1];
 	struct lunq_policy cur, np;
 	enum lunq_arg_err aerr;
-	u32 seen = 0;
+	u64 seen = 0;
 	enum lunq_key k;
 	int argc, i, c = 0;
 
@@ -565,7 +565,7 @@ int lq_pf_changes(const char *current_policy, const struct lq_pf_word *w,
 	for (i = 0; i < n; i++) {
 		char old[LQ_PF_WORD_MAX], new[LQ_PF_WORD_MAX];
 		struct lunq_policy one = cur;
-		u32 one_seen = 0;
+		u64 one_seen = 0;
 
 		aerr = lunq_parse_word(&one, w[i].word, &one_seen, &k);
 		if (!aerr && lunq_key_table_only(k)) {

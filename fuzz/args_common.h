@@ -61,13 +61,13 @@ static void fuzz_check_policy(const struct lunq_policy *p)
 	FUZZ_CHECK(!(p->given >> LUNQ_NR_KEYS));
 	for (k = 0; k < LUNQ_NR_KEYS; k++) {
 		if (lunq_keys[k].type == LUNQ_T_NAME) {
-			if (p->given & (1U << k))
+			if (p->given & (1ULL << k))
 				fuzz_check_value(k, 0, p->pool);
 			else
 				FUZZ_CHECK(p->pool[0] == '\0');
 			continue;
 		}
-		if (p->given & (1U << k))
+		if (p->given & (1ULL << k))
 			fuzz_check_value(k, p->val[k], NULL);
 		else
 			FUZZ_CHECK(p->val[k] == lunq_keys[k].def);
@@ -80,18 +80,18 @@ static void fuzz_check_policy(const struct lunq_policy *p)
  * one changes exactly its key, to the value the word spells.
  */
 static enum lunq_arg_err fuzz_parse_word(struct lunq_policy *p,
-					 const char *word, u32 *seen,
+					 const char *word, u64 *seen,
 					 enum lunq_key *key)
 {
 	struct lunq_policy before = *p;
-	u32 seen_before = *seen;
+	u64 seen_before = *seen;
 	const struct lunq_keydef *d;
 	enum lunq_arg_err e;
 	const char *colon = strchr(word, ':'), *msg, *val;
 	char buf[64], w2[128];
 	struct lunq_policy q;
 	enum lunq_key k2;
-	u32 s2 = 0;
+	u64 s2 = 0;
 	size_t klen;
 
 	*key = (enum lunq_key)-1;
@@ -116,7 +116,7 @@ static enum lunq_arg_err fuzz_parse_word(struct lunq_policy *p,
 		FUZZ_CHECK(*key < LUNQ_NR_KEYS);
 		FUZZ_CHECK(!strncmp(word, lunq_key_name(*key), colon - word) &&
 			   strlen(lunq_key_name(*key)) == (size_t)(colon - word));
-		FUZZ_CHECK(!!(seen_before & (1U << *key)) ==
+		FUZZ_CHECK(!!(seen_before & (1ULL << *key)) ==
 			   (e == LUNQ_ARG_DUPLICATE));
 		if (e == LUNQ_ARG_UNSUPPORTED)
 			FUZZ_CHECK(!lunq_key_supported(*key));
@@ -128,9 +128,9 @@ static enum lunq_arg_err fuzz_parse_word(struct lunq_policy *p,
 
 	/* accepted: "name:value", value valid, only key *key changed */
 	FUZZ_CHECK(*key < LUNQ_NR_KEYS && lunq_key_supported(*key));
-	FUZZ_CHECK(!(seen_before & (1U << *key)));
-	FUZZ_CHECK(*seen == (seen_before | (1U << *key)));
-	FUZZ_CHECK(p->given == (before.given | (1U << *key)));
+	FUZZ_CHECK(!(seen_before & (1ULL << *key)));
+	FUZZ_CHECK(*seen == (seen_before | (1ULL << *key)));
+	FUZZ_CHECK(p->given == (before.given | (1ULL << *key)));
 	d = &lunq_keys[*key];
 	klen = strlen(d->name);
 	FUZZ_CHECK(colon == word + klen && !strncmp(word, d->name, klen));
@@ -197,11 +197,11 @@ static void fuzz_check_format(const struct lunq_policy *p, size_t shortlen)
 	struct lunq_policy q;
 	unsigned int n, ns, i, k;
 	enum lunq_key key;
-	u32 seen = 0;
+	u64 seen = 0;
 	int argc;
 
 	n = lunq_policy_format(p, full, sizeof(full));
-	FUZZ_CHECK(n == (unsigned int)__builtin_popcount(p->given));
+	FUZZ_CHECK(n == (unsigned int)__builtin_popcountll(p->given));
 	FUZZ_CHECK(strlen(full) < sizeof(full));
 
 	/* exactly @shortlen bytes, so ASan sees any write past them */
@@ -233,7 +233,7 @@ static void fuzz_check_format(const struct lunq_policy *p, size_t shortlen)
 			   LUNQ_ARG_OK);
 	FUZZ_CHECK(q.given == p->given);
 	for (k = 0; k < LUNQ_NR_KEYS; k++)
-		if (p->given & (1U << k))
+		if (p->given & (1ULL << k))
 			FUZZ_CHECK(q.val[k] == p->val[k]);
 	FUZZ_CHECK(!strcmp(q.pool, p->pool));
 }

@@ -64,7 +64,7 @@ static bool fuzz_set(struct lunq_policy *p, char *line)
 {
 	char *argv[FUZZ_MAX_WORDS];
 	struct lunq_policy np = *p;
-	u32 seen = 0;
+	u64 seen = 0;
 	int argc, i;
 
 	argc = fuzz_split(line, argv, FUZZ_MAX_WORDS);
@@ -105,7 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			/* the table line: all or nothing, rules checked */
 			struct lunq_policy np = p;
 			char *argv[FUZZ_MAX_WORDS];
-			u32 seen = 0;
+			u64 seen = 0;
 			int argc = fuzz_split(line, argv, FUZZ_MAX_WORDS);
 			int i;
 
@@ -129,7 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!lunq_key_table_only(k))
 				continue;
 			FUZZ_CHECK(p.val[k] == table.val[k]);
-			FUZZ_CHECK((p.given ^ table.given) & (1U << k) ? 0 : 1);
+			FUZZ_CHECK((p.given ^ table.given) & (1ULL << k) ? 0 : 1);
 		}
 		FUZZ_CHECK(!strcmp(p.pool, table.pool));
 	}

@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *buf, *argv[FUZZ_MAX_WORDS];
 	struct lunq_policy p;
 	size_t shortlen = size ? data[0] : 0;
-	u32 seen = 0;
+	u64 seen = 0;
 	int argc, i;
 
 	buf = fuzz_strndup(data, size);

@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	enum lq_kv_mode mode;
 	size_t outlen, errlen;
 	struct lunq_policy p;
-	u32 seen = 0;
+	u64 seen = 0;
 	int argc, rc, i;
 
 	if (size < 2)

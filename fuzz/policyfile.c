@@ -49,7 +49,7 @@ static void check_errs(const char *errs)
 static void check_words(const struct lq_pf_word *w, int n, int max)
 {
 	struct lunq_policy p;
-	u32 seen = 0;
+	u64 seen = 0;
 	int i;
 
 	FUZZ_CHECK(n >= 0 && n <= max && n <= LUNQ_NR_KEYS);
@@ -92,7 +92,7 @@ static void check_changes(const char *cur, const struct lq_pf_word *w, int n,
 	for (i = 0; i < c; i++) {
 		struct lunq_policy p;
 		enum lunq_key k;
-		u32 seen = 0;
+		u64 seen = 0;
 
 		FUZZ_CHECK(strcmp(ch[i].old, ch[i].new));
 		lunq_policy_init(&p);

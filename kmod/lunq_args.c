@@ -110,6 +110,10 @@ static const struct lunq_keydef lunq_keys[LUNQ_NR_KEYS] = {
 	[LUNQ_TARGET_US] = LUNQ_UINT(target_us, 0, 60000000, 0, true),
 	[LUNQ_AUTO_MIN] = LUNQ_UINT(auto_min, 1, 65535, 1, true),
 	[LUNQ_AUTO_MAX] = LUNQ_UINT(auto_max, 1, 65535, 256, true),
+	[LUNQ_WCE] = LUNQ_UINT(wce, 0, 1, 0, true),
+	[LUNQ_CACHE_MB] = LUNQ_UINT(cache_mb, 1, 65536, 32, true),
+	[LUNQ_BUS_MBPS] = LUNQ_UINT(bus_mbps, 0, 1000000, 0, true),
+	[LUNQ_QFULL_LAT_US] = LUNQ_UINT(qfull_lat_us, 0, 10000000, 0, true),
 };
 
 void lunq_policy_init(struct lunq_policy *p)
@@ -142,7 +146,7 @@ const char *lunq_table_only_error(enum lunq_key key)
 				    "Key can only be set on the table line";
 }
 
-#define LUNQ_GIVEN(p, k) ((p)->given & (1U << (k)))
+#define LUNQ_GIVEN(p, k) ((p)->given & (1ULL << (k)))
 
 const char *lunq_policy_check(const struct lunq_policy *p)
 {
@@ -156,6 +160,10 @@ const char *lunq_policy_check(const struct lunq_policy *p)
 		return "auto: target needs target_us:N (the service p99 goal in microseconds)";
 	if (v[LUNQ_AUTO_MIN] > v[LUNQ_AUTO_MAX])
 		return "auto_min: must not exceed auto_max";
+	if (v[LUNQ_WCE] && !v[LUNQ_MODEL])
+		return "wce: the write cache models time in front of a model: give model:fixed, flash or hdd with it";
+	if (v[LUNQ_BUS_MBPS] && !v[LUNQ_MODEL])
+		return "bus_mbps: the bus is part of the model: give model:fixed, flash or hdd with it";
 	if (LUNQ_GIVEN(p, LUNQ_POOL_DEPTH) && !LUNQ_GIVEN(p, LUNQ_POOL))
 		return "pool_depth: needs pool:NAME";
 	if (v[LUNQ_FOREIGN] && !v[LUNQ_LUN_DEPTH] && !LUNQ_GIVEN(p, LUNQ_POOL))
@@ -232,7 +240,7 @@ static bool lunq_parse_value(const struct lunq_keydef *d, const char *s,
 }
 
 enum lunq_arg_err lunq_parse_word(struct lunq_policy *p, const char *word,
-				  u32 *seen, enum lunq_key *key)
+				  u64 *seen, enum lunq_key *key)
 {
 	const char *colon = strchr(word, ':');
 	const struct lunq_keydef *d;
@@ -253,7 +261,7 @@ enum lunq_arg_err lunq_parse_word(struct lunq_policy *p, const char *word,
 		return LUNQ_ARG_UNKNOWN_KEY;
 	*key = i;
 	d = &lunq_keys[i];
-	if (*seen & (1U << i))
+	if (*seen & (1ULL << i))
 		return LUNQ_ARG_DUPLICATE;
 	if (!lunq_parse_value(d, colon + 1, &v))
 		return LUNQ_ARG_BAD_VALUE;
@@ -263,8 +271,8 @@ enum lunq_arg_err lunq_parse_word(struct lunq_policy *p, const char *word,
 	if (d->type == LUNQ_T_NAME)
 		strcpy(p->pool, colon + 1);	/* length checked above */
 	p->val[i] = v;
-	p->given |= 1U << i;
-	*seen |= 1U << i;
+	p->given |= 1ULL << i;
+	*seen |= 1ULL << i;
 	return LUNQ_ARG_OK;
 }
 
@@ -303,7 +311,7 @@ unsigned int lunq_policy_format(const struct lunq_policy *p, char *buf,
 		const char *sep = pos ? " " : "";
 		int w;
 
-		if (!(p->given & (1U << i)))
+		if (!(p->given & (1ULL << i)))
 			continue;
 		if (d->type == LUNQ_T_ENUM)
 			w = snprintf(buf + pos, len - pos, "%s%s:%s", sep,

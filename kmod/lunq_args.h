@@ -39,6 +39,10 @@ enum lunq_key {
 	LUNQ_TARGET_US,
 	LUNQ_AUTO_MIN,
 	LUNQ_AUTO_MAX,
+	LUNQ_WCE,
+	LUNQ_CACHE_MB,
+	LUNQ_BUS_MBPS,
+	LUNQ_QFULL_LAT_US,
 	LUNQ_NR_KEYS
 };
 
@@ -48,7 +52,7 @@ enum lunq_key {
 struct lunq_policy {
 	u32 val[LUNQ_NR_KEYS];	/* numbers, or the index into an enum's names */
 	char pool[LUNQ_POOL_NAME_MAX + 1];
-	u32 given;		/* bit per key: named on the table line */
+	u64 given;		/* bit per key: named on the table line */
 };
 
 /* Why a word was refused; lunq_arg_error() turns it into a fixed string. */
@@ -70,7 +74,7 @@ void lunq_policy_init(struct lunq_policy *p);
  * when none) and leaves @p and @seen as they were.
  */
 enum lunq_arg_err lunq_parse_word(struct lunq_policy *p, const char *word,
-				  u32 *seen, enum lunq_key *key);
+				  u64 *seen, enum lunq_key *key);
 
 /* A constant, human-readable message for an error on @key. */
 const char *lunq_arg_error(enum lunq_arg_err err, enum lunq_key key);

@@ -8,7 +8,7 @@
 #include <kunit/test.h>
 #include "lunq_args.h"
 
-static enum lunq_arg_err parse(struct lunq_policy *p, u32 *seen,
+static enum lunq_arg_err parse(struct lunq_policy *p, u64 *seen,
 			       const char *word, enum lunq_key *key)
 {
 	return lunq_parse_word(p, word, seen, key);
@@ -18,7 +18,7 @@ static void lunq_args_ranges(struct kunit *test)
 {
 	struct lunq_policy p;
 	enum lunq_key key;
-	u32 seen = 0;
+	u64 seen = 0;
 
 	lunq_policy_init(&p);
 	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "qdepth:65535", &key),
@@ -46,7 +46,7 @@ static void lunq_args_sched_enum(struct kunit *test)
 {
 	struct lunq_policy p;
 	enum lunq_key key;
-	u32 seen = 0;
+	u64 seen = 0;
 
 	lunq_policy_init(&p);
 	KUNIT_EXPECT_EQ(test, p.val[LUNQ_SCHED], 0U);
@@ -65,7 +65,7 @@ static void lunq_args_form(struct kunit *test)
 {
 	struct lunq_policy p;
 	enum lunq_key key;
-	u32 seen = 0;
+	u64 seen = 0;
 
 	lunq_policy_init(&p);
 	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "qdepth", &key),
@@ -90,7 +90,7 @@ static void lunq_args_format(struct kunit *test)
 	struct lunq_policy p;
 	enum lunq_key key;
 	char buf[128];
-	u32 seen = 0;
+	u64 seen = 0;
 
 	lunq_policy_init(&p);
 	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "max_wait_ms:500", &key),

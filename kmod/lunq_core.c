@@ -48,12 +48,14 @@ static enum hrtimer_restart lunq_timer_fn(struct hrtimer *t)
 struct lunq_c *lunq_core_alloc(struct dm_target *ti, work_func_t dispatch,
 			       work_func_t auto_work)
 {
-	struct lunq_c *lc = kzalloc(sizeof(*lc), GFP_KERNEL);
+	/* the models' state (write cache, channels) makes it ~50 KiB */
+	struct lunq_c *lc = kvzalloc(sizeof(*lc), GFP_KERNEL);
 
 	if (!lc)
 		return NULL;
 	lc->ti = ti;
 	spin_lock_init(&lc->lock);
+	INIT_LIST_HEAD(&lc->qf_transit);
 	mutex_init(&lc->msg_lock);
 	INIT_WORK(&lc->dispatch, dispatch);
 	INIT_DELAYED_WORK(&lc->auto_work, auto_work);
@@ -89,7 +91,7 @@ void lunq_core_free(struct lunq_c *lc)
 	lunq_stats_free(&lc->st);
 	lunq_auto_free(lc);
 	mutex_destroy(&lc->msg_lock);
-	kfree(lc);
+	kvfree(lc);
 }
 
 /*
@@ -102,7 +104,7 @@ const char *lunq_parse_words(struct lunq_c *lc, struct lunq_policy *p,
 {
 	struct lunq_policy np = *p;
 	const char *err;
-	u32 seen = 0;
+	u64 seen = 0;
 	unsigned int i;
 
 	*word = NULL;
@@ -194,6 +196,9 @@ bool lunq_apply_policy(struct lunq_c *lc, u64 now)
 		.rpm = v[LUNQ_RPM],
 		.pblk = v[LUNQ_PBLK],
 		.rmw_x = v[LUNQ_RMW_X],
+		.wce = v[LUNQ_WCE],
+		.cache_mb = v[LUNQ_CACHE_MB],
+		.bus_mbps = v[LUNQ_BUS_MBPS],
 		.capacity = lc->ti->len,
 	};
 	bool kick;
@@ -211,6 +216,7 @@ bool lunq_apply_policy(struct lunq_c *lc, u64 now)
 				    NSEC_PER_MSEC;
 	lc->lun.reset_after = v[LUNQ_RESET_AFTER];
 	lc->qfull_delay_ns = (u64)v[LUNQ_QFULL_DELAY_US] * NSEC_PER_USEC;
+	lc->qfull_lat_ns = (u64)v[LUNQ_QFULL_LAT_US] * NSEC_PER_USEC;
 	lc->reset_ns = (u64)v[LUNQ_RESET_MS] * NSEC_PER_MSEC;
 	WRITE_ONCE(lc->bubble_ns, (u64)v[LUNQ_BUBBLE_MS] * NSEC_PER_MSEC);
 	lunq_model_config(&lc->model, &mc);
@@ -309,6 +315,8 @@ void lunq_arm_timer(struct lunq_c *lc)
 
 	if (r && (!at || r < at))
 		at = r;
+	if (lc->qf_next && (!at || lc->qf_next < at))
+		at = lc->qf_next;
 	if (!at || lc->dying || (lc->timer_at && lc->timer_at <= at))
 		return;
 	lc->timer_at = at;

@@ -71,6 +71,9 @@ struct lunq_c {
 	struct lunq_lun lun;
 	struct lunq_react react;
 	u64 qfull_delay_ns;
+	u64 qfull_lat_ns;		/* qfull_lat_us */
+	struct list_head qf_transit;	/* refused, answer on its way */
+	u64 qf_next;			/* the first one arrives; 0: none */
 	u64 reset_ns;
 	u64 qfull, resets, aborted, retried, throttle_changes;
 	struct lunq_tlog tlog[LUNQ_TLOG_SIZE];

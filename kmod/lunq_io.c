@@ -122,29 +122,36 @@ int lunq_io_fast_end(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
 	return DM_ENDIO_DONE;
 }
 
-/* On QUEUE FULL the reaction moves the throttle, maybe a LUN reset. */
-bool lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
-		      struct bio *bio, u64 now, bool nowait)
+static enum lunq_model_dir lunq_model_dir(const struct bio *bio)
+{
+	if (bio_op(bio) == REQ_OP_READ)
+		return LUNQ_MD_READ;
+	return bio->bi_opf & REQ_FUA ? LUNQ_MD_FUA : LUNQ_MD_WRITE;
+}
+
+/* The LUN answers QUEUE FULL; after reset_after in a row, it resets. */
+static void lunq_io_lun_refuses(struct lunq_c *lc, u64 now)
+{
+	if (lunq_lun_qfull(&lc->lun)) {
+		struct lunq_ev ev = { .kind = LUNQ_EV_RESET, .t = now };
+
+		lc->resets++;
+		lunq_host_block(&lc->host, now + lc->reset_ns);
+		lunq_ev_post(&lc->evq, &ev);
+	}
+}
+
+/*
+ * The host learns of a QUEUE FULL for @io at @now: the reaction moves the
+ * throttle, @io goes to the retry list (or, @nowait, gives its slot
+ * back) and the host sends nothing for qfull_delay_us.  @lun: the answer
+ * is immediate, the LUN's side (lunq_io_lun_refuses()) happens here too.
+ */
+static void lunq_io_refused(struct lunq_c *lc, struct lunq_io *io, u64 now,
+			    bool nowait, bool lun)
 {
 	u32 throttle;
 
-	if (lunq_lun_admit(&lc->lun, now)) {
-		sector_t lba = dm_target_offset(lc->ti, io->iter.bi_sector);
-		u32 sectors = bvec_iter_sectors(io->iter);
-
-		io->gen = lc->lun.gen;
-		io->finish = 0;
-		/* the mapped size: a resent clone's bi_iter is spent */
-		if (lc->model.cfg.kind && sectors &&
-		    (bio_op(bio) == REQ_OP_READ || bio_op(bio) == REQ_OP_WRITE))
-			io->finish = lunq_model_start(&lc->model, now, lba,
-						      sectors);
-		else if (io->flush)
-			io->finish = lunq_model_flush(&lc->model, now);
-		io->flags &= ~LUNQ_IO_RETRY;
-		io->t_sent = now;
-		return true;
-	}
 	lc->qfull++;
 	lunq_ev_qfull(&lc->evq, now);
 	/* in transport: what the host has outstanding besides this one */
@@ -158,13 +165,8 @@ bool lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
 					    lc->host.inflight - 1);
 	}
 	lunq_set_throttle(lc, throttle, LUNQ_TC_QFULL, now);
-	if (lunq_lun_qfull(&lc->lun)) {
-		struct lunq_ev ev = { .kind = LUNQ_EV_RESET, .t = now };
-
-		lc->resets++;
-		lunq_host_block(&lc->host, now + lc->reset_ns);
-		lunq_ev_post(&lc->evq, &ev);
-	}
+	if (lun)
+		lunq_io_lun_refuses(lc, now);
 	if (nowait) {
 		lunq_host_done(&lc->host);
 	} else if (io->flags & LUNQ_IO_RETRY) {
@@ -177,7 +179,58 @@ bool lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
 				  lc->qfull_delay_ns);
 	}
 	lunq_arm_timer(lc);
-	return false;
+}
+
+enum lunq_send lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
+				struct bio *bio, u64 now, bool nowait)
+{
+	if (lunq_lun_admit(&lc->lun, now)) {
+		sector_t lba = dm_target_offset(lc->ti, io->iter.bi_sector);
+		u32 sectors = bvec_iter_sectors(io->iter);
+
+		io->gen = lc->lun.gen;
+		io->finish = 0;
+		/* the mapped size: a resent clone's bi_iter is spent */
+		if (lc->model.cfg.kind && sectors &&
+		    (bio_op(bio) == REQ_OP_READ || bio_op(bio) == REQ_OP_WRITE))
+			io->finish = lunq_model_io(&lc->model, now, lba,
+						   sectors, lunq_model_dir(bio));
+		else if (io->flush)
+			io->finish = lunq_model_flush(&lc->model, now);
+		io->flags &= ~LUNQ_IO_RETRY;
+		io->t_sent = now;
+		return LUNQ_SEND_OK;
+	}
+	if (lc->qfull_lat_ns && !nowait) {
+		/*
+		 * A slow answer (qfull_lat_us): the host does not know yet
+		 * and goes on sending; @io keeps its throttle slot until
+		 * the answer arrives (lunq_io_qfull_arrive()), in order.
+		 */
+		lunq_io_lun_refuses(lc, now);
+		io->finish = now + lc->qfull_lat_ns;
+		if (list_empty(&lc->qf_transit))
+			lc->qf_next = io->finish;
+		list_add_tail(&io->w.arrival, &lc->qf_transit);
+		lunq_arm_timer(lc);
+		return LUNQ_SEND_TRANSIT;
+	}
+	lunq_io_refused(lc, io, now, nowait, true);
+	return LUNQ_SEND_REFUSED;
+}
+
+void lunq_io_qfull_arrive(struct lunq_c *lc, u64 now)
+{
+	struct lunq_io *io;
+
+	while ((io = list_first_entry_or_null(&lc->qf_transit,
+					      struct lunq_io, w.arrival)) &&
+	       io->finish <= now) {
+		list_del_init(&io->w.arrival);
+		io->finish = 0;
+		lunq_io_refused(lc, io, now, false, false);
+	}
+	lc->qf_next = io ? io->finish : 0;
 }
 
 /*
@@ -191,6 +244,7 @@ void lunq_io_dispatch(struct work_struct *work)
 	struct lunq_c *lc = container_of(work, struct lunq_c, dispatch);
 	struct lunq_waiter *w;
 	struct bio_list list;
+	enum lunq_send r;
 	struct bio *bio;
 
 	for (;;) {
@@ -200,6 +254,7 @@ void lunq_io_dispatch(struct work_struct *work)
 		spin_lock_irq(&lc->lock);
 		now = ktime_get_ns();	/* after every waiter's t_queued */
 		lc->timer_at = 0;
+		lunq_io_qfull_arrive(lc, now);
 		lunq_host_unblock(&lc->host, now);
 		lunq_set_throttle(lc, lunq_react_tick(&lc->react, now),
 				  LUNQ_TC_RESTORE, now);
@@ -209,9 +264,11 @@ void lunq_io_dispatch(struct work_struct *work)
 			bio = lunq_io_bio(io);
 			if (io->flags & LUNQ_IO_RETRY)
 				lc->retried++;
-			if (!lunq_io_lun_send(lc, io, bio, now, false))
+			r = lunq_io_lun_send(lc, io, bio, now, false);
+			if (r == LUNQ_SEND_REFUSED)
 				break;
-			bio_list_add(&list, bio);
+			if (r == LUNQ_SEND_OK)
+				bio_list_add(&list, bio);
 		}
 		lc->host.dispatching = !bio_list_empty(&list);
 		lunq_account(lc, now);

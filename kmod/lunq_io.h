@@ -49,13 +49,25 @@ static inline struct bio *lunq_io_bio(struct lunq_io *io)
 
 /* Send @bio below; the LUN has accepted it.  Do not touch it afterwards. */
 void lunq_io_send(struct lunq_c *lc, struct bio *bio);
+/* What became of an IO offered to the LUN (lunq_io_lun_send()). */
+enum lunq_send {
+	LUNQ_SEND_OK,		/* accepted: the caller sends it below */
+	LUNQ_SEND_REFUSED,	/* QUEUE FULL: on the retry list, or
+				 * (nowait) its slot given back
+				 */
+	LUNQ_SEND_TRANSIT,	/* QUEUE FULL still on its way to the host
+				 * (qfull_lat_us): held, the host goes on
+				 */
+};
+
+/* Offer @io (holding a throttle slot) to the emulated LUN at @now. */
+enum lunq_send lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
+				struct bio *bio, u64 now, bool nowait);
 /*
- * Offer @io (holding a throttle slot) to the emulated LUN at @now.  True:
- * accepted, the caller sends it below.  False: QUEUE FULL; @io is on the
- * retry list or, with @nowait, has given its slot back.  Under @lc->lock.
+ * The QUEUE FULL answers in transit (lc->qf_transit) due by @now reach
+ * the host: reaction and retry list, as an immediate one.  Under @lock.
  */
-bool lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
-		      struct bio *bio, u64 now, bool nowait);
+void lunq_io_qfull_arrive(struct lunq_c *lc, u64 now);
 /*
  * The lock-free pass-through path (lunq_core.h, lc->fast_lim): send @bio now
  * without the device lock; false when the path closed (the caller takes

@@ -22,10 +22,19 @@
  *   pblk   (any model but none) an IO whose start or length is not a
  *          multiple of pblk bytes is a read-modify-write: the time it
  *          occupies its channel or the head is multiplied by rmw_x.
+ *   wce    (any model but none) a volatile write cache of cache_mb in
+ *          front of the media: writes complete at cache speed while it
+ *          has room and are destaged in the media's idle time; an empty
+ *          flush waits until what it covers is on media, a FUA write
+ *          goes to the media (lunq_model_wc.c).
+ *   bus    (any model but none) bus_mbps: one transfer rate shared by
+ *          every channel or the head, booked in arrival order; a command
+ *          completes when its media time and its transfer are both done,
+ *          so large IOs saturate it and small ones do not (lunq_model.c).
  * Only reads and writes carrying data are modelled; an empty flush asks
- * the model's flush (none of these has a volatile cache, so it completes
- * when the lower device completes it), discards and the like complete
- * when the lower device completes them.
+ * the write cache (and the model's flush, if any: without a cache it
+ * completes when the lower device completes it); discards and the like
+ * complete when the lower device completes them.
  */
 #ifndef LUNQ_MODEL_H
 #define LUNQ_MODEL_H
@@ -50,10 +59,24 @@ static inline u64 lunq_model_start(struct lunq_model *m, u64 now, u64 sector,
 	return m->ops ? m->ops->start(m, now, sector, sectors) : now;
 }
 
-/* An empty flush at @now: when it may complete (>= @now). */
-static inline u64 lunq_model_flush(struct lunq_model *m, u64 now)
-{
-	return m->ops && m->ops->flush ? m->ops->flush(m, now) : now;
-}
+/* What reaches the LUN: lunq_model_io()'s @dir. */
+enum lunq_model_dir {
+	LUNQ_MD_READ,
+	LUNQ_MD_WRITE,		/* may go to the write cache */
+	LUNQ_MD_FUA,		/* a write that must be on media */
+};
+
+/*
+ * The LUN accepted a read or write of @sectors (> 0) at @sector at @now:
+ * through the write cache (lunq_model_wc.c), when it completes (>= @now).
+ */
+u64 lunq_model_io(struct lunq_model *m, u64 now, u64 sector, u32 sectors,
+		  enum lunq_model_dir dir);
+
+/* An empty flush at @now: when what it covers is on media (>= @now). */
+u64 lunq_model_flush(struct lunq_model *m, u64 now);
+
+/* Sectors in the write cache, not yet on media. */
+u64 lunq_model_dirty(const struct lunq_model *m);
 
 #endif /* LUNQ_MODEL_H */

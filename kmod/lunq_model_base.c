@@ -17,14 +17,19 @@ bool lunq_model_misaligned(const struct lunq_model_cfg *cfg, u64 sector,
 	return (sector & mask) || (sectors & mask);
 }
 
+u64 lunq_model_xfer(const struct lunq_model_cfg *cfg, u32 sectors)
+{
+	/* bytes / (mbps * 10^6 / s) = bytes * 1000 / mbps ns */
+	return cfg->mbps ?
+		div_u64((u64)sectors * SECTOR_SIZE * 1000, cfg->mbps) : 0;
+}
+
 u64 lunq_model_busy(const struct lunq_model_cfg *cfg, u64 sector,
 		    u32 sectors, u64 extra)
 {
-	u64 t = (u64)cfg->svc_us * NSEC_PER_USEC + extra;
+	u64 t = (u64)cfg->svc_us * NSEC_PER_USEC + extra +
+		lunq_model_xfer(cfg, sectors);
 
-	/* bytes / (mbps * 10^6 / s) = bytes * 1000 / mbps ns */
-	if (cfg->mbps)
-		t += div_u64((u64)sectors * SECTOR_SIZE * 1000, cfg->mbps);
 	if (cfg->rmw_x > 1 && lunq_model_misaligned(cfg, sector, sectors))
 		t *= cfg->rmw_x;
 	return t;

@@ -30,6 +30,9 @@ struct lunq_model_cfg {
 	u32 rpm;		/* hdd: 0 = no rotational delay */
 	u32 pblk;		/* bytes, power of two >= 512 */
 	u32 rmw_x;		/* multiplier for misaligned IOs, >= 1 */
+	u32 wce;		/* 1: volatile write cache (lunq_model_wc.c) */
+	u32 cache_mb;		/* its size, MiB */
+	u32 bus_mbps;		/* 10^6 bytes/s shared by all; 0 = infinite */
 	u64 capacity;		/* sectors: the hdd's full stroke */
 };
 
@@ -49,6 +52,12 @@ struct lunq_model_ops {
 	 * so the lower device's completion decides).
 	 */
 	u64 (*flush)(struct lunq_model *m, u64 now);
+	/*
+	 * When the media could start another command (the head, the first
+	 * channel to free); NULL: at once (fixed: no contention).  The
+	 * write cache destages in the time before it.
+	 */
+	u64 (*free_at)(const struct lunq_model *m);
 };
 
 extern const struct lunq_model_ops lunq_model_fixed;	/* lunq_model_fixed.c */
@@ -65,16 +74,52 @@ struct lunq_model_flash_state {
 	u64 chan_free[LUNQ_MAX_CHANNELS];	/* when each channel is free */
 };
 
+#define LUNQ_WC_SLOTS	1024	/* writes in the cache at most */
+#define LUNQ_WC_NS	20000	/* a write into the cache, ns (+ xfer) */
+
+/* One write in the cache, until it is on media. */
+struct lunq_model_wc_slot {
+	u64 t;			/* accepted into the cache */
+	u64 end;		/* its destage is on media; 0: not booked */
+	u64 sector;
+	u32 sectors;
+};
+
+/*
+ * The write cache (lunq_model_wc.c): slot[head..head+n) in arrival order,
+ * the first "booked" of them booked on the media.
+ */
+struct lunq_model_wc_state {
+	struct lunq_model_wc_slot slot[LUNQ_WC_SLOTS];
+	u32 head, n, booked;
+	u64 dirty;		/* sectors in the cache */
+	u64 accept;		/* the last write was accepted then */
+	u64 last_end;		/* the last destage booked is on media then */
+};
+
 struct lunq_model {
 	struct lunq_model_cfg cfg;
 	const struct lunq_model_ops *ops;	/* NULL: none */
 	struct lunq_model_hdd_state hdd;
+	struct lunq_model_wc_state wc;
+	u64 bus_free;		/* when the LUN's bus is free */
 	struct lunq_model_flash_state flash;	/* large, keep last */
 };
 
 /* True when an IO of @sectors at @sector is a read-modify-write. */
 bool lunq_model_misaligned(const struct lunq_model_cfg *cfg, u64 sector,
 			   u32 sectors);
+
+/* The write cache (lunq_model_wc.c), for lunq_model.c. */
+/* Destages booked in the media's idle time up to @now; done ones leave. */
+void lunq_wc_advance(struct lunq_model *m, u64 now);
+/* wce:1: a write reaches the cache at @now; when it completes. */
+u64 lunq_wc_write(struct lunq_model *m, u64 now, u64 sector, u32 sectors);
+/* An empty flush at @now: when everything cached is on media. */
+u64 lunq_wc_flush(struct lunq_model *m, u64 now);
+
+/* The transfer of @sectors at mbps (0 when mbps is 0), ns. */
+u64 lunq_model_xfer(const struct lunq_model_cfg *cfg, u32 sectors);
 
 /*
  * The time an IO occupies a channel or the head: svc + xfer + @extra,

@@ -36,7 +36,13 @@ static u64 lunq_hdd_start(struct lunq_model *m, u64 now, u64 sector,
 	return h->head_free;
 }
 
+static u64 lunq_hdd_free_at(const struct lunq_model *m)
+{
+	return m->hdd.head_free;
+}
+
 const struct lunq_model_ops lunq_model_hdd = {
 	.name = "hdd",
 	.start = lunq_hdd_start,
+	.free_at = lunq_hdd_free_at,
 };

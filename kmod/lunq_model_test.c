@@ -195,6 +195,46 @@ static void lunq_model_flush_at_once(struct kunit *test)
 	}
 }
 
+/*
+ * bus_mbps: one transfer path for the LUN.  flash, 16 channels of 100 us,
+ * bus 100 MB/s: 1 MiB (10485.76 us on the bus) at a time -- the bus
+ * decides, one after the other; 4 KiB reads (40.96 us each) -- the
+ * channels decide until the bus is the slower.
+ */
+static void lunq_model_bus_shared(struct kunit *test)
+{
+	const struct lunq_model_cfg cfg = {
+		.kind = LUNQ_MODEL_FLASH, .svc_us = 100, .channels = 16,
+		.pblk = 512, .rmw_x = 1, .bus_mbps = 100,
+	};
+	struct lunq_model *m = model(test, &cfg);
+	u64 mib = 2048ULL * 512 * 1000 / 100;	/* 10485760 ns */
+	int i;
+
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, lunq_model_io(m, 0, i * 2048, 2048,
+						    LUNQ_MD_READ),
+				(i + 1) * mib);
+	m = model(test, &cfg);
+	/* 4 KiB: the first 16 on channels at 100 us, the bus not yet full */
+	for (i = 0; i < 2; i++)
+		KUNIT_EXPECT_EQ(test, lunq_model_io(m, 0, i * 8, 8,
+						    LUNQ_MD_READ),
+				100 * US);
+	/* writes share it too: a write waits for its transfer */
+	m = model(test, &cfg);
+	lunq_model_io(m, 0, 0, 2048, LUNQ_MD_READ);
+	KUNIT_EXPECT_EQ(test, lunq_model_io(m, 0, 4096, 8, LUNQ_MD_WRITE),
+			mib + 40960);
+	/* 0: no shared limit */
+	m = model(test, &(struct lunq_model_cfg){ .kind = LUNQ_MODEL_FLASH,
+		  .svc_us = 100, .channels = 16, .pblk = 512, .rmw_x = 1 });
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, lunq_model_io(m, 0, i * 2048, 2048,
+						    LUNQ_MD_READ),
+				100 * US);
+}
+
 static struct kunit_case lunq_model_cases[] = {
 	KUNIT_CASE(lunq_model_none_returns_now),
 	KUNIT_CASE(lunq_model_ops_table),
@@ -202,6 +242,7 @@ static struct kunit_case lunq_model_cases[] = {
 	KUNIT_CASE(lunq_model_pblk_misaligned),
 	KUNIT_CASE(lunq_model_rmw_multiplies),
 	KUNIT_CASE(lunq_model_config_keeps_state),
+	KUNIT_CASE(lunq_model_bus_shared),
 	{}
 };
 

@@ -170,6 +170,14 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	lc->tlog_n = 0;		/* the initial value is not a change */
 
 	ti->num_flush_bios = 1;
+	/*
+	 * With a model the device has a (possibly volatile) write cache:
+	 * advertise one, and FUA, so flushes and FUA writes reach the
+	 * model whatever "wce" says live; without one, the lower device's
+	 * show through.
+	 */
+	if (lc->policy.val[LUNQ_MODEL])
+		ti->flush_supported = true;
 	ti->num_discard_bios = 1;
 	ti->num_secure_erase_bios = 1;
 	ti->num_write_zeroes_bios = 1;
@@ -194,8 +202,9 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 	struct lunq_io *io = lunq_io(bio);
 	u64 lba = bio_sectors(bio) ? bio->bi_iter.bi_sector : LUNQ_NO_LBA;
 	bool nowait = bio->bi_opf & REQ_NOWAIT;
+	enum lunq_send sent;
 	unsigned long flags;
-	bool kick, sent;
+	bool kick;
 	u64 now;
 
 	io->flags = 0;
@@ -225,7 +234,7 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 		sent = lunq_io_lun_send(lc, io, bio, now, nowait);
 		lunq_account(lc, now);
 		spin_unlock_irqrestore(&lc->lock, flags);
-		if (sent)
+		if (sent == LUNQ_SEND_OK)
 			lunq_io_send(lc, bio);
 		else if (nowait)
 			bio_wouldblock_error(bio);
@@ -488,7 +497,7 @@ static void lunq_status(struct dm_target *ti, status_type_t type,
 	case STATUSTYPE_TABLE:
 		lunq_get_policy(lc, &policy);
 		DMEMIT("%s %llu", lc->dev->name, (unsigned long long)lc->start);
-		nopt = hweight32(policy.given);
+		nopt = hweight64(policy.given);
 		if (nopt) {
 			DMEMIT(" %u ", nopt);
 			lunq_policy_format(&policy, result + sz, maxlen - sz);

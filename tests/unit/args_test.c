@@ -21,7 +21,7 @@ static void check(int cond, const char *name)
 static enum lunq_arg_err parse(struct lunq_policy *p, const char *w,
 			       enum lunq_key *k)
 {
-	u32 seen = 0;
+	u64 seen = 0;
 
 	return lunq_parse_word(p, w, &seen, k);
 }
@@ -31,7 +31,7 @@ int main(void)
 	struct lunq_policy p, q, before;
 	enum lunq_key k;
 	char buf[256];
-	u32 seen;
+	u64 seen;
 
 	lunq_policy_init(&p);
 	check(p.val[LUNQ_QDEPTH] == 0 && p.val[LUNQ_PBLK] == 512 &&

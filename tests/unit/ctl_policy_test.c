@@ -468,7 +468,7 @@ static struct lq_pf_word W(const char *word)
 {
 	struct lq_pf_word w = { .line = 7, .section = "[s]" };
 	struct lunq_policy p;
-	u32 seen = 0;
+	u64 seen = 0;
 
 	lunq_policy_init(&p);
 	lunq_parse_word(&p, word, &seen, &w.key);

@@ -171,7 +171,7 @@ int lq_nl_set(struct lq_nl *nl, const char *name, const char *words)
 {
 	char buf[LUNQ_POLICY_MAX], *w[LUNQ_NR_KEYS];
 	struct lunq_policy p;
-	u32 seen = 0;
+	u64 seen = 0;
 	int i, k;
 
 	(void)nl;

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for the write cache (lunq_model_wc.c) in front of the
+ * fixed, hdd and flash models: writes at cache speed while it has room,
+ * destage in the media's idle time, reads behind the destage under way,
+ * a full cache, flush and FUA, wce:0, live changes.
+ *   tests/kunit/run 'lunq_model_wc*'
+ */
+#include "lunq_model_test.h"
+
+#define WC	(LUNQ_WC_NS)
+#define S64K	128		/* sectors of 64 KiB */
+
+/* An hdd whose every IO takes 5 ms (no seek, no rotation). */
+static const struct lunq_model_cfg hdd5 = {
+	.kind = LUNQ_MODEL_HDD, .svc_us = 5000, .pblk = 512, .rmw_x = 1,
+	.capacity = CAP, .wce = 1, .cache_mb = 1,
+};
+
+static u64 wr(struct lunq_model *m, u64 now, u64 sector, u32 sectors)
+{
+	return lunq_model_io(m, now, sector, sectors, LUNQ_MD_WRITE);
+}
+
+static u64 rd(struct lunq_model *m, u64 now, u64 sector, u32 sectors)
+{
+	return lunq_model_io(m, now, sector, sectors, LUNQ_MD_READ);
+}
+
+/* Writes complete at cache speed; the flush waits for every destage. */
+static void wc_writes_and_flush(struct kunit *test)
+{
+	struct lunq_model *m = model(test, &hdd5);
+	int i;
+
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, wr(m, 0, i * 1000, 8), (u64)WC);
+	KUNIT_EXPECT_EQ(test, lunq_model_dirty(m), 32ULL);
+	/* the first destage started at once, the others wait for the head */
+	KUNIT_EXPECT_EQ(test, m->wc.booked, 1U);
+	/* an empty flush at 1 ms: all four on media, one after the other */
+	KUNIT_EXPECT_EQ(test, lunq_model_flush(m, MS), 20 * MS);
+	/* once they are on media the cache is empty, a flush is free */
+	KUNIT_EXPECT_EQ(test, lunq_model_flush(m, 21 * MS), 21 * MS);
+	KUNIT_EXPECT_EQ(test, lunq_model_dirty(m), 0ULL);
+}
+
+/*
+ * Destage in the idle time: two writes at 0 are on media by 10 ms; a
+ * read at 12 ms finds the head free.  A read at 1 ms while destages wait
+ * waits only for the one under way.
+ */
+static void wc_idle_destage(struct kunit *test)
+{
+	struct lunq_model *m = model(test, &hdd5);
+
+	wr(m, 0, 0, 8);
+	wr(m, 0, 1000, 8);
+	KUNIT_EXPECT_EQ(test, rd(m, 12 * MS, 5000, 8), 17 * MS);
+	KUNIT_EXPECT_EQ(test, lunq_model_dirty(m), 0ULL);
+
+	m = model(test, &hdd5);
+	wr(m, 0, 0, 8);
+	wr(m, 0, 1000, 8);
+	wr(m, 0, 2000, 8);
+	/* the destage under way ends at 5 ms; the read takes the head */
+	KUNIT_EXPECT_EQ(test, rd(m, MS, 5000, 8), 10 * MS);
+	/* the other two destage after it */
+	KUNIT_EXPECT_EQ(test, lunq_model_flush(m, 2 * MS), 20 * MS);
+}
+
+/*
+ * A full cache (1 MiB = 16 writes of 64 KiB): the 17th write waits until
+ * the oldest is on media, the 18th for the next; reads queue behind the
+ * destages booked for them.
+ */
+static void wc_full(struct kunit *test)
+{
+	struct lunq_model *m = model(test, &hdd5);
+	int i;
+
+	for (i = 0; i < 16; i++)
+		KUNIT_EXPECT_EQ(test, wr(m, 0, i * 1000, S64K), (u64)WC);
+	KUNIT_EXPECT_EQ(test, lunq_model_dirty(m), 16ULL * S64K);
+	KUNIT_EXPECT_EQ(test, wr(m, 0, 20000, S64K), 5 * MS + WC);
+	KUNIT_EXPECT_EQ(test, wr(m, 0, 21000, S64K), 10 * MS + WC);
+	/* in arrival order: not before the one ahead of it */
+	KUNIT_EXPECT_EQ(test, wr(m, 0, 22000, S64K), 15 * MS + WC);
+	KUNIT_EXPECT_EQ(test, lunq_model_dirty(m), 16ULL * S64K);
+	/* a read now: behind the three destages booked (15 ms) */
+	KUNIT_EXPECT_EQ(test, rd(m, MS, 30000, 8), 20 * MS);
+	/* 16 more destages of 5 ms after it */
+	KUNIT_EXPECT_EQ(test, lunq_model_flush(m, MS), 100 * MS);
+}
+
+/* FUA goes to the media (behind the destage under way), not the cache. */
+static void wc_fua(struct kunit *test)
+{
+	struct lunq_model *m = model(test, &hdd5);
+
+	wr(m, 0, 0, 8);
+	wr(m, 0, 1000, 8);
+	KUNIT_EXPECT_EQ(test, lunq_model_io(m, MS, 2000, 8, LUNQ_MD_FUA),
+			10 * MS);
+	KUNIT_EXPECT_EQ(test, lunq_model_dirty(m), 16ULL);
+	KUNIT_EXPECT_EQ(test, lunq_model_flush(m, MS), 15 * MS);
+}
+
+/*
+ * wce:0 is write-through (every write at media speed, flush free); going
+ * 1 -> 0 live, what is cached still destages and a flush waits for it.
+ * A write larger than the cache is written through.
+ */
+static void wc_off_and_live(struct kunit *test)
+{
+	struct lunq_model_cfg c = hdd5;
+	struct lunq_model *m;
+
+	c.wce = 0;
+	m = model(test, &c);
+	KUNIT_EXPECT_EQ(test, wr(m, 0, 0, 8), 5 * MS);
+	KUNIT_EXPECT_EQ(test, wr(m, 0, 1000, 8), 10 * MS);
+	KUNIT_EXPECT_EQ(test, lunq_model_flush(m, 0), 0ULL);
+
+	m = model(test, &hdd5);
+	wr(m, 0, 0, 8);
+	wr(m, 0, 1000, 8);
+	c.wce = 0;
+	lunq_model_config(m, &c);
+	/* write-through: behind the destage under way (0..5 ms) */
+	KUNIT_EXPECT_EQ(test, wr(m, MS, 2000, 8), 10 * MS);
+	KUNIT_EXPECT_EQ(test, lunq_model_flush(m, MS), 15 * MS);
+
+	m = model(test, &hdd5);
+	KUNIT_EXPECT_EQ(test, wr(m, 0, 0, 4096), 5 * MS);
+	KUNIT_EXPECT_EQ(test, lunq_model_dirty(m), 0ULL);
+}
+
+/*
+ * fixed: no media contention, each destage takes svc from its
+ * acceptance; flash: destages spread over the free channels.
+ */
+static void wc_fixed_flash(struct kunit *test)
+{
+	struct lunq_model_cfg c = hdd5;
+	struct lunq_model *m;
+
+	c.kind = LUNQ_MODEL_FIXED;
+	m = model(test, &c);
+	KUNIT_EXPECT_EQ(test, wr(m, 0, 0, 8), (u64)WC);
+	KUNIT_EXPECT_EQ(test, wr(m, MS, 8, 8), MS + WC);
+	KUNIT_EXPECT_EQ(test, lunq_model_flush(m, 2 * MS), 6 * MS);
+
+	c.kind = LUNQ_MODEL_FLASH;
+	c.channels = 2;
+	m = model(test, &c);
+	wr(m, 0, 0, 8);
+	wr(m, 0, 8, 8);
+	wr(m, 0, 16, 8);
+	/* two channels destage the first two at once, the third at 5 ms */
+	KUNIT_EXPECT_EQ(test, m->wc.booked, 2U);
+	KUNIT_EXPECT_EQ(test, lunq_model_flush(m, MS), 10 * MS);
+	/* a read at 11 ms: both channels idle */
+	KUNIT_EXPECT_EQ(test, rd(m, 11 * MS, 0, 8), 16 * MS);
+}
+
+/* The ring: more than LUNQ_WC_SLOTS small writes count as a full cache. */
+static void wc_slots(struct kunit *test)
+{
+	struct lunq_model_cfg c = hdd5;
+	struct lunq_model *m;
+	int i;
+
+	c.cache_mb = 64;
+	m = model(test, &c);
+	for (i = 0; i < LUNQ_WC_SLOTS; i++)
+		KUNIT_EXPECT_EQ(test, wr(m, 0, i * 8, 8), (u64)WC);
+	KUNIT_EXPECT_EQ(test, wr(m, 0, 1 << 20, 8), 5 * MS + WC);
+	KUNIT_EXPECT_EQ(test, m->wc.n, (u32)LUNQ_WC_SLOTS);
+}
+
+static struct kunit_case lunq_model_wc_cases[] = {
+	KUNIT_CASE(wc_writes_and_flush),
+	KUNIT_CASE(wc_idle_destage),
+	KUNIT_CASE(wc_full),
+	KUNIT_CASE(wc_fua),
+	KUNIT_CASE(wc_off_and_live),
+	KUNIT_CASE(wc_fixed_flash),
+	KUNIT_CASE(wc_slots),
+	{}
+};
+
+static struct kunit_suite lunq_model_wc_suite = {
+	.name = "lunq_model_wc",
+	.init = lunq_model_test_init,
+	.test_cases = lunq_model_wc_cases,
+};
+kunit_test_suite(lunq_model_wc_suite);
+
+MODULE_LICENSE("GPL");
