@@ -27,6 +27,18 @@ static void do_io(struct lb_worker *w, struct lb_slot *s)
 		n = s->io.write ? pwrite(fd, s->buf, s->io.len, (off_t)s->io.off) :
 			pread(fd, s->buf, s->io.len, (off_t)s->io.off);
 	} while (n < 0 && errno == EINTR);
+	/* --fsync N: the N-th write waits for its fdatasync */
+	if (n >= 0 && s->io.write && w->run->o->fsync_every &&
+	    ++w->writes % w->run->o->fsync_every == 0) {
+		int e;
+
+		while ((e = fdatasync(fd)) < 0 && errno == EINTR)
+			;
+		if (e < 0)
+			n = -1;
+		else
+			w->st.fsyncs++;
+	}
 	t = lb_now();
 	lb_complete(w, s, n < 0 ? -errno : (long)n, t);
 	s->t_free = t;

@@ -70,7 +70,7 @@ static void open_target(const struct lb_opts *o, struct lb_target *t,
 {
 	bool writes = o->w.rdpct < 100;
 	int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC |
-		(o->buffered ? 0 : O_DIRECT);
+		(o->buffered ? 0 : O_DIRECT) | (o->dsync ? O_DSYNC : 0);
 	struct stat st;
 
 	memset(t, 0, sizeof(*t));

@@ -372,6 +372,14 @@ const struct lb_option lb_options[LBO_N] = {
 		LB_OPT_U32, OFF(batch), LB_GIVEN(batch_set), 1, LB_MAX_DEPTH },
 	[LBO_BUFFERED] = { "buffered", 0, NULL, S_ENGINE,
 		"no O_DIRECT", NULL, NULL, LB_OPT_FLAG, OFF(buffered) },
+	[LBO_SYNC] = { "sync", 0, NULL, S_ENGINE,
+		"O_DSYNC: a write completes once it is durable (FUA, or a "
+		"cache flush after it)", NULL, NULL, LB_OPT_FLAG, OFF(dsync) },
+	[LBO_FSYNC] = { "fsync", 0, "N", S_ENGINE,
+		"sync engine: an fdatasync after every N writes of a thread; "
+		"the write before it waits for it (its latency includes it)",
+		"0", "0: none",
+		LB_OPT_U32, OFF(fsync_every), 0, 0, 1000000000 },
 
 	[LBO_BS] = { "bs", 0, "SIZE|SIZE:W,...|MIN-MAX[/STEP]", S_WORKLOAD,
 		"IO sizes: one, up to 16 with weights, or a range in steps "
@@ -579,6 +587,8 @@ static void check_combinations(struct lb_opts *o, const bool *given)
 		lb_usage_error("--offset: --preset align scans the offsets itself");
 	if (o->preset == LB_PRESET_ALIGN && o->ios)
 		lb_usage_error("--ios: --preset align runs --elapsed per offset");
+	if (o->fsync_every && o->engine != LB_ENG_SYNC)
+		lb_usage_error("--fsync: needs --engine sync (an application's write, then fsync, one at a time per thread)");
 	if (o->engine == LB_ENG_SYNC) {
 		if (o->iodepth_set && o->iodepth > 1)
 			lb_usage_error("--iodepth: the sync engine has one IO per thread; use --threads %u",

@@ -60,6 +60,7 @@ void lb_stats_add(struct lb_stats *dst, const struct lb_stats *src)
 		dst->bytes[d] += src->bytes[d];
 	dst->errors += src->errors;
 	dst->verify_errors += src->verify_errors;
+	dst->fsyncs += src->fsyncs;
 	dst->unverified += src->unverified;
 	dst->dropped += src->dropped;
 	dst->sleeps += src->sleeps;
@@ -418,6 +419,9 @@ void lb_report_summary(FILE *f, const struct lb_run *r)
 		(unsigned long long)r->st.verify_errors, r->elapsed_s);
 	fprintf(f, "  iops %.1f, MB/s %.2f, bytes/io %.0f\n", fg.iops, fg.mbps,
 		fg.ios ? (double)fg.bytes / (double)fg.ios : 0);
+	if (o->fsync_every)
+		fprintf(f, "  fsync: %llu fdatasyncs, one after every %u writes of a thread\n",
+			(unsigned long long)r->st.fsyncs, o->fsync_every);
 	if (o->verify)
 		fprintf(f, "  verify: %llu reads checked, %llu not checked (a write to their blocks failed)\n",
 			(unsigned long long)(fg.reads - r->st.unverified),
@@ -621,6 +625,8 @@ static void json_totals(FILE *f, const struct lb_run *r, const struct lb_stats *
 		(unsigned long long)st->errors,
 		(unsigned long long)st->verify_errors,
 		(unsigned long long)st->unverified);
+	if (r->o->fsync_every)
+		fprintf(f, ",\"fsyncs\":%llu", (unsigned long long)st->fsyncs);
 	fputs(",\"elapsed_s\":", f);
 	lq_json_num(f, elapsed_s);
 	fputs(",\"iops\":", f);

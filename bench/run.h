@@ -72,6 +72,8 @@ struct lb_opts {
 	u64 ios;		/* 0: no limit */
 	u64 size;		/* --size, 0 none */
 	bool verify, buffered, json, kv;
+	bool dsync;		/* --sync: O_DSYNC */
+	u32 fsync_every;	/* --fsync N: an fdatasync after N writes */
 	enum lb_preset preset;
 	char **targets;
 	int ntargets;
@@ -95,6 +97,7 @@ struct lb_stats {
 	struct lq_hist h[LB_NLAT][LB_NDIR];	/* IOs completed without error */
 	u64 bytes[LB_NDIR];
 	u64 errors, verify_errors, unverified;
+	u64 fsyncs;		/* --fsync: fdatasyncs done */
 	u64 sleeps, late_sum, late_max;	/* timed sleeps, wake-up lateness */
 	u64 spin_ns;		/* open loop: time spent spinning (--spin) */
 	u64 backlog_max;	/* open loop: arrivals due, not yet submitted */
@@ -170,6 +173,7 @@ struct lb_worker {
 	u64 spin_peak, spin_t;	/* spin window: widest lately, and when */
 	u64 spin_cap;		/* and its bound (open loop) */
 	u64 cpu_ns;		/* its thread's CPU time during the run */
+	u64 writes;		/* --fsync: its writes so far */
 	pthread_t tid;
 	const char *fatal;	/* an engine failure, said once */
 };

@@ -1,7 +1,8 @@
 #!/bin/sh
 # lunqbench on the host, on a file: --help, --version, usage errors (exit 1,
 # naming the option), a missing target (exit 2), --ios N doing exactly N
-# IOs, and verify: a write pass, a clean read pass, a corrupted sector
+# IOs, --fsync N (an fdatasync after every N writes, sync engine only,
+# counted) and --sync, and verify: a write pass, a clean read pass, a corrupted sector
 # found at its number with exit 3.  Open loop: waits only sleep by default
 # (the timers line says "never spun"), --spin 100 spins and says how long;
 # the summary splits the CPU by job ("by thread:") and the JSON carries
@@ -38,6 +39,10 @@ t bad-rdpct 1 -- '--rdpct' --rdpct 101 --size 1m "$img"
 t bad-iorate 1 -- '--iorate' --iorate fast --size 1m "$img"
 t bad-range 1 -- '--range' --range 2m-1m --size 1m "$img"
 t ios-exact 0 '^ios=200 ' --buffered --size 1m --ios 200 --rdpct 50 --interval 0 --kv "$img"
+t fsync-uring 1 -- '--fsync: needs --engine sync' --fsync 4 --size 1m "$img"
+t fsync-count 0 '"writes":20,.*"fsyncs":5,' --engine sync --fsync 4 --buffered --size 1m --ios 20 --rdpct 0 --interval 0 --json "$img"
+t fsync-summary 0 'fsync: 10 fdatasyncs, one after every 2 writes' --engine sync --fsync 2 --buffered --size 1m --ios 20 --rdpct 0 --interval 0 "$img"
+t sync-flag 0 '^ios=10 ' --engine sync --sync --buffered --size 1m --ios 10 --rdpct 0 --interval 0 --kv "$img"
 t verify-write 0 ' verify_errors=0 ' --buffered --size 1m --verify --seed 7 --rdpct 0 --seekpct 0 --ios 256 --interval 0 --kv "$img"
 t verify-read 0 ' verify_errors=0 ' --buffered --size 1m --verify --seed 7 --rdpct 100 --seekpct 0 --ios 256 --interval 0 --kv "$img"
 printf 'garbage!' | dd of="$img" bs=1 seek=$((100 * 512 + 40)) conv=notrunc 2> /dev/null
