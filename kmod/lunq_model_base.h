@@ -76,6 +76,7 @@ struct lunq_model_flash_state {
 
 #define LUNQ_WC_SLOTS	1024	/* writes in the cache at most */
 #define LUNQ_WC_NS	20000	/* a write into the cache, ns (+ xfer) */
+#define LUNQ_WC_MERGE	2048	/* sectors destaged in one media command */
 
 /* One write in the cache, until it is on media. */
 struct lunq_model_wc_slot {

@@ -11,7 +11,8 @@
  * mbps) later.  What is in the cache is destaged to the media model in
  * the same order, in the media's idle time: a destage starts when the
  * head (hdd) or a channel (flash) is free and nothing else was booked
- * there, so a read waits at most for the destages already under way --
+ * there (writes that continue one another, up to 1 MiB, in one media
+ * command), so a read waits at most for the destages already under way --
  * unless the cache is full: then the oldest destages are booked at once
  * (each where the media frees next) and the write waits until enough of
  * them are on media.  Reads, FUA writes and (wce:0) all writes go to the
@@ -42,17 +43,34 @@ static struct lunq_model_wc_slot *wc_slot(struct lunq_model_wc_state *w,
 	return &w->slot[(w->head + i) % LUNQ_WC_SLOTS];
 }
 
-/* Book the oldest write not yet booked on the media. */
+/*
+ * Book the oldest write not yet booked on the media, with the writes
+ * after it that continue it (contiguous, accepted by the time it starts,
+ * LUNQ_WC_MERGE sectors at most): one media command, as a drive destages
+ * a sequential run in one go.
+ */
 static void wc_book_one(struct lunq_model *m)
 {
 	struct lunq_model_wc_state *w = &m->wc;
 	struct lunq_model_wc_slot *s = wc_slot(w, w->booked);
 	u64 start = max(wc_media_free(m), s->t);
+	u64 end = s->sector + s->sectors;
+	u32 i, n = 1;
 
-	s->end = max(m->ops->start(m, start, s->sector, s->sectors),
-		     w->last_end);
-	w->last_end = s->end;
-	w->booked++;
+	for (i = w->booked + 1; i < w->n; i++, n++) {
+		struct lunq_model_wc_slot *x = wc_slot(w, i);
+
+		if (x->sector != end || x->t > start ||
+		    end - s->sector + x->sectors > LUNQ_WC_MERGE)
+			break;
+		end += x->sectors;
+	}
+	start = max(m->ops->start(m, start, s->sector, end - s->sector),
+		    w->last_end);
+	for (i = 0; i < n; i++)
+		wc_slot(w, w->booked + i)->end = start;
+	w->last_end = start;
+	w->booked += n;
 }
 
 /*

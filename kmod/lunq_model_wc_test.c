@@ -164,6 +164,39 @@ static void wc_fixed_flash(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rd(m, 11 * MS, 0, 8), 16 * MS);
 }
 
+/*
+ * A sequential run destages in one media command (one svc for all, up to
+ * LUNQ_WC_MERGE sectors); writes accepted after the destage started, or
+ * elsewhere, are not in it.
+ */
+static void wc_merge(struct kunit *test)
+{
+	struct lunq_model_cfg c = hdd5;
+	struct lunq_model *m;
+	int i;
+
+	c.mbps = 100;		/* 4 KiB: 40.96 us */
+	m = model(test, &c);
+	/* the first is destaged at once, alone: 5 ms + 40.96 us */
+	wr(m, 0, 0, 8);
+	for (i = 1; i < 5; i++)
+		wr(m, 0, i * 8, 8);
+	wr(m, 0, 100000, 8);
+	/* writes 2..5 in one command after it, then the one elsewhere */
+	KUNIT_EXPECT_EQ(test, lunq_model_flush(m, 0),
+			3 * 5 * MS + 40960 + 4 * 40960 + 40960);
+	KUNIT_EXPECT_EQ(test, m->wc.slot[1].end, m->wc.slot[4].end);
+	KUNIT_EXPECT_EQ(test, m->wc.slot[4].end, 2 * 5 * MS + 5 * 40960);
+	/* a run longer than LUNQ_WC_MERGE is cut */
+	c.mbps = 0;
+	c.cache_mb = 16;
+	m = model(test, &c);
+	wr(m, 0, 0, 8);		/* under way alone */
+	for (i = 0; i < 3; i++)
+		wr(m, 0, 8 + i * LUNQ_WC_MERGE / 2, LUNQ_WC_MERGE / 2);
+	KUNIT_EXPECT_EQ(test, lunq_model_flush(m, 0), 3 * 5 * MS);
+}
+
 /* The ring: more than LUNQ_WC_SLOTS small writes count as a full cache. */
 static void wc_slots(struct kunit *test)
 {
@@ -186,6 +219,7 @@ static struct kunit_case lunq_model_wc_cases[] = {
 	KUNIT_CASE(wc_fua),
 	KUNIT_CASE(wc_off_and_live),
 	KUNIT_CASE(wc_fixed_flash),
+	KUNIT_CASE(wc_merge),
 	KUNIT_CASE(wc_slots),
 	{}
 };

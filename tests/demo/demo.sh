@@ -1,4 +1,4 @@
-# tests/demo/demo.sh [--quick] [--check] [--no-auto] [-o DIR] -- the six lunq
+# tests/demo/demo.sh [--quick] [--check] [--no-auto] [--no-realism] [-o DIR] -- the eight lunq
 # demonstrations, run inside the VM (qemu/run; `make demo` runs it through
 # scripts/demo, which keeps the results in results/demo-<timestamp>/).
 #
@@ -14,22 +14,29 @@
 #   6. lunq tunes itself: the adaptive throttle (auto) against the offline
 #      sweep, the best static depth, the reactions, a global throttle and
 #      the per-phase oracle (tests/demo/auto.sh)
+#   7. the write cache: seed 003's single dd with the cache on, off and
+#      with O_DSYNC; seed 004's writes throttled by reads
+#   8. slow QUEUE FULL: a host that overshoots into LUN resets, and the
+#      throttle that never does (7 and 8: tests/demo/realism.sh)
 #
 # --quick   shorter runs (the VM test tests/vm/t-demo.sh)
 # --check   assert the qualitative results ("check ok:"/"check FAIL:"
 #           lines; exit 1 if one failed)
 # --no-auto leave demonstration 6 out (tests/vm/t-demo.sh: tests/vm/t-auto.sh
 #           runs it)
+# --no-realism leave 7 and 8 out (tests/vm/t-demo.sh: tests/vm/t-realism.sh
+#           runs them)
 # -o DIR    results: report.txt, demo.json, *.csv, *.json, sweep.svg,
 #           histograms and event logs (default $LUNQ_OUT)
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
-QUICK=0 CHECK=0 AUTO=1 OUT=${LUNQ_OUT:-/tmp/demo} ARGS="$*"
+QUICK=0 CHECK=0 AUTO=1 REALISM=1 OUT=${LUNQ_OUT:-/tmp/demo} ARGS="$*"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) QUICK=1 ;;
 	--check) CHECK=1 ;;
 	--no-auto) AUTO=0 ;;
+	--no-realism) REALISM=0 ;;
 	-o) OUT=$2; shift ;;
 	*) echo "demo.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
@@ -426,6 +433,16 @@ rm -f "$OUT/.auto.log"
 fi
 
 ############################################################################
+if [ $REALISM = 1 ]; then
+title "7-8. The LUN grows up: write cache, slow QUEUE FULL"
+sh "$LUNQ_SRC/tests/demo/realism.sh" $([ $QUICK = 1 ] && echo --quick) \
+	$([ $CHECK = 1 ] && echo --check) -o "$OUT" > "$OUT/.realism.log" 2>&1
+grep -v '^check \|^realism checks:' "$OUT/.realism.log"
+grep '^check ' "$OUT/.realism.log" | tee -a "$OUT/.checks"
+rm -f "$OUT/.realism.log"
+fi
+
+############################################################################
 title "Results"
 cat > "$OUT/demo.json" <<EOF
 {"quick": $([ $QUICK = 1 ] && echo true || echo false),
@@ -440,7 +457,8 @@ cat > "$OUT/demo.json" <<EOF
  "sweep": {"csv": "sweep.csv", "json": "sweep.json", "svg": "sweep.svg"},
  "align": {"csv": "align.csv", "aligned_over_misaligned": $arat, "misaligned_4k": $mis},
  "scsi": {"csv": "scsi.csv", "raw_errors": "$S_raw_errs", "raw_iops": $S_raw_iops, "lunq_errors": "$S_lunq_errs", "lunq_iops": $S_lunq_iops},
- "auto": $([ $AUTO = 1 ] && [ -s "$OUT/auto.json" ] && echo '"auto.json"' || echo null)}
+ "auto": $([ $AUTO = 1 ] && [ -s "$OUT/auto.json" ] && echo '"auto.json"' || echo null),
+ "realism": $([ $REALISM = 1 ] && [ -s "$OUT/realism.json" ] && echo '"realism.json"' || echo null)}
 EOF
 rm -f "$OUT"/.bubble-rows "$OUT"/.perlun-rows "$OUT"/.align-rows "$OUT"/.scsi-rows
 echo "files in $OUT:"

@@ -12,7 +12,7 @@
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 d=/tmp/demo
-sh "$LUNQ_SRC/tests/demo/demo.sh" --quick --check --no-auto -o $d > /tmp/demo.log 2>&1
+sh "$LUNQ_SRC/tests/demo/demo.sh" --quick --check --no-auto --no-realism -o $d > /tmp/demo.log 2>&1
 rc=$?
 tr -d '\r' < /tmp/demo.log | grep -v '^check '
 tr -d '\r' < /tmp/demo.log | sed -n 's/^check ok: /ok: /p; s/^check FAIL: /FAIL: /p'

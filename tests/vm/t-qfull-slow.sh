@@ -55,7 +55,8 @@ run throttled "qdepth:8 $LUN qfull_lat_us:20000"
 ok "qdepth:8 in front of the same LUN: no QUEUE FULL, no reset"
 
 # a live change mid-flight: answers in transit still arrive, nothing lost
-dm_create lq "0 $sz lunq $nb 0 5 qdepth:0 $LUN qfull_lat_us:50000" || fail "create live"
+P="qdepth:0 $LUN qfull_lat_us:50000"
+dm_create lq "0 $sz lunq $nb 0 $(echo "$P" | wc -w) $P" || fail "create live"
 ( sleep 0.3; dmsetup message lq 0 set qfull_lat_us:0; sleep 0.3
   dmsetup suspend lq; dmsetup resume lq ) &
 ch=$!

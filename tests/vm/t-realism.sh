@@ -1,0 +1,29 @@
+# Demonstrations 7 and 8 of make demo at reduced length
+# (tests/demo/realism.sh --quick --check), asserting their results:
+#   write cache  16 KiB sequential writes one at a time: >= 5x faster
+#                with the cache on than written through; write-through
+#                and O_DSYNC at the media's pace (<= 16 KiB per 12 ms);
+#   throttled    writes' p99 at qdepth 1 >= 5x qdepth 32's (they wait
+#   by reads     behind reads), at qdepth 32 writes at cache speed (p50
+#                5x under the reads');
+#   slow QFULL   answers 20 ms late: LUN resets and commands sent twice
+#                (the lower device's own counter), none when immediate;
+#                the throttle at the LUN's depth: no QUEUE FULL, no
+#                reset, at least the raw host's IOPS;
+# and realism.json parses.
+# group: demo timing
+. "$LUNQ_SRC/tests/vm/lib.sh"
+
+d=/tmp/realism
+sh "$LUNQ_SRC/tests/demo/realism.sh" --quick --check -o $d > /tmp/realism.log 2>&1
+rc=$?
+tr -d '\r' < /tmp/realism.log | grep -v '^check ' | sed 's/^/# /'
+tr -d '\r' < /tmp/realism.log | sed -n 's/^check ok: /ok: /p; s/^check FAIL: /FAIL: /p'
+[ "$(grep -c '^check ok' /tmp/realism.log)" = 6 ] || fail "want 6 passed checks, realism.sh exit $rc"
+[ $rc = 0 ] || fail "realism.sh exit $rc"
+jq -e '.slowqf.slow.resets > 0 and .wcache.on_mbps > 0' $d/realism.json > /dev/null || fail "realism.json"
+for f in wcache:3 wthrottle:3 slowqf:4; do
+	n=$(($(wc -l < $d/${f%:*}.csv) - 1))
+	[ "$n" = "${f#*:}" ] || fail "${f%:*}.csv has $n rows, want ${f#*:}"
+done
+ok "realism.sh: 6 checks, realism.json and its CSVs"
