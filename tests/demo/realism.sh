@@ -45,7 +45,7 @@ check() {
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
 ms() { awk -v n="$1" 'BEGIN { printf "%.2f", n / 1e6 }'; }
 kv() { tr ' ' '\n' < "$1" | sed -n "s/^$2=//p" | tail -1; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b > 0 ? a / b : 0 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'; }
 
 ############################################################################
 echo "=== 7. The write cache"
@@ -104,10 +104,11 @@ fi
 cat <<EOF
 
 B. Writes throttled by reads (seed 004): random 4 KiB reads and writes,
-   40/s each (fio, open loop), $T_MIX s per run, on the same disk with the
+   25/s each (fio, open loop), $T_MIX s per run, on the same disk with the
    cache on (8 ms seek, 7200 rpm this time).  A read goes to the platter
-   (about 12 ms); a write could be done in the cache at once -- if lunq
-   lets it through.
+   (about 13 ms); a write could be done in the cache at once -- if lunq
+   lets it through.  The destages share the head with the reads: the disk
+   is busy about two thirds of the time.
 EOF
 lunqctl set wc0 wce=1 cache_mb=64 svc_us=500 seek_ms=8 rpm=7200 > /dev/null
 echo "qdepth,read_p50_ns,read_p99_ns,write_p50_ns,write_p99_ns,reads,writes" > "$OUT/wthrottle.csv"
@@ -115,7 +116,7 @@ mix_run() { # QDEPTH
 	lunqctl set wc0 qdepth=$1 > /dev/null
 	sleep 1
 	fio --name=mix --filename=/dev/mapper/wc0 --direct=1 --ioengine=libaio \
-		--rw=randrw --rwmixread=50 --bs=4k --iodepth=16 --rate_iops=40,40 \
+		--rw=randrw --rwmixread=50 --bs=4k --iodepth=16 --rate_iops=25,25 \
 		--time_based --runtime=$T_MIX --lat_percentiles=1 \
 		--output-format=json > /tmp/mix-$1.json 2> /tmp/mix-$1.err ||
 		echo "fio failed: $(tail -2 /tmp/mix-$1.err)"
@@ -180,10 +181,10 @@ qf_run() { # TAG ARGS...
 	eval "Q_${_t}_IOPS=$(kv /tmp/qf-$_t.kv iops) Q_${_t}_P99=$(kv /tmp/qf-$_t.kv resp_p99_ns)"
 	eval "Q_${_t}_QF=$_q Q_${_t}_R=$_r Q_${_t}_TWICE=$((_low - _ios))"
 	echo "$_t,$*,$(kv /tmp/qf-$_t.kv iops),$(kv /tmp/qf-$_t.kv resp_p99_ns),$_q,$_r,$_ios,$_low,$((_low - _ios))" >> "$OUT/slowqf.csv"
-	printf '  %-34s %8.0f %9s ms %8s %7s %11s\n' "$*" "$(kv /tmp/qf-$_t.kv iops)" "$(ms "$(kv /tmp/qf-$_t.kv resp_p99_ns)")" "$_q" "$_r" "$((_low - _ios))"
+	printf '  %-44s %8.0f %9s ms %8s %7s %11s\n' "$*" "$(kv /tmp/qf-$_t.kv iops)" "$(ms "$(kv /tmp/qf-$_t.kv resp_p99_ns)")" "$_q" "$_r" "$((_low - _ios))"
 	lunqctl remove qf0 > /dev/null
 }
-printf '\n  %-34s %8s %12s %8s %7s %11s\n' "host" IOPS "resp p99" QFULL resets "sent twice"
+printf '\n  %-44s %8s %12s %8s %7s %11s\n' "host" IOPS "resp p99" QFULL resets "sent twice"
 qf_run fast qdepth=0 qfull_lat_us=0
 qf_run slow qdepth=0 qfull_lat_us=20000
 qf_run linux qdepth=64 reaction=linux qfull_lat_us=20000
