@@ -16,7 +16,13 @@ void lb_sched_init(struct lb_sched *s, enum lb_arrival kind, double rate,
 	s->gap_ns = rate > 0 ? 1e9 / rate : 0;
 	s->t0 = t0;
 	s->t = (double)t0;
+	s->burst = 1;
 	lb_rng_seed(&s->rng, seed);
+}
+
+void lb_sched_burst(struct lb_sched *s, u32 burst)
+{
+	s->burst = burst ? burst : 1;
 }
 
 u64 lb_sched_next(struct lb_sched *s)
@@ -32,6 +38,9 @@ u64 lb_sched_next(struct lb_sched *s)
 		break;
 	case LB_ARR_UNIFORM:
 		s->rel += 2 * s->gap_ns * lb_rng_unit(&s->rng);
+		break;
+	case LB_ARR_BURST:
+		s->rel = (double)(s->n / s->burst) * s->burst * s->gap_ns;
 		break;
 	default:
 		s->rel = (double)s->n * s->gap_ns;

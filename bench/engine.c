@@ -359,10 +359,11 @@ void lb_worker_done(struct lb_worker *w)
 /* ---- open-loop arrivals ---------------------------------------------------------- */
 
 void lb_arrq_init(struct lb_arrq *q, enum lb_arrival kind, double rate,
-			 u64 t0, u64 seed)
+		  u32 burst, u64 t0, u64 seed)
 {
 	memset(q, 0, sizeof(*q));
 	lb_sched_init(&q->s, kind, rate, t0, seed);
+	lb_sched_burst(&q->s, burst);
 	q->next = lb_sched_next(&q->s);
 	q->cap = 1024;
 	q->ring = lb_xcalloc(q->cap, sizeof(u64));

@@ -351,7 +351,7 @@ void *lb_uring_worker(void *arg)
 		if (j->arrival == LB_ARR_CLOSED) {
 			run_closed(&c, w);
 		} else {
-			lb_arrq_init(&w->q, j->arrival, j->rate / j->threads, r->t0,
+			lb_arrq_init(&w->q, j->arrival, j->rate / j->threads, j->burst, r->t0,
 				     j->seed ^ 0x6172726976616cULL ^ ((u64)w->idx << 48));
 			run_open(&c, w);
 		}

@@ -161,6 +161,7 @@ enum lb_arrival {
 	LB_ARR_POISSON,		/* exponential gaps, mean 1/rate */
 	LB_ARR_UNIFORM,		/* gaps uniform in [0, 2/rate) */
 	LB_ARR_FIXED,		/* gaps exactly 1/rate */
+	LB_ARR_BURST,		/* "burst" arrivals at once, every burst/rate */
 };
 
 struct lb_sched {
@@ -171,11 +172,14 @@ struct lb_sched {
 	u64 t0;			/* the start */
 	double rel;		/* next arrival - t0, ns: the exact schedule */
 	u64 n;			/* arrivals handed out */
+	u32 burst;		/* LB_ARR_BURST: arrivals per burst (>= 1) */
 };
 
-/* Arrivals at @rate IOs per second from @t0 (ns). */
+/* Arrivals at @rate IOs per second from @t0 (ns); LB_ARR_BURST: in
+ * bursts of @burst (arrival n at t0 + floor(n / burst) * burst / rate). */
 void lb_sched_init(struct lb_sched *s, enum lb_arrival kind, double rate,
 		   u64 t0, u64 seed);
+void lb_sched_burst(struct lb_sched *s, u32 burst);
 /* The next arrival time (ns, rounded to nearest), increasing or equal.
  * The first is t0 itself, then t0 plus the sum of the gaps (fixed: arrival
  * n at t0 + n * 1e9/rate to 1 ns, a product, not a running sum).

@@ -224,7 +224,9 @@ static void make_jobs(struct lb_run *r, u64 offset)
 			j->w.offset = offset;
 		j->max_bs = max_bs(&j->w);
 		j->arrival = o->iorate > 0 ? o->arrival : LB_ARR_CLOSED;
-		j->rate = o->iorate / r->ntgts;
+		/* bursts: N every MS ms on each target */
+		j->rate = o->burst ? o->iorate : o->iorate / r->ntgts;
+		j->burst = o->burst;
 		j->iodepth = o->iodepth;
 		j->threads = o->threads;
 		j->batch = o->batch;
@@ -493,7 +495,7 @@ static struct lb_run *run_once(const struct lb_opts *o, struct lb_target *tgts,
 		struct lb_job *j = &r->jobs[k];
 
 		if (o->engine == LB_ENG_SYNC && j->arrival != LB_ARR_CLOSED)
-			lb_arrq_init(&j->q, j->arrival, j->rate, r->t0,
+			lb_arrq_init(&j->q, j->arrival, j->rate, j->burst, r->t0,
 				     j->seed ^ 0x6172726976616cULL);
 	}
 	pthread_barrier_wait(&r->go);		/* go */

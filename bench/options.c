@@ -417,6 +417,15 @@ const struct lb_option lb_options[LBO_N] = {
 	[LBO_ARRIVAL] = { "arrival", 0, "poisson|uniform|fixed", S_RATE,
 		"open-loop gaps", "poisson", NULL,
 		LB_OPT_CHOICE, OFF(arrival), .choices = arrivals },
+	[LBO_BURST] = { "burst", 0, "N", S_RATE,
+		"open loop in bursts: N IOs at once (per target) every "
+		"--burst-every ms (seed 004: the system dumps many commands "
+		"on a device at once)", NULL, NULL,
+		LB_OPT_U32, OFF(burst), 0, 1, LB_MAX_DEPTH },
+	[LBO_BURST_EVERY] = { "burst-every", 0, "MS", S_RATE,
+		"the bursts' period, ms (with --burst)", NULL, NULL,
+		LB_OPT_NUM, OFF(burst_ms), .dlo = 0, .dhi = 3.6e6,
+		.flags = LB_OPTF_LO_OPEN },
 	[LBO_ELAPSED] = { "elapsed", 0, "S", S_RATE,
 		"seconds", "10", NULL,
 		LB_OPT_NUM, OFF(elapsed), LB_GIVEN(elapsed_set), .dlo = 0, .dhi = 1e7,
@@ -587,6 +596,19 @@ static void check_combinations(struct lb_opts *o, const bool *given)
 		lb_usage_error("--offset: --preset align scans the offsets itself");
 	if (o->preset == LB_PRESET_ALIGN && o->ios)
 		lb_usage_error("--ios: --preset align runs --elapsed per offset");
+	if (given[LBO_BURST] != given[LBO_BURST_EVERY])
+		lb_usage_error("--burst and --burst-every go together (N IOs every MS ms)");
+	if (given[LBO_BURST]) {
+		if (given[LBO_IORATE] || given[LBO_ARRIVAL])
+			lb_usage_error("--burst: sets the arrivals itself; not with --iorate or --arrival");
+		if (o->engine == LB_ENG_URING && o->threads > 1)
+			lb_usage_error("--burst: one ring per target (--threads 1) or --engine sync");
+		if (o->preset != LB_PRESET_NONE)
+			lb_usage_error("--burst: not with --preset");
+		o->arrival = LB_ARR_BURST;
+		/* per target: N every MS ms */
+		o->iorate = o->burst * 1000.0 / o->burst_ms;
+	}
 	if (o->fsync_every && o->engine != LB_ENG_SYNC)
 		lb_usage_error("--fsync: needs --engine sync (an application's write, then fsync, one at a time per thread)");
 	if (o->engine == LB_ENG_SYNC) {
@@ -601,7 +623,7 @@ static void check_combinations(struct lb_opts *o, const bool *given)
 		o->batch = 1;
 	} else {
 		if (!o->iodepth_set && o->iorate > 0 && o->preset == LB_PRESET_NONE)
-			o->iodepth = 64;
+			o->iodepth = o->burst > 64 ? o->burst : 64;
 		if (!o->batch_set)
 			o->batch = o->iodepth < 16 ? o->iodepth : 16;
 		else if (o->batch > o->iodepth)

@@ -257,6 +257,7 @@ static const char *arrival_name(enum lb_arrival a)
 	case LB_ARR_POISSON: return "poisson";
 	case LB_ARR_UNIFORM: return "uniform";
 	case LB_ARR_FIXED: return "fixed";
+	case LB_ARR_BURST: return "burst";
 	default: return "closed";
 	}
 }

@@ -74,6 +74,8 @@ struct lb_opts {
 	bool verify, buffered, json, kv;
 	bool dsync;		/* --sync: O_DSYNC */
 	u32 fsync_every;	/* --fsync N: an fdatasync after N writes */
+	u32 burst;		/* --burst N: IOs at once (0: no bursts) */
+	double burst_ms;	/* --burst-every MS */
 	enum lb_preset preset;
 	char **targets;
 	int ntargets;
@@ -131,6 +133,7 @@ struct lb_job {
 	struct lb_workload w;
 	enum lb_arrival arrival;	/* LB_ARR_CLOSED: closed loop */
 	double rate;		/* open loop: IOs/s of the whole job */
+	u32 burst;		/* LB_ARR_BURST: IOs per burst */
 	u32 iodepth, threads, batch;	/* threads: workers of the job */
 	u32 max_bs;
 	u64 seed;		/* generator seed */
@@ -261,7 +264,7 @@ void lb_worker_start(struct lb_worker *w);
 
 /* Open-loop arrivals (the caller holds the lock of a shared queue). */
 void lb_arrq_init(struct lb_arrq *q, enum lb_arrival kind, double rate,
-		  u64 t0, u64 seed);
+		  u32 burst, u64 t0, u64 seed);
 /* Pull arrivals due at @now (and before t_end) into the backlog. */
 void lb_arrq_fill(struct lb_run *r, struct lb_arrq *q, u64 now);
 /* Oldest due arrival; false when the backlog is empty. */

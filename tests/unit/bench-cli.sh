@@ -2,7 +2,8 @@
 # lunqbench on the host, on a file: --help, --version, usage errors (exit 1,
 # naming the option), a missing target (exit 2), --ios N doing exactly N
 # IOs, --fsync N (an fdatasync after every N writes, sync engine only,
-# counted) and --sync, and verify: a write pass, a clean read pass, a corrupted sector
+# counted), --sync, --burst N --burst-every MS (with its usage errors),
+# and verify: a write pass, a clean read pass, a corrupted sector
 # found at its number with exit 3.  Open loop: waits only sleep by default
 # (the timers line says "never spun"), --spin 100 spins and says how long;
 # the summary splits the CPU by job ("by thread:") and the JSON carries
@@ -42,6 +43,9 @@ t ios-exact 0 '^ios=200 ' --buffered --size 1m --ios 200 --rdpct 50 --interval 0
 t fsync-uring 1 -- '--fsync: needs --engine sync' --fsync 4 --size 1m "$img"
 t fsync-count 0 '"writes":20,.*"fsyncs":5,' --engine sync --fsync 4 --buffered --size 1m --ios 20 --rdpct 0 --interval 0 --json "$img"
 t fsync-summary 0 'fsync: 10 fdatasyncs, one after every 2 writes' --engine sync --fsync 2 --buffered --size 1m --ios 20 --rdpct 0 --interval 0 "$img"
+t burst-alone 1 -- '--burst and --burst-every go together' --burst 8 --size 1m "$img"
+t burst-iorate 1 -- '--burst: sets the arrivals itself' --burst 8 --burst-every 50 --iorate 100 --size 1m "$img"
+t burst-count 0 '"loop":"open".*"arrival":"burst"|"arrival":"burst".*"loop":"open"' --burst 8 --burst-every 50 --ios 24 --buffered --size 1m --interval 0 --json "$img"
 t sync-flag 0 '^ios=10 ' --engine sync --sync --buffered --size 1m --ios 10 --rdpct 0 --interval 0 --kv "$img"
 t verify-write 0 ' verify_errors=0 ' --buffered --size 1m --verify --seed 7 --rdpct 0 --seekpct 0 --ios 256 --interval 0 --kv "$img"
 t verify-read 0 ' verify_errors=0 ' --buffered --size 1m --verify --seed 7 --rdpct 100 --seekpct 0 --ios 256 --interval 0 --kv "$img"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Userspace unit test of bench/arrival.c: lunqbench's open-loop arrival
- * schedules (Poisson, uniform, fixed) and their lack of drift.
+ * schedules (Poisson, uniform, fixed, bursts) and their lack of drift.
  * LINK: bench/arrival.c bench/rng.c
  */
 #include <stdio.h>
@@ -109,6 +109,21 @@ int main(void)
 		if (lb_sched_next(&s) != T0 + i * 1000000)
 			ok = 0;
 	check(ok, "fixed-exact-gaps");
+
+	/* bursts: 8 at once every 100 ms (rate 80/s), exactly */
+	lb_sched_init(&s, LB_ARR_BURST, 80.0, T0, 0);
+	lb_sched_burst(&s, 8);
+	ok = 1;
+	for (i = 0; i < 800; i++)
+		if (lb_sched_next(&s) != T0 + (i / 8) * 100000000ULL)
+			ok = 0;
+	check(ok, "burst-8-every-100ms");
+	lb_sched_init(&s, LB_ARR_BURST, 1000.0, T0, 0);	/* burst 1: fixed */
+	ok = 1;
+	for (i = 0; i < 1000; i++)
+		if (lb_sched_next(&s) != T0 + i * 1000000)
+			ok = 0;
+	check(ok, "burst-1-is-fixed");
 
 	/* closed loop: not scheduled here */
 	lb_sched_init(&s, LB_ARR_CLOSED, 1000.0, T0, 0);
