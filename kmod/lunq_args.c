@@ -33,6 +33,8 @@ static const char *const lunq_reaction_names[] = {
 
 static const char *const lunq_auto_names[] = { "off", "knee", "target" };
 
+static const char *const lunq_order_names[] = { "fifo", "sptf" };
+
 static const char *const lunq_model_names[] = {
 	"none", "fixed", "flash", "hdd"
 };
@@ -114,6 +116,8 @@ static const struct lunq_keydef lunq_keys[LUNQ_NR_KEYS] = {
 	[LUNQ_CACHE_MB] = LUNQ_UINT(cache_mb, 1, 65536, 32, true),
 	[LUNQ_BUS_MBPS] = LUNQ_UINT(bus_mbps, 0, 1000000, 0, true),
 	[LUNQ_QFULL_LAT_US] = LUNQ_UINT(qfull_lat_us, 0, 10000000, 0, true),
+	[LUNQ_LUN_ORDER] = LUNQ_ENUM(lun_order, lunq_order_names,
+				     "fifo, sptf", true),
 };
 
 void lunq_policy_init(struct lunq_policy *p)
@@ -162,6 +166,10 @@ const char *lunq_policy_check(const struct lunq_policy *p)
 		return "auto_min: must not exceed auto_max";
 	if (v[LUNQ_WCE] && !v[LUNQ_MODEL])
 		return "wce: the write cache models time in front of a model: give model:fixed, flash or hdd with it";
+	if (v[LUNQ_LUN_ORDER] && v[LUNQ_MODEL] != 3 /* hdd */)
+		return "lun_order: sptf orders an hdd's command queue: give model:hdd with it";
+	if (v[LUNQ_LUN_ORDER] && (!v[LUNQ_LUN_DEPTH] || v[LUNQ_LUN_DEPTH] > 256))
+		return "lun_order: sptf needs lun_depth:1..256 (the drive's command queue)";
 	if (v[LUNQ_BUS_MBPS] && !v[LUNQ_MODEL])
 		return "bus_mbps: the bus is part of the model: give model:fixed, flash or hdd with it";
 	if (LUNQ_GIVEN(p, LUNQ_POOL_DEPTH) && !LUNQ_GIVEN(p, LUNQ_POOL))

@@ -43,6 +43,7 @@ enum lunq_key {
 	LUNQ_CACHE_MB,
 	LUNQ_BUS_MBPS,
 	LUNQ_QFULL_LAT_US,
+	LUNQ_LUN_ORDER,
 	LUNQ_NR_KEYS
 };
 

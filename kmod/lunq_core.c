@@ -199,6 +199,7 @@ bool lunq_apply_policy(struct lunq_c *lc, u64 now)
 		.wce = v[LUNQ_WCE],
 		.cache_mb = v[LUNQ_CACHE_MB],
 		.bus_mbps = v[LUNQ_BUS_MBPS],
+		.order = v[LUNQ_LUN_ORDER],
 		.capacity = lc->ti->len,
 	};
 	bool kick;
@@ -317,6 +318,9 @@ void lunq_arm_timer(struct lunq_c *lc)
 		at = r;
 	if (lc->qf_next && (!at || lc->qf_next < at))
 		at = lc->qf_next;
+	r = lunq_model_next(&lc->model);	/* the drive's head frees */
+	if (r && (!at || r < at))
+		at = r;
 	if (!at || lc->dying || (lc->timer_at && lc->timer_at <= at))
 		return;
 	lc->timer_at = at;

@@ -129,11 +129,36 @@ static enum lunq_model_dir lunq_model_dir(const struct bio *bio)
 	return bio->bi_opf & REQ_FUA ? LUNQ_MD_FUA : LUNQ_MD_WRITE;
 }
 
+/* Set @io's completion time, known at last; held: release it then. */
+static void lunq_io_drive_set(struct lunq_io *io, u64 finish)
+{
+	WRITE_ONCE(io->finish, finish);
+	if (io->flags & LUNQ_IO_DRIVE) {
+		io->flags &= ~LUNQ_IO_DRIVE;
+		hrtimer_start(&io->timer, ns_to_ktime(finish),
+			      HRTIMER_MODE_ABS_SOFT);
+	}
+}
+
+void lunq_io_drive_pick(struct lunq_c *lc, u64 now)
+{
+	struct lunq_io *io;
+	u64 finish;
+
+	while ((io = lunq_model_pick(&lc->model, now, &finish)))
+		lunq_io_drive_set(io, finish);
+}
+
 /* The LUN answers QUEUE FULL; after reset_after in a row, it resets. */
 static void lunq_io_lun_refuses(struct lunq_c *lc, u64 now)
 {
 	if (lunq_lun_qfull(&lc->lun)) {
 		struct lunq_ev ev = { .kind = LUNQ_EV_RESET, .t = now };
+		struct lunq_io *io;
+
+		/* the drive's queue is aborted: each ends now, as aborted */
+		while ((io = lunq_model_unqueue(&lc->model)))
+			lunq_io_drive_set(io, now);
 
 		lc->resets++;
 		lunq_host_block(&lc->host, now + lc->reset_ns);
@@ -194,11 +219,17 @@ enum lunq_send lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
 		if (lc->model.cfg.kind && sectors &&
 		    (bio_op(bio) == REQ_OP_READ || bio_op(bio) == REQ_OP_WRITE))
 			io->finish = lunq_model_io(&lc->model, now, lba,
-						   sectors, lunq_model_dir(bio));
+						   sectors, lunq_model_dir(bio),
+						   io);
 		else if (io->flush)
 			io->finish = lunq_model_flush(&lc->model, now);
 		io->flags &= ~LUNQ_IO_RETRY;
 		io->t_sent = now;
+		if (io->finish == LUNQ_FINISH_PENDING) {
+			/* in the drive's queue: maybe it starts at once */
+			lunq_io_drive_pick(lc, now);
+			lunq_arm_timer(lc);
+		}
 		return LUNQ_SEND_OK;
 	}
 	if (lc->qfull_lat_ns && !nowait) {
@@ -255,6 +286,7 @@ void lunq_io_dispatch(struct work_struct *work)
 		now = ktime_get_ns();	/* after every waiter's t_queued */
 		lc->timer_at = 0;
 		lunq_io_qfull_arrive(lc, now);
+		lunq_io_drive_pick(lc, now);
 		lunq_host_unblock(&lc->host, now);
 		lunq_set_throttle(lc, lunq_react_tick(&lc->react, now),
 				  LUNQ_TC_RESTORE, now);
@@ -325,6 +357,30 @@ static bool lunq_refused_below(struct bio *bio, blk_status_t error)
 bool lunq_io_hold(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
 		  blk_status_t error)
 {
+	if (unlikely(READ_ONCE(io->finish) == LUNQ_FINISH_PENDING)) {
+		unsigned long flags;
+		bool held = false;
+
+		/* still in the drive's queue (lun_order:sptf)? */
+		spin_lock_irqsave(&lc->lock, flags);
+		if (io->finish == LUNQ_FINISH_PENDING) {
+			if (lunq_refused_below(bio, error)) {
+				lunq_model_drop(&lc->model, io);
+				io->finish = 0;
+			} else {
+				/* held until the pick sets its time */
+				io->status = error;
+				io->flags |= LUNQ_IO_HELD | LUNQ_IO_DRIVE;
+				hrtimer_setup(&io->timer, lunq_io_timer_fn,
+					      CLOCK_MONOTONIC,
+					      HRTIMER_MODE_ABS_SOFT);
+				held = true;
+			}
+		}
+		spin_unlock_irqrestore(&lc->lock, flags);
+		if (held || !io->finish)
+			return held;
+	}
 	if (!io->finish || io->finish <= ktime_get_ns() ||
 	    lunq_refused_below(bio, error) ||
 	    (io->gen != READ_ONCE(lc->lun.gen) &&

@@ -36,6 +36,7 @@ struct lunq_io {
 #define LUNQ_IO_RETRY	0x4	/* handed back by the LUN, to be sent again */
 #define LUNQ_IO_ABORTED	0x8	/* aborted once by a LUN reset: never again */
 #define LUNQ_IO_FAST	0x10	/* sent by the lock-free path */
+#define LUNQ_IO_DRIVE	0x20	/* held, in the drive's queue: no time yet */
 
 static inline struct lunq_io *lunq_io(struct bio *bio)
 {
@@ -68,6 +69,12 @@ enum lunq_send lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
  * the host: reaction and retry list, as an immediate one.  Under @lock.
  */
 void lunq_io_qfull_arrive(struct lunq_c *lc, u64 now);
+/*
+ * Commands in the drive's queue (lun_order:sptf) whose head is free by
+ * @now start: their completion times are set, held ones released then.
+ * Under @lock.
+ */
+void lunq_io_drive_pick(struct lunq_c *lc, u64 now);
 /*
  * The lock-free pass-through path (lunq_core.h, lc->fast_lim): send @bio now
  * without the device lock; false when the path closed (the caller takes

@@ -40,7 +40,7 @@ static u64 lunq_bus(struct lunq_model *m, u64 now, u32 sectors, u64 t)
 }
 
 u64 lunq_model_io(struct lunq_model *m, u64 now, u64 sector, u32 sectors,
-		  enum lunq_model_dir dir)
+		  enum lunq_model_dir dir, void *cookie)
 {
 	u64 t;
 
@@ -48,10 +48,52 @@ u64 lunq_model_io(struct lunq_model *m, u64 now, u64 sector, u32 sectors,
 		return now;
 	lunq_wc_advance(m, now);
 	if (dir == LUNQ_MD_WRITE && m->cfg.wce)
-		t = lunq_wc_write(m, now, sector, sectors);
-	else
-		t = m->ops->start(m, now, sector, sectors);
+		return lunq_bus(m, now, sectors,
+				lunq_wc_write(m, now, sector, sectors));
+	/* the drive orders it (lunq_model_pick()) */
+	if (m->cfg.kind == LUNQ_MODEL_HDD && m->cfg.order == LUNQ_ORDER_SPTF &&
+	    cookie && lunq_hdd_enqueue(m, now, sector, sectors, cookie))
+		return LUNQ_FINISH_PENDING;
+	t = m->ops->start(m, now, sector, sectors);
 	return lunq_bus(m, now, sectors, t);
+}
+
+void *lunq_model_pick(struct lunq_model *m, u64 now, u64 *finish)
+{
+	u32 sectors;
+	void *cookie;
+
+	if (!m->hdd.nq)
+		return NULL;
+	lunq_wc_advance(m, now);
+	cookie = lunq_hdd_pick(m, now, finish, &sectors);
+	if (cookie)
+		*finish = lunq_bus(m, now, sectors, *finish);
+	return cookie;
+}
+
+u64 lunq_model_next(const struct lunq_model *m)
+{
+	return m->hdd.nq ? max_t(u64, m->hdd.head_free, 1) : 0;
+}
+
+void lunq_model_drop(struct lunq_model *m, void *cookie)
+{
+	struct lunq_model_hdd_state *h = &m->hdd;
+	u32 i;
+
+	for (i = 0; i < h->nq; i++)
+		if (h->q[i].cookie == cookie) {
+			h->q[i] = h->q[--h->nq];
+			return;
+		}
+}
+
+void *lunq_model_unqueue(struct lunq_model *m)
+{
+	struct lunq_model_hdd_state *h = &m->hdd;
+
+	return h->nq ? h->q[--h->nq].cookie : NULL;
 }
 
 u64 lunq_model_flush(struct lunq_model *m, u64 now)

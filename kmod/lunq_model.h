@@ -18,7 +18,9 @@
  *   none   no modelled time: the lower device alone decides.
  *   fixed  svc + xfer from the moment it is sent (lunq_model_fixed.c).
  *   flash  "channels" parallel channels (lunq_model_flash.c).
- *   hdd    one head, seek + rotation + svc + xfer (lunq_model_hdd.c).
+ *   hdd    one head, seek + rotation + svc + xfer (lunq_model_hdd.c);
+ *          lun_order:sptf queues what arrives while the head is busy and
+ *          starts the nearest first when it frees (lunq_model_pick()).
  *   pblk   (any model but none) an IO whose start or length is not a
  *          multiple of pblk bytes is a read-modify-write: the time it
  *          occupies its channel or the head is multiplied by rmw_x.
@@ -69,9 +71,22 @@ enum lunq_model_dir {
 /*
  * The LUN accepted a read or write of @sectors (> 0) at @sector at @now:
  * through the write cache (lunq_model_wc.c), when it completes (>= @now).
+ * LUNQ_FINISH_PENDING: it waits in an hdd's queue (lun_order:sptf, and
+ * @cookie not NULL); lunq_model_pick() hands @cookie back with its time.
  */
 u64 lunq_model_io(struct lunq_model *m, u64 now, u64 sector, u32 sectors,
-		  enum lunq_model_dir dir);
+		  enum lunq_model_dir dir, void *cookie);
+/*
+ * The next queued command that starts by @now: its cookie and *@finish;
+ * NULL when none (call again until NULL).
+ */
+void *lunq_model_pick(struct lunq_model *m, u64 now, u64 *finish);
+/* When the next queued command may start (0: none queued). */
+u64 lunq_model_next(const struct lunq_model *m);
+/* Take @cookie's command out of the queue (it will not run). */
+void lunq_model_drop(struct lunq_model *m, void *cookie);
+/* Take any queued command out (a LUN reset aborts them); NULL: none. */
+void *lunq_model_unqueue(struct lunq_model *m);
 
 /* An empty flush at @now: when what it covers is on media (>= @now). */
 u64 lunq_model_flush(struct lunq_model *m, u64 now);

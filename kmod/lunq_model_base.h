@@ -9,6 +9,7 @@
 #ifndef LUNQ_MODEL_BASE_H
 #define LUNQ_MODEL_BASE_H
 
+#include <linux/limits.h>
 #include <linux/types.h>
 
 /* Values of the "model" key (index into its names in lunq_args.c). */
@@ -33,6 +34,7 @@ struct lunq_model_cfg {
 	u32 wce;		/* 1: volatile write cache (lunq_model_wc.c) */
 	u32 cache_mb;		/* its size, MiB */
 	u32 bus_mbps;		/* 10^6 bytes/s shared by all; 0 = infinite */
+	u32 order;		/* hdd: LUNQ_ORDER_FIFO or _SPTF (lun_order) */
 	u64 capacity;		/* sectors: the hdd's full stroke */
 };
 
@@ -64,10 +66,29 @@ extern const struct lunq_model_ops lunq_model_fixed;	/* lunq_model_fixed.c */
 extern const struct lunq_model_ops lunq_model_flash;	/* lunq_model_flash.c */
 extern const struct lunq_model_ops lunq_model_hdd;	/* lunq_model_hdd.c */
 
+/* Values of the "lun_order" key (index into its names in lunq_args.c). */
+enum lunq_lun_order {
+	LUNQ_ORDER_FIFO = 0,
+	LUNQ_ORDER_SPTF = 1,
+};
+
+#define LUNQ_DRIVE_Q	256	/* hdd: commands in the drive's queue */
+#define LUNQ_FINISH_PENDING	U64_MAX	/* in the drive's queue: not known */
+
+/* A command in an hdd's queue (lun_order:sptf), not yet started. */
+struct lunq_model_dq {
+	void *cookie;		/* the caller's: handed back by the pick */
+	u64 t;			/* accepted */
+	u64 sector;
+	u32 sectors;
+};
+
 /* Each model's state; every one is kept across live changes of "model". */
 struct lunq_model_hdd_state {
 	u64 head;		/* sector after the last IO */
 	u64 head_free;		/* when the head is free */
+	struct lunq_model_dq q[LUNQ_DRIVE_Q];	/* sptf: waiting, unordered */
+	u32 nq;
 };
 
 struct lunq_model_flash_state {
@@ -118,6 +139,18 @@ void lunq_wc_advance(struct lunq_model *m, u64 now);
 u64 lunq_wc_write(struct lunq_model *m, u64 now, u64 sector, u32 sectors);
 /* An empty flush at @now: when everything cached is on media. */
 u64 lunq_wc_flush(struct lunq_model *m, u64 now);
+
+/* The hdd's drive queue (lunq_model_hdd.c), for lunq_model.c. */
+/* Queue a command (sptf); false when the queue is full. */
+bool lunq_hdd_enqueue(struct lunq_model *m, u64 now, u64 sector,
+		      u32 sectors, void *cookie);
+/*
+ * When the head is free by @now, start the queued command of shortest
+ * positioning time (the oldest of equals; with lun_order:fifo the
+ * oldest): its cookie, *@finish when it completes.  NULL: none to start.
+ */
+void *lunq_hdd_pick(struct lunq_model *m, u64 now, u64 *finish,
+		    u32 *sectors);
 
 /* The transfer of @sectors at mbps (0 when mbps is 0), ns. */
 u64 lunq_model_xfer(const struct lunq_model_cfg *cfg, u32 sectors);

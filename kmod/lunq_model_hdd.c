@@ -6,34 +6,101 @@
  * 3 * seek_ms * distance / capacity (linear in the LBA distance, so a full
  * stroke is 3x the average seek of uniform random IO); rotation is half a
  * revolution at "rpm" (0 if rpm is 0 or the IO is sequential).
- * State: the head's position and when it is free.  KUnit:
- * lunq_model_hdd_test.c.
+ * State: the head's position and when it is free.  With lun_order:sptf
+ * the commands the LUN accepted while the head was busy wait in the
+ * drive's queue, and when the head frees the one of shortest positioning
+ * time (seek + rotation: the nearest, a sequential one first) starts, as
+ * an NCQ drive orders them (no aging: a far command can wait long).
+ * KUnit: lunq_model_hdd_test.c, lunq_model_sptf_test.c.
  */
 #include <linux/math64.h>
+#include <linux/limits.h>
 #include <linux/minmax.h>
 #include <linux/time64.h>
 
 #include "lunq_model_base.h"
 
+/* Seek + rotation from the head's position to @sector. */
+static u64 lunq_hdd_pos(const struct lunq_model *m, u64 sector)
+{
+	const struct lunq_model_hdd_state *h = &m->hdd;
+	u64 dist = sector > h->head ? sector - h->head : h->head - sector;
+	u64 cap = max_t(u64, m->cfg.capacity, 1), pos;
+
+	if (!dist)
+		return 0;
+	pos = mul_u64_u64_div_u64(3ULL * m->cfg.seek_ms * NSEC_PER_MSEC,
+				  min(dist, cap), cap);
+	if (m->cfg.rpm)	/* half a revolution: 30 s / rpm */
+		pos += div_u64(30ULL * NSEC_PER_SEC, m->cfg.rpm);
+	return pos;
+}
+
 static u64 lunq_hdd_start(struct lunq_model *m, u64 now, u64 sector,
 			  u32 sectors)
 {
 	struct lunq_model_hdd_state *h = &m->hdd;
-	u64 dist = sector > h->head ? sector - h->head : h->head - sector;
 	u64 start = max(now, h->head_free);
-	u64 pos = 0;
+	u64 pos = lunq_hdd_pos(m, sector);
 
-	if (dist) {
-		u64 cap = max_t(u64, m->cfg.capacity, 1);
-
-		pos = mul_u64_u64_div_u64(3ULL * m->cfg.seek_ms * NSEC_PER_MSEC,
-					  min(dist, cap), cap);
-		if (m->cfg.rpm)	/* half a revolution: 30 s / rpm */
-			pos += div_u64(30ULL * NSEC_PER_SEC, m->cfg.rpm);
-	}
 	h->head = sector + sectors;
 	h->head_free = start + lunq_model_busy(&m->cfg, sector, sectors, pos);
 	return h->head_free;
+}
+
+bool lunq_hdd_enqueue(struct lunq_model *m, u64 now, u64 sector,
+		      u32 sectors, void *cookie)
+{
+	struct lunq_model_hdd_state *h = &m->hdd;
+
+	if (h->nq >= LUNQ_DRIVE_Q)
+		return false;
+	h->q[h->nq++] = (struct lunq_model_dq) {
+		.cookie = cookie, .t = now, .sector = sector,
+		.sectors = sectors,
+	};
+	return true;
+}
+
+void *lunq_hdd_pick(struct lunq_model *m, u64 now, u64 *finish,
+		    u32 *sectors)
+{
+	struct lunq_model_hdd_state *h = &m->hdd;
+	u32 i, best = 0, first = 0;
+	u64 at, best_pos = U64_MAX;
+	void *cookie;
+
+	if (!h->nq || h->head_free > now)
+		return NULL;
+	for (i = 1; i < h->nq; i++)
+		if (h->q[i].t < h->q[first].t)
+			first = i;
+	/*
+	 * The head frees at head_free: the commands there by then compete;
+	 * if none was (the head went idle), the first to arrive starts.
+	 */
+	at = max(h->head_free, h->q[first].t);
+	best = first;
+	if (m->cfg.order == LUNQ_ORDER_SPTF) {
+		for (i = 0; i < h->nq; i++) {
+			u64 pos;
+
+			if (h->q[i].t > at)
+				continue;
+			pos = lunq_hdd_pos(m, h->q[i].sector);
+			if (pos < best_pos ||
+			    (pos == best_pos && h->q[i].t < h->q[best].t)) {
+				best_pos = pos;
+				best = i;
+			}
+		}
+	}
+	cookie = h->q[best].cookie;
+	*sectors = h->q[best].sectors;
+	*finish = lunq_hdd_start(m, at, h->q[best].sector,
+				 h->q[best].sectors);
+	h->q[best] = h->q[--h->nq];
+	return cookie;
 }
 
 static u64 lunq_hdd_free_at(const struct lunq_model *m)

@@ -213,25 +213,25 @@ static void lunq_model_bus_shared(struct kunit *test)
 
 	for (i = 0; i < 4; i++)
 		KUNIT_EXPECT_EQ(test, lunq_model_io(m, 0, i * 2048, 2048,
-						    LUNQ_MD_READ),
+						    LUNQ_MD_READ, NULL),
 				(i + 1) * mib);
 	m = model(test, &cfg);
 	/* 4 KiB: the first 16 on channels at 100 us, the bus not yet full */
 	for (i = 0; i < 2; i++)
 		KUNIT_EXPECT_EQ(test, lunq_model_io(m, 0, i * 8, 8,
-						    LUNQ_MD_READ),
+						    LUNQ_MD_READ, NULL),
 				100 * US);
 	/* writes share it too: a write waits for its transfer */
 	m = model(test, &cfg);
-	lunq_model_io(m, 0, 0, 2048, LUNQ_MD_READ);
-	KUNIT_EXPECT_EQ(test, lunq_model_io(m, 0, 4096, 8, LUNQ_MD_WRITE),
+	lunq_model_io(m, 0, 0, 2048, LUNQ_MD_READ, NULL);
+	KUNIT_EXPECT_EQ(test, lunq_model_io(m, 0, 4096, 8, LUNQ_MD_WRITE, NULL),
 			mib + 40960);
 	/* 0: no shared limit */
 	m = model(test, &(struct lunq_model_cfg){ .kind = LUNQ_MODEL_FLASH,
 		  .svc_us = 100, .channels = 16, .pblk = 512, .rmw_x = 1 });
 	for (i = 0; i < 4; i++)
 		KUNIT_EXPECT_EQ(test, lunq_model_io(m, 0, i * 2048, 2048,
-						    LUNQ_MD_READ),
+						    LUNQ_MD_READ, NULL),
 				100 * US);
 }
 

@@ -19,12 +19,12 @@ static const struct lunq_model_cfg hdd5 = {
 
 static u64 wr(struct lunq_model *m, u64 now, u64 sector, u32 sectors)
 {
-	return lunq_model_io(m, now, sector, sectors, LUNQ_MD_WRITE);
+	return lunq_model_io(m, now, sector, sectors, LUNQ_MD_WRITE, NULL);
 }
 
 static u64 rd(struct lunq_model *m, u64 now, u64 sector, u32 sectors)
 {
-	return lunq_model_io(m, now, sector, sectors, LUNQ_MD_READ);
+	return lunq_model_io(m, now, sector, sectors, LUNQ_MD_READ, NULL);
 }
 
 /* Writes complete at cache speed; the flush waits for every destage. */
@@ -100,7 +100,7 @@ static void wc_fua(struct kunit *test)
 
 	wr(m, 0, 0, 8);
 	wr(m, 0, 1000, 8);
-	KUNIT_EXPECT_EQ(test, lunq_model_io(m, MS, 2000, 8, LUNQ_MD_FUA),
+	KUNIT_EXPECT_EQ(test, lunq_model_io(m, MS, 2000, 8, LUNQ_MD_FUA, NULL),
 			10 * MS);
 	KUNIT_EXPECT_EQ(test, lunq_model_dirty(m), 16ULL);
 	KUNIT_EXPECT_EQ(test, lunq_model_flush(m, MS), 15 * MS);
