@@ -1,4 +1,4 @@
-# tests/demo/demo.sh [--quick] [--check] [--no-auto] [--no-realism] [-o DIR] -- the eight lunq
+# tests/demo/demo.sh [--quick] [--check] [--no-auto] [--no-realism] [-o DIR] -- the nine lunq
 # demonstrations, run inside the VM (qemu/run; `make demo` runs it through
 # scripts/demo, which keeps the results in results/demo-<timestamp>/).
 #
@@ -17,14 +17,16 @@
 #   7. the write cache: seed 003's single dd with the cache on, off and
 #      with O_DSYNC; seed 004's writes throttled by reads
 #   8. slow QUEUE FULL: a host that overshoots into LUN resets, and the
-#      throttle that never does (7 and 8: tests/demo/realism.sh)
+#      throttle that never does
+#   9. who sorts: host disksort versus the drive's own ordering (sptf)
+#      (7, 8 and 9: tests/demo/realism.sh)
 #
 # --quick   shorter runs (the VM test tests/vm/t-demo.sh)
 # --check   assert the qualitative results ("check ok:"/"check FAIL:"
 #           lines; exit 1 if one failed)
 # --no-auto leave demonstration 6 out (tests/vm/t-demo.sh: tests/vm/t-auto.sh
 #           runs it)
-# --no-realism leave 7 and 8 out (tests/vm/t-demo.sh: tests/vm/t-realism.sh
+# --no-realism leave 7, 8 and 9 out (tests/vm/t-demo.sh: tests/vm/t-realism.sh
 #           runs them)
 # -o DIR    results: report.txt, demo.json, *.csv, *.json, sweep.svg,
 #           histograms and event logs (default $LUNQ_OUT)
@@ -434,7 +436,7 @@ fi
 
 ############################################################################
 if [ $REALISM = 1 ]; then
-title "7-8. The LUN grows up: write cache, slow QUEUE FULL"
+title "7-9. The LUN grows up: write cache, slow QUEUE FULL, drive-side ordering"
 sh "$LUNQ_SRC/tests/demo/realism.sh" $([ $QUICK = 1 ] && echo --quick) \
 	$([ $CHECK = 1 ] && echo --check) -o "$OUT" > "$OUT/.realism.log" 2>&1
 grep -v '^check \|^realism checks:' "$OUT/.realism.log"

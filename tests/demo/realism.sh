@@ -12,8 +12,12 @@
 #      16 QUEUE FULLs in a row, lunqbench random reads at QD 64: answers at
 #      once, 20 ms late, 20 ms late with reaction linux, 20 ms late behind
 #      lunq's throttle at the LUN's depth; the lower device's own counters
-#      (/sys/block/*/stat) show the commands sent twice after resets.
-# Results in DIR: realism.json, wcache.csv, wthrottle.csv, slowqf.csv.
+#      (/sys/block/*/stat) show the commands sent twice after resets;
+#   9. who sorts: an hdd serving its queue in arrival order or shortest
+#      positioning time first (lun_order:sptf), behind a host throttle of
+#      32 or 2, fifo or disksort.
+# Results in DIR: realism.json, wcache.csv, wthrottle.csv, slowqf.csv,
+# sorting.csv.
 # --quick   shorter runs   --check   assert the qualitative results
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
@@ -207,12 +211,61 @@ if [ $CHECK = 1 ]; then
 	check $? "throttle at the LUN's depth: no QUEUE FULL, no reset, nothing sent twice, $Q_throttle_IOPS >= $Q_slow_IOPS IOPS"
 fi
 
+############################################################################
+echo
+echo "=== 9. Who sorts: the host or the drive"
+cat <<EOF
+The 7200 rpm disk again (8 ms average seek, no cache), random 4 KiB reads
+at QD 32 (lunqbench, $T_QF s), lun_depth:32.  The drive serves its queue
+in arrival order (lun_order:fifo) or as an NCQ drive does, shortest
+positioning time first (lun_order:sptf); the host throttles to 32 or to
+2, in arrival order or sorted (sched:disksort).
+EOF
+ns=$(nullb_create demo_so 1024 hw_queue_depth=256) || { echo "null_blk failed"; exit 1; }
+echo "run,lun_order,qdepth,sched,iops,resp_p50_ns,resp_p99_ns,resp_max_ns" > "$OUT/sorting.csv"
+so_run() { # TAG ORDER QDEPTH SCHED
+	lunqctl create so0 "$ns" model=hdd seek_ms=8 rpm=7200 svc_us=500 lun_depth=32 \
+		lun_order=$2 qdepth=$3 sched=$4 > /dev/null || { echo "create failed"; return; }
+	lunqbench --iodepth 32 --elapsed $T_QF --interval 0 --kv /dev/mapper/so0 > /tmp/so-$1.kv 2>&1 ||
+		echo "lunqbench failed: $(tail -2 /tmp/so-$1.kv)"
+	_i=$(kv /tmp/so-$1.kv iops) _p50=$(kv /tmp/so-$1.kv resp_p50_ns)
+	_p99=$(kv /tmp/so-$1.kv resp_p99_ns) _max=$(kv /tmp/so-$1.kv resp_max_ns)
+	eval "S_$1_IOPS=$_i S_$1_P99=$_p99 S_$1_MAX=$_max"
+	echo "$1,$2,$3,$4,$_i,$_p50,$_p99,$_max" >> "$OUT/sorting.csv"
+	printf '  %-6s %-5s %-9s %8.0f %9s ms %9s ms %9s ms\n' "$2" "$3" "$4" "$_i" "$(ms "$_p50")" "$(ms "$_p99")" "$(ms "$_max")"
+	lunqctl remove so0 > /dev/null
+}
+printf '\n  %-6s %-5s %-9s %8s %12s %12s %12s\n' drive host sched IOPS "resp p50" "resp p99" "resp max"
+so_run fifo32 fifo 32 fifo
+so_run host2 fifo 2 disksort
+so_run sptf32 sptf 32 fifo
+so_run sptf2 sptf 2 fifo
+cat <<EOF
+
+- A drive that orders its own queue needs one to order: at qdepth 32 it
+  does $S_sptf32_IOPS IOPS, $(ratio "$S_sptf32_IOPS" "$S_fifo32_IOPS")x arrival order; at qdepth 2 (one command waiting at
+  most) it has no choice: $S_sptf2_IOPS IOPS.  Sorting in the host at qdepth 2 gets
+  $S_host2_IOPS -- the same gain from the other side.
+- The price of sorting, in the drive as in the host, is the tail: the
+  worst read waited $(ms "$S_sptf32_MAX") ms with sptf at qdepth 32, $(ms "$S_fifo32_MAX") ms in arrival order.
+  Seed 004's advice for drives that sort internally -- throttle to 2 and
+  serve in arrival order -- buys predictable latency (max $(ms "$S_sptf2_MAX") ms)
+  with $S_sptf2_IOPS IOPS.
+EOF
+if [ $CHECK = 1 ]; then
+	ge "$S_sptf32_IOPS" "$(awk -v v="$S_fifo32_IOPS" 'BEGIN { print 1.3 * v }')"
+	check $? "the drive's sptf at qdepth 32: $S_sptf32_IOPS IOPS >= 1.3 x arrival order's $S_fifo32_IOPS"
+fi
+
 cat > "$OUT/realism.json" <<EOF
 {"quick": $([ $QUICK = 1 ] && echo true || echo false),
  "wcache": {"csv": "wcache.csv", "on_mbps": $W_on_MBPS, "off_mbps": $W_off_MBPS, "dsync_mbps": $W_dsync_MBPS},
  "wthrottle": {"csv": "wthrottle.csv",
    "qd32": {"write_p99_ns": $M_32_WP99, "read_p50_ns": $M_32_RP50, "write_p50_ns": $M_32_WP50},
    "qd2": {"write_p99_ns": $M_2_WP99}, "qd1": {"write_p99_ns": $M_1_WP99}},
+ "sorting": {"csv": "sorting.csv",
+   "fifo32": {"iops": $S_fifo32_IOPS, "resp_max_ns": $S_fifo32_MAX}, "host2": {"iops": $S_host2_IOPS, "resp_max_ns": $S_host2_MAX},
+   "sptf32": {"iops": $S_sptf32_IOPS, "resp_max_ns": $S_sptf32_MAX}, "sptf2": {"iops": $S_sptf2_IOPS, "resp_max_ns": $S_sptf2_MAX}},
  "slowqf": {"csv": "slowqf.csv",
    "fast": {"iops": $Q_fast_IOPS, "qfull": $Q_fast_QF, "resets": $Q_fast_R, "sent_twice": $Q_fast_TWICE},
    "slow": {"iops": $Q_slow_IOPS, "qfull": $Q_slow_QF, "resets": $Q_slow_R, "sent_twice": $Q_slow_TWICE},

@@ -10,6 +10,7 @@
 #                (the lower device's own counter), none when immediate;
 #                the throttle at the LUN's depth: no QUEUE FULL, no
 #                reset, at least the raw host's IOPS;
+#   who sorts    the drive's sptf at qdepth 32 >= 1.3x arrival order;
 # and realism.json parses.
 # group: demo timing
 . "$LUNQ_SRC/tests/vm/lib.sh"
@@ -19,11 +20,11 @@ sh "$LUNQ_SRC/tests/demo/realism.sh" --quick --check -o $d > /tmp/realism.log 2>
 rc=$?
 tr -d '\r' < /tmp/realism.log | grep -v '^check ' | sed 's/^/# /'
 tr -d '\r' < /tmp/realism.log | sed -n 's/^check ok: /ok: /p; s/^check FAIL: /FAIL: /p'
-[ "$(grep -c '^check ok' /tmp/realism.log)" = 6 ] || fail "want 6 passed checks, realism.sh exit $rc"
+[ "$(grep -c '^check ok' /tmp/realism.log)" = 7 ] || fail "want 7 passed checks, realism.sh exit $rc"
 [ $rc = 0 ] || fail "realism.sh exit $rc"
 jq -e '.slowqf.slow.resets > 0 and .wcache.on_mbps > 0' $d/realism.json > /dev/null || fail "realism.json"
-for f in wcache:3 wthrottle:3 slowqf:4; do
+for f in wcache:3 wthrottle:3 slowqf:4 sorting:4; do
 	n=$(($(wc -l < $d/${f%:*}.csv) - 1))
 	[ "$n" = "${f#*:}" ] || fail "${f%:*}.csv has $n rows, want ${f#*:}"
 done
-ok "realism.sh: 6 checks, realism.json and its CSVs"
+ok "realism.sh: 7 checks, realism.json and its CSVs"
