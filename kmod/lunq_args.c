@@ -36,7 +36,7 @@ static const char *const lunq_auto_names[] = { "off", "knee", "target" };
 static const char *const lunq_order_names[] = { "fifo", "sptf" };
 
 static const char *const lunq_model_names[] = {
-	"none", "fixed", "flash", "hdd"
+	"none", "fixed", "flash", "hdd", "array"
 };
 
 #define LUNQ_KEY_MSGS(k)						\
@@ -80,7 +80,7 @@ static const struct lunq_keydef lunq_keys[LUNQ_NR_KEYS] = {
 	[LUNQ_REACTION] = LUNQ_ENUM(reaction, lunq_reaction_names,
 				    "none, linux, sd, sd-fc", true),
 	[LUNQ_MODEL] = LUNQ_ENUM(model, lunq_model_names,
-				 "none, fixed, flash, hdd", true),
+				 "none, fixed, flash, hdd, array", true),
 	[LUNQ_SVC_US] = LUNQ_UINT(svc_us, 0, 60000000, 0, true),
 	[LUNQ_CHANNELS] = LUNQ_UINT(channels, 1, 1024, 1, true),
 	[LUNQ_MBPS] = LUNQ_UINT(mbps, 0, 1000000, 0, true),
@@ -118,6 +118,8 @@ static const struct lunq_keydef lunq_keys[LUNQ_NR_KEYS] = {
 	[LUNQ_QFULL_LAT_US] = LUNQ_UINT(qfull_lat_us, 0, 10000000, 0, true),
 	[LUNQ_LUN_ORDER] = LUNQ_ENUM(lun_order, lunq_order_names,
 				     "fifo, sptf", true),
+	[LUNQ_SPINDLES] = LUNQ_UINT(spindles, 1, 64, 8, true),
+	[LUNQ_STRIPE_KB] = LUNQ_UINT(stripe_kb, 4, 1048576, 64, true),
 };
 
 void lunq_policy_init(struct lunq_policy *p)

@@ -200,6 +200,8 @@ bool lunq_apply_policy(struct lunq_c *lc, u64 now)
 		.cache_mb = v[LUNQ_CACHE_MB],
 		.bus_mbps = v[LUNQ_BUS_MBPS],
 		.order = v[LUNQ_LUN_ORDER],
+		.spindles = v[LUNQ_SPINDLES],
+		.stripe_kb = v[LUNQ_STRIPE_KB],
 		.capacity = lc->ti->len,
 	};
 	bool kick;

@@ -16,6 +16,7 @@ static const struct lunq_model_ops *const lunq_models[] = {
 	[LUNQ_MODEL_FIXED] = &lunq_model_fixed,
 	[LUNQ_MODEL_FLASH] = &lunq_model_flash,
 	[LUNQ_MODEL_HDD] = &lunq_model_hdd,
+	[LUNQ_MODEL_ARRAY] = &lunq_model_array,
 };
 
 const struct lunq_model_ops *lunq_model_ops(enum lunq_model_kind kind)

@@ -18,9 +18,11 @@ enum lunq_model_kind {
 	LUNQ_MODEL_FIXED = 1,
 	LUNQ_MODEL_FLASH = 2,
 	LUNQ_MODEL_HDD = 3,
+	LUNQ_MODEL_ARRAY = 4,
 };
 
 #define LUNQ_MAX_CHANNELS 1024
+#define LUNQ_MAX_SPINDLES 64
 
 struct lunq_model_cfg {
 	enum lunq_model_kind kind;
@@ -35,6 +37,8 @@ struct lunq_model_cfg {
 	u32 cache_mb;		/* its size, MiB */
 	u32 bus_mbps;		/* 10^6 bytes/s shared by all; 0 = infinite */
 	u32 order;		/* hdd: LUNQ_ORDER_FIFO or _SPTF (lun_order) */
+	u32 spindles;		/* array: hdd spindles, 1..LUNQ_MAX_SPINDLES */
+	u32 stripe_kb;		/* array: stripe unit, KiB */
 	u64 capacity;		/* sectors: the hdd's full stroke */
 };
 
@@ -65,6 +69,7 @@ struct lunq_model_ops {
 extern const struct lunq_model_ops lunq_model_fixed;	/* lunq_model_fixed.c */
 extern const struct lunq_model_ops lunq_model_flash;	/* lunq_model_flash.c */
 extern const struct lunq_model_ops lunq_model_hdd;	/* lunq_model_hdd.c */
+extern const struct lunq_model_ops lunq_model_array;	/* lunq_model_array.c */
 
 /* Values of the "lun_order" key (index into its names in lunq_args.c). */
 enum lunq_lun_order {
@@ -89,6 +94,11 @@ struct lunq_model_hdd_state {
 	u64 head_free;		/* when the head is free */
 	struct lunq_model_dq q[LUNQ_DRIVE_Q];	/* sptf: waiting, unordered */
 	u32 nq;
+};
+
+struct lunq_model_array_state {
+	u64 head[LUNQ_MAX_SPINDLES];		/* each spindle's position */
+	u64 head_free[LUNQ_MAX_SPINDLES];	/* and when it is free */
 };
 
 struct lunq_model_flash_state {
@@ -123,6 +133,7 @@ struct lunq_model {
 	struct lunq_model_cfg cfg;
 	const struct lunq_model_ops *ops;	/* NULL: none */
 	struct lunq_model_hdd_state hdd;
+	struct lunq_model_array_state array;
 	struct lunq_model_wc_state wc;
 	u64 bus_free;		/* when the LUN's bus is free */
 	struct lunq_model_flash_state flash;	/* large, keep last */
@@ -139,6 +150,13 @@ void lunq_wc_advance(struct lunq_model *m, u64 now);
 u64 lunq_wc_write(struct lunq_model *m, u64 now, u64 sector, u32 sectors);
 /* An empty flush at @now: when everything cached is on media. */
 u64 lunq_wc_flush(struct lunq_model *m, u64 now);
+
+/*
+ * Seek + rotation of an hdd of @cap sectors, from @head to @sector, with
+ * @cfg's seek_ms and rpm (lunq_model_hdd.c; the array's spindles too).
+ */
+u64 lunq_hdd_position(const struct lunq_model_cfg *cfg, u64 cap, u64 head,
+		      u64 sector);
 
 /* The hdd's drive queue (lunq_model_hdd.c), for lunq_model.c. */
 /* Queue a command (sptf); false when the queue is full. */

@@ -20,20 +20,27 @@
 
 #include "lunq_model_base.h"
 
-/* Seek + rotation from the head's position to @sector. */
-static u64 lunq_hdd_pos(const struct lunq_model *m, u64 sector)
+u64 lunq_hdd_position(const struct lunq_model_cfg *cfg, u64 cap, u64 head,
+		      u64 sector)
 {
-	const struct lunq_model_hdd_state *h = &m->hdd;
-	u64 dist = sector > h->head ? sector - h->head : h->head - sector;
-	u64 cap = max_t(u64, m->cfg.capacity, 1), pos;
+	u64 dist = sector > head ? sector - head : head - sector;
+	u64 pos;
 
 	if (!dist)
 		return 0;
-	pos = mul_u64_u64_div_u64(3ULL * m->cfg.seek_ms * NSEC_PER_MSEC,
+	cap = max_t(u64, cap, 1);
+	pos = mul_u64_u64_div_u64(3ULL * cfg->seek_ms * NSEC_PER_MSEC,
 				  min(dist, cap), cap);
-	if (m->cfg.rpm)	/* half a revolution: 30 s / rpm */
-		pos += div_u64(30ULL * NSEC_PER_SEC, m->cfg.rpm);
+	if (cfg->rpm)	/* half a revolution: 30 s / rpm */
+		pos += div_u64(30ULL * NSEC_PER_SEC, cfg->rpm);
 	return pos;
+}
+
+/* Seek + rotation from the head's position to @sector. */
+static u64 lunq_hdd_pos(const struct lunq_model *m, u64 sector)
+{
+	return lunq_hdd_position(&m->cfg, m->cfg.capacity, m->hdd.head,
+				 sector);
 }
 
 static u64 lunq_hdd_start(struct lunq_model *m, u64 now, u64 sector,

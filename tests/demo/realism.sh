@@ -15,7 +15,7 @@
 #      (/sys/block/*/stat) show the commands sent twice after resets;
 #   9. who sorts: an hdd serving its queue in arrival order or shortest
 #      positioning time first (lun_order:sptf), behind a host throttle of
-#      32 or 2, fifo or disksort.
+#      32 or 2, fifo or disksort; and disksort on an array of 8 spindles.
 # Results in DIR: realism.json, wcache.csv, wthrottle.csv, slowqf.csv,
 # sorting.csv.
 # --quick   shorter runs   --check   assert the qualitative results
@@ -252,6 +252,31 @@ cat <<EOF
   serve in arrival order -- buys predictable latency (max $(ms "$S_sptf2_MAX") ms)
   with $S_sptf2_IOPS IOPS.
 EOF
+cat <<EOF
+
+An array of 8 such spindles striped by 64 KiB (model:array, the cache
+on), the same reads, throttled to 16 (two per spindle) in arrival order
+or sorted -- seed 004: "for most disk arrays sorting by LBA does not make
+much sense":
+EOF
+ar_run() { # TAG SCHED
+	lunqctl create ar0 "$ns" model=array spindles=8 stripe_kb=64 seek_ms=8 rpm=7200 \
+		svc_us=500 wce=1 qdepth=16 sched=$2 > /dev/null || { echo "create failed"; return; }
+	lunqbench --iodepth 32 --elapsed $T_QF --interval 0 --kv /dev/mapper/ar0 > /tmp/ar-$1.kv 2>&1 ||
+		echo "lunqbench failed: $(tail -2 /tmp/ar-$1.kv)"
+	eval "S_$1_IOPS=$(kv /tmp/ar-$1.kv iops) S_$1_MAX=$(kv /tmp/ar-$1.kv resp_max_ns)"
+	echo "$1,array,16,$2,$(kv /tmp/ar-$1.kv iops),$(kv /tmp/ar-$1.kv resp_p50_ns),$(kv /tmp/ar-$1.kv resp_p99_ns),$(kv /tmp/ar-$1.kv resp_max_ns)" >> "$OUT/sorting.csv"
+	printf '  %-6s %-5s %-9s %8.0f %9s ms %9s ms %9s ms\n' array 16 "$2" "$(kv /tmp/ar-$1.kv iops)" \
+		"$(ms "$(kv /tmp/ar-$1.kv resp_p50_ns)")" "$(ms "$(kv /tmp/ar-$1.kv resp_p99_ns)")" "$(ms "$(kv /tmp/ar-$1.kv resp_max_ns)")"
+	lunqctl remove ar0 > /dev/null
+}
+ar_run arrfifo fifo
+ar_run arrsort disksort
+cat <<EOF
+
+- disksort on the single disk at qdepth 2: $(ratio "$S_host2_IOPS" "$S_sptf2_IOPS")x arrival order; on the array
+  at qdepth 16: $(ratio "$S_arrsort_IOPS" "$S_arrfifo_IOPS")x.
+EOF
 if [ $CHECK = 1 ]; then
 	ge "$S_sptf32_IOPS" "$(awk -v v="$S_fifo32_IOPS" 'BEGIN { print 1.3 * v }')"
 	check $? "the drive's sptf at qdepth 32: $S_sptf32_IOPS IOPS >= 1.3 x arrival order's $S_fifo32_IOPS"
@@ -263,6 +288,7 @@ cat > "$OUT/realism.json" <<EOF
  "wthrottle": {"csv": "wthrottle.csv",
    "qd32": {"write_p99_ns": $M_32_WP99, "read_p50_ns": $M_32_RP50, "write_p50_ns": $M_32_WP50},
    "qd2": {"write_p99_ns": $M_2_WP99}, "qd1": {"write_p99_ns": $M_1_WP99}},
+ "array": {"fifo_iops": $S_arrfifo_IOPS, "disksort_iops": $S_arrsort_IOPS},
  "sorting": {"csv": "sorting.csv",
    "fifo32": {"iops": $S_fifo32_IOPS, "resp_max_ns": $S_fifo32_MAX}, "host2": {"iops": $S_host2_IOPS, "resp_max_ns": $S_host2_MAX},
    "sptf32": {"iops": $S_sptf32_IOPS, "resp_max_ns": $S_sptf32_MAX}, "sptf2": {"iops": $S_sptf2_IOPS, "resp_max_ns": $S_sptf2_MAX}},

@@ -23,7 +23,7 @@ tr -d '\r' < /tmp/realism.log | sed -n 's/^check ok: /ok: /p; s/^check FAIL: /FA
 [ "$(grep -c '^check ok' /tmp/realism.log)" = 7 ] || fail "want 7 passed checks, realism.sh exit $rc"
 [ $rc = 0 ] || fail "realism.sh exit $rc"
 jq -e '.slowqf.slow.resets > 0 and .wcache.on_mbps > 0' $d/realism.json > /dev/null || fail "realism.json"
-for f in wcache:3 wthrottle:3 slowqf:4 sorting:4; do
+for f in wcache:3 wthrottle:3 slowqf:4 sorting:6; do
 	n=$(($(wc -l < $d/${f%:*}.csv) - 1))
 	[ "$n" = "${f#*:}" ] || fail "${f%:*}.csv has $n rows, want ${f#*:}"
 done
