@@ -6,8 +6,9 @@
 #   throttled    writes' p99 at qdepth 1 >= 5x qdepth 32's (they wait
 #   by reads     behind reads), at qdepth 32 writes at cache speed (p50
 #                5x under the reads');
-#   slow QFULL   answers 20 ms late: LUN resets and commands sent twice
-#                (the lower device's own counter), none when immediate;
+#   slow QFULL   answers 20 ms late: >= 5 x (immediate's resets + 1) LUN
+#                resets, more commands sent twice (the lower device's own
+#                counter);
 #                the throttle at the LUN's depth: no QUEUE FULL, no
 #                reset, at least the raw host's IOPS;
 #   who sorts    the drive's sptf at qdepth 32 >= 1.3x arrival order;

@@ -14,7 +14,8 @@
 #  - FUA writes (fio --sync=1: O_DSYNC, FUA on this queue) >= 4 ms each;
 #  - nothing lost: fio verify with the cache on, wce and cache_mb changed
 #    live and a suspend/resume in the middle; the sectors lunq wrote
-#    equal null_blk's (/proc/diskstats);
+#    equal null_blk's (block-layer stat); the device removed with its
+#    cache full and created again: fio's verify-only pass is clean;
 #  - bad input: wce:2, cache_mb:0 and wce:1 without a model are refused
 #    (table and message) and change nothing.
 # group: model timing integrity
@@ -102,6 +103,20 @@ note "verify: $((d1 - d0)) sectors written to lunq, $((n1 - n0)) to null_blk (bl
 [ $((d1 - d0)) = $((n1 - n0)) ] && [ $((d1 - d0)) -ge 32768 ] ||
 	fail "sectors written: lunq $((d1 - d0)), null_blk $((n1 - n0))"
 ok "fio verify clean with wce/cache_mb changed live and a suspend; every sector reached null_blk once"
+
+# remove with the cache full of writes not yet destaged: the data is on
+# the lower device all the same (the cache models time only)
+expect dmsetup message lq 0 set wce:1 cache_mb:64
+fio --name=rm --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
+	--rw=randwrite --bs=4k --size=4m --iodepth=16 --verify=crc32c \
+	--do_verify=0 --verify_state_save=0 > /tmp/rm.out 2>&1 || { cat /tmp/rm.out; fail "fio write (remove)"; }
+dm_remove lq || fail "remove with writes in the cache"
+dm_create lq "0 $sz lunq $nb 0 6 $HDD qdepth:32 wce:1" || fail "create again"
+fio --name=rm --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
+	--rw=randwrite --bs=4k --size=4m --iodepth=16 --verify=crc32c \
+	--verify_only --verify_fatal=1 --verify_state_load=0 > /tmp/rmv.out 2>&1 ||
+	{ cat /tmp/rmv.out; fail "after a remove with the cache full: verify failed"; }
+ok "removed with its cache full of writes not yet destaged, created again: fio verify-only clean"
 
 expect dmsetup message lq 0 set wce:1
 refused_msg lq "set wce:2" "wce: value must be an integer 0..1"
