@@ -148,8 +148,9 @@ cat <<EOF
   (write p99 $(ms "$M_2_WP99") ms).
 EOF
 if [ $CHECK = 1 ]; then
-	ge "$M_1_WP99" "$(awk -v v="$M_32_WP99" 'BEGIN { print 5 * v }')"
-	check $? "writes throttled by reads: write p99 at qdepth 1 $(ms "$M_1_WP99") ms >= 5 x qdepth 32's $(ms "$M_32_WP99") ms"
+	# behind a read: at least its 8 ms of seek; in the cache: under 2 ms
+	ge "$M_1_WP99" 8000000 && ge 2000000 "$M_32_WP50"
+	check $? "writes throttled by reads: write p99 at qdepth 1 $(ms "$M_1_WP99") ms >= 8 ms (a read's seek), at qdepth 32 write p50 $(ms "$M_32_WP50") ms < 2 ms"
 	ge "$M_32_RP50" "$(awk -v v="$M_32_WP50" 'BEGIN { print 5 * v }')"
 	check $? "qdepth 32: writes at cache speed ($(ms "$M_32_WP50") ms p50), reads at the platter's ($(ms "$M_32_RP50") ms)"
 fi

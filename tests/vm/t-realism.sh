@@ -3,9 +3,10 @@
 #   write cache  16 KiB sequential writes one at a time: >= 5x faster
 #                with the cache on than written through; write-through
 #                and O_DSYNC at the media's pace (<= 16 KiB per 12 ms);
-#   throttled    writes' p99 at qdepth 1 >= 5x qdepth 32's (they wait
-#   by reads     behind reads), at qdepth 32 writes at cache speed (p50
-#                5x under the reads');
+#   throttled    writes' p99 at qdepth 1 >= 8 ms (they wait behind a
+#   by reads     read's seek) while at qdepth 32 their p50 is under 2 ms;
+#                at qdepth 32 writes at cache speed (p50 5x under the
+#                reads');
 #   slow QFULL   answers 20 ms late: >= 5 x (immediate's resets + 1) LUN
 #                resets, more commands sent twice (the lower device's own
 #                counter);
