@@ -155,12 +155,15 @@ static void lunq_model_ops_table(struct kunit *test)
 			    &lunq_model_flash);
 	KUNIT_EXPECT_PTR_EQ(test, lunq_model_ops(LUNQ_MODEL_HDD),
 			    &lunq_model_hdd);
-	KUNIT_EXPECT_PTR_EQ(test, lunq_model_ops(LUNQ_MODEL_HDD + 1), NULL);
+	KUNIT_EXPECT_PTR_EQ(test, lunq_model_ops(LUNQ_MODEL_ARRAY),
+			    &lunq_model_array);
+	KUNIT_EXPECT_PTR_EQ(test, lunq_model_ops(LUNQ_MODEL_ARRAY + 1), NULL);
 	KUNIT_EXPECT_PTR_EQ(test, lunq_model_ops((enum lunq_model_kind)-1),
 			    NULL);
 	KUNIT_EXPECT_STREQ(test, lunq_model_fixed.name, "fixed");
 	KUNIT_EXPECT_STREQ(test, lunq_model_flash.name, "flash");
 	KUNIT_EXPECT_STREQ(test, lunq_model_hdd.name, "hdd");
+	KUNIT_EXPECT_STREQ(test, lunq_model_array.name, "array");
 	/* init and config pick the ops of the kind */
 	KUNIT_EXPECT_PTR_EQ(test, m->ops, &lunq_model_hdd);
 	lunq_model_config(m, &(struct lunq_model_cfg){ .kind = LUNQ_MODEL_NONE });
@@ -168,7 +171,7 @@ static void lunq_model_ops_table(struct kunit *test)
 }
 
 /*
- * A flush completes at once on every model today (no volatile cache):
+ * Without the write cache (wce:0) a flush completes at once on every model:
  * lunq_model_flush() answers @now, busy channels or head or not.
  */
 static void lunq_model_flush_at_once(struct kunit *test)
