@@ -7,7 +7,7 @@
 # fsync'd file has its content.  The cache models time only: a write is
 # on the lower device before it completes, and flush and FUA wait for the
 # destage they cover.
-# group: crash fault
+# group: crash
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/vm/crash-lib.sh"
 
