@@ -35,8 +35,7 @@ static u64 lunq_bus(struct lunq_model *m, u64 now, u32 sectors, u64 t)
 	if (!m->cfg.bus_mbps)
 		return t;
 	m->bus_free = max(now, m->bus_free) +
-		      div_u64((u64)sectors * SECTOR_SIZE * 1000,
-			      m->cfg.bus_mbps);
+		      lunq_xfer_ns(sectors, m->cfg.bus_mbps);
 	return max(t, m->bus_free);
 }
 

@@ -17,11 +17,15 @@ bool lunq_model_misaligned(const struct lunq_model_cfg *cfg, u64 sector,
 	return (sector & mask) || (sectors & mask);
 }
 
-u64 lunq_model_xfer(const struct lunq_model_cfg *cfg, u32 sectors)
+u64 lunq_xfer_ns(u32 sectors, u32 mbps)
 {
 	/* bytes / (mbps * 10^6 / s) = bytes * 1000 / mbps ns */
-	return cfg->mbps ?
-		div_u64((u64)sectors * SECTOR_SIZE * 1000, cfg->mbps) : 0;
+	return mbps ? div_u64((u64)sectors * SECTOR_SIZE * 1000, mbps) : 0;
+}
+
+u64 lunq_model_xfer(const struct lunq_model_cfg *cfg, u32 sectors)
+{
+	return lunq_xfer_ns(sectors, cfg->mbps);
 }
 
 u64 lunq_model_busy(const struct lunq_model_cfg *cfg, u64 sector,

@@ -170,6 +170,8 @@ bool lunq_hdd_enqueue(struct lunq_model *m, u64 now, u64 sector,
 void *lunq_hdd_pick(struct lunq_model *m, u64 now, u64 *finish,
 		    u32 *sectors);
 
+/* The transfer of @sectors at @mbps MB/s, ns (0 when @mbps is 0). */
+u64 lunq_xfer_ns(u32 sectors, u32 mbps);
 /* The transfer of @sectors at mbps (0 when mbps is 0), ns. */
 u64 lunq_model_xfer(const struct lunq_model_cfg *cfg, u32 sectors);
 

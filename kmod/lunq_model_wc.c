@@ -73,6 +73,18 @@ static void wc_book_one(struct lunq_model *m)
 	w->booked += n;
 }
 
+/* The oldest write is on media (booked, its end passed or waited for). */
+static u64 wc_pop(struct lunq_model_wc_state *w)
+{
+	u64 end = wc_slot(w, 0)->end;
+
+	w->dirty -= wc_slot(w, 0)->sectors;
+	w->head = (w->head + 1) % LUNQ_WC_SLOTS;
+	w->n--;
+	w->booked--;
+	return end;
+}
+
 /*
  * Bring the cache to @now: destages booked in the media's idle time up
  * to @now, those on media by @now leave the cache.
@@ -84,12 +96,8 @@ void lunq_wc_advance(struct lunq_model *m, u64 now)
 	while (w->booked < w->n && wc_media_free(m) <= now &&
 	       wc_slot(w, w->booked)->t <= now)
 		wc_book_one(m);
-	while (w->booked && wc_slot(w, 0)->end <= now) {
-		w->dirty -= wc_slot(w, 0)->sectors;
-		w->head = (w->head + 1) % LUNQ_WC_SLOTS;
-		w->n--;
-		w->booked--;
-	}
+	while (w->booked && wc_slot(w, 0)->end <= now)
+		wc_pop(w);
 }
 
 u64 lunq_wc_write(struct lunq_model *m, u64 now, u64 sector, u32 sectors)
@@ -105,11 +113,7 @@ u64 lunq_wc_write(struct lunq_model *m, u64 now, u64 sector, u32 sectors)
 	while (w->n && (w->dirty + sectors > cap || w->n == LUNQ_WC_SLOTS)) {
 		if (!w->booked)
 			wc_book_one(m);
-		t = max(t, wc_slot(w, 0)->end);
-		w->dirty -= wc_slot(w, 0)->sectors;
-		w->head = (w->head + 1) % LUNQ_WC_SLOTS;
-		w->n--;
-		w->booked--;
+		t = max(t, wc_pop(w));
 	}
 	s = wc_slot(w, w->n);
 	*s = (struct lunq_model_wc_slot) {
