@@ -76,6 +76,17 @@ dmesg_mark() {
 }
 dmesg_since() { dmesg | sed -n "/$1/,\$p" | sed 1d; }
 
+# fio_json OUT DEV ARGS...: a fio job (direct, libaio) on DEV, its JSON in
+# OUT; fatal when fio fails or reports an error
+fio_json() {
+	_out=$1 _dev=$2
+	shift 2
+	fio --name=j --filename="$_dev" --direct=1 --ioengine=libaio \
+		--output-format=json "$@" > "$_out" 2> "$_out.err" ||
+		{ cat "$_out.err"; fail "fio $*"; }
+	[ "$(jq '.jobs[0].error' "$_out")" = 0 ] || fail "fio $*: error"
+}
+
 # fio_verify NAME DEV ARGS...: a write+verify pass, fatal on any mismatch
 fio_verify() {
 	_name=$1 _dev=$2

@@ -15,11 +15,8 @@ nb=$(nullb_create lq_arr 256 hw_queue_depth=256) || fail "null_blk setup"
 nbd=${nb#/dev/}
 sz=$(sectors "$nb")
 iops() {
-	fio --name=a --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
-		--rw=randread --bs=4k --iodepth="$1" --time_based --runtime=3 \
-		--output-format=json > /tmp/arr.json 2> /tmp/arr.err ||
-		{ cat /tmp/arr.err; fail "fio"; }
-	[ "$(jq '.jobs[0].error' /tmp/arr.json)" = 0 ] || fail "fio error"
+	fio_json /tmp/arr.json /dev/mapper/lq --rw=randread --bs=4k \
+		--iodepth="$1" --time_based --runtime=3
 	jq '.jobs[0].read.iops | floor' /tmp/arr.json
 }
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }

@@ -14,11 +14,8 @@ nb=$(nullb_create lq_bus 512 hw_queue_depth=256) || fail "null_blk setup"
 sz=$(sectors "$nb")
 # bw BS QD: fio's read bandwidth (bytes/s) and IOPS on /dev/mapper/lq
 bw() {
-	fio --name=b --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
-		--rw=randread --bs="$1" --iodepth="$2" --time_based --runtime=3 \
-		--output-format=json > /tmp/bus.json 2> /tmp/bus.err ||
-		{ cat /tmp/bus.err; fail "fio"; }
-	[ "$(jq '.jobs[0].error' /tmp/bus.json)" = 0 ] || fail "fio error"
+	fio_json /tmp/bus.json /dev/mapper/lq --rw=randread --bs="$1" \
+		--iodepth="$2" --time_based --runtime=3
 	jq -r '"\(.jobs[0].read.bw_bytes) \(.jobs[0].read.iops | floor)"' /tmp/bus.json
 }
 dm_create lq "0 $sz lunq $nb 0 4 model:flash channels:16 svc_us:2000 bus_mbps:40" || fail "create"

@@ -20,11 +20,8 @@ nb=$(nullb_create lq_sptf 256 hw_queue_depth=256) || fail "null_blk setup"
 sz=$(sectors "$nb")
 HDD="model:hdd seek_ms:8 rpm:7200 svc_us:500"
 iops() {
-	fio --name=s --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
-		--rw=randread --bs=4k --iodepth="$1" --time_based --runtime=4 \
-		--output-format=json > /tmp/sptf.json 2> /tmp/sptf.err ||
-		{ cat /tmp/sptf.err; fail "fio"; }
-	[ "$(jq '.jobs[0].error' /tmp/sptf.json)" = 0 ] || fail "fio error"
+	fio_json /tmp/sptf.json /dev/mapper/lq --rw=randread --bs=4k \
+		--iodepth="$1" --time_based --runtime=4
 	jq '.jobs[0].read.iops | floor' /tmp/sptf.json
 }
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }

@@ -30,11 +30,8 @@ HDD="model:hdd svc_us:4000 seek_ms:0 rpm:0"
 fj() {
 	_n=$1
 	shift
-	fio --name="$_n" --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
-		--rw=randwrite --bs=4k --size=64m --lat_percentiles=1 \
-		--output-format=json "$@" \
-		> "/tmp/$_n.json" 2> "/tmp/$_n.err" || { cat "/tmp/$_n.err"; fail "fio $_n"; }
-	[ "$(jq '.jobs[0].error' "/tmp/$_n.json")" = 0 ] || fail "fio $_n: error"
+	fio_json "/tmp/$_n.json" /dev/mapper/lq --rw=randwrite --bs=4k --size=64m \
+		--lat_percentiles=1 "$@"
 }
 # the median of fio's total latency (submission to completion), us
 med_us() { jq '.jobs[0].write.lat_ns.percentile["50.000000"] / 1000 | floor' "/tmp/$1.json"; }
