@@ -135,13 +135,17 @@ void lb_fail(struct lb_worker *w, const char *what, int err)
 	__atomic_store_n(&w->run->stop, 1, __ATOMIC_RELAXED);
 }
 
-static void lb_draw(struct lb_worker *w, struct lb_io *io)
+/* The stream's next IO; false: it has ended (--seekpct eof). */
+static bool lb_draw(struct lb_worker *w, struct lb_io *io)
 {
+	bool more;
+
 	if (w->glock)
 		pthread_mutex_lock(w->glock);
-	lb_gen_next(w->g, io);
+	more = lb_gen_next(w->g, io);
 	if (w->glock)
 		pthread_mutex_unlock(w->glock);
+	return more;
 }
 
 static bool vclaim(struct lb_target *t, const struct lb_io *io)
@@ -169,9 +173,9 @@ int lb_prepare(struct lb_worker *w, struct lb_slot *s)
 	if (w->have_held) {
 		io = w->held;
 	} else {
-		if (!lb_ticket(r))
+		/* drawn first: a stream that ended takes no --ios ticket */
+		if (!lb_draw(w, &io) || !lb_ticket(r))
 			return 0;
-		lb_draw(w, &io);
 	}
 	if (r->o->verify) {
 		for (;;) {
@@ -192,12 +196,11 @@ int lb_prepare(struct lb_worker *w, struct lb_slot *s)
 			if (vclaim(t, &io))
 				break;
 			/* in flight elsewhere: another position, or wait */
-			if (!j->w.seekpct || ++tries > 8) {
+			if (!j->w.seek_ppm || ++tries > 8 || !lb_draw(w, &io)) {
 				w->held = io;
 				w->have_held = true;
 				return -1;
 			}
-			lb_draw(w, &io);
 		}
 		w->have_held = false;
 		if (io.write) {

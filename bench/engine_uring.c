@@ -199,7 +199,7 @@ static void run_open(struct uctx *c, struct lb_worker *w)
 {
 	struct lb_run *r = w->run;
 	struct lb_arrq *q = w->aq;
-	bool closed = false, rest;
+	bool closed = false, rest = false;
 
 	for (;;) {
 		u64 now = lb_now(), due, win;
@@ -213,7 +213,7 @@ static void run_open(struct uctx *c, struct lb_worker *w)
 				int p = lb_prepare(w, s);
 
 				if (p <= 0)
-					break;	/* --ios reached, or verify waits */
+					break;	/* --ios or eof reached, or verify waits */
 				lb_arrq_pop(q, &s->t_sched);
 				c->nfree--;
 				prep_sqe(c, w, s);
@@ -222,8 +222,9 @@ static void run_open(struct uctx *c, struct lb_worker *w)
 			}
 			if (q->n > q->backlog_max)
 				q->backlog_max = q->n;
-			if (lb_arrq_over(r, q, now, &rest)) {
-				lb_arrq_close(r, q, rest);
+			/* a stream that ended (--seekpct eof) issues no more */
+			if (w->g->ended || lb_arrq_over(r, q, now, &rest)) {
+				lb_arrq_close(r, q, !w->g->ended && rest);
 				closed = true;
 				w->have_held = false;
 			}

@@ -8,6 +8,8 @@
  *               (seekpct, range, offset, align, zipf / hot band)
  *   arrival.c   open-loop arrival schedules (Poisson, uniform, fixed)
  *   verify.c    verify headers: fill a write buffer, check a read buffer
+ *   busy.c      why a block device is busy (mounts, holders, swap), from
+ *               /proc and /sys under a root a test can replace
  * Plumbing:
  *   options.c       the option table: parser, defaults, --help
  *   presets.c       the presets, as option settings
@@ -73,6 +75,7 @@ u64 lb_zipf_next(const struct lb_zipf *z, struct lb_rng *r);
 /* ---- workload.c ---------------------------------------------------------- */
 
 #define LB_MAX_BS	16
+#define LB_SEEK_ALL	1000000U	/* seek_ppm of seekpct 100 */
 
 /* Skew of random positions (sequential IOs are not skewed). */
 enum lb_skew {
@@ -92,10 +95,16 @@ struct lb_workload {
 	int nbs;
 	u32 bs_min, bs_max, bs_step;
 	u32 rdpct;		/* 0..100: share of reads */
-	/* vdbench seekpct: 0 sequential, 100 every IO at a new random
-	 * position, n: each IO jumps with probability n %, else continues
-	 * where the stream's previous IO ended (wrapping at the range end) */
-	u32 seekpct;
+	/* vdbench seekpct in parts per million of the IOs (LB_SEEK_ALL =
+	 * 100 %): 0 sequential, LB_SEEK_ALL every IO at a new random
+	 * position, n: each IO jumps with probability n / LB_SEEK_ALL, else
+	 * continues where the stream's previous IO ended (wrapping at the
+	 * range end).  A whole percentage draws as before the ppm existed
+	 * (one draw below 100), so old seeds give the same IOs. */
+	u32 seek_ppm;
+	/* vdbench seekpct=eof: sequential (seek_ppm 0), and the stream ends
+	 * at the end of its part of the range instead of wrapping */
+	bool seek_eof;
 	u64 range_lo, range_hi;	/* bytes of the target used: [lo, hi);
 				 * range_hi 0: the target's size - offset */
 	u64 offset;		/* bytes added to every position (512-multiple):
@@ -128,6 +137,9 @@ struct lb_gen {
 	u32 bs_total_weight;
 	u64 lo, hi;		/* the range in use (range_hi 0 resolved) */
 	u32 grain;		/* align, or the smallest size when align is 0 */
+	u64 seq_end;		/* seek_eof: the end of the stream's slice,
+				 * bytes from lo */
+	bool ended;		/* seek_eof: the slice is done */
 };
 
 /*
@@ -145,14 +157,28 @@ const char *lb_workload_check(const struct lb_workload *w, u64 size, u32 lbs,
  * Start stream @stream (0..) of @w on a target of @size bytes; streams
  * of one run start their sequential position spread over the range
  * (stream k at k/streams of it, rounded down to the grain) and draw from
- * seed + stream.  @w must have passed lb_workload_check and must outlive
- * @g (it is not copied).
+ * seed + stream.  With seek_eof, stream k's slice ends where stream k + 1
+ * starts (the last at the range's end): the streams of a job together
+ * cover the range once.  @w must have passed lb_workload_check and must
+ * outlive @g (it is not copied).
  */
 void lb_gen_init(struct lb_gen *g, const struct lb_workload *w, u64 size,
 		 u32 stream, u32 streams, u64 seed);
 
-/* The next IO of the stream. */
-void lb_gen_next(struct lb_gen *g, struct lb_io *io);
+/* The next IO of the stream; false (and @io not set) when a seek_eof
+ * stream has ended: the next IO would pass the end of its slice. */
+bool lb_gen_next(struct lb_gen *g, struct lb_io *io);
+
+/*
+ * Parse a --seekpct value: "eof", or a percentage 0..100 with at most 4
+ * decimals (more are allowed when they are zeros): the resolution is
+ * 1 ppm, 0.0001 %.  0: ok, *@ppm and *@eof set; -1: not a number or eof;
+ * -2: out of 0..100; -3: finer than 0.0001 %.
+ */
+int lb_parse_seekpct(const char *s, u32 *ppm, bool *eof);
+
+/* @ppm as a percentage with no trailing zeros ("0.01", "100", "12.5"). */
+void lb_fmt_seekpct(char *buf, size_t n, u32 ppm);
 
 /* ---- arrival.c ----------------------------------------------------------- */
 
@@ -233,5 +259,19 @@ const char *lb_verify_strerror(enum lb_verify_err e);
  * previous result to continue (pre- and post-inverted inside, so
  * lb_crc32c(0, "123456789", 9) == 0xE3069283). */
 u32 lb_crc32c(u32 crc, const void *buf, size_t len);
+
+/* ---- busy.c -------------------------------------------------------------- */
+
+/*
+ * Why the block device @maj:@min (opened as @path, or NULL) is busy, as
+ * lunqbench's refusal to write says it, into @buf: "mounted on /mnt",
+ * "held by dm-0 (lq)" (its first holder, with its dm name), "a swap
+ * area", "partition sdb1 mounted on /mnt" (the same for a partition of
+ * the disk), else "in use (opened exclusively by another program)".
+ * Reads @root/proc/self/mountinfo, @root/proc/swaps and
+ * @root/sys/dev/block/ (@root "" or NULL: the real ones).
+ */
+void lb_busy_reason(const char *root, unsigned int maj, unsigned int min,
+		    const char *path, char *buf, size_t n);
 
 #endif /* LUNQBENCH_LB_H */

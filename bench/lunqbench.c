@@ -19,6 +19,7 @@
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include "options.h"
 #include "lunq_hist.h"
 
@@ -65,6 +66,33 @@ static u32 file_dio_align(int fd)
 	return 512;
 }
 
+/*
+ * A load that writes to a block device the kernel will not open
+ * exclusively (mounted, held by dm or md, a swap area...) would corrupt
+ * what uses it: refuse it, naming the reason, unless --force.  The probe
+ * is closed at once; a failure other than EBUSY is left to the open.
+ */
+static void check_not_busy(const struct lb_opts *o, const char *path,
+			   const struct stat *st)
+{
+	char why[512];
+	int fd;
+
+	if (o->force)
+		return;
+	fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return;
+	}
+	if (errno != EBUSY)
+		return;
+	lb_busy_reason("", major(st->st_rdev), minor(st->st_rdev), path, why,
+		       sizeof(why));
+	lb_die(LB_ETARGET, "%s: refusing to write: %s; --force writes anyway",
+	       path, why);
+}
+
 static void open_target(const struct lb_opts *o, struct lb_target *t,
 			const char *path)
 {
@@ -91,6 +119,8 @@ static void open_target(const struct lb_opts *o, struct lb_target *t,
 	t->blk = S_ISBLK(st.st_mode);
 	if (!t->blk && !S_ISREG(st.st_mode))
 		lb_die(LB_ETARGET, "%s: not a block device or regular file", path);
+	if (t->blk && writes)
+		check_not_busy(o, path, &st);
 	if (!t->blk && o->size && (u64)st.st_size < o->size) {
 		/* make the file as large as --size */
 		int fd = open(path, O_RDWR | O_CLOEXEC);
@@ -207,8 +237,9 @@ static void check_job(const struct lb_opts *o, const struct lb_job *j)
 		lb_usage_error("%s: %s", j->tgt->path, msg);
 }
 
-/* The jobs of a run at offset @offset (--preset align) or the options'. */
-static void make_jobs(struct lb_run *r, u64 offset)
+/* The jobs of a run: the options', at the run's offset (--preset align)
+ * or with its one IO size (--preset bs). */
+static void make_jobs(struct lb_run *r)
 {
 	const struct lb_opts *o = r->o;
 	int per = o->preset == LB_PRESET_BUBBLE ? 2 : 1;
@@ -221,7 +252,12 @@ static void make_jobs(struct lb_run *r, u64 offset)
 		j->tgt = &r->tgts[ti];
 		j->w = o->w;
 		if (o->preset == LB_PRESET_ALIGN)
-			j->w.offset = offset;
+			j->w.offset = r->offset;
+		if (r->bs) {
+			j->w.nbs = 1;
+			j->w.bs[0] = r->bs;
+			j->w.bs_weight[0] = 1;
+		}
 		j->max_bs = max_bs(&j->w);
 		j->arrival = o->iorate > 0 ? o->arrival : LB_ARR_CLOSED;
 		/* bursts: N every MS ms on each target */
@@ -243,7 +279,8 @@ static void make_jobs(struct lb_run *r, u64 offset)
 
 			*f = *j;
 			snprintf(f->name, sizeof(f->name), "far");
-			f->w.seekpct = 100;
+			f->w.seek_ppm = LB_SEEK_ALL;
+			f->w.seek_eof = false;
 			f->w.rdpct = 100;
 			f->w.skew = LB_SKEW_NONE;
 			f->arrival = LB_ARR_FIXED;
@@ -438,7 +475,7 @@ static double tv_s(struct timeval tv)
 }
 
 static struct lb_run *run_once(const struct lb_opts *o, struct lb_target *tgts,
-			       int ntgts, u64 offset, bool print_ivals)
+			       int ntgts, u64 offset, u32 bs, bool print_ivals)
 {
 	struct lb_run *r = lb_xcalloc(1, sizeof(*r));
 	void *(*fn)(void *) = o->engine == LB_ENG_SYNC ? lb_sync_worker : lb_uring_worker;
@@ -452,9 +489,10 @@ static struct lb_run *run_once(const struct lb_opts *o, struct lb_target *tgts,
 	r->tgts = tgts;
 	r->ntgts = ntgts;
 	r->offset = offset;
+	r->bs = bs;
 	r->ios_limit = o->ios;
 	r->clock_ns = clock_cost();
-	make_jobs(r, offset);
+	make_jobs(r);
 	if (o->verify)
 		make_vmaps(r);
 	make_workers(r);
@@ -594,13 +632,88 @@ static struct lb_run *run_once(const struct lb_opts *o, struct lb_target *tgts,
 	return r;
 }
 
+/* The exit status of runs: verify errors win over IO errors. */
+static int runs_status(struct lb_run *const *runs, int n)
+{
+	bool verr = false, ioerr = false;
+
+	for (int i = 0; i < n; i++) {
+		if (runs[i]->st.verify_errors)
+			verr = true;
+		if (runs[i]->st.errors)
+			ioerr = true;
+		for (int k = 0; k < runs[i]->nworkers; k++)
+			if (runs[i]->workers[k].fatal)
+				ioerr = true;
+	}
+	return verr ? LB_EVERIFY : ioerr ? LB_EIO : LB_OK;
+}
+
+#define LB_SCAN_MAX	16	/* offsets 0..4096 by 512; up to LB_MAX_BS sizes */
+
+/* The values a scan preset runs at: align's offsets, bs's IO sizes (the
+ * preset's --bs list); into @v, returns how many. */
+static int scan_values(const struct lb_opts *o, u64 *v)
+{
+	int n = 0;
+
+	if (o->preset == LB_PRESET_ALIGN)
+		for (u64 off = 0; off <= 4096; off += 512)
+			v[n++] = off;
+	else
+		for (int i = 0; i < o->w.nbs && n < LB_SCAN_MAX; i++)
+			v[n++] = o->w.bs[i];
+	return n;
+}
+
+/* --preset align or bs: one run per offset or IO size, a line each. */
+static int run_scan(const struct lb_opts *o, struct lb_target *tgts)
+{
+	struct lb_run *runs[LB_SCAN_MAX];
+	u64 v[LB_SCAN_MAX];
+	bool align = o->preset == LB_PRESET_ALIGN;
+	int nv = scan_values(o, v), n = 0, rc;
+
+	/* every run must fit before the first starts */
+	for (int i = 0; i < nv; i++) {
+		struct lb_run chk = { .o = o, .tgts = tgts, .ntgts = o->ntargets,
+				      .offset = align ? v[i] : 0,
+				      .bs = align ? 0 : (u32)v[i] };
+
+		make_jobs(&chk);
+		free(chk.jobs);
+	}
+	for (int i = 0; i < nv && !lb_sigstop; i++) {
+		struct lb_run *r = run_once(o, tgts, o->ntargets, align ? v[i] : 0,
+					    align ? 0 : (u32)v[i], false);
+
+		if (!o->json) {
+			if (!n) {
+				lb_report_header(stdout, r);
+				lb_report_scan_header(stdout, r);
+			}
+			lb_report_scan_line(stdout, r);
+			fflush(stdout);
+		}
+		runs[n++] = r;
+	}
+	if (o->json)
+		lb_report_scan_json(stdout, runs, n);
+	else if (o->kv)
+		for (int i = 0; i < n; i++)	/* one per run, in order */
+			lb_report_kv(stdout, runs[i]);
+	rc = runs_status(runs, n);
+	for (int i = 0; i < n; i++)
+		free_run(runs[i]);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct lb_opts o;
 	struct lb_target *tgts;
 	struct sigaction sa;
-	int rc = LB_OK;
-	bool verr = false, ioerr = false;
+	int rc;
 
 	lb_parse_args(&o, argc, argv);
 	tgts = lb_xcalloc((size_t)o.ntargets, sizeof(*tgts));
@@ -613,57 +726,20 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	if (o.preset == LB_PRESET_ALIGN) {
-		struct lb_run *runs[9];
-		int n = 0;
-
-		/* every offset must fit before the first run starts */
-		for (u64 off = 0; off <= 4096; off += 512) {
-			struct lb_run chk = { .o = &o, .tgts = tgts, .ntgts = o.ntargets };
-
-			make_jobs(&chk, off);
-			free(chk.jobs);
-		}
-		for (u64 off = 0; off <= 4096 && !lb_sigstop; off += 512) {
-			struct lb_run *r = run_once(&o, tgts, o.ntargets, off, false);
-
-			if (!o.json) {
-				if (!n) {
-					lb_report_header(stdout, r);
-					lb_report_align_header(stdout, r);
-				}
-				lb_report_align_line(stdout, r);
-				fflush(stdout);
-			}
-			runs[n++] = r;
-		}
-		if (o.json)
-			lb_report_align_json(stdout, runs, n);
-		else if (o.kv)
-			for (int i = 0; i < n; i++)	/* one per offset, in order */
-				lb_report_kv(stdout, runs[i]);
-		for (int i = 0; i < n; i++) {
-			if (runs[i]->st.verify_errors)
-				verr = true;
-			if (runs[i]->st.errors)
-				ioerr = true;
-			for (int k = 0; k < runs[i]->nworkers; k++)
-				if (runs[i]->workers[k].fatal)
-					ioerr = true;
-			free_run(runs[i]);
-		}
+	if (o.preset == LB_PRESET_ALIGN || o.preset == LB_PRESET_BS) {
+		rc = run_scan(&o, tgts);
 	} else {
 		struct lb_run *r;
 
 		if (!o.json) {
 			struct lb_run pre = { .o = &o, .tgts = tgts, .ntgts = o.ntargets };
 
-			make_jobs(&pre, 0);
+			make_jobs(&pre);
 			lb_report_header(stdout, &pre);
 			free(pre.jobs);
 			fflush(stdout);
 		}
-		r = run_once(&o, tgts, o.ntargets, 0, !o.json);
+		r = run_once(&o, tgts, o.ntargets, 0, 0, !o.json);
 		if (o.json) {
 			lb_report_json(stdout, r);
 		} else {
@@ -671,18 +747,10 @@ int main(int argc, char **argv)
 			if (o.kv)
 				lb_report_kv(stdout, r);
 		}
-		verr = r->st.verify_errors > 0;
-		ioerr = r->st.errors > 0;
-		for (int k = 0; k < r->nworkers; k++)
-			if (r->workers[k].fatal)
-				ioerr = true;
+		rc = runs_status(&r, 1);
 		free_run(r);
 	}
 	fflush(stdout);
-	if (verr)
-		rc = LB_EVERIFY;
-	else if (ioerr)
-		rc = LB_EIO;
 	for (int i = 0; i < o.ntargets; i++) {
 		close(tgts[i].fd);
 		free(tgts[i].vseq);

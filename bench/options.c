@@ -167,6 +167,23 @@ void lb_opt_bs(struct lb_opts *o, const struct lb_option *opt, const char *arg)
 	}
 }
 
+static void opt_seekpct(struct lb_opts *o, const struct lb_option *opt, const char *arg)
+{
+	(void)opt;
+	switch (lb_parse_seekpct(arg, &o->w.seek_ppm, &o->w.seek_eof)) {
+	case 0:
+		return;
+	case -2:
+		lb_usage_error("--seekpct: '%s' is not a percentage from 0 to 100", arg);
+	case -3:
+		lb_usage_error("--seekpct: '%s' is finer than 0.0001 (1 IO in a million), the resolution",
+			       arg);
+	default:
+		lb_usage_error("--seekpct: '%s' is not a percentage 0..100 (like 30 or 0.01) or eof",
+			       arg);
+	}
+}
+
 static void opt_range(struct lb_opts *o, const struct lb_option *opt, const char *arg)
 {
 	const char *dash = strchr(arg, '-');
@@ -381,6 +398,11 @@ const struct lb_option lb_options[LBO_N] = {
 		"0", "0: none",
 		LB_OPT_U32, OFF(fsync_every), 0, 0, 1000000000 },
 
+	[LBO_FORCE] = { "force", 0, NULL, S_ENGINE,
+		"write to a block device even when it is mounted or held (by "
+		"dm, md, swap...): without it such a load is refused", NULL, NULL,
+		LB_OPT_FLAG, OFF(force) },
+
 	[LBO_BS] = { "bs", 0, "SIZE|SIZE:W,...|MIN-MAX[/STEP]", S_WORKLOAD,
 		"IO sizes: one, up to 16 with weights, or a range in steps "
 		"(suffixes k m g; O_DIRECT: multiples of the sector size)", "4k", NULL,
@@ -388,9 +410,11 @@ const struct lb_option lb_options[LBO_N] = {
 	[LBO_RDPCT] = { "rdpct", 0, "N", S_WORKLOAD,
 		"percent reads", "100", NULL,
 		LB_OPT_U32, OFF(w.rdpct), 0, 0, 100 },
-	[LBO_SEEKPCT] = { "seekpct", 0, "N", S_WORKLOAD,
-		"0 sequential, 100 random, else N% jumps", "100", NULL,
-		LB_OPT_U32, OFF(w.seekpct), 0, 0, 100 },
+	[LBO_SEEKPCT] = { "seekpct", 0, "PCT|eof", S_WORKLOAD,
+		"0 sequential, 100 random, else PCT% jumps (decimals down to "
+		"0.0001); eof: sequential, each job once through its range, "
+		"then it ends (no time limit unless --elapsed)", "100", NULL,
+		LB_OPT_FUNC, .parse = opt_seekpct },
 	[LBO_RANGE] = { "range", 0, "LO-HI", S_WORKLOAD,
 		"part of the target: bytes (1g-2g) or percent (0-50%)", "0-100%", NULL,
 		LB_OPT_FUNC, 0, LB_GIVEN(range_set), .parse = opt_range },
@@ -589,6 +613,10 @@ static void check_combinations(struct lb_opts *o, const bool *given)
 		lb_usage_error("--warmup: not with --ios (--ios counts every IO)");
 	if (o->ios && !o->elapsed_set)
 		o->elapsed = 0;
+	/* eof ends the run, unless a preset scans with --elapsed per run */
+	if (o->w.seek_eof && !o->elapsed_set && o->preset != LB_PRESET_ALIGN &&
+	    o->preset != LB_PRESET_BS)
+		o->elapsed = 0;
 	if (o->elapsed && o->warmup >= o->elapsed)
 		lb_usage_error("--warmup: %g s leaves nothing of --elapsed %g s", o->warmup,
 			       o->elapsed);
@@ -596,6 +624,10 @@ static void check_combinations(struct lb_opts *o, const bool *given)
 		lb_usage_error("--offset: --preset align scans the offsets itself");
 	if (o->preset == LB_PRESET_ALIGN && o->ios)
 		lb_usage_error("--ios: --preset align runs --elapsed per offset");
+	if (o->preset == LB_PRESET_BS && given[LBO_BS])
+		lb_usage_error("--bs: --preset bs scans the sizes itself");
+	if (o->preset == LB_PRESET_BS && o->ios)
+		lb_usage_error("--ios: --preset bs runs --elapsed per size");
 	if (given[LBO_BURST] != given[LBO_BURST_EVERY])
 		lb_usage_error("--burst and --burst-every go together (N IOs every MS ms)");
 	if (given[LBO_BURST]) {
@@ -645,6 +677,8 @@ static void check_combinations(struct lb_opts *o, const bool *given)
 			lb_usage_error("--verify: --align must be a multiple of 4k");
 		if (o->preset == LB_PRESET_ALIGN)
 			lb_usage_error("--verify: not with --preset align (offsets below 4k)");
+		if (o->preset == LB_PRESET_BS)
+			lb_usage_error("--verify: not with --preset bs (sizes below 4k)");
 	}
 }
 
@@ -765,5 +799,6 @@ void lb_help(void)
 "Closed-loop latency is service latency at a queue depth, never a response\n"
 "time; open-loop response time includes any wait for the generator.\n"
 "Exit status: 0 ok, 1 usage or bad value, 2 target missing or cannot be\n"
-"opened, 3 verify errors, 4 IO errors.  lunqbench(1) has it all.\n");
+"opened, or a busy block device a load would write to, 3 verify errors,\n"
+"4 IO errors.  lunqbench(1) has it all.\n");
 }

@@ -15,8 +15,18 @@
 #include "json.h"
 #include "units.h"
 
+/* doc/json.md: "schema" is the first member of each top-level object */
+#ifndef LQ_JSON_SCHEMA
+#define LQ_JSON_SCHEMA	2
+#endif
+
 static const char *const lat_name[LB_NLAT] = { "response", "service", "lag" };
 static const char *const dir_name[LB_NDIR] = { "read", "write" };
+static const char *const preset_name[] = {
+	[LB_PRESET_NONE] = "none", [LB_PRESET_BUBBLE] = "bubble",
+	[LB_PRESET_ALIGN] = "align", [LB_PRESET_SEQ] = "seq",
+	[LB_PRESET_RAND] = "rand", [LB_PRESET_BS] = "bs",
+};
 
 /* ---- statistics -------------------------------------------------------------- */
 
@@ -262,16 +272,26 @@ static const char *arrival_name(enum lb_arrival a)
 	}
 }
 
+/* "eof", or the percentage ("0.01") */
+static void fmt_seekpct(char *b, size_t n, const struct lb_workload *w)
+{
+	if (w->seek_eof)
+		snprintf(b, n, "eof");
+	else
+		lb_fmt_seekpct(b, n, w->seek_ppm);
+}
+
 static void job_line(FILE *f, const struct lb_run *r, const struct lb_job *j)
 {
 	const struct lb_opts *o = r->o;
 	const struct lb_workload *w = &j->w;
-	char lo[32], hi[32], sz[32];
+	char lo[32], hi[32], sz[32], sk[32];
 
 	fmt_bytes(lo, sizeof(lo), w->range_lo);
 	fmt_bytes(hi, sizeof(hi), w->range_hi);
-	fprintf(f, "  %s%sbs %s, rdpct %u, seekpct %u", j->name,
-		j->name[0] ? ": " : "", o->bs_spec, w->rdpct, w->seekpct);
+	fmt_seekpct(sk, sizeof(sk), w);
+	fprintf(f, "  %s%sbs %s, rdpct %u, seekpct %s", j->name,
+		j->name[0] ? ": " : "", o->bs_spec, w->rdpct, sk);
 	if (w->skew == LB_SKEW_ZIPF)
 		fprintf(f, ", zipf %g", w->zipf_theta);
 	else if (w->skew == LB_SKEW_HOT)
@@ -303,9 +323,7 @@ void lb_report_header(FILE *f, const struct lb_run *r)
 
 	fprintf(f, "lunqbench %s", LB_VERSION);
 	if (o->preset != LB_PRESET_NONE)
-		fprintf(f, ", preset %s", o->preset == LB_PRESET_BUBBLE ? "bubble" :
-			o->preset == LB_PRESET_ALIGN ? "align" :
-			o->preset == LB_PRESET_SEQ ? "seq" : "rand");
+		fprintf(f, ", preset %s", preset_name[o->preset]);
 	if (o->elapsed > 0)
 		fprintf(f, ", %g s", o->elapsed);
 	if (o->warmup > 0)
@@ -644,17 +662,27 @@ static void json_totals(FILE *f, const struct lb_run *r, const struct lb_stats *
 	(void)r;
 }
 
+/* "seekpct": the percentage, exact (up to 4 decimals), "seek_eof" */
+static void json_seek(FILE *f, const struct lb_workload *w)
+{
+	char b[32];
+
+	lb_fmt_seekpct(b, sizeof(b), w->seek_ppm);
+	fprintf(f, ",\"seekpct\":%s,\"seek_eof\":%s", b,
+		w->seek_eof ? "true" : "false");
+}
+
 static void json_config(FILE *f, const struct lb_run *r)
 {
 	const struct lb_opts *o = r->o;
-	static const char *const presets[] = { "none", "bubble", "align", "seq", "rand" };
 
 	fprintf(f, "{\"engine\":\"%s\",\"iodepth\":%u,\"threads\":%u,\"batch\":%u,\"bs\":",
 		o->engine == LB_ENG_URING ? "uring" : "sync", o->iodepth,
 		o->threads, o->batch);
 	lq_json_str(f, o->bs_spec);
-	fprintf(f, ",\"rdpct\":%u,\"seekpct\":%u,\"align\":%u,\"skew\":\"%s\"",
-		o->w.rdpct, o->w.seekpct, o->w.align,
+	fprintf(f, ",\"rdpct\":%u", o->w.rdpct);
+	json_seek(f, &o->w);
+	fprintf(f, ",\"align\":%u,\"skew\":\"%s\"", o->w.align,
 		o->w.skew == LB_SKEW_ZIPF ? "zipf" :
 		o->w.skew == LB_SKEW_HOT ? "hot" : "none");
 	if (o->w.skew == LB_SKEW_ZIPF) {
@@ -676,7 +704,7 @@ static void json_config(FILE *f, const struct lb_run *r)
 	fprintf(f, ",\"spin_pct\":%u", o->spin_pct);
 	fprintf(f, ",\"ios_limit\":%llu,\"verify\":%s,\"direct\":%s,\"preset\":\"%s\"",
 		(unsigned long long)o->ios, o->verify ? "true" : "false",
-		o->buffered ? "false" : "true", presets[o->preset]);
+		o->buffered ? "false" : "true", preset_name[o->preset]);
 	fputs(",\"targets\":[", f);
 	for (int i = 0; i < r->ntgts; i++) {
 		fprintf(f, "%s{\"path\":", i ? "," : "");
@@ -708,8 +736,10 @@ static void json_run_body(FILE *f, const struct lb_run *r)
 		fprintf(f, ",\"loop\":\"%s\",\"arrival\":\"%s\",\"rate\":",
 			job_open(j) ? "open" : "closed", arrival_name(j->arrival));
 		lq_json_num(f, job_open(j) ? j->rate : 0);
-		fprintf(f, ",\"iodepth\":%u,\"threads\":%u,\"rdpct\":%u,\"seekpct\":%u,\"range\":[%llu,%llu],\"offset\":%llu,\"totals\":",
-			j->iodepth, j->threads, j->w.rdpct, j->w.seekpct,
+		fprintf(f, ",\"iodepth\":%u,\"threads\":%u,\"rdpct\":%u",
+			j->iodepth, j->threads, j->w.rdpct);
+		json_seek(f, &j->w);
+		fprintf(f, ",\"range\":[%llu,%llu],\"offset\":%llu,\"totals\":",
 			(unsigned long long)j->w.range_lo,
 			(unsigned long long)j->w.range_hi,
 			(unsigned long long)j->w.offset);
@@ -770,27 +800,37 @@ static void json_run_body(FILE *f, const struct lb_run *r)
 
 void lb_report_json(FILE *f, const struct lb_run *r)
 {
-	fprintf(f, "{\"lunqbench\":\"%s\",\"config\":", LB_VERSION);
+	fprintf(f, "{\"schema\":%d,\"lunqbench\":\"%s\",\"config\":",
+		LQ_JSON_SCHEMA, LB_VERSION);
 	json_config(f, r);
 	fputs(",", f);
 	json_run_body(f, r);
 	fputs("}\n", f);
 }
 
-/* ---- --preset align ------------------------------------------------------------ */
+/* ---- --preset align and bs: the scans -------------------------------------------- */
 
-void lb_report_align_header(FILE *f, const struct lb_run *r)
+/* The run's value in a scan: its offset (align) or IO size (bs). */
+static u64 scan_value(const struct lb_run *r)
 {
-	struct lb_figures fg;
-
-	lb_figures(r, &r->st, &fg);
-	fprintf(f, "%s\n", fg.open ? "offset scan: response latency (open loop)" :
-		"offset scan: service latency (closed loop)");
-	fprintf(f, "%6s %10s %10s %8s %9s %9s %9s %9s\n", "offset", "ios",
-		"iops", "MB/s", "mean", "p50", "p99", "max");
+	return r->o->preset == LB_PRESET_BS ? r->bs : r->offset;
 }
 
-void lb_report_align_line(FILE *f, const struct lb_run *r)
+void lb_report_scan_header(FILE *f, const struct lb_run *r)
+{
+	struct lb_figures fg;
+	bool bs = r->o->preset == LB_PRESET_BS;
+
+	lb_figures(r, &r->st, &fg);
+	fprintf(f, "%s scan: %s\n", bs ? "IO size" : "offset",
+		fg.open ? "response latency (open loop)" :
+		"service latency (closed loop)");
+	fprintf(f, "%*s %10s %10s %8s %9s %9s %9s %9s\n", bs ? 8 : 6,
+		bs ? "size" : "offset", "ios", "iops", "MB/s", "mean", "p50",
+		"p99", "max");
+}
+
+void lb_report_scan_line(FILE *f, const struct lb_run *r)
 {
 	struct lb_figures fg;
 	struct lq_hist h;
@@ -805,25 +845,28 @@ void lb_report_align_line(FILE *f, const struct lb_run *r)
 	else
 		snprintf(p99, sizeof(p99), "-");
 	lq_fmt_ns(mx, sizeof(mx), h.max);
-	fprintf(f, "%6llu %10llu %10.1f %8.2f %9s %9s %9s %9s%s%s\n",
-		(unsigned long long)r->offset, (unsigned long long)fg.ios, fg.iops,
-		fg.mbps, mean, p50, p99, mx,
+	fprintf(f, "%*llu %10llu %10.1f %8.2f %9s %9s %9s %9s%s%s\n",
+		r->o->preset == LB_PRESET_BS ? 8 : 6,
+		(unsigned long long)scan_value(r), (unsigned long long)fg.ios,
+		fg.iops, fg.mbps, mean, p50, p99, mx,
 		r->st.errors ? "  errors" : "",
 		fg.saturated ? "  saturated" : "");
 	free(h.counts);
 }
 
-void lb_report_align_json(FILE *f, struct lb_run *const *runs, int n)
+void lb_report_scan_json(FILE *f, struct lb_run *const *runs, int n)
 {
-	fprintf(f, "{\"lunqbench\":\"%s\",\"config\":", LB_VERSION);
+	fprintf(f, "{\"schema\":%d,\"lunqbench\":\"%s\",\"config\":",
+		LQ_JSON_SCHEMA, LB_VERSION);
 	if (n)
 		json_config(f, runs[0]);
 	else
 		fputs("{}", f);
 	fputs(",\"runs\":[", f);
 	for (int i = 0; i < n; i++) {
-		fprintf(f, "%s{\"offset\":%llu,", i ? "," : "",
-			(unsigned long long)runs[i]->offset);
+		fprintf(f, "%s{\"%s\":%llu,", i ? "," : "",
+			runs[i]->o->preset == LB_PRESET_BS ? "bs_bytes" : "offset",
+			(unsigned long long)scan_value(runs[i]));
 		json_run_body(f, runs[i]);
 		fputs("}", f);
 	}

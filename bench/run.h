@@ -45,7 +45,7 @@ enum lb_engine { LB_ENG_URING, LB_ENG_SYNC };
 
 enum lb_preset {
 	LB_PRESET_NONE, LB_PRESET_BUBBLE, LB_PRESET_ALIGN, LB_PRESET_SEQ,
-	LB_PRESET_RAND,
+	LB_PRESET_RAND, LB_PRESET_BS,
 };
 
 enum lb_dir { LB_RD, LB_WR, LB_NDIR };
@@ -72,6 +72,7 @@ struct lb_opts {
 	u64 ios;		/* 0: no limit */
 	u64 size;		/* --size, 0 none */
 	bool verify, buffered, json, kv;
+	bool force;		/* --force: write to a busy block device */
 	bool dsync;		/* --sync: O_DSYNC */
 	u32 fsync_every;	/* --fsync N: an fdatasync after N writes */
 	u32 burst;		/* --burst N: IOs at once (0: no bursts) */
@@ -201,6 +202,7 @@ struct lb_run {
 	struct lb_worker *workers;
 	int nworkers;
 	u64 offset;		/* --preset align: this run's offset */
+	u32 bs;			/* --preset bs: this run's IO size (else 0) */
 	u64 t0, t_warm, t_end, t_grace;	/* ns; t_end ~0 without --elapsed */
 	u64 ios_limit, tickets;
 	int stop;		/* atomic: stop issuing */
@@ -294,10 +296,10 @@ void lb_report_ival(FILE *f, const struct lb_ival *iv);
 void lb_report_summary(FILE *f, const struct lb_run *r);
 void lb_report_json(FILE *f, const struct lb_run *r);
 void lb_report_kv(FILE *f, const struct lb_run *r);
-/* --preset align: one line per offset */
-void lb_report_align_header(FILE *f, const struct lb_run *r);
-void lb_report_align_line(FILE *f, const struct lb_run *r);
-void lb_report_align_json(FILE *f, struct lb_run *const *runs, int n);
+/* --preset align and bs, the scans: one line per offset or IO size */
+void lb_report_scan_header(FILE *f, const struct lb_run *r);
+void lb_report_scan_line(FILE *f, const struct lb_run *r);
+void lb_report_scan_json(FILE *f, struct lb_run *const *runs, int n);
 
 /* Derived figures of a run, as every report shows them. */
 struct lb_figures {

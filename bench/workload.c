@@ -2,9 +2,10 @@
 /*
  * lunqbench: the next IO of a stream.  Size from a weighted list or a
  * stepped range, direction by rdpct, position by vdbench's seekpct
- * (sequential, random, or a mix), random positions aligned and skewed
+ * (sequential, random, or a mix, in parts per million; or seekpct=eof:
+ * sequential once through), random positions aligned and skewed
  * (uniform, zipf over aligned slots, or a hot band), and the vdbench
- * offset= shift added last.
+ * offset= shift added last.  And the --seekpct value's parser.
  */
 #include <stdio.h>
 #include <string.h>
@@ -151,8 +152,14 @@ const char *lb_workload_check(const struct lb_workload *w, u64 size, u32 lbs,
 	/* --rdpct, --seekpct */
 	if (w->rdpct > 100)
 		FAIL("--rdpct: %u is not a percentage (0..100)", w->rdpct);
-	if (w->seekpct > 100)
-		FAIL("--seekpct: %u is not a percentage (0..100)", w->seekpct);
+	if (w->seek_ppm > LB_SEEK_ALL) {
+		char pct[32];
+
+		lb_fmt_seekpct(pct, sizeof(pct), w->seek_ppm);
+		FAIL("--seekpct: %s is not a percentage (0..100)", pct);
+	}
+	if (w->seek_eof && w->seek_ppm)
+		FAIL("--seekpct: eof is sequential (seek_ppm %u)", w->seek_ppm);
 
 	/* --offset, --align */
 	if (w->offset % 512)
@@ -257,6 +264,12 @@ void lb_gen_init(struct lb_gen *g, const struct lb_workload *w, u64 size,
 	stream %= streams;
 	start = span / streams * stream + span % streams * stream / streams;
 	g->next_seq = round_down(start, a);
+	g->seq_end = span;
+	if (stream + 1 < streams) {
+		u64 k = stream + 1;
+
+		g->seq_end = round_down(span / streams * k + span % streams * k / streams, a);
+	}
 }
 
 static u32 next_size(struct lb_gen *g)
@@ -312,20 +325,41 @@ static u64 random_pos(struct lb_gen *g, u32 len)
 	}
 }
 
-void lb_gen_next(struct lb_gen *g, struct lb_io *io)
+/* Does this IO jump (vdbench seekpct)?  A whole percentage draws below
+ * 100 (the draws of the versions before seek_ppm), any other below 10^6. */
+static bool seek_jump(struct lb_gen *g)
+{
+	u32 ppm = g->w->seek_ppm;
+
+	if (ppm >= LB_SEEK_ALL)
+		return true;
+	if (!ppm)
+		return false;
+	if (!(ppm % (LB_SEEK_ALL / 100)))
+		return lb_rng_below(&g->rng, 100) < ppm / (LB_SEEK_ALL / 100);
+	return lb_rng_below(&g->rng, LB_SEEK_ALL) < ppm;
+}
+
+bool lb_gen_next(struct lb_gen *g, struct lb_io *io)
 {
 	const struct lb_workload *w = g->w;
-	u32 len = next_size(g);
-	bool jump;
+	u32 len;
 	u64 pos;
 
+	if (g->ended)
+		return false;
+	len = next_size(g);
 	io->write = w->rdpct >= 100 ? false :
 		    w->rdpct == 0 ? true :
 		    lb_rng_below(&g->rng, 100) >= w->rdpct;
-	jump = w->seekpct >= 100 ||
-	       (w->seekpct > 0 && lb_rng_below(&g->rng, 100) < w->seekpct);
-	if (jump) {
+	if (seek_jump(g)) {
 		pos = random_pos(g, len);
+	} else if (w->seek_eof) {
+		if (g->next_seq + len > g->seq_end) {
+			g->ended = true;
+			return false;
+		}
+		pos = g->lo + g->next_seq;
 	} else {
 		pos = g->lo + g->next_seq;
 		if (pos + len > g->hi)
@@ -334,4 +368,54 @@ void lb_gen_next(struct lb_gen *g, struct lb_io *io)
 	g->next_seq = pos + len - g->lo;
 	io->off = pos + w->offset;
 	io->len = len;
+	return true;
+}
+
+/* ---- --seekpct ----------------------------------------------------------- */
+
+int lb_parse_seekpct(const char *s, u32 *ppm, bool *eof)
+{
+	u64 whole = 0, frac = 0;
+	int nint = 0, nfrac = 0;
+	const char *p = s;
+
+	if (!strcmp(s, "eof")) {
+		*ppm = 0;
+		*eof = true;
+		return 0;
+	}
+	for (; *p >= '0' && *p <= '9'; p++, nint++)
+		if (whole <= 1000)
+			whole = whole * 10 + (u64)(*p - '0');
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++, nfrac++) {
+			if (nfrac < 4)
+				frac = frac * 10 + (u64)(*p - '0');
+			else if (*p != '0')
+				return -3;
+		}
+		if (!nfrac)
+			return -1;
+	}
+	if (*p || (!nint && !nfrac))
+		return -1;
+	for (int i = nfrac; i < 4; i++)
+		frac *= 10;
+	if (whole > 100 || (whole == 100 && frac))
+		return -2;
+	*ppm = (u32)(whole * (LB_SEEK_ALL / 100) + frac);
+	*eof = false;
+	return 0;
+}
+
+void lb_fmt_seekpct(char *buf, size_t n, u32 ppm)
+{
+	u32 frac = ppm % (LB_SEEK_ALL / 100);
+	int len = snprintf(buf, n, "%u.%04u", ppm / (LB_SEEK_ALL / 100), frac);
+
+	/* drop trailing zeros, and the point when nothing is left after it */
+	while (len > 0 && (size_t)len < n && buf[len - 1] == '0')
+		buf[--len] = '\0';
+	if (len > 0 && (size_t)len < n && buf[len - 1] == '.')
+		buf[--len] = '\0';
 }
