@@ -7,8 +7,10 @@
 # found at its number with exit 3.  Open loop: waits only sleep by default
 # (the timers line says "never spun"), --spin 100 spins and says how long;
 # the summary splits the CPU by job ("by thread:") and the JSON carries
-# each job's cpu_s and the run's spin_s.  The man page renders without
-# warnings.
+# each job's cpu_s and the run's spin_s.  --force accepted, a regular
+# file never refused; --seekpct decimals and eof (exact IO counts) and
+# its usage errors; --preset bs (12 sizes) and its usage errors.  The man
+# page renders without warnings.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$top/bench/lunqbench
 [ -x "$bin" ] || make -s -C "$top/bench" > /dev/null 2>&1
@@ -56,5 +58,46 @@ t open-sleeps 0 '\(--spin 0: never spun\)' --buffered --size 1m --iorate 100 --e
 t open-spins 0 '\(--spin 100: spun [0-9.]+ [mun]?s in all\)' --buffered --size 1m --iorate 200 --elapsed 1 --spin 100 --interval 0 "$img"
 t by-thread 0 'by thread: stream [0-9.]+ us per IO \([0-9.]+ s\), far [0-9.]+ us per IO \([0-9.]+ s\), main [0-9.]+ s' --buffered --size 1m --preset bubble --elapsed 1 --interval 0 "$img"
 t json-cpu 0 '"cpu_s":[0-9.e-]+,"cpu_ns_per_io":.*"spin_s":0,.*"cpu_kernel_workers_s":' --buffered --size 1m --iorate 100 --elapsed 1 --interval 0 --json "$img"
+# --force: accepted; a regular file is never refused (only busy block
+# devices are: tests/vm/t-bench-safety.sh, and bench_busy_test.c for the
+# reasons named)
+t force-file 0 '^ios=16 reads=0 writes=16 ' --force --buffered --size 1m --rdpct 0 --ios 16 --interval 0 --kv "$img"
+t file-not-refused 0 '^ios=16 reads=0 writes=16 ' --buffered --size 1m --rdpct 0 --ios 16 --interval 0 --kv "$img"
+t force-no-value 1 -- '--force' --force=yes --size 1m "$img"
+# --seekpct: decimals and eof; bad values name the option
+t seekpct-neg 1 -- "--seekpct: '-1' is not a percentage" --seekpct -1 --size 1m "$img"
+t seekpct-101 1 -- "--seekpct: '101' is not a percentage from 0 to 100" --seekpct 101 --size 1m "$img"
+t seekpct-fine 1 -- "--seekpct: '0.0000001' is finer than 0.0001" --seekpct 0.0000001 --size 1m "$img"
+t seekpct-abc 1 -- "--seekpct: 'abc' is not a percentage" --seekpct abc --size 1m "$img"
+t seekpct-eofx 1 -- "--seekpct: 'eofx' is not a percentage" --seekpct eofx --size 1m "$img"
+t seekpct-decimal 0 'seekpct 0\.01, ' --seekpct 0.01 --buffered --size 1m --ios 10 --interval 0 "$img"
+t seekpct-json 0 '"seekpct":0\.01,"seek_eof":false' --seekpct 0.01 --buffered --size 1m --ios 10 --interval 0 --json "$img"
+# eof: a 1 MiB range of 4k blocks is 256 IOs exactly, whatever the
+# threads (uring: each its slice; sync: one shared stream), open loop
+# too, and no time limit; --ios ends it sooner
+t eof-256 0 '^ios=256 ' --seekpct eof --buffered --size 1m --interval 0 --kv "$img"
+t eof-uring-threads 0 '^ios=256 ' --seekpct eof --threads 3 --iodepth 4 --buffered --size 1m --interval 0 --kv "$img"
+t eof-sync-threads 0 '^ios=256 ' --seekpct eof --engine sync --threads 3 --buffered --size 1m --interval 0 --kv "$img"
+t eof-open-loop 0 '^ios=256 .* saturated=0 ' --seekpct eof --iorate 20000 --threads 2 --buffered --size 1m --interval 0 --kv "$img"
+t eof-range 0 '^ios=64 ' --seekpct eof --bs 16k --range 1m-2m --buffered --size 4m --interval 0 --kv "$img"
+t eof-ios 0 '^ios=100 ' --seekpct eof --ios 100 --threads 2 --buffered --size 1m --interval 0 --kv "$img"
+t eof-json 0 '"seekpct":0,"seek_eof":true' --seekpct eof --buffered --size 1m --interval 0 --json "$img"
+# --preset bs: listed, its usage errors, 12 rows of sizes 512..1m
+t list-presets 0 '^bs$' --list-presets
+t bs-with-bs 1 -- '--bs: --preset bs scans the sizes itself' --preset bs --bs 4k --size 1m "$img"
+t bs-with-ios 1 -- '--ios: --preset bs runs --elapsed per size' --preset bs --ios 10 --size 1m "$img"
+t bs-with-verify 1 -- '--verify: not with --preset bs' --preset bs --verify --size 1m "$img"
+out=$("$bin" --preset bs --elapsed 0.05 --buffered --size 4m "$img" 2>&1)
+rows=$(printf '%s\n' "$out" | awk '$1 ~ /^[0-9]+$/ && NF >= 8 { printf "%s%s", s, $1; s = "," }')
+if [ "$rows" = 512,1024,2048,4096,8192,16384,32768,65536,131072,262144,524288,1048576 ] &&
+	printf '%s\n' "$out" | grep -q '^ *size  *ios  *iops  *MB/s  *mean  *p50  *p99  *max$'; then
+	echo "ok bench-cli-bs-rows"
+else
+	printf '%s\n' "$out" | sed 's/^/# /'
+	echo "not ok bench-cli-bs-rows # sizes '$rows'"
+fi
+t bs-seekpct-eof 0 '^ *1048576 +4 ' --preset bs --seekpct eof --elapsed 5 --buffered --size 4m "$img"
+n=$("$bin" --preset bs --elapsed 0.05 --buffered --size 4m --kv "$img" 2>&1 | grep -c '^ios=')
+if [ "$n" = 12 ]; then echo "ok bench-cli-bs-kv"; else echo "not ok bench-cli-bs-kv # $n key=value lines, want 12"; fi
 w=$(groff -t -man -Tutf8 -ww -z "$top/bench/lunqbench.1" 2>&1)
 if [ -z "$w" ]; then echo "ok bench-man"; else printf '%s\n' "$w" | sed 's/^/# /'; echo "not ok bench-man # groff warnings"; fi

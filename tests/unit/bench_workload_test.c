@@ -35,7 +35,7 @@ static struct lb_workload base(void)
 	w.bs_weight[0] = 1;
 	w.nbs = 1;
 	w.rdpct = 100;
-	w.seekpct = 100;
+	w.seek_ppm = LB_SEEK_ALL;
 	return w;
 }
 
@@ -60,6 +60,171 @@ static int bad(const struct lb_workload *w, u64 size, u32 lbs, bool direct,
 	       strstr(e, has);
 }
 
+/*
+ * Jumps of @draws IOs of 4k over the whole target at @ppm: IOs that do
+ * not start where the previous one ended, a wrap at the end aside.
+ */
+static u64 count_jumps(u32 ppm, u64 draws, u64 seed)
+{
+	struct lb_workload w = base();
+	struct lb_gen g;
+	struct lb_io io;
+	u64 i, prev_end, jumps = 0;
+
+	w.seek_ppm = ppm;
+	lb_gen_init(&g, &w, SIZE, 0, 1, seed);
+	lb_gen_next(&g, &io);
+	for (i = 1, prev_end = io.off + io.len; i < draws; i++) {
+		lb_gen_next(&g, &io);
+		if (io.off != prev_end && !(prev_end == SIZE && io.off == 0))
+			jumps++;
+		prev_end = io.off + io.len;
+	}
+	return jumps;
+}
+
+/* @jumps within 5 standard deviations of the binomial's mean, @draws - 1
+ * trials at @ppm (a jump that lands where the stream was anyway, 1 in
+ * 262144, is not seen: far inside the bounds) */
+static int binomial_ok(u64 jumps, u32 ppm, u64 draws, const char *what)
+{
+	double p = (double)ppm / LB_SEEK_ALL, nt = (double)(draws - 1);
+	double mean = nt * p, sd = lb_pow(nt * p * (1 - p), 0.5);
+	double lo = mean - 5 * sd, hi = mean + 5 * sd;
+
+	printf("# seekpct %s: %llu jumps in %llu IOs, want %.0f..%.0f (mean %.1f)\n",
+	       what, (unsigned long long)jumps, (unsigned long long)draws, lo, hi,
+	       mean);
+	return (double)jumps >= lo && (double)jumps <= hi;
+}
+
+/* eof: the streams of a range of 256 4k blocks; every block exactly once,
+ * in order within each stream, then nothing more */
+static int eof_streams(u32 streams)
+{
+	struct lb_workload w = base();
+	unsigned char seen[256];
+	struct lb_gen g;
+	struct lb_io io;
+	u64 total = 0;
+	int ok = 1;
+
+	w.seek_ppm = 0;
+	w.seek_eof = true;
+	w.range_lo = 64 * KiB;
+	w.range_hi = 64 * KiB + 1 * MiB;
+	memset(seen, 0, sizeof(seen));
+	for (u32 s = 0; s < streams; s++) {
+		u64 prev_end = 0, n = 0;
+
+		lb_gen_init(&g, &w, SIZE, s, streams, 13);
+		while (lb_gen_next(&g, &io)) {
+			u64 b = (io.off - w.range_lo) / 4096;
+
+			if (io.off < w.range_lo || io.off + io.len > w.range_hi ||
+			    io.len != 4096 || (n && io.off != prev_end) ||
+			    seen[b]++)
+				ok = 0;
+			prev_end = io.off + io.len;
+			if (++n > 256)
+				return 0;
+		}
+		total += n;
+		ok &= !lb_gen_next(&g, &io);	/* and stays ended */
+	}
+	for (int b = 0; b < 256; b++)
+		ok &= seen[b] == 1;
+	printf("# eof, %u stream(s): %llu IOs for 256 blocks\n", streams,
+	       (unsigned long long)total);
+	return ok && total == 256;
+}
+
+static void seekpct_tests(void)
+{
+	static const struct {
+		const char *s;
+		int rc;
+		u32 ppm;
+		bool eof;
+	} cases[] = {
+		{ "0", 0, 0, false }, { "100", 0, LB_SEEK_ALL, false },
+		{ "0.01", 0, 100, false }, { "12.5", 0, 125000, false },
+		{ "0.0001", 0, 1, false }, { "0.00010", 0, 1, false },
+		{ ".5", 0, 5000, false }, { "100.000", 0, LB_SEEK_ALL, false },
+		{ "eof", 0, 0, true },
+		{ "-1", -1, 0, false }, { "101", -2, 0, false },
+		{ "100.0001", -2, 0, false }, { "0.00001", -3, 0, false },
+		{ "0.0000001", -3, 0, false }, { "abc", -1, 0, false },
+		{ "eofx", -1, 0, false }, { "1e2", -1, 0, false },
+		{ "", -1, 0, false }, { ".", -1, 0, false }, { "5.", -1, 0, false },
+		{ " 5", -1, 0, false }, { "5 ", -1, 0, false },
+		{ "0x10", -1, 0, false },
+	};
+	struct lb_workload w;
+	struct lb_gen g;
+	struct lb_io io;
+	u64 prev_end, n;
+	char b[32];
+	int ok = 1;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		u32 ppm = 12345;
+		bool eof = !cases[i].eof;
+		int rc = lb_parse_seekpct(cases[i].s, &ppm, &eof);
+
+		if (rc != cases[i].rc ||
+		    (!rc && (ppm != cases[i].ppm || eof != cases[i].eof))) {
+			printf("#   '%s': rc %d ppm %u eof %d\n", cases[i].s, rc, ppm, eof);
+			ok = 0;
+		}
+	}
+	check(ok, "seekpct-parse");
+	lb_fmt_seekpct(b, sizeof(b), 100);
+	ok = !strcmp(b, "0.01");
+	lb_fmt_seekpct(b, sizeof(b), LB_SEEK_ALL);
+	ok &= !strcmp(b, "100");
+	lb_fmt_seekpct(b, sizeof(b), 0);
+	ok &= !strcmp(b, "0");
+	lb_fmt_seekpct(b, sizeof(b), 125000);
+	ok &= !strcmp(b, "12.5");
+	lb_fmt_seekpct(b, sizeof(b), 1);
+	ok &= !strcmp(b, "0.0001");
+	check(ok, "seekpct-format");
+
+	/* 0.01 %: one IO in 10000 jumps, ~100 in a million */
+	check(binomial_ok(count_jumps(100, 1000000, 21), 100, 1000000, "0.01"),
+	      "seek-0.01-one-in-10000");
+	/* 12.5 %: a fraction, drawn in ppm */
+	check(binomial_ok(count_jumps(125000, 100000, 22), 125000, 100000, "12.5"),
+	      "seek-12.5-ppm");
+	/* 30 %: a whole percentage, the draws of before */
+	check(binomial_ok(count_jumps(300000, 100000, 23), 300000, 100000, "30"),
+	      "seek-30-whole-pct");
+
+	/* eof: exactly the range's blocks, once; with streams, slices */
+	check(eof_streams(1), "seek-eof-one-stream");
+	check(eof_streams(3), "seek-eof-three-streams-slices");
+	check(eof_streams(256), "seek-eof-a-block-per-stream");
+	/* eof, mixed sizes: contiguous from lo, never past hi, ends when the
+	 * next IO would not fit */
+	w = base();
+	w.seek_ppm = 0;
+	w.seek_eof = true;
+	w.range_hi = 1 * MiB;
+	w.bs[1] = 64 * KiB;
+	w.bs_weight[1] = 1;
+	w.nbs = 2;
+	lb_gen_init(&g, &w, SIZE, 0, 1, 14);
+	for (n = 0, prev_end = 0, ok = 1; lb_gen_next(&g, &io); n++) {
+		if (io.off != prev_end || io.off + io.len > w.range_hi)
+			ok = 0;
+		prev_end = io.off + io.len;
+	}
+	check(ok && n > 0 && w.range_hi - prev_end < 64 * KiB, "seek-eof-mixed-sizes");
+	w.seek_ppm = 1;
+	check(bad(&w, SIZE, 512, false, "--seekpct", "eof"), "check-seekpct-eof-not-random");
+}
+
 int main(void)
 {
 	struct lb_workload w;
@@ -71,7 +236,7 @@ int main(void)
 
 	/* seekpct 0: strictly sequential, wrapping to range_lo at the end */
 	w = base();
-	w.seekpct = 0;
+	w.seek_ppm = 0;
 	w.range_lo = 64 * KiB;
 	w.range_hi = 64 * KiB + 1 * MiB;
 	check(lb_workload_check(&w, SIZE, 512, true) == NULL, "seq-valid");
@@ -125,7 +290,7 @@ int main(void)
 	check(ok, "seek-100-spread");
 
 	/* seekpct 30: 28..32 % of IOs do not start where the previous ended */
-	w.seekpct = 30;
+	w.seek_ppm = 30 * (LB_SEEK_ALL / 100);
 	lb_gen_init(&g, &w, SIZE, 0, 1, 3);
 	lb_gen_next(&g, &io);
 	for (i = 1, jumps = 0, prev_end = io.off + io.len; i < IOS; i++) {
@@ -247,7 +412,7 @@ int main(void)
 		hi = io.off > hi ? io.off : hi;
 	}
 	check(ok && hi == 56 * KiB + 512, "offset-512-stays-in-target");
-	w.seekpct = 0;
+	w.seek_ppm = 0;
 	w.range_hi = 64 * KiB;
 	lb_gen_init(&g, &w, SIZE, 0, 1, 8);
 	for (i = 0, ok = 1; i < 100; i++) {
@@ -312,7 +477,7 @@ int main(void)
 
 	/* streams: spread starts, their own draws */
 	w = base();
-	w.seekpct = 0;
+	w.seek_ppm = 0;
 	lb_gen_init(&g, &w, SIZE, 0, 2, 11);
 	lb_gen_init(&g2, &w, SIZE, 1, 2, 11);
 	lb_gen_next(&g, &io);
@@ -322,7 +487,7 @@ int main(void)
 	lb_gen_init(&g, &w, SIZE, 2, 3, 11);
 	lb_gen_next(&g, &io);
 	check(io.off == SIZE * 2 / 3 / 4096 * 4096, "stream-start-on-grain");
-	w.seekpct = 100;
+	w.seek_ppm = LB_SEEK_ALL;
 	lb_gen_init(&g, &w, SIZE, 0, 2, 11);
 	lb_gen_init(&g2, &w, SIZE, 1, 2, 11);
 	for (i = 0, k = 0; i < 100; i++) {
@@ -341,6 +506,8 @@ int main(void)
 		ok &= lo == io.off;
 	}
 	check(ok, "reproducible-per-seed");
+
+	seekpct_tests();
 
 	/* lb_workload_check: each bad case names its option */
 	w = base();
@@ -378,7 +545,7 @@ int main(void)
 	w.rdpct = 101;
 	check(bad(&w, SIZE, 512, false, "--rdpct", "101"), "check-rdpct");
 	w = base();
-	w.seekpct = 101;
+	w.seek_ppm = 101 * (LB_SEEK_ALL / 100);
 	check(bad(&w, SIZE, 512, false, "--seekpct", "101"), "check-seekpct");
 	w = base();
 	w.offset = 1000;
