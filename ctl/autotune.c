@@ -167,7 +167,7 @@ static void report_json(FILE *f, const struct lq_online_res *r,
 {
 	const struct lq_auto_view *v = &r->v;
 
-	fputs("{\"device\":", f);
+	fprintf(f, "{\"schema\":%d,\"device\":", LQ_JSON_SCHEMA);
 	lq_json_str(f, r->device);
 	fputs(",\"mode\":", f);
 	lq_json_str(f, lq_auto_mode_name(v->mode));

@@ -9,6 +9,7 @@
 
 #include "lunqctl.h"
 #include "nl.h"
+#include "lunq_args.h"
 
 struct lq_cmd {
 	const char *name;
@@ -29,6 +30,7 @@ int cmd_set(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_hist(int argc, char **argv);
+int cmd_align(int argc, char **argv);
 int cmd_events(int argc, char **argv);
 int cmd_apply(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
@@ -56,5 +58,10 @@ void lq_fmt_size(char *buf, size_t len, u64 bytes);
 int lq_parse_uint(const char *s, unsigned long max, unsigned long *v);
 /* Find the device called @name (lunq name or device-mapper name). */
 int lq_find_dev(struct lq_nl *nl, const char *name, struct lq_dev *d);
+
+/* Parse the kernel's policy string into @p (every key's value, given). */
+int lq_parse_policy(const char *s, struct lunq_policy *p);
+/* Value of the pool key in the policy string, "" when none. */
+void lq_pool_of(const char *policy, char *buf, size_t len);
 
 #endif /* LUNQCTL_CMD_H */

@@ -40,37 +40,6 @@ static int simple_opts(int argc, char **argv, bool json_ok, bool *json)
 	return LQ_OK;
 }
 
-/* Parse the kernel's policy string into @p (every key's value, given). */
-static int parse_policy(const char *s, struct lunq_policy *p)
-{
-	char buf[LUNQ_POLICY_MAX], *w[LUNQ_NR_KEYS + 1];
-	int n, i;
-	u64 seen = 0;
-
-	lunq_policy_init(p);
-	snprintf(buf, sizeof(buf), "%s", s);
-	n = lunq_split_words(buf, w, ARRAY_SIZE(w));
-	if (n < 0)
-		return -1;
-	for (i = 0; i < n; i++) {
-		enum lunq_key key;
-
-		if (lunq_parse_word(p, w[i], &seen, &key))
-			return -1;
-	}
-	return 0;
-}
-
-/* Value of the pool key in the policy string, "" when none. */
-static void pool_of(const char *policy, char *buf, size_t len)
-{
-	struct lunq_policy p;
-
-	buf[0] = '\0';
-	if (!parse_policy(policy, &p) && (p.given & (1U << LUNQ_POOL)))
-		snprintf(buf, len, "%s", p.pool);
-}
-
 /*
  * Depth of the pool device @name joined without giving pool_depth: the
  * kernel reads it back in sysfs (the table line, and so netlink's policy
@@ -150,6 +119,7 @@ static void json_dev_head(FILE *f, const struct lq_dev *d)
 	char lower[64];
 
 	lq_lower_name(d->lower, lower, sizeof(lower));
+	fprintf(f, "\"schema\":%d,", LQ_JSON_SCHEMA);
 	json_kv_str(f, "name", d->name, false);
 	json_kv_str(f, "dm_name", d->dm_name, true);
 	json_kv_str(f, "disk", d->disk, true);
@@ -248,7 +218,7 @@ static void show_text(const struct lq_dev *d, const struct lq_ident *id,
 		for (i = 0; i < n; i++) {
 			char q[LUNQ_POOL_NAME_MAX + 1];
 
-			pool_of(all[i].policy, q, sizeof(q));
+			lq_pool_of(all[i].policy, q, sizeof(q));
 			if (!strcmp(q, pool))
 				printf(" %s", all[i].name);
 		}
@@ -289,7 +259,10 @@ static void show_json(const struct lq_dev *d, const struct lq_ident *id,
 			continue;
 		lunq_policy_value(p, k, v, sizeof(v));
 		printf("%s\"%s\":{\"value\":", first ? "" : ",", lunq_key_name(k));
-		lq_json_str(stdout, v);
+		if (lunq_key_numeric(k))
+			fputs(v, stdout);	/* "%u" */
+		else
+			lq_json_str(stdout, v);
 		printf(",\"given\":%s,\"table_only\":%s}",
 		       (p->given & (1ULL << k)) ? "true" : "false",
 		       lunq_key_table_only(k) ? "true" : "false");
@@ -304,7 +277,7 @@ static void show_json(const struct lq_dev *d, const struct lq_ident *id,
 		for (i = 0; i < n; i++) {
 			char q[LUNQ_POOL_NAME_MAX + 1];
 
-			pool_of(all[i].policy, q, sizeof(q));
+			lq_pool_of(all[i].policy, q, sizeof(q));
 			if (strcmp(q, pool))
 				continue;
 			printf("%s", first ? "" : ",");
@@ -350,12 +323,12 @@ int cmd_show(int argc, char **argv)
 		goto out;
 	memset(&id, 0, sizeof(id));
 	lq_ident_read("", d.lower, &id);
-	if (parse_policy(d.policy, &p)) {
+	if (lq_parse_policy(d.policy, &p)) {
 		rc = lq_error(LQ_EFAIL, "%s: cannot parse the kernel's policy \"%s\"; lunqctl and dm-lunq differ?",
 			      d.name, d.policy);
 		goto out;
 	}
-	pool_of(d.policy, pool, sizeof(pool));
+	lq_pool_of(d.policy, pool, sizeof(pool));
 	if (pool[0] && !(p.given & (1U << LUNQ_POOL_DEPTH)))
 		p.val[LUNQ_POOL_DEPTH] = pool_depth_of(d.name);
 	if (pool[0] && lq_nl_dump(nl, &all, &n))
@@ -403,8 +376,8 @@ int cmd_set(int argc, char **argv)
 		goto out;
 	}
 	snprintf(name, sizeof(name), "%s", d.name);
-	if (parse_policy(d.policy, &before) ||
-	    lq_nl_get_dev(nl, name, &d) || parse_policy(d.policy, &after)) {
+	if (lq_parse_policy(d.policy, &before) ||
+	    lq_nl_get_dev(nl, name, &d) || lq_parse_policy(d.policy, &after)) {
 		printf("%s: set %s\n", name, words);
 		goto out;
 	}

@@ -171,17 +171,129 @@ static void auto_lines(const struct lq_dev *devs, int n,
 	}
 }
 
+enum view { V_BRIEF, V_SOLARIS, V_LINUX, V_JSON };
+
+static void print_row(enum view v, const char *name, const struct lq_iostat *r)
+{
+	if (v == V_LINUX)
+		lq_iostat_linux_row(stdout, name, r);
+	else
+		lq_iostat_row(stdout, name, r, v == V_SOLARIS);
+}
+
+/* A total's row: "pool:NAME" or "all" in the device column. */
+static void total_row(enum view v, const char *pool,
+		      const struct lq_iostat_total *t, bool *first)
+{
+	struct lq_iostat r;
+	char name[LUNQ_POOL_NAME_MAX + 8];
+
+	lq_iostat_total(t, &r);
+	if (v != V_JSON) {
+		snprintf(name, sizeof(name), pool ? "pool:%s" : "all", pool);
+		print_row(v, name, &r);
+		return;
+	}
+	printf("%s{\"pool\":", *first ? "" : ",");
+	if (pool)
+		lq_json_str(stdout, pool);
+	else
+		fputs("null", stdout);
+	printf(",\"devices\":%u", t->ndev);
+	lq_iostat_json_begin(stdout, NULL, &r);
+	fputc('}', stdout);
+	*first = false;
+}
+
+/*
+ * One report: a row per device shown, then with @tot a total row per
+ * pool (in the order pools first appear) and one for all of them.
+ */
+static int report(const struct lq_dev *devs, int n, const struct lq_dev *prev,
+		  int nprev, char **names, int nnames, enum view v, bool tot)
+{
+	struct lq_iostat_total *pt = NULL, all = { 0 };
+	char (*pools)[LUNQ_POOL_NAME_MAX + 1] = NULL;
+	int i, j, np = 0, shown = 0;
+	bool first = true;
+	u64 d[__LUNQ_ST_MAX];
+
+	if (tot && n) {
+		pt = calloc(n, sizeof(*pt));
+		pools = calloc(n, sizeof(*pools));
+		if (!pt || !pools) {
+			free(pt);
+			free(pools);
+			return lq_error(LQ_EFAIL, "out of memory");
+		}
+	}
+	if (v == V_JSON)
+		printf("{\"schema\":%d,\"time\":%.3f,\"devices\":[",
+		       LQ_JSON_SCHEMA, now_real());
+	else if (v == V_LINUX)
+		lq_iostat_linux_header(stdout);
+	else
+		lq_iostat_header(stdout, v == V_SOLARIS);
+	for (i = 0; i < n; i++) {
+		const struct lq_dev *p;
+		struct lq_iostat r;
+		char pool[LUNQ_POOL_NAME_MAX + 1];
+
+		if (!wanted(devs[i].name, devs[i].dm_name, names, nnames))
+			continue;
+		p = find_prev(prev, nprev, devs[i].name);
+		if (lq_iostat_delta(p ? p->st : NULL, devs[i].st, d))
+			continue;	/* no time passed */
+		lq_iostat_from_delta(d, 1, &r);
+		if (v == V_JSON) {
+			printf("%s", shown ? "," : "");
+			stat_json(&devs[i], &r);
+		} else {
+			print_row(v, devs[i].name, &r);
+		}
+		shown++;
+		if (!tot)
+			continue;
+		lq_iostat_add(&all, d);
+		lq_pool_of(devs[i].policy, pool, sizeof(pool));
+		if (!pool[0])
+			continue;
+		for (j = 0; j < np && strcmp(pools[j], pool); j++)
+			;
+		if (j == np)
+			snprintf(pools[np++], sizeof(pools[0]), "%s", pool);
+		lq_iostat_add(&pt[j], d);
+	}
+	if (v == V_JSON && tot)
+		printf("],\"totals\":[");
+	if (tot) {
+		for (j = 0; j < np; j++)
+			total_row(v, pools[j], &pt[j], &first);
+		if (all.ndev)
+			total_row(v, NULL, &all, &first);
+	}
+	if (v != V_JSON)
+		auto_lines(devs, n, prev, nprev, names, nnames);
+	printf(v == V_JSON ? "]}\n" : "\n");
+	fflush(stdout);
+	free(pt);
+	free(pools);
+	return LQ_OK;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "extended", no_argument, NULL, 'x' },
+		{ "linux", no_argument, NULL, 'L' },
+		{ "totals", no_argument, NULL, 'C' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "prometheus", no_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	bool ext = false, json = false, prom = false;
+	bool ext = false, json = false, prom = false, lnx = false, tot = false;
 	const char *out = NULL;
 	double interval = 0, next;
 	unsigned long count = 0, done = 0;
@@ -192,9 +304,11 @@ int cmd_stat(int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "xjpo:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "xLCjpo:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'x': ext = true; break;
+		case 'L': lnx = true; break;
+		case 'C': tot = true; break;
 		case 'j': json = true; break;
 		case 'p': prom = true; break;
 		case 'o': out = optarg; break;
@@ -207,6 +321,8 @@ int cmd_stat(int argc, char **argv)
 		return lq_usage("stat", "--json and --prometheus exclude each other");
 	if (out && !prom)
 		return lq_usage("stat", "--output goes with --prometheus");
+	if (prom && (lnx || tot || ext))
+		return lq_usage("stat", "--prometheus prints raw counters: no -x, -L or -C");
 	names = argv + optind;
 	nnames = argc - optind;
 	/* trailing numbers: INTERVAL [COUNT], as iostat takes them */
@@ -270,31 +386,11 @@ int cmd_stat(int argc, char **argv)
 			if (rc)
 				goto out;
 		} else {
-			if (json)
-				printf("{\"time\":%.3f,\"devices\":[", now_real());
-			else
-				lq_iostat_header(stdout, ext);
-			for (i = 0; i < n; i++) {
-				const struct lq_dev *p;
-				struct lq_iostat r;
-
-				if (!wanted(devs[i].name, devs[i].dm_name, names, nnames))
-					continue;
-				p = find_prev(prev, nprev, devs[i].name);
-				if (lq_iostat_compute(p ? p->st : NULL, devs[i].st, &r))
-					continue;	/* no time passed */
-				if (json) {
-					printf("%s", shown ? "," : "");
-					stat_json(&devs[i], &r);
-				} else {
-					lq_iostat_row(stdout, devs[i].name, &r, ext);
-				}
-				shown++;
-			}
-			if (!json)
-				auto_lines(devs, n, prev, nprev, names, nnames);
-			printf(json ? "]}\n" : "\n");
-			fflush(stdout);
+			rc = report(devs, n, prev, nprev, names, nnames,
+				    json ? V_JSON : lnx ? V_LINUX : ext ? V_SOLARIS : V_BRIEF,
+				    tot);
+			if (rc)
+				goto out;
 		}
 		if (++done == count || stop)
 			break;
@@ -342,7 +438,8 @@ static void print_event(const struct lq_event *ev, void *arg)
 		return;
 	x->seen++;
 	if (x->json) {
-		printf("{\"time\":%.6f,\"event\":\"%s\",\"device\":", t, kind);
+		printf("{\"schema\":%d,\"time\":%.6f,\"event\":\"%s\",\"device\":",
+		       LQ_JSON_SCHEMA, t, kind);
 		lq_json_str(stdout, ev->name);
 		switch (ev->kind) {
 		case LUNQ_EV_QFULL:

@@ -16,10 +16,10 @@ static u64 lq_delta(const u64 *a, const u64 *b, int i)
 	return b[i] >= old ? b[i] - old : b[i];
 }
 
-int lq_iostat_compute(const u64 *a, const u64 *b, struct lq_iostat *r)
+int lq_iostat_delta(const u64 *a, const u64 *b, u64 *d)
 {
-	u64 t0, dns, dc;
-	double ns;
+	u64 t0;
+	int i;
 
 	/*
 	 * The counters restarted between @a and @b (crtime_ns moved: a
@@ -29,34 +29,102 @@ int lq_iostat_compute(const u64 *a, const u64 *b, struct lq_iostat *r)
 		a = NULL;
 	/* since the counters started (a module without crtime_ns: boot) */
 	t0 = a ? a[LUNQ_ST_SNAPTIME_NS] : b[LUNQ_ST_CRTIME_NS];
-	memset(r, 0, sizeof(*r));
+	memset(d, 0, __LUNQ_ST_MAX * sizeof(*d));
 	if (b[LUNQ_ST_SNAPTIME_NS] <= t0)
 		return -1;
-	dns = b[LUNQ_ST_SNAPTIME_NS] - t0;
-	ns = (double)dns;
-	r->dt = ns / 1e9;
-
-	r->rps = (double)lq_delta(a, b, LUNQ_ST_READS) / r->dt;
-	r->wps = (double)lq_delta(a, b, LUNQ_ST_WRITES) / r->dt;
-	/* 512-byte sectors -> KiB */
-	r->krps = (double)lq_delta(a, b, LUNQ_ST_READ_SECTORS) / 2 / r->dt;
-	r->kwps = (double)lq_delta(a, b, LUNQ_ST_WRITE_SECTORS) / 2 / r->dt;
-	r->wait = (double)lq_delta(a, b, LUNQ_ST_WLENTIME_NS) / ns;
-	r->actv = (double)lq_delta(a, b, LUNQ_ST_RLENTIME_NS) / ns;
-	dc = lq_delta(a, b, LUNQ_ST_COMPLETED);
-	if (dc) {
-		r->wsvc_t = (double)lq_delta(a, b, LUNQ_ST_WLENTIME_NS) /
-			    (double)dc / 1e6;
-		r->asvc_t = (double)lq_delta(a, b, LUNQ_ST_RLENTIME_NS) /
-			    (double)dc / 1e6;
-	}
-	r->pct_w = 100.0 * (double)lq_delta(a, b, LUNQ_ST_WTIME_NS) / ns;
-	r->pct_b = 100.0 * (double)lq_delta(a, b, LUNQ_ST_RTIME_NS) / ns;
-	r->qfullps = (double)lq_delta(a, b, LUNQ_ST_QFULL) / r->dt;
-	r->throttle = b[LUNQ_ST_THROTTLE];
-	r->inflight = b[LUNQ_ST_INFLIGHT];
-	r->waiting = b[LUNQ_ST_WAITING];
+	for (i = 0; i < __LUNQ_ST_MAX; i++)
+		d[i] = lq_delta(a, b, i);
+	d[LUNQ_ST_SNAPTIME_NS] = b[LUNQ_ST_SNAPTIME_NS] - t0;
+	/* gauges: the newer snapshot's */
+	d[LUNQ_ST_THROTTLE] = b[LUNQ_ST_THROTTLE];
+	d[LUNQ_ST_INFLIGHT] = b[LUNQ_ST_INFLIGHT];
+	d[LUNQ_ST_WAITING] = b[LUNQ_ST_WAITING];
 	return 0;
+}
+
+/* @n / @d, 0 when @d is 0 */
+static double lq_div(double n, double d)
+{
+	return d > 0 ? n / d : 0;
+}
+
+void lq_iostat_from_delta(const u64 *d, unsigned int ndev,
+			  struct lq_iostat *r)
+{
+	double ns = (double)d[LUNQ_ST_SNAPTIME_NS], dr, dw, dc;
+
+	memset(r, 0, sizeof(*r));
+	if (!ndev || !ns)
+		return;
+	r->dt = ns / 1e9;
+	dr = (double)d[LUNQ_ST_READS];
+	dw = (double)d[LUNQ_ST_WRITES];
+	dc = (double)d[LUNQ_ST_COMPLETED];
+	r->rps = dr / r->dt;
+	r->wps = dw / r->dt;
+	/* 512-byte sectors -> KiB */
+	r->krps = (double)d[LUNQ_ST_READ_SECTORS] / 2 / r->dt;
+	r->kwps = (double)d[LUNQ_ST_WRITE_SECTORS] / 2 / r->dt;
+	r->wait = (double)d[LUNQ_ST_WLENTIME_NS] / ns;
+	r->actv = (double)d[LUNQ_ST_RLENTIME_NS] / ns;
+	r->wsvc_t = lq_div((double)d[LUNQ_ST_WLENTIME_NS], dc) / 1e6;
+	r->asvc_t = lq_div((double)d[LUNQ_ST_RLENTIME_NS], dc) / 1e6;
+	/* a total row: the mean over its devices */
+	r->pct_w = 100.0 * (double)d[LUNQ_ST_WTIME_NS] / ns / ndev;
+	r->pct_b = 100.0 * (double)d[LUNQ_ST_RTIME_NS] / ns / ndev;
+	r->qfullps = (double)d[LUNQ_ST_QFULL] / r->dt;
+	r->throttle = d[LUNQ_ST_THROTTLE];
+	r->inflight = d[LUNQ_ST_INFLIGHT];
+	r->waiting = d[LUNQ_ST_WAITING];
+	/* Linux iostat -x, await split into lunq's wait and the device's */
+	r->r_lunq = lq_div((double)d[LUNQ_ST_READ_WAIT_NS], dr) / 1e6;
+	r->r_dev = lq_div((double)d[LUNQ_ST_READ_SVC_NS], dr) / 1e6;
+	r->w_lunq = lq_div((double)d[LUNQ_ST_WRITE_WAIT_NS], dw) / 1e6;
+	r->w_dev = lq_div((double)d[LUNQ_ST_WRITE_SVC_NS], dw) / 1e6;
+	r->r_await = r->r_lunq + r->r_dev;
+	r->w_await = r->w_lunq + r->w_dev;
+	r->aqu_sz = r->wait + r->actv;
+	r->rareq_sz = lq_div((double)d[LUNQ_ST_READ_SECTORS] / 2, dr);
+	r->wareq_sz = lq_div((double)d[LUNQ_ST_WRITE_SECTORS] / 2, dw);
+	r->util = r->pct_b;
+	r->ios = d[LUNQ_ST_READS] + d[LUNQ_ST_WRITES];
+	r->misaligned = d[LUNQ_ST_MISALIGNED_4K];
+	r->non_4k = d[LUNQ_ST_SIZE_NOT_4K];
+}
+
+int lq_iostat_compute(const u64 *a, const u64 *b, struct lq_iostat *r)
+{
+	u64 d[__LUNQ_ST_MAX];
+
+	if (lq_iostat_delta(a, b, d)) {
+		memset(r, 0, sizeof(*r));
+		return -1;
+	}
+	lq_iostat_from_delta(d, 1, r);
+	return 0;
+}
+
+void lq_iostat_add(struct lq_iostat_total *t, const u64 *d)
+{
+	int i;
+
+	/* the interval: the mean of the devices' (they differ by the dump) */
+	t->d[LUNQ_ST_SNAPTIME_NS] = (t->d[LUNQ_ST_SNAPTIME_NS] * t->ndev +
+				     d[LUNQ_ST_SNAPTIME_NS]) / (t->ndev + 1);
+	for (i = 0; i < __LUNQ_ST_MAX; i++)
+		if (i != LUNQ_ST_SNAPTIME_NS)
+			t->d[i] += d[i];
+	/* one unlimited device: the total is unlimited */
+	if (!d[LUNQ_ST_THROTTLE])
+		t->unlimited = true;
+	t->ndev++;
+}
+
+void lq_iostat_total(const struct lq_iostat_total *t, struct lq_iostat *r)
+{
+	lq_iostat_from_delta(t->d, t->ndev, r);
+	if (t->unlimited)
+		r->throttle = 0;
 }
 
 void lq_iostat_header(FILE *f, bool extended)
@@ -90,6 +158,24 @@ void lq_iostat_row(FILE *f, const char *name, const struct lq_iostat *r,
 			name);
 }
 
+void lq_iostat_linux_header(FILE *f)
+{
+	fprintf(f, "%-16s %7s %7s %9s %9s %7s %6s %6s %7s %6s %6s %6s %8s %8s %6s %5s %5s\n",
+		"Device", "r/s", "w/s", "rkB/s", "wkB/s", "r_await", "r_lunq",
+		"r_dev", "w_await", "w_lunq", "w_dev", "aqu-sz", "rareq-sz",
+		"wareq-sz", "%util", "misal", "non4k");
+}
+
+void lq_iostat_linux_row(FILE *f, const char *name, const struct lq_iostat *r)
+{
+	fprintf(f, "%-16s %7.1f %7.1f %9.1f %9.1f %7.2f %6.2f %6.2f %7.2f %6.2f %6.2f %6.2f %8.1f %8.1f %6.1f %5llu %5llu\n",
+		name, r->rps, r->wps, r->krps, r->kwps, r->r_await, r->r_lunq,
+		r->r_dev, r->w_await, r->w_lunq, r->w_dev, r->aqu_sz,
+		r->rareq_sz, r->wareq_sz, r->util,
+		(unsigned long long)r->misaligned,
+		(unsigned long long)r->non_4k);
+}
+
 void lq_iostat_json_begin(FILE *f, const char *name, const struct lq_iostat *r)
 {
 	static const struct {
@@ -108,19 +194,34 @@ void lq_iostat_json_begin(FILE *f, const char *name, const struct lq_iostat *r)
 		{ "pct_w", offsetof(struct lq_iostat, pct_w) },
 		{ "pct_b", offsetof(struct lq_iostat, pct_b) },
 		{ "qfull_s", offsetof(struct lq_iostat, qfullps) },
+		{ "r_await_ms", offsetof(struct lq_iostat, r_await) },
+		{ "r_lunq_ms", offsetof(struct lq_iostat, r_lunq) },
+		{ "r_dev_ms", offsetof(struct lq_iostat, r_dev) },
+		{ "w_await_ms", offsetof(struct lq_iostat, w_await) },
+		{ "w_lunq_ms", offsetof(struct lq_iostat, w_lunq) },
+		{ "w_dev_ms", offsetof(struct lq_iostat, w_dev) },
+		{ "aqu_sz", offsetof(struct lq_iostat, aqu_sz) },
+		{ "rareq_sz_kib", offsetof(struct lq_iostat, rareq_sz) },
+		{ "wareq_sz_kib", offsetof(struct lq_iostat, wareq_sz) },
+		{ "pct_util", offsetof(struct lq_iostat, util) },
 	};
 	size_t i;
 
-	fputs("{\"device\":", f);
-	lq_json_str(f, name);
+	if (name) {
+		fputs("{\"device\":", f);
+		lq_json_str(f, name);
+	}
 	for (i = 0; i < ARRAY_SIZE(nums); i++) {
 		fprintf(f, ",\"%s\":", nums[i].key);
 		lq_json_num(f, *(const double *)((const char *)r + nums[i].off));
 	}
-	fprintf(f, ",\"throttle\":%llu,\"inflight\":%llu,\"waiting\":%llu",
+	fprintf(f, ",\"throttle\":%llu,\"inflight\":%llu,\"waiting\":%llu,\"ios\":%llu,\"misaligned\":%llu,\"non_4k\":%llu",
 		(unsigned long long)r->throttle,
 		(unsigned long long)r->inflight,
-		(unsigned long long)r->waiting);
+		(unsigned long long)r->waiting,
+		(unsigned long long)r->ios,
+		(unsigned long long)r->misaligned,
+		(unsigned long long)r->non_4k);
 }
 
 void lq_iostat_json(FILE *f, const char *name, const struct lq_iostat *r)
@@ -219,6 +320,18 @@ static const struct {
 		"auto: moves of the throttle by auto." },
 	[LUNQ_ST_AUTO_SVC_NS] = { LQ_PROM_GAUGE_SECONDS,
 		"auto: mean service time of the last window in seconds." },
+	[LUNQ_ST_READ_WAIT_NS] = { LQ_PROM_SECONDS,
+		"Time completed reads waited in lunq, summed, in seconds." },
+	[LUNQ_ST_READ_SVC_NS] = { LQ_PROM_SECONDS,
+		"Time completed reads spent at the device, summed, in seconds." },
+	[LUNQ_ST_WRITE_WAIT_NS] = { LQ_PROM_SECONDS,
+		"Time completed writes waited in lunq, summed, in seconds." },
+	[LUNQ_ST_WRITE_SVC_NS] = { LQ_PROM_SECONDS,
+		"Time completed writes spent at the device, summed, in seconds." },
+	[LUNQ_ST_WRITE_MISALIGNED_4K] = { LQ_PROM_COUNTER,
+		"Writes not starting on 4 KiB." },
+	[LUNQ_ST_WRITE_SIZE_NOT_4K] = { LQ_PROM_COUNTER,
+		"Writes not a multiple of 4 KiB." },
 };
 
 /* A label value, escaped per the exposition format: backslash, quote, newline. */

@@ -31,6 +31,29 @@
  * not extended:
  *     r/s    w/s   kr/s   kw/s asvc_t  %b  thr device
  *    12.0    3.5   48.0  112.0    5.4  61   32 data0
+ *
+ * Linux iostat -x view (lunqctl stat -L), same d() and dt:
+ *
+ *   rkB/s, wkB/s   as kr/s, kw/s
+ *   r_lunq, w_lunq ms a read/write waited in lunq (arrival -> accepted by
+ *                  the LUN): d(read_wait_ns) / d(reads), the same for writes
+ *   r_dev, w_dev   ms at the device (accepted -> completed):
+ *                  d(read_svc_ns) / d(reads), ...
+ *   r_await        r_lunq + r_dev (iostat's r_await: what the reads took in
+ *                  all); w_await the same for writes
+ *   aqu-sz         wait + actv: d(wlentime_ns + rlentime_ns) / dt
+ *   rareq-sz       KiB per read: d(read_sectors) / 2 / d(reads); wareq-sz
+ *   %util          %b: 100 * d(rtime_ns) / dt (the device busy)
+ *   misal, non4k   reads and writes in the interval not starting on 4 KiB,
+ *                  not a multiple of 4 KiB (align.d's per-interval counts)
+ *
+ * Device r/s w/s rkB/s wkB/s r_await r_lunq r_dev w_await w_lunq w_dev
+ *   aqu-sz rareq-sz wareq-sz %util misal non4k   (device first, as Linux)
+ *
+ * Total rows (stat -C: one per pool and one for all devices): the
+ * devices' d() summed, dt their mean; rates, sizes, IO times and queue
+ * lengths are those of the sum; %w, %b, %util the mean over the devices;
+ * thr the sum ("-" when one of them is unlimited).
  */
 #ifndef LUNQCTL_IOSTAT_H
 #define LUNQCTL_IOSTAT_H
@@ -45,6 +68,17 @@ struct lq_iostat {
 	double pct_w, pct_b;		/* 100*d(wtime)/dt, 100*d(rtime)/dt */
 	double qfullps;			/* QUEUE FULL answers per second */
 	u64 throttle, inflight, waiting;	/* gauges from the newer snapshot */
+	/* Linux iostat -x (ms, KiB) */
+	double r_await, r_lunq, r_dev, w_await, w_lunq, w_dev;
+	double aqu_sz, rareq_sz, wareq_sz, util;
+	u64 ios, misaligned, non_4k;	/* reads + writes in the interval */
+};
+
+/* The devices' d() summed, for a total row. */
+struct lq_iostat_total {
+	u64 d[__LUNQ_ST_MAX];
+	unsigned int ndev;
+	bool unlimited;		/* one of them has no throttle */
 };
 
 /*
@@ -53,6 +87,26 @@ struct lq_iostat {
  * Returns 0, or -1 (and @r zeroed) when snaptime_ns did not advance.
  */
 int lq_iostat_compute(const u64 *a, const u64 *b, struct lq_iostat *r);
+
+/*
+ * d() of every statistic between @a (or NULL) and @b into @d
+ * (__LUNQ_ST_MAX), d[LUNQ_ST_SNAPTIME_NS] = dt in ns, gauges @b's.
+ * -1 (and @d zeroed) when snaptime_ns did not advance.
+ */
+int lq_iostat_delta(const u64 *a, const u64 *b, u64 *d);
+
+/* The columns of @d (from lq_iostat_delta or a total of @ndev devices). */
+void lq_iostat_from_delta(const u64 *d, unsigned int ndev, struct lq_iostat *r);
+
+/* Add one device's d() to @t (zeroed first). */
+void lq_iostat_add(struct lq_iostat_total *t, const u64 *d);
+
+/* The columns of total @t. */
+void lq_iostat_total(const struct lq_iostat_total *t, struct lq_iostat *r);
+
+/* The Linux view's header and rows (with newlines), device first. */
+void lq_iostat_linux_header(FILE *f);
+void lq_iostat_linux_row(FILE *f, const char *name, const struct lq_iostat *r);
 
 /* The header line (with its newline) of the extended or short table. */
 void lq_iostat_header(FILE *f, bool extended);
@@ -64,12 +118,19 @@ void lq_iostat_row(FILE *f, const char *name, const struct lq_iostat *r,
 /*
  * One JSON object, no newline: "device", "interval_s", "r_s", "w_s",
  * "kr_s", "kw_s", "wait", "actv", "wsvc_t_ms", "asvc_t_ms", "pct_w",
- * "pct_b", "qfull_s" (numbers, at most 3 decimals), "throttle",
- * "inflight", "waiting" (integers; throttle 0 = unlimited).
+ * "pct_b", "qfull_s", "r_await_ms", "r_lunq_ms", "r_dev_ms", "w_await_ms",
+ * "w_lunq_ms", "w_dev_ms", "aqu_sz", "rareq_sz_kib", "wareq_sz_kib",
+ * "pct_util" (numbers, at most 3 decimals), "throttle", "inflight",
+ * "waiting", "ios", "misaligned", "non_4k" (integers; throttle 0 =
+ * unlimited; the last three: reads and writes in the interval).
  */
 void lq_iostat_json(FILE *f, const char *name, const struct lq_iostat *r);
 
-/* The same without the closing brace, for more members after it. */
+/*
+ * The same without the closing brace, for more members after it; @name
+ * NULL: neither the opening brace nor "device", the columns each after a
+ * comma (for a total row's object).
+ */
 void lq_iostat_json_begin(FILE *f, const char *name, const struct lq_iostat *r);
 
 /*

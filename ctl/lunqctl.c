@@ -43,13 +43,17 @@ const struct lq_cmd lq_cmds[] = {
 	  "lunqctl remove + create, or dmsetup reload.\n" },
 	{ "reset", cmd_reset, "NAME",
 	  "zero the counters and histograms of NAME", "" },
-	{ "stat", cmd_stat, "[-x] [-j|-p [-o FILE]] [NAME...] [INTERVAL [COUNT]]",
+	{ "stat", cmd_stat, "[-x|-L] [-C] [-j|-p [-o FILE]] [NAME...] [INTERVAL [COUNT]]",
 	  "iostat-style statistics, per interval",
 	  "The first report covers the time since the counters were last reset;\n"
 	  "each following one the last INTERVAL seconds.  Without INTERVAL, one\n"
 	  "report.  Columns (lunqctl(8), STAT COLUMNS): r/s w/s kr/s kw/s and with\n"
 	  "-x wait actv wsvc_t asvc_t %w %b, plus qfull/s and the live throttle.\n"
-	  "  -x, --extended     iostat -x columns\n"
+	  "  -x, --extended     Solaris iostat -xn columns (seeds 003, 004)\n"
+	  "  -L, --linux        Linux iostat -x columns, await split into the time\n"
+	  "                     waiting in lunq and at the device, and the\n"
+	  "                     interval's misaligned and non-4k IOs\n"
+	  "  -C, --totals       a total row per pool and one for all devices\n"
 	  "  -j, --json         one JSON object per report, one line each\n"
 	  "  -p, --prometheus   raw counters in Prometheus text format\n"
 	  "  -o, --output FILE  with -p: write FILE atomically (textfile collector)\n" },
@@ -64,6 +68,17 @@ const struct lq_cmd lq_cmds[] = {
 	  "  -l, --lquantize LO,HI,STEP     linear rows, e.g. 0,20ms,1ms or 0,64k,4k\n"
 	  "  -P, --percentiles              count, mean, p50 .. p99.99, max\n"
 	  "  -j, --json                     JSON (all of the above and buckets)\n" },
+	{ "align", cmd_align, "[-j] [--vendor GLOB] [--model GLOB] [--pool POOL] [NAME...]",
+	  "align.d's report: sizes and alignment, READ / WRITE / ALL",
+	  "Per device: IOs, reads, writes, misaligned starts and non-4k sizes\n"
+	  "(READ, WRITE, ALL) and the percent non-4k; a total row per pool and one\n"
+	  "for all devices shown; then the size and alignment tables of those\n"
+	  "devices together.  Counts since the last reset.\n"
+	  "  --vendor GLOB                only devices whose lower device's vendor\n"
+	  "  --model GLOB                 or model matches (case-insensitive,\n"
+	  "                               as lunq.conf(5) matches them)\n"
+	  "  --pool POOL                  only the devices of pool POOL\n"
+	  "  -j, --json                   one JSON object\n" },
 	{ "events", cmd_events, "[-j] [-c COUNT] [-t SECONDS] [NAME...]",
 	  "follow QUEUE FULL, throttle, LUN reset and bubble events",
 	  "Runs until interrupted, COUNT events or SECONDS.\n"
@@ -343,4 +358,33 @@ int main(int argc, char **argv)
 			return lq_cmd_help(c->name);
 	}
 	return c->fn(argc - 1, argv + 1);
+}
+
+int lq_parse_policy(const char *s, struct lunq_policy *p)
+{
+	char buf[LUNQ_POLICY_MAX], *w[LUNQ_NR_KEYS + 1];
+	int n, i;
+	u64 seen = 0;
+
+	lunq_policy_init(p);
+	snprintf(buf, sizeof(buf), "%s", s);
+	n = lunq_split_words(buf, w, ARRAY_SIZE(w));
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		enum lunq_key key;
+
+		if (lunq_parse_word(p, w[i], &seen, &key))
+			return -1;
+	}
+	return 0;
+}
+
+void lq_pool_of(const char *policy, char *buf, size_t len)
+{
+	struct lunq_policy p;
+
+	buf[0] = '\0';
+	if (!lq_parse_policy(policy, &p) && (p.given & (1ULL << LUNQ_POOL)))
+		snprintf(buf, len, "%s", p.pool);
 }

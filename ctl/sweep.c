@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sweep.h"
+#include "json.h"
 #include "ident.h"
 #include "svg.h"
 
@@ -751,7 +752,7 @@ void lq_sweep_json(FILE *f, const struct lq_sweep *s)
 {
 	int i, c;
 
-	fputs("{\"device\":", f);
+	fprintf(f, "{\"schema\":%d,\"device\":", LQ_JSON_SCHEMA);
 	json_str(f, s->device);
 	fputs(",\"path\":", f);
 	json_str(f, s->path);
@@ -977,7 +978,7 @@ void lq_tune_report(FILE *f, const struct lq_sweep *s, const struct lq_tune *t,
 	if (pick)
 		lq_tune_section(sec, sizeof(sec), q->id, true);
 	if (json) {
-		fputs("{\"device\":", f);
+		fprintf(f, "{\"schema\":%d,\"device\":", LQ_JSON_SCHEMA);
 		json_str(f, s->device);
 		fprintf(f, ",\"p99_target_ns\":%llu,\"within_pct\":%g,\"sched\":",
 			(unsigned long long)q->p99_ns, q->within_pct);

@@ -343,6 +343,12 @@ unsigned int lunq_policy_format(const struct lunq_policy *p, char *buf,
 	return n;
 }
 
+bool lunq_key_numeric(enum lunq_key key)
+{
+	return lunq_keys[key].type != LUNQ_T_ENUM &&
+	       lunq_keys[key].type != LUNQ_T_NAME;
+}
+
 int lunq_policy_value(const struct lunq_policy *p, enum lunq_key key,
 		      char *buf, size_t len)
 {

@@ -93,6 +93,9 @@ bool lunq_key_supported(enum lunq_key key);
  */
 bool lunq_key_table_only(enum lunq_key key);
 
+/* True when @key's value is a number (not a name: sched, model, pool...). */
+bool lunq_key_numeric(enum lunq_key key);
+
 /* Message for a table-only key given to "set". */
 const char *lunq_table_only_error(enum lunq_key key);
 

@@ -49,6 +49,12 @@ const char *const lunq_stat_names[__LUNQ_ST_MAX] = {
 	[LUNQ_ST_AUTO_WINDOWS] = "auto_windows",
 	[LUNQ_ST_AUTO_MOVES] = "auto_moves",
 	[LUNQ_ST_AUTO_SVC_NS] = "auto_svc_ns",
+	[LUNQ_ST_READ_WAIT_NS] = "read_wait_ns",
+	[LUNQ_ST_READ_SVC_NS] = "read_svc_ns",
+	[LUNQ_ST_WRITE_WAIT_NS] = "write_wait_ns",
+	[LUNQ_ST_WRITE_SVC_NS] = "write_svc_ns",
+	[LUNQ_ST_WRITE_MISALIGNED_4K] = "write_misaligned_4k",
+	[LUNQ_ST_WRITE_SIZE_NOT_4K] = "write_size_not_4k",
 };
 
 const char *const lunq_auto_phase_names[LUNQ_NR_AUTO_PHASES] = {
@@ -64,6 +70,8 @@ const char *const lunq_hist_names[LUNQ_NR_HISTS] = {
 	[LUNQ_HIST_TOTAL_WRITE] = "total_write",
 	[LUNQ_HIST_SIZE] = "size",
 	[LUNQ_HIST_ALIGN] = "align",
+	[LUNQ_HIST_SIZE_WRITE] = "size_write",
+	[LUNQ_HIST_ALIGN_WRITE] = "align_write",
 };
 
 const char *const lunq_event_names[LUNQ_NR_EVENTS] = {

@@ -44,6 +44,7 @@ static void lunq_hist_add(struct lunq_hist_live *h, u64 v)
 void lunq_stats_done(struct lunq_stats *st, const struct lunq_done *d)
 {
 	struct lunq_hist_live *h = st->hist;
+	u64 al;
 	bool w;
 
 	this_cpu_inc(st->pc->v[LUNQ_ST_COMPLETED]);
@@ -70,17 +71,31 @@ void lunq_stats_done(struct lunq_stats *st, const struct lunq_done *d)
 	this_cpu_inc(st->pc->v[w ? LUNQ_ST_WRITES : LUNQ_ST_READS]);
 	this_cpu_add(st->pc->v[w ? LUNQ_ST_WRITE_SECTORS : LUNQ_ST_READ_SECTORS],
 		     d->bytes >> 9);
-	if (d->sector & 7)
+	this_cpu_add(st->pc->v[w ? LUNQ_ST_WRITE_WAIT_NS : LUNQ_ST_READ_WAIT_NS],
+		     d->wait_ns);
+	this_cpu_add(st->pc->v[w ? LUNQ_ST_WRITE_SVC_NS : LUNQ_ST_READ_SVC_NS],
+		     d->svc_ns);
+	if (d->sector & 7) {
 		this_cpu_inc(st->pc->v[LUNQ_ST_MISALIGNED_4K]);
-	if (d->bytes & 4095)
+		if (w)
+			this_cpu_inc(st->pc->v[LUNQ_ST_WRITE_MISALIGNED_4K]);
+	}
+	if (d->bytes & 4095) {
 		this_cpu_inc(st->pc->v[LUNQ_ST_SIZE_NOT_4K]);
+		if (w)
+			this_cpu_inc(st->pc->v[LUNQ_ST_WRITE_SIZE_NOT_4K]);
+	}
+	/* largest power of two dividing the byte offset; 0: the overflow */
+	al = d->sector ? (d->sector & -d->sector) << 9 : 1ULL << LUNQ_HIST_MAX_BITS;
 	lunq_hist_add(&h[LUNQ_HIST_WAIT_READ + w], d->wait_ns);
 	lunq_hist_add(&h[LUNQ_HIST_SVC_READ + w], d->svc_ns);
 	lunq_hist_add(&h[LUNQ_HIST_TOTAL_READ + w], d->wait_ns + d->svc_ns);
 	lunq_hist_add(&h[LUNQ_HIST_SIZE], d->bytes);
-	/* largest power of two dividing the byte offset; 0: the overflow */
-	lunq_hist_add(&h[LUNQ_HIST_ALIGN], d->sector ?
-		      (d->sector & -d->sector) << 9 : 1ULL << LUNQ_HIST_MAX_BITS);
+	lunq_hist_add(&h[LUNQ_HIST_ALIGN], al);
+	if (w) {
+		lunq_hist_add(&h[LUNQ_HIST_SIZE_WRITE], d->bytes);
+		lunq_hist_add(&h[LUNQ_HIST_ALIGN_WRITE], al);
+	}
 }
 
 void lunq_stats_sum(struct lunq_stats *st, u64 *v)

@@ -339,7 +339,7 @@ void lq_hist_json(FILE *f, const char *device, const char *hist_name,
 	size_t i;
 	u32 b;
 
-	fputs("{\"device\":", f);
+	fprintf(f, "{\"schema\":%d,\"device\":", LQ_JSON_SCHEMA);
 	lq_json_str(f, device);
 	fputs(",\"hist\":", f);
 	lq_json_str(f, hist_name);

@@ -9,6 +9,12 @@
 
 #include "lq.h"
 
+/*
+ * The version of every JSON document lunqctl and lunqbench print
+ * (doc/json.md): "schema": LQ_JSON_SCHEMA in each top-level object.
+ */
+#define LQ_JSON_SCHEMA	2
+
 /* @s as a JSON string, quotes included (control characters \uXXXX). */
 void lq_json_str(FILE *f, const char *s);
 

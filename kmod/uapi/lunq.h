@@ -82,6 +82,8 @@ enum lunq_hist_kind {
 	 * 2^41, the overflow bucket)
 	 */
 	LUNQ_HIST_ALIGN,
+	LUNQ_HIST_SIZE_WRITE,	/* the writes of LUNQ_HIST_SIZE (reads: the rest) */
+	LUNQ_HIST_ALIGN_WRITE,	/* the writes of LUNQ_HIST_ALIGN */
 	LUNQ_NR_HISTS
 };
 
@@ -144,6 +146,12 @@ enum lunq_stat {
 	LUNQ_ST_AUTO_WINDOWS,	/* windows since auto started (counter) */
 	LUNQ_ST_AUTO_MOVES,	/* its depth changes since then */
 	LUNQ_ST_AUTO_SVC_NS,	/* mean service time of the last window */
+	LUNQ_ST_READ_WAIT_NS,	/* sums over completed reads: waiting in lunq */
+	LUNQ_ST_READ_SVC_NS,	/* and at the device (Linux iostat's r_await) */
+	LUNQ_ST_WRITE_WAIT_NS,
+	LUNQ_ST_WRITE_SVC_NS,
+	LUNQ_ST_WRITE_MISALIGNED_4K, /* the writes of LUNQ_ST_MISALIGNED_4K */
+	LUNQ_ST_WRITE_SIZE_NOT_4K,   /* the writes of LUNQ_ST_SIZE_NOT_4K */
 	__LUNQ_ST_MAX
 };
 #define LUNQ_ST_MAX (__LUNQ_ST_MAX - 1)

@@ -19,7 +19,7 @@ tmp=$(mktemp -d /tmp/lunqctl-opts.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 tab=$(printf '\t')
 sed 's/\\-/-/g; s/\\f[BIRP]//g' "$man" > "$tmp/man"
-for c in create remove list show set reset stat hist events apply sweep tune; do
+for c in create remove list show set reset stat hist align events apply sweep tune; do
 	# --help: option lines ("  -x, --name", "  --a | --b"); sweep's
 	# passed-on lunqbench options apart
 	"$bin" "$c" --help > "$tmp/help" 2>&1

@@ -207,7 +207,7 @@ static void test_report(void)
 
 	CAPTURE(out, lq_online_report(f, &r, true));
 	check(same(out,
-		   "{\"device\":\"lq0\",\"mode\":\"knee\",\"target_ns\":null,\"settled\":true,"
+		   "{\"schema\":2,\"device\":\"lq0\",\"mode\":\"knee\",\"target_ns\":null,\"settled\":true,"
 		   "\"depth\":16,\"phase\":\"hold\",\"iops\":1998.4,\"peak_iops\":2000,"
 		   "\"svc_min_ns\":8200000,\"knee\":16,\"p99_ns\":8400000,\"windows\":57,"
 		   "\"moves\":4,\"settled_s\":7.25,\"held_s\":5,\"kept\":false,"

@@ -110,7 +110,11 @@ static void test_compute(void)
 		"{\"device\":\"data0\",\"interval_s\":2,\"r_s\":100,\"w_s\":50,"
 		"\"kr_s\":1000,\"kw_s\":512,\"wait\":0.3,\"actv\":1.8,"
 		"\"wsvc_t_ms\":2,\"asvc_t_ms\":12,\"pct_w\":5,\"pct_b\":75,"
-		"\"qfull_s\":5,\"throttle\":32,\"inflight\":3,\"waiting\":1}"),
+		"\"qfull_s\":5,\"r_await_ms\":0,\"r_lunq_ms\":0,\"r_dev_ms\":0,"
+		"\"w_await_ms\":0,\"w_lunq_ms\":0,\"w_dev_ms\":0,\"aqu_sz\":2.1,"
+		"\"rareq_sz_kib\":10,\"wareq_sz_kib\":10.24,\"pct_util\":75,"
+		"\"throttle\":32,\"inflight\":3,\"waiting\":1,\"ios\":300,"
+		"\"misaligned\":0,\"non_4k\":0}"),
 	      "json");
 	free(out);
 

@@ -100,6 +100,16 @@ int lq_nl_events_wait(struct lq_nl *nl, int timeout_ms,
 	return LQ_EFAIL;
 }
 
+/* the pool word of a policy string (lunqctl.c parses it with lunq_args) */
+void lq_pool_of(const char *policy, char *buf, size_t len)
+{
+	const char *p = strstr(policy, "pool:");
+
+	buf[0] = '\0';
+	if (p)
+		snprintf(buf, len, "%.*s", (int)strcspn(p + 5, " "), p + 5);
+}
+
 u64 lq_nl_overruns(const struct lq_nl *nl)
 {
 	(void)nl;
@@ -128,6 +138,13 @@ static void dev(struct lq_dev *d, const char *name, const char *policy,
 	d->st[LUNQ_ST_AUTO_SVC_MIN_NS] = phase ? 8200000 : 0;
 	d->st[LUNQ_ST_AUTO_KNEE] = phase ? 16 : 0;
 	d->st[LUNQ_ST_AUTO_P99_NS] = phase ? 8400000 : 0;
+	d->st[LUNQ_ST_MISALIGNED_4K] = 5;
+	d->st[LUNQ_ST_SIZE_NOT_4K] = 7;
+	d->st[LUNQ_ST_WLENTIME_NS] = 8000000000ULL;	/* 2 ms per read */
+	if (!old_module) {
+		d->st[LUNQ_ST_READ_WAIT_NS] = 8000000000ULL;
+		d->st[LUNQ_ST_READ_SVC_NS] = 32800000000ULL;
+	}
 	for (k = 1; k < __LUNQ_ST_MAX; k++)
 		d->have[k] = !old_module || k < LUNQ_ST_AUTO_PHASE;
 }
@@ -139,7 +156,7 @@ int lq_nl_dump(struct lq_nl *nl, struct lq_dev **devs, int *n)
 	if (!*devs)
 		return LQ_EFAIL;
 	dev(&(*devs)[0], "lq0", "qdepth:32 auto:knee", 3, 16);
-	dev(&(*devs)[1], "lq1", "qdepth:8", 0, 8);
+	dev(&(*devs)[1], "lq1", "qdepth:8 pool:p0", 0, 8);
 	*n = 2;
 	return LQ_OK;
 }
@@ -206,11 +223,32 @@ int main(void)
 	check(rc == LQ_OK && !strstr(out, "auto"), "text-auto-off");
 	rc = run("-j lq0");
 	check(rc == LQ_OK && strstr(out,
-		",\"throttle\":16,\"inflight\":0,\"waiting\":0,\"auto\":{\"mode\":\"knee\",\"phase\":\"hold\",\"target_ns\":null,\"throttle\":16,\"peak_iops\":2000,\"svc_min_ns\":8200000,\"knee\":16,\"p99_ns\":8400000,\"windows\":0,\"moves\":0}}]}\n"),
+		",\"throttle\":16,\"inflight\":0,\"waiting\":0,\"ios\":4000,\"misaligned\":5,\"non_4k\":7,\"auto\":{\"mode\":\"knee\",\"phase\":\"hold\",\"target_ns\":null,\"throttle\":16,\"peak_iops\":2000,\"svc_min_ns\":8200000,\"knee\":16,\"p99_ns\":8400000,\"windows\":0,\"moves\":0}}]}\n"),
 	      "json");
 	rc = run("-j lq1");
 	check(rc == LQ_OK && strstr(out, "\"auto\":{\"mode\":\"off\",\"phase\":\"off\","),
 	      "json-auto-off");
+
+	/* Linux view: await = lunq's wait + the device's */
+	rc = run("-L lq0");
+	check(rc == LQ_OK && same(out,
+		"Device               r/s     w/s     rkB/s     wkB/s r_await r_lunq  r_dev w_await w_lunq  w_dev aqu-sz rareq-sz wareq-sz  %util misal non4k\n"
+		"lq0               2000.0     0.0    8000.0       0.0   10.20   2.00   8.20    0.00   0.00   0.00  20.40      4.0      0.0  100.0     5     7\n"
+		"lq0: throttle 16 (auto knee: hold, knee 16, peak 2000 IOPS, min service 8.20 ms, window p99 8.40 ms)\n"
+		"\n"), "linux");
+	/* totals: a row per pool (lq1 only) and all; thr summed, %b the mean */
+	rc = run("-C");
+	check(rc == LQ_OK && strstr(out,
+		" 2000.0    0.0 8000.0    0.0    8.2 100    8 pool:p0\n"
+		" 4000.0    0.0 16000.0    0.0    8.2 100   24 all\n"), "totals");
+	rc = run("-C -j");
+	check(rc == LQ_OK && strstr(out, "{\"schema\":2,") &&
+	      strstr(out, "],\"totals\":[{\"pool\":\"p0\",\"devices\":1,\"interval_s\":2,\"r_s\":2000,") &&
+	      strstr(out, "{\"pool\":null,\"devices\":2,\"interval_s\":2,\"r_s\":4000,") &&
+	      strstr(out, "\"r_await_ms\":10.2,\"r_lunq_ms\":2,\"r_dev_ms\":8.2,"),
+	      "totals-json");
+	rc = run("-p -C");
+	check(rc == LQ_EUSAGE, "prom-no-totals");
 
 	old_module = true;
 	rc = run("");
@@ -218,7 +256,7 @@ int main(void)
 	      "old-module-text");
 	rc = run("-j");
 	check(rc == LQ_OK && !strstr(out, "auto") &&
-	      strstr(out, "\"throttle\":16,\"inflight\":0,\"waiting\":0}"),
+	      strstr(out, "\"throttle\":16,\"inflight\":0,\"waiting\":0,\"ios\":4000,\"misaligned\":5,\"non_4k\":7}"),
 	      "old-module-json");
 	return failed ? 1 : 0;
 }

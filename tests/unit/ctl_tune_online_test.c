@@ -356,7 +356,7 @@ static void test_knee(void)
 	      !strstr(err, "restored"), "keep");
 
 	rc = run(&s, "lq0 --online -j -q");
-	check(rc == LQ_OK && has(out, "{\"device\":\"lq0\",\"mode\":\"knee\",\"target_ns\":null,\"settled\":true,\"depth\":16,\"phase\":\"hold\",\"iops\":2000,") &&
+	check(rc == LQ_OK && has(out, "{\"schema\":2,\"device\":\"lq0\",\"mode\":\"knee\",\"target_ns\":null,\"settled\":true,\"depth\":16,\"phase\":\"hold\",\"iops\":2000,") &&
 	      has(out, "\"section\":\"[vendor=QEMU model=\\\"QEMU HARDDISK\\\"]\",\"policy\":\"[vendor=QEMU model=\\\"QEMU HARDDISK\\\"]\\nqdepth = 16\\n\"}\n") &&
 	      !err[0], "json");
 }

@@ -358,7 +358,7 @@ static void test_percentiles_json(void)
 	free(all);
 
 	CAPTURE(out, lq_hist_json(f, "data0", "size", &bh, false));
-	check(starts_with(out, "{\"device\":\"data0\",\"hist\":\"size\",\"unit\":\"bytes\","
+	check(starts_with(out, "{\"schema\":2,\"device\":\"data0\",\"hist\":\"size\",\"unit\":\"bytes\","
 			  "\"count\":1000,\"sum\":") &&
 	      strstr(out, "\"quantize\":[[512,50],[4096,600],[8192,250],"
 			  "[65536,99],[1048576,1]]") &&

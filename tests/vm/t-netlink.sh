@@ -195,7 +195,7 @@ refused EINVAL "" "empty NAME attribute" nlprobe raw reset 1:
 refused EINVAL "invalid attribute length" "HIST as u8" nlprobe raw hist 1:s:lq 9:u8:4
 refused EINVAL "invalid attribute length" "HIST as u64" nlprobe raw hist 1:s:lq 9:u64:4
 refused ERANGE "integer out of range" "HIST kind 99" nlprobe raw hist 1:s:lq 9:u32:99
-refused ERANGE "integer out of range" "HIST kind 8 (LUNQ_NR_HISTS)" nlprobe raw hist 1:s:lq 9:u32:8
+refused ERANGE "integer out of range" "HIST kind 10 (LUNQ_NR_HISTS)" nlprobe raw hist 1:s:lq 9:u32:10
 refused EINVAL "Unknown attribute type" "unknown attribute type 200 (set)" \
 	nlprobe raw set 1:s:lq 7:s:qdepth:5 200:00000000
 refused EINVAL "Unsupported attribute" "reply-only attribute DM_NAME in a request (set)" \
