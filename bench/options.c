@@ -613,9 +613,12 @@ static void check_combinations(struct lb_opts *o, const bool *given)
 		lb_usage_error("--warmup: not with --ios (--ios counts every IO)");
 	if (o->ios && !o->elapsed_set)
 		o->elapsed = 0;
-	/* eof ends the run, unless a preset scans with --elapsed per run */
+	/*
+	 * eof ends the run, unless a preset scans with --elapsed per run or
+	 * has a job of its own that never ends (bubble's far reads)
+	 */
 	if (o->w.seek_eof && !o->elapsed_set && o->preset != LB_PRESET_ALIGN &&
-	    o->preset != LB_PRESET_BS)
+	    o->preset != LB_PRESET_BS && o->preset != LB_PRESET_BUBBLE)
 		o->elapsed = 0;
 	if (o->elapsed && o->warmup >= o->elapsed)
 		lb_usage_error("--warmup: %g s leaves nothing of --elapsed %g s", o->warmup,

@@ -82,6 +82,7 @@ t eof-open-loop 0 '^ios=256 .* saturated=0 ' --seekpct eof --iorate 20000 --thre
 t eof-range 0 '^ios=64 ' --seekpct eof --bs 16k --range 1m-2m --buffered --size 4m --interval 0 --kv "$img"
 t eof-ios 0 '^ios=100 ' --seekpct eof --ios 100 --threads 2 --buffered --size 1m --interval 0 --kv "$img"
 t eof-json 0 '"seekpct":0,"seek_eof":true' --seekpct eof --buffered --size 1m --interval 0 --json "$img"
+t eof-bubble 0 '"name":"stream"[^{]*"seek_eof":true[^{]*"totals":\{"ios":256,' --preset bubble --seekpct eof --elapsed 1 --buffered --size 2m --interval 0 --json "$img"
 # --preset bs: listed, its usage errors, 12 rows of sizes 512..1m
 t list-presets 0 '^bs$' --list-presets
 t bs-with-bs 1 -- '--bs: --preset bs scans the sizes itself' --preset bs --bs 4k --size 1m "$img"
