@@ -15,11 +15,6 @@
 #include "json.h"
 #include "units.h"
 
-/* doc/json.md: "schema" is the first member of each top-level object */
-#ifndef LQ_JSON_SCHEMA
-#define LQ_JSON_SCHEMA	2
-#endif
-
 static const char *const lat_name[LB_NLAT] = { "response", "service", "lag" };
 static const char *const dir_name[LB_NDIR] = { "read", "write" };
 static const char *const preset_name[] = {
