@@ -106,6 +106,7 @@ int lq_iostat_compute(const u64 *a, const u64 *b, struct lq_iostat *r)
 
 void lq_iostat_add(struct lq_iostat_total *t, const u64 *d)
 {
+	struct lq_iostat r;
 	int i;
 
 	/* the interval: the mean of the devices' (they differ by the dump) */
@@ -117,12 +118,37 @@ void lq_iostat_add(struct lq_iostat_total *t, const u64 *d)
 	/* one unlimited device: the total is unlimited */
 	if (!d[LUNQ_ST_THROTTLE])
 		t->unlimited = true;
+	/* rates and queue lengths: each device's over its own interval */
+	lq_iostat_from_delta(d, 1, &r);
+	t->rate.rps += r.rps;
+	t->rate.wps += r.wps;
+	t->rate.krps += r.krps;
+	t->rate.kwps += r.kwps;
+	t->rate.qfullps += r.qfullps;
+	t->rate.wait += r.wait;
+	t->rate.actv += r.actv;
+	t->rate.pct_w += r.pct_w;
+	t->rate.pct_b += r.pct_b;
 	t->ndev++;
 }
 
 void lq_iostat_total(const struct lq_iostat_total *t, struct lq_iostat *r)
 {
+	/* per-IO times and sizes: the sums' ratios (weighted by IOs) */
 	lq_iostat_from_delta(t->d, t->ndev, r);
+	if (!t->ndev)
+		return;
+	r->rps = t->rate.rps;
+	r->wps = t->rate.wps;
+	r->krps = t->rate.krps;
+	r->kwps = t->rate.kwps;
+	r->qfullps = t->rate.qfullps;
+	r->wait = t->rate.wait;
+	r->actv = t->rate.actv;
+	r->aqu_sz = r->wait + r->actv;
+	r->pct_w = t->rate.pct_w / t->ndev;
+	r->pct_b = t->rate.pct_b / t->ndev;
+	r->util = r->pct_b;
 	if (t->unlimited)
 		r->throttle = 0;
 }

@@ -50,10 +50,12 @@
  * Device r/s w/s rkB/s wkB/s r_await r_lunq r_dev w_await w_lunq w_dev
  *   aqu-sz rareq-sz wareq-sz %util misal non4k   (device first, as Linux)
  *
- * Total rows (stat -C: one per pool and one for all devices): the
- * devices' d() summed, dt their mean; rates, sizes, IO times and queue
- * lengths are those of the sum; %w, %b, %util the mean over the devices;
- * thr the sum ("-" when one of them is unlimited).
+ * Total rows (stat -C: one per pool and one for all devices): rates and
+ * queue lengths (r/s ... kw/s, qfull/s, wait, actv, aqu-sz) are the sums
+ * of the devices' (each over its own dt); per-IO times and sizes the
+ * ratios of the summed d() (weighted by IOs); %w, %b, %util the mean over
+ * the devices; thr the sum ("-" when one of them is unlimited); dt the
+ * mean of the devices'.
  */
 #ifndef LUNQCTL_IOSTAT_H
 #define LUNQCTL_IOSTAT_H
@@ -79,6 +81,7 @@ struct lq_iostat_total {
 	u64 d[__LUNQ_ST_MAX];
 	unsigned int ndev;
 	bool unlimited;		/* one of them has no throttle */
+	struct lq_iostat rate;	/* rates, queue lengths, %: summed */
 };
 
 /*
