@@ -276,6 +276,7 @@ static void make_jobs(struct lb_run *r)
 		if (per == 2) {
 			/* the bubble's far reads: 10/s at random in the first 10% */
 			struct lb_job *f = j + 1;
+			unsigned int room;
 
 			*f = *j;
 			snprintf(f->name, sizeof(f->name), "far");
@@ -285,12 +286,20 @@ static void make_jobs(struct lb_run *r)
 			f->w.skew = LB_SKEW_NONE;
 			f->arrival = LB_ARR_FIXED;
 			f->rate = 10;
+			/*
+			 * Room for every far read of the run at once: each
+			 * must reach the device's queue on schedule, however
+			 * long the ones before it starve there (seed 004: the
+			 * bubble is in the driver's queue, not the host's).
+			 */
+			room = o->elapsed > 0 ? (unsigned int)(f->rate * o->elapsed) + 2 : 64;
+			room = room < 16 ? 16 : room > 1024 ? 1024 : room;
 			if (o->engine == LB_ENG_URING) {
-				f->iodepth = 16;
+				f->iodepth = room;
 				f->threads = 1;
 				f->batch = 1;
 			} else {
-				f->threads = 4;
+				f->threads = room < 256 ? room : 256;
 			}
 			f->seed = j->seed + 1000003ULL;
 			resolve_range(o, f, true, 0, 10);

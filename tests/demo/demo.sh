@@ -142,7 +142,28 @@ nb=$(nullb_create demo_hdd 1024 irqmode=0) || { echo "null_blk failed"; exit 1; 
 lunqctl create hdd0 "$nb" model=hdd svc_us=2000 seek_ms=8 rpm=7200 mbps=100 qdepth=2 bubble_ms=$BUBBLE_MS >/dev/null ||
 	{ echo "lunqctl create hdd0 failed"; exit 1; }
 echo "\$ lunqctl create hdd0 $nb model=hdd svc_us=2000 seek_ms=8 rpm=7200 mbps=100 qdepth=2 bubble_ms=$BUBBLE_MS"
-echo "policy,sched,max_wait_ms,ios,iops,stream_iops,far_ios,far_max_ns,total_p50_ns,total_p99_ns,total_max_ns,wait_max_ns,service_max_ns,bubbles,bubble_events,events_dropped" > "$OUT/bubble.csv"
+echo "policy,sched,max_wait_ms,ios,iops,stream_iops,far_ios,far_max_ns,total_p50_ns,total_p99_ns,total_max_ns,wait_max_ns,service_max_ns,bubbles,bubble_events,events_dropped,lunq_reads,far_backlog_max,starved_lunq,starved_lunqbench,starved_p50_lunq_ns,starved_p50_lunqbench_ns" > "$OUT/bubble.csv"
+# starved: reads over 1 s (STARVE_NS) from "lower count" bucket rows
+# (sorted): "N MEDIAN_LOWER_NS"; the two sources share the bucket layout
+# (kmod/lunq_hist.h), so a read lunq counts lunqbench counts too (its
+# response holds lunq's time) and one lunqbench counts spent >= 1 s - 10 ms
+# in lunq (nothing between them takes 10 ms)
+STARVE_NS=1000000000
+starved_rows() {	# MIN_NS < rows
+	awk -v t="$1" '$1 >= t && $2 > 0 { n += $2; l[++k] = $1; c[k] = $2 }
+		END { h = n / 2; s = 0; m = 0
+		for (i = 1; i <= k; i++) { s += c[i]; if (!m && s >= h) m = l[i] }
+		printf "%d %.0f\n", n, m }'
+}
+lq_rows() { jq -r '.[] | select(.hist == "total_read") | .buckets[] | "\(.[0]) \(.[2])"' "$1"; }
+# lunqbench's buckets are [index, count]: index -> lower bound (lunq_hist.h)
+lb_rows() {
+	jq -r '.hist.read.response.buckets[] | "\(.[0]) \(.[1])"' "$1" | awk '{ i = $1
+		if (i < 256) l = i; else { k = 8 + int((i - 256) / 128); p = 1
+			for (j = 0; j < k - 7; j++) p *= 2	# (busybox awk has no ^)
+			l = (128 + (i - 256) % 128) * p }
+		printf "%.0f %s\n", l, $2 }' | sort -n
+}
 bubble_run() { # TAG WORDS...
 	tag=$1; shift
 	lunqctl set hdd0 "$@" >/dev/null && lunqctl reset hdd0 >/dev/null || { echo "lunqctl set failed"; exit 1; }
@@ -151,19 +172,20 @@ bubble_run() { # TAG WORDS...
 	lunqctl events hdd0 > "$OUT/bubble-$tag.events.txt" 2>/dev/null &
 	et=$!
 	sleep 0.3
-	lunqbench --preset bubble --elapsed $T_BUB --interval 0 --kv /dev/mapper/hdd0 \
-		> "$OUT/bubble-$tag.lunqbench.txt" 2>&1 || echo "lunqbench failed: $(tail -3 "$OUT/bubble-$tag.lunqbench.txt")"
+	lb=$OUT/bubble-$tag.lunqbench.json
+	lunqbench --preset bubble --elapsed $T_BUB --interval 0 --json /dev/mapper/hdd0 \
+		> "$lb" 2> "$OUT/bubble-$tag.lunqbench.err" || echo "lunqbench failed: $(tail -3 "$OUT/bubble-$tag.lunqbench.err")"
 	sleep 1
 	kill -INT $ej $et 2>/dev/null; wait $ej $et 2>/dev/null
 	cp /sys/kernel/lunq/hdd0/hist/total_read "$OUT/bubble-$tag.total_read"
 	lunqctl hist hdd0 --total --read > "$OUT/bubble-$tag.hist.txt"
 	lunqctl hist hdd0 --json > "$OUT/bubble-$tag.hist.json"
-	set -- $(lb_jobrow "$OUT/bubble-$tag.lunqbench.txt" far)
-	far_ios=${1:-0} far_max=${3:-0}
-	set -- $(lb_jobrow "$OUT/bubble-$tag.lunqbench.txt" stream)
-	stream_iops=${2:-0}
-	iops=$(kv "$OUT/bubble-$tag.lunqbench.txt" iops)
-	ios=$(kv "$OUT/bubble-$tag.lunqbench.txt" ios)
+	set -- $(jq -r '.jobs[] | select(.name == "far") | "\(.totals.ios) \(.hist.read.response.max) \(.totals.backlog_max) \(.totals.dropped)"' "$lb")
+	far_ios=${1:-0} far_max=${2:-0} far_backlog=${3:-0} far_dropped=${4:-0}
+	stream_iops=$(jq -r '.jobs[] | select(.name == "stream") | .totals.iops | floor' "$lb")
+	iops=$(jq -r '.totals.iops | floor' "$lb")
+	ios=$(jq -r '.totals.ios' "$lb")
+	lq_reads=$(lq_stat hdd0 reads)
 	tp50=$(lq_hist hdd0 total_read p50) tp99=$(lq_hist hdd0 total_read p99)
 	tmax=$(lq_hist hdd0 total_read max) wmax=$(lq_hist hdd0 wait_read max)
 	smax=$(lq_hist hdd0 service_read max)
@@ -171,14 +193,25 @@ bubble_run() { # TAG WORDS...
 	nev=$(grep -c '"bubble"' "$OUT/bubble-$tag.events.jsonl")
 	# events over the 20/s limit per kind are dropped and counted
 	dropped=$(lq_stat hdd0 events_dropped)
+	set -- $(lq_rows "$OUT/bubble-$tag.hist.json" | starved_rows $STARVE_NS)
+	st_lq=$1 st_lq_p50=$2
+	st_lq_lo=$(lq_rows "$OUT/bubble-$tag.hist.json" | starved_rows $((STARVE_NS - 10000000)) | cut -d' ' -f1)
+	set -- $(lb_rows "$lb" | starved_rows $STARVE_NS)
+	st_lb=$1 st_lb_p50=$2
 	sched=$(cat /sys/kernel/lunq/hdd0/policy/sched) mw=$(cat /sys/kernel/lunq/hdd0/policy/max_wait_ms)
 	label=$sched; [ "$mw" = 0 ] || label="$sched max_wait_ms:$mw"
-	echo "$tag,$sched,$mw,$ios,$iops,$stream_iops,$far_ios,$far_max,$tp50,$tp99,$tmax,$wmax,$smax,$bubbles,$nev,$dropped" >> "$OUT/bubble.csv"
+	echo "$tag,$sched,$mw,$ios,$iops,$stream_iops,$far_ios,$far_max,$tp50,$tp99,$tmax,$wmax,$smax,$bubbles,$nev,$dropped,$lq_reads,$far_backlog,$st_lq,$st_lb,$st_lq_p50,$st_lb_p50" >> "$OUT/bubble.csv"
 	eval "B_${tag}_bubbles=$bubbles B_${tag}_nev=$nev B_${tag}_dropped=$dropped"
 	eval "B_${tag}_tmax=$tmax B_${tag}_wmax=$wmax B_${tag}_smax=$smax B_${tag}_iops=$stream_iops B_${tag}_far=$far_max"
+	eval "B_${tag}_ios=$ios B_${tag}_lqreads=$lq_reads B_${tag}_farios=$far_ios B_${tag}_backlog=$far_backlog B_${tag}_fardrop=$far_dropped"
+	eval "B_${tag}_stlq=$st_lq B_${tag}_stlqlo=$st_lq_lo B_${tag}_stlb=$st_lb B_${tag}_stlqp50=$st_lq_p50 B_${tag}_stlbp50=$st_lb_p50"
 	printf '%-25s %8s %10s %10s %10s %10s %10s %8s\n' "$label" "$iops" \
 		"$(human "$tp50")" "$(human "$tp99")" "$(human "$tmax")" "$(human "$far_max")" "$bubbles" "$nev+$dropped" >> "$OUT/.bubble-rows"
+	printf '%-25s %9s %8s %11s %17s %14s %14s\n' "$label" "$far_ios" "$far_backlog" \
+		"$st_lq / $st_lb" "$( [ "$st_lq" = 0 ] && echo - || human "$st_lq_p50") / $( [ "$st_lb" = 0 ] && echo - || human "$st_lb_p50")" \
+		"$(human "$tmax")" "$(human "$far_max")" >> "$OUT/.starve-rows"
 }
+: > "$OUT/.starve-rows"
 : > "$OUT/.bubble-rows"
 bubble_run fifo sched=fifo max_wait_ms=0
 bubble_run disksort sched=disksort max_wait_ms=0
@@ -192,13 +225,23 @@ cat "$OUT/.bubble-rows"
 echo "(IOPS: all reads/s; p50/p99/max: lunq's IO time of reads; far-max: lunqbench's worst far-read"
 echo " response; bubbles: IOs over ${BUBBLE_MS} ms counted by lunq; events: bubble events lunqctl received"
 echo " + those dropped by the limit of 20 per second (lunq's events_dropped counter))"
+say "Every far read reached lunq on schedule, and the starved ones (over 1 s), counted twice:"
+say "$(printf '%-25s %9s %8s %11s %17s %14s %14s' run far-reads backlog starved 'starved p50' max max)"
+printf '%-25s %9s %8s %11s %17s %14s %14s\n' "" "sent" "(host)" "lunq/bench" "lunq / bench" "lunq" "bench (far)"
+cat "$OUT/.starve-rows"
+echo "(far-reads: lunqbench's far job, 10/s for $T_BUB s; backlog: the most far reads lunqbench held back"
+echo " because all its slots were busy -- 0: each went to lunq on time; starved: reads over 1 s in lunq's"
+echo " total-time histogram / in lunqbench's response-time histogram (both jobs), same buckets; starved p50:"
+echo " the median of those, from each; every read lunqbench made, lunq counted: $B_disksort_lqreads of $B_disksort_ios in disksort)"
 say "A few of the bubble events lunqctl received (disksort):"
 grep -m3 bubble "$OUT/bubble-disksort.events.txt" | sed 's/^/  /'
 say "What it shows:"
 echo "- fifo: the far reads wait behind a few stream reads; nothing is much slower than a seek"
 echo "  ($(human "$B_fifo_tmax") at worst), but every far read drags the head away (stream $B_fifo_iops reads/s)."
 echo "- disksort: the stream is served in LBA order ($B_disksort_iops reads/s, more throughput), and the far"
-echo "  reads starve behind it until it stops: $(human "$B_disksort_tmax") at worst, $(awk -v a="$B_disksort_tmax" -v b="$B_fifo_tmax" 'BEGIN { printf "%.0f", a / b }')x fifo's -- the latency bubble."
+echo "  reads starve behind it until it stops: $B_disksort_stlq of $B_disksort_farios far reads waited over 1 s in lunq's queue"
+echo "  (lunqbench saw $B_disksort_stlb), half of those over $(human "$B_disksort_stlqp50"); $(human "$B_disksort_tmax") at worst,"
+echo "  $(awk -v a="$B_disksort_tmax" -v b="$B_fifo_tmax" 'BEGIN { printf "%.0f", a / b }')x fifo's -- the latency bubble."
 echo "- disksort max_wait_ms:$M: sorted while nothing is old, but no IO waits more than $M ms plus one"
 echo "  service time: longest wait $(human "$B_aged_wmax"), worst IO $(human "$B_aged_tmax") (stream $B_aged_iops reads/s)."
 if [ $CHECK = 1 ]; then
@@ -209,6 +252,15 @@ if [ $CHECK = 1 ]; then
 	bound=$((M * 1000000 + B_aged_smax + 5000000))
 	ge "$bound" "$B_aged_wmax"
 	check $? "max_wait_ms:$M: longest wait $(human "$B_aged_wmax") <= $M ms + one service time ($(human "$B_aged_smax")) + 5 ms"
+	for t in fifo disksort aged; do
+		eval "a=\$B_${t}_backlog b=\$B_${t}_fardrop c=\$B_${t}_ios d=\$B_${t}_lqreads"
+		[ "$a" = 0 ] && [ "$b" = 0 ] && [ "$c" = "$d" ]
+		check $? "$t: every far read sent on schedule (backlog $a, dropped $b), lunq's reads $d = lunqbench's $c"
+	done
+	# nesting: lunqbench's response of a read holds lunq's time of it
+	[ "$B_disksort_stlq" -gt 0 ] && [ "$B_disksort_stlq" -le "$B_disksort_stlb" ] &&
+		[ "$B_disksort_stlb" -le "$B_disksort_stlqlo" ]
+	check $? "disksort: starved reads agree: lunq $B_disksort_stlq <= lunqbench $B_disksort_stlb <= lunq's over 1 s - 10 ms $B_disksort_stlqlo"
 	[ "$B_disksort_bubbles" -gt 0 ] && [ $((B_disksort_nev + B_disksort_dropped)) = "$B_disksort_bubbles" ]
 	check $? "disksort: bubble events received + dropped ($B_disksort_nev + $B_disksort_dropped) = lunq's bubbles counter ($B_disksort_bubbles)"
 fi
@@ -447,10 +499,12 @@ fi
 ############################################################################
 title "Results"
 cat > "$OUT/demo.json" <<EOF
-{"quick": $([ $QUICK = 1 ] && echo true || echo false),
+{"schema": 2, "quick": $([ $QUICK = 1 ] && echo true || echo false),
  "bubble": {"max_wait_ms": $M, "csv": "bubble.csv",
    "fifo": {"total_max_ns": $B_fifo_tmax, "stream_iops": $B_fifo_iops, "far_max_ns": $B_fifo_far},
-   "disksort": {"total_max_ns": $B_disksort_tmax, "stream_iops": $B_disksort_iops, "far_max_ns": $B_disksort_far},
+   "disksort": {"total_max_ns": $B_disksort_tmax, "stream_iops": $B_disksort_iops, "far_max_ns": $B_disksort_far,
+     "far_reads": $B_disksort_farios, "far_backlog_max": $B_disksort_backlog, "starved_over_1s_lunq": $B_disksort_stlq,
+     "starved_over_1s_lunqbench": $B_disksort_stlb, "starved_p50_ns_lunq": $B_disksort_stlqp50, "starved_p50_ns_lunqbench": $B_disksort_stlbp50},
    "aged": {"total_max_ns": $B_aged_tmax, "wait_max_ns": $B_aged_wmax, "service_max_ns": $B_aged_smax, "stream_iops": $B_aged_iops, "far_max_ns": $B_aged_far}},
  "perlun": {"csv": "perlun.csv",
    "none": {"weak_iops": $P_none_weak_iops, "weak_qfull": $P_none_weak_qfull, "strong_iops": $P_none_strong_iops},
@@ -462,7 +516,7 @@ cat > "$OUT/demo.json" <<EOF
  "auto": $([ $AUTO = 1 ] && [ -s "$OUT/auto.json" ] && echo '"auto.json"' || echo null),
  "realism": $([ $REALISM = 1 ] && [ -s "$OUT/realism.json" ] && echo '"realism.json"' || echo null)}
 EOF
-rm -f "$OUT"/.bubble-rows "$OUT"/.perlun-rows "$OUT"/.align-rows "$OUT"/.scsi-rows
+rm -f "$OUT"/.bubble-rows "$OUT"/.starve-rows "$OUT"/.perlun-rows "$OUT"/.align-rows "$OUT"/.scsi-rows
 echo "files in $OUT:"
 (cd "$OUT" && ls | tr '\n' ' ' | fold -s -w 76 | sed 's/^/  /'); echo
 if [ $CHECK = 1 ]; then

@@ -16,7 +16,7 @@ sh "$LUNQ_SRC/tests/demo/demo.sh" --quick --check --no-auto --no-realism -o $d >
 rc=$?
 tr -d '\r' < /tmp/demo.log | grep -v '^check '
 tr -d '\r' < /tmp/demo.log | sed -n 's/^check ok: /ok: /p; s/^check FAIL: /FAIL: /p'
-[ "$(grep -c "^check ok" /tmp/demo.log)" = 10 ] || fail "want 10 passed checks, demo.sh exit $rc"
+[ "$(grep -c "^check ok" /tmp/demo.log)" = 14 ] || fail "want 14 passed checks, demo.sh exit $rc"
 [ $rc = 0 ] || fail "demo.sh exit $rc"
 
 for j in $d/*.json; do
