@@ -1,4 +1,4 @@
-# tests/demo/demo.sh [--quick] [--check] [--no-auto] [--no-realism] [-o DIR] -- the nine lunq
+# tests/demo/demo.sh [--quick] [--check] [--no-auto] [--no-realism] [--no-dd] [-o DIR] -- the ten lunq
 # demonstrations, run inside the VM (qemu/run; `make demo` runs it through
 # scripts/demo, which keeps the results in results/demo-<timestamp>/).
 #
@@ -20,6 +20,8 @@
 #      throttle that never does
 #   9. who sorts: host disksort versus the drive's own ordering (sptf)
 #      (7, 8 and 9: tests/demo/realism.sh)
+#  10. dd pitfalls: buffered dd piles a deep queue, O_DIRECT at QD 1 never
+#      queues; IOPS and MB/s by block size (tests/demo/dd.sh)
 #
 # --quick   shorter runs (the VM test tests/vm/t-demo.sh)
 # --check   assert the qualitative results ("check ok:"/"check FAIL:"
@@ -28,17 +30,19 @@
 #           runs it)
 # --no-realism leave 7, 8 and 9 out (tests/vm/t-demo.sh: tests/vm/t-realism.sh
 #           runs them)
+# --no-dd   leave 10 out
 # -o DIR    results: report.txt, demo.json, *.csv, *.json, sweep.svg,
 #           histograms and event logs (default $LUNQ_OUT)
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
-QUICK=0 CHECK=0 AUTO=1 REALISM=1 OUT=${LUNQ_OUT:-/tmp/demo} ARGS="$*"
+QUICK=0 CHECK=0 AUTO=1 REALISM=1 DD=1 OUT=${LUNQ_OUT:-/tmp/demo} ARGS="$*"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) QUICK=1 ;;
 	--check) CHECK=1 ;;
 	--no-auto) AUTO=0 ;;
 	--no-realism) REALISM=0 ;;
+	--no-dd) DD=0 ;;
 	-o) OUT=$2; shift ;;
 	*) echo "demo.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
@@ -497,6 +501,16 @@ rm -f "$OUT/.realism.log"
 fi
 
 ############################################################################
+if [ $DD = 1 ]; then
+title "10. dd pitfalls"
+sh "$LUNQ_SRC/tests/demo/dd.sh" $([ $QUICK = 1 ] && echo --quick) \
+	$([ $CHECK = 1 ] && echo --check) -o "$OUT" > "$OUT/.dd.log" 2>&1
+grep -v '^check \|^dd checks:\|^=== 10' "$OUT/.dd.log"
+grep '^check ' "$OUT/.dd.log" | tee -a "$OUT/.checks"
+rm -f "$OUT/.dd.log"
+fi
+
+############################################################################
 title "Results"
 cat > "$OUT/demo.json" <<EOF
 {"schema": 2, "quick": $([ $QUICK = 1 ] && echo true || echo false),
@@ -514,7 +528,8 @@ cat > "$OUT/demo.json" <<EOF
  "align": {"csv": "align.csv", "aligned_over_misaligned": $arat, "misaligned_4k": $mis},
  "scsi": {"csv": "scsi.csv", "raw_errors": "$S_raw_errs", "raw_iops": $S_raw_iops, "lunq_errors": "$S_lunq_errs", "lunq_iops": $S_lunq_iops},
  "auto": $([ $AUTO = 1 ] && [ -s "$OUT/auto.json" ] && echo '"auto.json"' || echo null),
- "realism": $([ $REALISM = 1 ] && [ -s "$OUT/realism.json" ] && echo '"realism.json"' || echo null)}
+ "realism": $([ $REALISM = 1 ] && [ -s "$OUT/realism.json" ] && echo '"realism.json"' || echo null),
+ "dd": $([ $DD = 1 ] && [ -s "$OUT/dd.json" ] && echo '"dd.json"' || echo null)}
 EOF
 rm -f "$OUT"/.bubble-rows "$OUT"/.starve-rows "$OUT"/.perlun-rows "$OUT"/.align-rows "$OUT"/.scsi-rows
 echo "files in $OUT:"

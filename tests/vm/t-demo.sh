@@ -1,12 +1,18 @@
-# make demo's five demonstrations at reduced duration (tests/demo/demo.sh
-# --quick --check), asserting their qualitative results:
+# make demo's demonstrations 1-5 and 10 at reduced duration
+# (tests/demo/demo.sh --quick --check), asserting their results:
 #   bubbles    disksort's max IO time >= 10x fifo's; with max_wait_ms:M
-#              no IO waits longer than M + one service time (+5 ms)
+#              no IO waits longer than M + one service time (+5 ms);
+#              every far read sent on schedule, lunq's reads = lunqbench's;
+#              starved reads (over 1 s): lunq's count <= lunqbench's <=
+#              lunq's over 1 s - 10 ms (nesting)
 #   per-LUN    the strong LUN does >= 2x its global-throttle IOPS under
 #              per-LUN throttles (lunqctl apply), 0 QUEUE FULL on the weak
 #   sweep      the SVG parses (xmllint), the table names its knee
 #   alignment  aligned offsets >= 3x the IOPS of every misaligned one
 #   scsi_debug the throttled run has 0 IO errors (fio, midlayer ioerr_cnt)
+#   dd         buffered dd: max_inflight = the throttle, max_waiting >= 8;
+#              O_DIRECT: max_inflight 1, max_waiting 0, writes = dd's
+#              blocks; --preset bs: 1 MiB >= 10x the MB/s of 512 B
 # and the result files: every JSON parses (jq), the CSVs have their rows.
 # group: demo timing
 . "$LUNQ_SRC/tests/vm/lib.sh"
@@ -16,7 +22,7 @@ sh "$LUNQ_SRC/tests/demo/demo.sh" --quick --check --no-auto --no-realism -o $d >
 rc=$?
 tr -d '\r' < /tmp/demo.log | grep -v '^check '
 tr -d '\r' < /tmp/demo.log | sed -n 's/^check ok: /ok: /p; s/^check FAIL: /FAIL: /p'
-[ "$(grep -c "^check ok" /tmp/demo.log)" = 14 ] || fail "want 14 passed checks, demo.sh exit $rc"
+[ "$(grep -c "^check ok" /tmp/demo.log)" = 18 ] || fail "want 18 passed checks, demo.sh exit $rc"
 [ $rc = 0 ] || fail "demo.sh exit $rc"
 
 for j in $d/*.json; do
