@@ -15,6 +15,9 @@
 # 3. stat -C and align's totals: a pool of two devices and one outside it
 #    (scsi_debug: vendor "Linux"): total rows = sums of the devices'
 #    counters; align --vendor selects by the lower device's identity.
+# 4. typed JSON (doc/json.md, schema 2): every JSON document of lunqctl
+#    (list, show, stat, hist, align, events) has "schema": 2 and no string
+#    that is a number; show's numeric settings are numbers.
 # group: ctl
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
@@ -133,4 +136,29 @@ got=$(jq -c '[[.devices[].device], .totals[0].pool, .totals[0].reads, .totals[1]
 lc 1 stat -p -C
 lc 2 align nosuch
 ok "stat -C: pool p0 = lq + lq2, all = the three (IOs exact, r/s w/s the sums); align --vendor selects scsi_debug's, --pool p0 the pool's"
+
+# 4. typed JSON: each document (or array element) schema 2, no numeric strings
+jsonck() {	# NAME FILE: one JSON value per line (or one array)
+	jq -c 'if type == "array" then .[] else . end |
+		[.schema, ([paths(type == "string") as $p | getpath($p) |
+			select(test("^-?[0-9]+([.][0-9]+)?$"))] | length)]' "$2" > /tmp/jck ||
+		fail "$1: not JSON: $(head -c 300 "$2")"
+	[ -s /tmp/jck ] && ! grep -qv '^\[2,0\]$' /tmp/jck || fail "$1: [schema, numeric strings] $(sort -u /tmp/jck | tr '\n' ' ')"
+}
+lc 0 list -j; cp /tmp/lc.out /tmp/j.list; jsonck "list -j" /tmp/j.list
+lc 0 show -j lq; cp /tmp/lc.out /tmp/j.show; jsonck "show -j" /tmp/j.show
+got=$(jq -c '[.settings.qdepth.value, .settings.pool_depth.value, .settings.sched.value, .settings.pool.value, .settings.qdepth.given, .stats.reads | type]' /tmp/j.show)
+[ "$got" = '["number","number","string","string","boolean","number"]' ] || fail "show -j types $got"
+[ "$(jq '.settings.qdepth.value' /tmp/j.show)" = 4 ] || fail "show -j: qdepth $(jq '.settings.qdepth.value' /tmp/j.show)"
+jsonck "stat -j" /tmp/tot.json
+jsonck "stat -L -j" /tmp/views.json
+lc 0 hist -j lq; cp /tmp/lc.out /tmp/j.hist; jsonck "hist -j" /tmp/j.hist
+jsonck "align -j" /tmp/align.json
+lunqctl events -j -c 1 -t 10 lq > /tmp/j.ev 2>&1 &
+ep=$!
+sleep 0.5
+lc 0 set lq qdepth=5
+wait $ep
+jsonck "events -j" /tmp/j.ev
+ok "JSON schema 2, no number as a string: list, show (qdepth 4 a number, sched a string), stat, stat -L, hist, align, events"
 lc 0 remove lq lq2 lqs
