@@ -177,7 +177,7 @@ test-debug: all
 kernel-debug:
 	qemu/build-kernel --debug
 
-# the ten demonstrations (tests/demo/demo.sh) in the VM, about 19 minutes;
+# the ten demonstrations (tests/demo/demo.sh) in the VM, about 21 minutes;
 # results in results/demo-<timestamp>/ (ARGS="--quick", "-o DIR")
 demo: deps all
 	scripts/demo $(ARGS)
