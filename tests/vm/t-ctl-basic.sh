@@ -58,7 +58,7 @@ grep -q "qdepth  *8 *$" /tmp/lc.out && grep -q "sched  *disksort *$" /tmp/lc.out
 w=$(awk '$1 == "writes" { print $2 } $3 == "writes" { print $4 }' /tmp/lc.out)
 [ "$w" = 512 ] && [ "$w" = "$(lq_stat lq0 writes)" ] || fail "show writes '$w', sysfs $(lq_stat lq0 writes), want 512"
 lc 0 show -j lq0
-lc_out '"writes":512'; lc_out '"qdepth":{"value":"8","given":true'
+lc_out '"writes":512'; lc_out '"qdepth":{"value":8,"given":true'
 ok "show: policy with defaults, counters = sysfs (writes 512)"
 
 # set: both forms, prints the change, applied (dmsetup table)
@@ -118,7 +118,7 @@ lc_out "pool pp: members pa pb;"
 grep -q "pool_depth  *4  *(the pool's) \[table\]" /tmp/lc.out ||
 	{ cat /tmp/lc.out; fail "show pb: pool_depth is not the pool's 4"; }
 lc 0 show -j pb
-lc_out '"pool_depth":{"value":"4","given":false'
+lc_out '"pool_depth":{"value":4,"given":false'
 lc 0 show -j pa
 lc_out '"pool":{"name":"pp","members":["pa","pb"]}'
 lc 0 remove pa pb
