@@ -99,8 +99,16 @@ note "lunq: $lr sectors read, $lw written, $lf flushes; null_blk (diskstats): $n
 [ "$lf" -gt 0 ] || fail "no flush went through"
 ok "fio verify passed; sectors through lunq = null_blk's ($lr read, $lw written), $lf flushes; a throttle event with cause auto"
 
-# --- no load: the depth stays (after 1.5 s: an idle window ends a probe) ---
-sleep 1.5
+# --- no load: the depth stays.  A probe under way when the load stopped
+# ends with its idle window: 10 x its length, 2 x max(100 ms, 4 x the
+# service time), 2 s here -- so wait for the phase to leave probe (4)
+# first; without IO no new probe starts (a probe needs binding windows).
+sleep 0.5
+for i in $(seq 40); do
+	[ "$(lq_stat ao auto_phase)" != 4 ] && break
+	sleep 0.25
+done
+[ "$(lq_stat ao auto_phase)" != 4 ] || fail "no load: still probing after 10.5 s"
 d0=$(lq_stat ao throttle)
 sleep 3
 [ "$(lq_stat ao throttle)" = "$d0" ] || fail "no load: depth moved $d0 -> $(lq_stat ao throttle)"
