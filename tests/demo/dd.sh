@@ -24,7 +24,7 @@ while [ $# -gt 0 ]; do
 done
 mkdir -p "$OUT" || exit 2
 if [ $QUICK = 1 ]; then
-	MB=32 T_BS=1
+	MB=16 T_BS=1
 else
 	MB=64 T_BS=2
 fi
