@@ -2,9 +2,11 @@
 # 1. stat -L (Linux iostat -x): a mixed load QD16 through qdepth:4 over
 #    null_blk with 2 ms completions.  Observers: /proc/diskstats of the dm
 #    device (its await counts each IO from its arrival at dm) and of
-#    null_blk (from lunq's send).  Each IO's interval at null_blk nests
-#    inside lunq's device time (both ns clocks): null_blk's await <= r_dev,
-#    w_dev exactly.  dm's own await is counted in jiffies (4 ms at HZ=250,
+#    null_blk (from lunq's send).  Each IO's interval at null_blk starts
+#    after lunq's device time starts, but blk-mq stamps its end after the
+#    bio's completion ran through dm and lunq (__blk_mq_end_request): so
+#    null_blk's await <= r_dev, w_dev + that chain, 0.2 ms allowed (13 us
+#    seen under TCG).  dm's own await is counted in jiffies (4 ms at HZ=250,
 #    bdev_start_io_acct): r_await, w_await and aqu-sz agree with it within
 #    10% (the rounding errors average out; 10% is > 10 sigma here).  Reads,
 #    writes and KiB equal the observers' counts exactly; QD16 through 4
@@ -58,7 +60,7 @@ res=$(echo "$(cat /tmp/views.cols) $obs $reads $writes" | awk '{
 	if (r < lr - 1 || r > lr + 1 || w < lw - 1 || w > lw + 1) e = e sprintf(" r/s w/s x interval %.1f %.1f;", r, w)
 	if (kr < drs / 2 - 2 || kr > drs / 2 + 2 || kw < dws / 2 - 2 || kw > dws / 2 + 2) e = e sprintf(" kB %.1f %.1f, dm %d %d;", kr, kw, drs / 2, dws / 2)
 	# nesting (diskstats ms totals are truncated: +1 ms over all IOs)
-	if (nrms / nr > rd + 1 / nr || nwms / nw > wd + 1 / nw) e = e sprintf(" null_blk await %.2f/%.2f > r_dev/w_dev %.2f/%.2f;", nrms / nr, nwms / nw, rd, wd)
+	if (nrms / nr > rd + 0.2 + 1 / nr || nwms / nw > wd + 0.2 + 1 / nw) e = e sprintf(" null_blk await %.3f/%.3f > r_dev/w_dev %.3f/%.3f + 0.2 ms;", nrms / nr, nwms / nw, rd, wd)
 	if (ra > 1.1 * drms / dr || wa > 1.1 * dwms / dw || ra < 0.9 * drms / dr || wa < 0.9 * dwms / dw)
 		e = e sprintf(" r_await/w_await %.2f/%.2f, dm %.2f/%.2f: more than 10%% apart;", ra, wa, drms / dr, dwms / dw)
 	if (rd < 2 || wd < 2) e = e sprintf(" r_dev/w_dev %.2f/%.2f < the device 2 ms;", rd, wd)
@@ -68,7 +70,7 @@ res=$(echo "$(cat /tmp/views.cols) $obs $reads $writes" | awk '{
 		ra, rl, rd, drms / dr, nrms / nr, wa, wl, wd, dwms / dw, nwms / nw, e }')
 note "${res%%|*}"
 [ -z "${res#*|}" ] || fail "stat -L:${res#*|}"
-ok "stat -L: reads $reads, writes $writes = dm's = null_blk's; null_blk await <= r_dev, w_dev; r_await, w_await, aqu-sz within 10% of dm's (jiffies); waits in lunq > device time at QD16 through 4"
+ok "stat -L: reads $reads, writes $writes = dm's = null_blk's; null_blk await <= r_dev, w_dev (+ completion chain); r_await, w_await, aqu-sz within 10% of dm's (jiffies); waits in lunq > device time at QD16 through 4"
 
 # 2. misaligned and non-4k: per interval (stat -L) and split (align)
 lc 0 reset lq
