@@ -28,15 +28,7 @@ if [ $QUICK = 1 ]; then
 else
 	MB=64 T_BS=2
 fi
-FAILS=0
-check() {
-	if [ "$1" = 0 ]; then
-		echo "check ok: $2"
-	else
-		echo "check FAIL: $2"
-		FAILS=$((FAILS + 1))
-	fi
-}
+. "$LUNQ_SRC/tests/demo/lib.sh"
 echo "=== 10. dd pitfalls"
 cat <<EOF
 An emulated disk behind lunq (model hdd: 2 ms per command, 4 ms average

@@ -37,18 +37,8 @@ if [ $QUICK = 1 ]; then
 else
 	T_DD=8 T_MIX=20 T_QF=10
 fi
-FAILS=0
-check() {
-	if [ "$1" = 0 ]; then
-		echo "check ok: $2"
-	else
-		echo "check FAIL: $2"
-		FAILS=$((FAILS + 1))
-	fi
-}
-ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
+. "$LUNQ_SRC/tests/demo/lib.sh"
 ms() { awk -v n="$1" 'BEGIN { printf "%.2f", n / 1e6 }'; }
-kv() { tr ' ' '\n' < "$1" | sed -n "s/^$2=//p" | tail -1; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'; }
 
 ############################################################################
