@@ -20,7 +20,9 @@ dm_create() {
 	[ -b "/dev/mapper/$1" ] || { echo "no block node /dev/mapper/$1"; return 1; }
 }
 
-dm_remove() { dmsetup remove --noudevsync "$1"; }
+# (--retry: a process that just exited may still hold the device for a
+# moment, e.g. while its io_uring is torn down in a workqueue)
+dm_remove() { dmsetup remove --noudevsync --retry "$1"; }
 
 # dm_exists NAME: true if device-mapper knows NAME
 dm_exists() { dmsetup info "$1" >/dev/null 2>&1; }

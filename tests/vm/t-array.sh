@@ -9,6 +9,7 @@
 #    written equal lunq's;
 #  - bad values refused (spindles:0, stripe_kb:2).
 # group: model timing integrity
+# time: 25
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_arr 256 hw_queue_depth=256) || fail "null_blk setup"

@@ -5,6 +5,7 @@
 # every misaligned one; lunq's own misaligned_4k counter equals the IOs
 # lunqbench did at the misaligned offsets, exactly.
 # group: bench timing
+# time: 15
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 hw_queue_depth=256) || fail "null_blk"

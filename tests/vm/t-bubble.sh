@@ -9,6 +9,7 @@
 #                            service time (plus scheduling slack on TCG:
 #                            50 ms + the stream's p99 in that run)
 # group: bubble timing
+# time: 25
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 SVC_MS=2 M=200 RUNTIME=6

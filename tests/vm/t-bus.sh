@@ -8,6 +8,7 @@
 #  - 4 KiB reads at QD 16: the bus is not the limit (figures printed);
 #  - bus_mbps without a model is refused.
 # group: model timing
+# time: 25
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_bus 512 hw_queue_depth=256) || fail "null_blk setup"

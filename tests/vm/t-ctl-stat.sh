@@ -11,6 +11,7 @@
 #  - --prometheus: lunq_reads_total equals sysfs reads; -o writes the file;
 #  - bad arguments: exit 1.
 # group: ctl stats timing
+# time: 25
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=20000000 hw_queue_depth=256) ||

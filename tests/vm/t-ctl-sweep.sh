@@ -8,6 +8,7 @@
 # original policy is back afterwards; the SVG plot is well-formed XML
 # enough to have its svg element and one polyline per curve.
 # group: ctl bench timing
+# time: 40
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 64) || fail "null_blk"

@@ -8,6 +8,7 @@
 # interval wlentime + rlentime integrate; the two agree within 5% over the
 # window.  After the run everything is idle: the integrals stop growing.
 # group: throttle stats timing
+# time: 15
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=20000000 hw_queue_depth=256) ||

@@ -9,6 +9,7 @@
 #         physical_block_size 4096.
 # Ratios within one run; the figures are printed.
 # group: qfull timing
+# time: 55
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 hw_queue_depth=256) || fail "null_blk setup"

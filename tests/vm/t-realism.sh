@@ -17,6 +17,7 @@
 #                disk;
 # and realism.json parses.
 # group: demo timing
+# time: 110
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 d=/tmp/realism

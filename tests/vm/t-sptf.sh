@@ -14,6 +14,7 @@
 #  - bad input refused: sptf without model:hdd or lun_depth 1..256, an
 #    unknown order.
 # group: model timing integrity
+# time: 55
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_sptf 256 hw_queue_depth=256) || fail "null_blk setup"

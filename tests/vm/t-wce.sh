@@ -19,6 +19,7 @@
 #  - bad input: wce:2, cache_mb:0 and wce:1 without a model are refused
 #    (table and message) and change nothing.
 # group: model timing integrity
+# time: 65
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_wc 256 hw_queue_depth=256) || fail "null_blk setup"

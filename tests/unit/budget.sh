@@ -1,0 +1,89 @@
+#!/bin/bash
+# tests/unit/budget.sh [BUDGET]: the CI time plan (tests/budget) holds.
+#   - every VM test declares "# time: N" in its header, a number (its
+#     quick-mode seconds on 6.1, on the clock it runs on there);
+#   - every test of the debug run also declares "# time-debug: N";
+#   - each VM phase's demand fits in its share (tests/run --plan says
+#     which tests each run has):
+#       vm            BOOT + the "# time:" of the plain-clock tests on 6.1
+#       icount-lanes  (BOOT + 6.1's icount tests + K x (BOOT + the matrix
+#                     tests)) / LANES, K the other kernels (2), LANES 2
+#       vm-debug      BOOT + the "# time-debug:" of the debug run's tests
+#   - the shares add up to at most 3300 s;
+#   - and the check fails a phase that overflows (a copy of the budget
+#     with vm's share one second below its demand: refused).
+# Declarations, not measurements: it cannot be flaky.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+limit=3300 kernels=2 lanes=2
+declared() { sed -n "s/^# ${2:-time}: *\([0-9][0-9]*\) *$/\1/p" "$top/tests/vm/t-$1.sh" | head -1; }
+plan=$("$top/tests/run" --plan) || { echo "not ok budget-plan # tests/run --plan failed"; exit 1; }
+# sum RUN KEY: the declarations of a run's tests; "missing NAME..." on
+# stderr for tests without one
+sum() {
+	local t d n=0 miss=
+	for t in $(echo "$plan" | awk -v r="$1" '$1 == r { print $2 }'); do
+		d=$(declared "$t" "$2")
+		if [ -z "$d" ]; then miss="$miss $t"; else n=$((n + d)); fi
+	done
+	[ -z "$miss" ] || echo "$1:$miss" >&2
+	echo $n
+}
+# check BUDGET: "ok"/"not ok" lines; exit 1 on a failure
+check() {
+	local bad=0 total=0 phase share boot demand what err
+	err=$(mktemp)
+	while read -r phase share boot _; do
+		case $phase in ''|'#'*) continue ;; esac
+		total=$((total + share))
+		case $phase in
+		vm) demand=$((boot + $(sum vm time 2>> "$err")))
+			what="boot $boot + the plain-clock tests on 6.1" ;;
+		icount-lanes)
+			demand=$(( (boot + $(sum vm-icount time 2>> "$err") +
+				kernels * (boot + $(sum matrix time 2>> "$err"))) / lanes ))
+			what="(6.1's icount run + $kernels matrix runs) / $lanes lanes" ;;
+		vm-debug) demand=$((boot + $(sum vm-debug time-debug 2>> "$err")))
+			what="boot $boot + the debug run's time-debug" ;;
+		*) continue ;;
+		esac
+		if [ -s "$err" ]; then
+			echo "not ok budget-$phase # no declaration in $(tr '\n' ';' < "$err")"; bad=1
+		elif [ $demand -le "$share" ]; then
+			echo "ok budget-$phase # $what: $demand s of its $share s"
+		else
+			echo "not ok budget-$phase # $what: $demand s, over its share of $share s: cut a test, or change the plan in tests/budget"; bad=1
+		fi
+		: > "$err"
+	done < "$1"
+	rm -f "$err"
+	if [ $total -le $limit ]; then
+		echo "ok budget-total # the shares add up to $total s of $limit s"
+	else
+		echo "not ok budget-total # the shares add up to $total s, over $limit s"; bad=1
+	fi
+	return $bad
+}
+if [ $# -gt 0 ]; then check "$1"; exit; fi
+
+bad=
+for f in "$top"/tests/vm/t-*.sh; do
+	n=$(basename "$f" .sh); n=${n#t-}
+	[ -n "$(declared "$n")" ] || bad="$bad $n"
+done
+[ -z "$bad" ] && echo "ok budget-declared # every VM test declares its quick-mode time" ||
+	echo "not ok budget-declared # no \"# time: N\" line in:$bad"
+out=$(check "$top/tests/budget")
+echo "$out"
+# the negative control: the same plan with vm's share one second short
+tmp=$(mktemp); trap 'rm -f "$tmp"' EXIT
+d=$(echo "$out" | sed -n 's/^ok budget-vm # .*: \([0-9]*\) s of its.*/\1/p')
+if [ -n "$d" ]; then
+	awk -v s=$((d - 1)) '$1 == "vm" { $2 = s } { print }' "$top/tests/budget" > "$tmp"
+	if check "$tmp" | grep -q '^not ok budget-vm .*over its share'; then
+		echo "ok budget-negative # a vm share of $((d - 1)) s is refused"
+	else
+		echo "not ok budget-negative # a vm share below its demand passed"
+	fi
+else
+	echo "not ok budget-negative # no vm demand to cut"
+fi
