@@ -10,6 +10,7 @@
 #  - bad values refused (spindles:0, stripe_kb:2).
 # group: model timing integrity
 # time: 25
+# clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_arr 256 hw_queue_depth=256) || fail "null_blk setup"

@@ -9,6 +9,7 @@
 #   hostile pool: no more QUEUE FULL or resets than reaction linux.
 # group: auto timing
 # time: 305
+# clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 AUTO_PARTS=${AUTO_PARTS:-ABCD} sh "$LUNQ_SRC/tests/demo/auto.sh" --quick --check -o /tmp/auto > /tmp/auto.log 2>&1

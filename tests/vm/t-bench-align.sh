@@ -6,6 +6,7 @@
 # lunqbench did at the misaligned offsets, exactly.
 # group: bench timing
 # time: 15
+# clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 hw_queue_depth=256) || fail "null_blk"

@@ -10,6 +10,7 @@
 #                            50 ms + the stream's p99 in that run)
 # group: bubble timing
 # time: 25
+# clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 SVC_MS=2 M=200 RUNTIME=6

@@ -9,6 +9,7 @@
 #  - bus_mbps without a model is refused.
 # group: model timing
 # time: 25
+# clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_bus 512 hw_queue_depth=256) || fail "null_blk setup"

@@ -12,6 +12,7 @@
 #  - bad arguments: exit 1.
 # group: ctl stats timing
 # time: 25
+# clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=20000000 hw_queue_depth=256) ||

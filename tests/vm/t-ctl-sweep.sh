@@ -9,6 +9,7 @@
 # enough to have its svg element and one polyline per curve.
 # group: ctl bench timing
 # time: 40
+# clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 64) || fail "null_blk"

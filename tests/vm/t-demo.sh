@@ -16,6 +16,7 @@
 # and the result files: every JSON parses (jq), the CSVs have their rows.
 # group: demo timing
 # time: 125
+# clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 d=/tmp/demo

@@ -9,6 +9,7 @@
 # window.  After the run everything is idle: the integrals stop growing.
 # group: throttle stats timing
 # time: 15
+# clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=20000000 hw_queue_depth=256) ||

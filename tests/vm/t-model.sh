@@ -10,6 +10,7 @@
 # Ratios within one run; the figures are printed.
 # group: qfull timing
 # time: 55
+# clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 hw_queue_depth=256) || fail "null_blk setup"

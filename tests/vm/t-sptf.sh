@@ -15,6 +15,7 @@
 #    unknown order.
 # group: model timing integrity
 # time: 55
+# clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_sptf 256 hw_queue_depth=256) || fail "null_blk setup"

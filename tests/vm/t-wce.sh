@@ -20,6 +20,7 @@
 #    (table and message) and change nothing.
 # group: model timing integrity
 # time: 65
+# clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_wc 256 hw_queue_depth=256) || fail "null_blk setup"
