@@ -36,7 +36,9 @@ for u in $units; do
 done > "$tmp/edges"
 
 # symbol edges, from the objects of the newest module build
-objdir=$(ls -td "$top"/build/kmod/*/kmod 2> /dev/null | head -n 1)
+# (the default kernel's, when built: another may be building meanwhile)
+objdir=$top/build/kmod/$("$top/scripts/kver" 2> /dev/null)/kmod
+[ -f "$objdir/dm-lunq.ko" ] || objdir=$(ls -td "$top"/build/kmod/*/kmod 2> /dev/null | head -n 1)
 nobj=0
 if [ -n "$objdir" ]; then
 	nobj=$(ls "$objdir"/lunq_*.o 2> /dev/null | grep -vc '_test\.o$')

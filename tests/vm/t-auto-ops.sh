@@ -13,6 +13,7 @@
 #   provoking QUEUE FULL (no more than a few per hold-off); auto:off puts
 #   back qdepth; lunqctl tune --online settles on the live load.
 # group: throttle integrity
+# time: 20
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 # null_blk holds each command 8 ms too (its completion timer), so its

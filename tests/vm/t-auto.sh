@@ -8,7 +8,7 @@
 #   within 10% of its p99 target at >= 90% of the best static IOPS; the
 #   hostile pool: no more QUEUE FULL or resets than reaction linux.
 # group: auto timing
-# time: 305
+# time: 255
 # clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 

@@ -5,7 +5,7 @@
 # every misaligned one; lunq's own misaligned_4k counter equals the IOs
 # lunqbench did at the misaligned offsets, exactly.
 # group: bench timing
-# time: 15
+# time: 10
 # clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 

@@ -7,6 +7,8 @@
 # run moves more bytes per second than the 512-byte one, which does more
 # IOs per second.  --json: 12 runs with bs_bytes and schema 2.
 # group: bench
+# time: 20
+# clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256) || fail "null_blk"

@@ -6,6 +6,7 @@
 # independent observer is lunq's own wait histogram: its max wait under
 # disksort covers most of the far reads' worst response.
 # group: bubble bench
+# time: 5
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=2000000) || fail "null_blk"

@@ -4,6 +4,7 @@
 # and the lower device's diskstats (requests plus merged bios).  Every IO lunqbench
 # reports is counted once below, nothing more: reads, writes, sectors.
 # group: bench stats
+# time: 5
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=500000) || fail "null_blk"

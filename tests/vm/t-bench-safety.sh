@@ -10,6 +10,7 @@
 #    ios = range / bs = 32, and the device's diskstats reads (merged
 #    included) grew by exactly 32.
 # group: bench
+# time: 5
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 64) || fail "null_blk"

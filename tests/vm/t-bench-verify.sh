@@ -4,6 +4,8 @@
 # block's sector and exits 3.  A mixed read/write verify run under a
 # changing policy finds nothing.
 # group: bench integrity
+# time-debug: 25
+# time: 15
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=200000) || fail "null_blk"

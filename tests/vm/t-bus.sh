@@ -8,7 +8,7 @@
 #  - 4 KiB reads at QD 16: the bus is not the limit (figures printed);
 #  - bus_mbps without a model is refused.
 # group: model timing
-# time: 25
+# time: 20
 # clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 

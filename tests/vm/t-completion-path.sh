@@ -14,6 +14,7 @@
 # the model's 2 ms (+0.2): the delay is the RT kernel's completion path
 # under TCG, not lunq's model.
 # group: stats
+# time: 5
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 # ms NS: nanoseconds as milliseconds with two decimals

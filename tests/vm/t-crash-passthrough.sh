@@ -3,6 +3,7 @@
 # flush point (tests/vm/crash-lib.sh): every point mounts, fsck is clean
 # and every fsync'd file has its content.
 # group: crash
+# time: 55
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/vm/crash-lib.sh"
 

@@ -8,6 +8,7 @@
 # on the lower device before it completes, and flush and FUA wait for the
 # destage they cover.
 # group: crash
+# time: 50
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/vm/crash-lib.sh"
 

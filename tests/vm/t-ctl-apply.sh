@@ -6,6 +6,7 @@
 # file:line and applies nothing; --device with a non-lunq dm device and
 # --quiet (the udev rule's call) is silent and succeeds.
 # group: ctl
+# time: 5
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 luns=$(sdebug_models FAST1 SLOW2 inq_vendor=ACME dev_size_mb=16) ||

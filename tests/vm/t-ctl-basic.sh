@@ -8,6 +8,7 @@
 # that is not lunq, an unprivileged user (setpriv to nobody), an open
 # device on remove, the module not loaded.
 # group: ctl
+# time: 5
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=1000000) || fail "null_blk setup"

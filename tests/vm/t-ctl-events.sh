@@ -6,6 +6,7 @@
 # bubbles (bubble_ms:1) for 4 KiB reads; a listener for another device
 # sees only that device; -c and -t end it; SIGINT ends it with exit 0.
 # group: ctl stats
+# time: 5
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=2000000 hw_queue_depth=64) || fail "null_blk"

@@ -8,6 +8,7 @@
 #  - --lquantize 0,20ms,1ms: rows sum to the count;
 #  - bad arguments exit 1, unknown device 2.
 # group: ctl stats
+# time: 5
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=2000000) || fail "null_blk setup"

@@ -11,7 +11,7 @@
 #  - --prometheus: lunq_reads_total equals sysfs reads; -o writes the file;
 #  - bad arguments: exit 1.
 # group: ctl stats timing
-# time: 25
+# time: 20
 # clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 

@@ -8,7 +8,7 @@
 # original policy is back afterwards; the SVG plot is well-formed XML
 # enough to have its svg element and one polyline per curve.
 # group: ctl bench timing
-# time: 40
+# time: 35
 # clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 

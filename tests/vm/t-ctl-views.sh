@@ -21,6 +21,7 @@
 #    (list, show, stat, hist, align, events) has "schema": 2 and no string
 #    that is a number; show's numeric settings are numbers.
 # group: ctl
+# time: 15
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=2000000 hw_queue_depth=64) ||

@@ -15,7 +15,7 @@
 #              blocks; --preset bs: 1 MiB >= 10x the MB/s of 512 B
 # and the result files: every JSON parses (jq), the CSVs have their rows.
 # group: demo timing
-# time: 125
+# time: 105
 # clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 

@@ -9,6 +9,7 @@
 #     issued before it, everything after after it), while plain writes
 #     between FUA writes are reordered.
 # group: throttle bubble
+# time: 20
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 128 irqmode=2 completion_nsec=50000000 hw_queue_depth=64) ||

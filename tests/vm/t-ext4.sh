@@ -1,6 +1,8 @@
 # A filesystem on lunq: mkfs.ext4, write files, unmount, fsck clean,
 # remount, checksums match.
 # group: integrity
+# time-debug: 25
+# time: 5
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 ram=$(brd_create 128) || fail "brd setup"

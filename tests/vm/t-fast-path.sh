@@ -28,6 +28,7 @@
 #     at null_blk, and exactly 8 at once reached; reads = null_blk's = fio's;
 #     the lock-free reads + the reads that waited in lunq's queue = all.
 # group: basic stats throttle
+# time: 40
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 P=/sys/module/dm_lunq/parameters/fast_path

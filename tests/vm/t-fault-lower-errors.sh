@@ -21,6 +21,8 @@
 # error: with lunq's service-time model, 1 MiB IOs that null_blk must split
 # (refused for io_uring's REQ_NOWAIT and reissued) all succeed.
 # group: fault
+# time-debug: 40
+# time: 20
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=1000000 hw_queue_depth=64) ||

@@ -19,6 +19,8 @@
 # inflight 0 0), no IO error, no verify error; no splat (suite.sh scans
 # the kernel log; the OOM killer's report is not one).
 # group: fault
+# time-debug: 60
+# time: 80
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=2000000 hw_queue_depth=64) ||

@@ -11,6 +11,8 @@
 # lunq's reads + writes of the three devices (read before removal) = the
 # tool's IOs = the lower device's diskstats; nothing in flight at the end.
 # group: fault
+# time-debug: 70
+# time: 15
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 command -v genl-ctrl-list > /dev/null || skip "no genl-ctrl-list (libnl-utils)"

@@ -12,6 +12,8 @@
 # reads+writes = bios the lower device got), data verified, the lower
 # device idle afterwards (inflight "0 0").
 # group: fault
+# time-debug: 75
+# time: 15
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/vm/fault-lib.sh"
 

@@ -15,6 +15,8 @@
 # lunq's reads+writes, counters carried across reloads; dispatched =
 # completed + aborted = bios the lower device got), idle afterwards.
 # group: fault
+# time-debug: 55
+# time: 10
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/vm/fault-lib.sh"
 

@@ -17,6 +17,8 @@
 #  - the policy is back to the start at the end, the verify load saw zero
 #    errors, lunqbench's IOs equal lunq's completed counter (io_report).
 # group: fuzz
+# time: 95
+# clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nrand=$(scaled 12 3)

@@ -3,6 +3,7 @@
 # table offset 0 and a non-zero offset; the offset is checked by reading
 # the lower device directly.
 # group: integrity
+# time: 45
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 blocksize=512) || fail "null_blk setup"

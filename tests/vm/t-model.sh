@@ -9,7 +9,7 @@
 #         physical_block_size 4096.
 # Ratios within one run; the figures are printed.
 # group: qfull timing
-# time: 55
+# time: 45
 # clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 

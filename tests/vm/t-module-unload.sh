@@ -1,5 +1,6 @@
 # dm_lunq unloads cleanly, but not while a lunq device exists.
 # group: basic
+# time: 5
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 grep -q '^dm_lunq ' /proc/modules || expect modprobe dm-lunq

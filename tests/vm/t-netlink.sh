@@ -16,6 +16,7 @@
 #    listener with plausible contents, bubbles rate-limited;
 #  - RESET zeroes the counters (netlink and sysfs).
 # group: stats
+# time: 25
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 command -v nlprobe >/dev/null || skip "nlprobe not built (make tools)"

@@ -3,6 +3,7 @@
 # of sleeping; one that finds a free slot proceeds.  Observer: the error
 # fio's pvsync2 engine gets back from preadv2(RWF_NOWAIT).
 # group: throttle
+# time: 5
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 128 irqmode=2 completion_nsec=10000000 hw_queue_depth=64) ||

@@ -3,6 +3,7 @@
 # device's /sys/block/*/stat counters, blktrace on the lower device, data
 # read from the lower device).
 # group: basic integrity
+# time: 5
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 128 blocksize=4096 discard=1 cache_size=16) ||

@@ -10,6 +10,7 @@
 #    never 2 in flight below); foreign:2 of lun_depth:2 during the first
 #    half of a 4 s period answers the very first command QUEUE FULL.
 # group: qfull throttle
+# time: 10
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb1=$(nullb_create lq_nb1 128 irqmode=2 completion_nsec=20000000 hw_queue_depth=256) ||

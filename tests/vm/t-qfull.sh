@@ -5,6 +5,7 @@
 # (blktrace issue/complete on it: independent of lunq's own counters).
 # Then qdepth:4 <= lun_depth:4: zero QUEUE FULLs.
 # group: qfull
+# time: 20
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=2000000 hw_queue_depth=256) ||

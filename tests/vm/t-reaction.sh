@@ -12,6 +12,7 @@
 #   sd-fc  16 -> 4, restore_ms later +10% (at least 1) to 5, QUEUE FULL
 #          back to 4, then +1 every step_ms: between 4 and 5.
 # group: qfull throttle
+# time: 25
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=2000000 hw_queue_depth=256) ||

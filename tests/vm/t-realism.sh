@@ -17,7 +17,7 @@
 #                disk;
 # and realism.json parses.
 # group: demo timing
-# time: 110
+# time: 95
 # clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 

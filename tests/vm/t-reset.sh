@@ -8,6 +8,7 @@
 # a reset storm (3 QUEUE FULLs come long before the next 20 ms completion):
 # it progresses because a command is aborted at most once.
 # group: qfull integrity
+# time: 10
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 128 irqmode=2 completion_nsec=20000000 hw_queue_depth=256) ||

@@ -11,6 +11,7 @@
 #     passes it through, loses nothing and does not hang.  Both views are
 #     printed side by side (kmod/dm-lunq.rst, "Against the SCSI midlayer").
 # group: qfull integrity
+# time: 10
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 sd=$(sdebug_create max_queue=4 every_nth=20 opts=0x800 delay=1 dev_size_mb=64) ||

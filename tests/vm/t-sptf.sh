@@ -14,7 +14,7 @@
 #  - bad input refused: sptf without model:hdd or lun_depth 1..256, an
 #    unknown order.
 # group: model timing integrity
-# time: 55
+# time: 45
 # clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 

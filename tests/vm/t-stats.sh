@@ -10,6 +10,7 @@
 #  - discards count their sectors; "stats reset" (message) zeroes every
 #    counter and histogram and moves crtime_ns (counters' start) to now.
 # group: stats
+# time: 15
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=2000000 discard=1 cache_size=16) ||

@@ -6,6 +6,7 @@
 # waiters through the throttle, a noflush suspend hands them back to dm,
 # so the lower device sees at most about qdepth IOs during it).
 # group: integrity
+# time: 10
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=20000000 hw_queue_depth=256) ||

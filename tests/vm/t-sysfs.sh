@@ -11,6 +11,7 @@
 #  - reading every file in a loop while devices are removed and created
 #    under load: no splat (qemu/run scans the console), reads fail cleanly.
 # group: stats
+# time: 45
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=1000000) || fail "null_blk setup"

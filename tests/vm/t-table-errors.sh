@@ -1,6 +1,7 @@
 # Bad table lines: each create fails, the kernel log names the problem,
 # and no device is left behind.
 # group: basic
+# time: 10
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 ram=$(brd_create 16) || fail "brd setup"

@@ -8,6 +8,7 @@
 # accepted.  A refused loop is never resumed, so a regression fails here
 # instead of hanging the VM.
 # group: basic
+# time: 10
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lpb 64) || fail "null_blk setup"

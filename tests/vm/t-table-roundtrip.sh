@@ -1,6 +1,7 @@
 # `dmsetup table` echoes a line that recreates an identical device, and
 # `dmsetup status` reports the IO it passed.
 # group: basic
+# time: 5
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 ram=$(brd_create 64) || fail "brd setup"

@@ -10,6 +10,7 @@
 # (the completing vCPU descheduled by a busy host), so a sample may see
 # up to one more per CPU.
 # group: throttle
+# time: 50
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=2000000 hw_queue_depth=256) ||

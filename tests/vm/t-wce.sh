@@ -19,7 +19,7 @@
 #  - bad input: wce:2, cache_mb:0 and wce:1 without a model are refused
 #    (table and message) and change nothing.
 # group: model timing integrity
-# time: 65
+# time: 55
 # clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 

@@ -14,6 +14,7 @@
 #    (blkzone report of the lower device, the independent observer).
 # Host-aware (scsi_debug zbc=aware): the same write-order check.
 # group: basic
+# time: 5
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 # zones DEV: "START WP COND" per zone (blkzone report, sectors; the
