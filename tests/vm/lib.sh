@@ -112,12 +112,16 @@ cleanup_all() {
 	grep -qs ' /mnt/lunq' /proc/mounts && umount /mnt/lunq
 	# a load the test left running, or a process that just exited (its
 	# io_uring torn down in a workqueue), may hold a device a moment longer
-	killall fio lunqbench 2>/dev/null
+	killall fio lunqbench blktrace 2>/dev/null
 	for _i in 1 2 3 4 5 6 7 8 9 10; do
 		dmsetup remove_all --noudevsync >/dev/null 2>&1
 		[ -z "$(dmsetup ls 2>/dev/null | grep -v '^No devices found')" ] && break
 		sleep 0.5
 	done
+	if [ -n "$(dmsetup ls 2>/dev/null | grep -v '^No devices found')" ]; then
+		# say what still holds them (the next test would fail to create)
+		{ echo "cleanup_all: dm devices left after 5 s:"; dmsetup info -c; ps; } >> "${LUNQ_OUT:-/tmp}/cleanup.log" 2>&1
+	fi
 	if [ -d "$CFG" ]; then
 		for _d in "$CFG"/*; do
 			[ -d "$_d" ] || continue

@@ -8,8 +8,7 @@
 #   within 10% of its p99 target at >= 90% of the best static IOPS; the
 #   hostile pool: no more QUEUE FULL or resets than reaction linux.
 # group: auto timing
-# time: 255
-# clock: tcg
+# time: 125
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 AUTO_PARTS=${AUTO_PARTS:-ABCD} sh "$LUNQ_SRC/tests/demo/auto.sh" --quick --check -o /tmp/auto > /tmp/auto.log 2>&1

@@ -15,8 +15,7 @@
 #              blocks; --preset bs: 1 MiB >= 10x the MB/s of 512 B
 # and the result files: every JSON parses (jq), the CSVs have their rows.
 # group: demo timing
-# time: 105
-# clock: tcg
+# time: 45
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 d=/tmp/demo

@@ -17,8 +17,7 @@
 #                disk;
 # and realism.json parses.
 # group: demo timing
-# time: 95
-# clock: tcg
+# time: 45
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 d=/tmp/realism
