@@ -6,9 +6,11 @@
 #   - each VM phase's demand fits in its share (tests/run --plan says
 #     which tests each run has):
 #       vm            BOOT + the "# time:" of the plain-clock tests on 6.1
-#       icount-lanes  (BOOT + 6.1's icount tests + K x (BOOT + the matrix
-#                     tests)) / LANES, K the other kernels (2), LANES 2;
-#                     its share at most icount-wait + (vm + vm-debug) / 2
+#       matrix-tcg    K x (BOOT + the plain-clock tests of the matrix)
+#       icount-lanes  (2 x BOOT + 6.1's icount tests (two runs) + K x (BOOT
+#                     + the matrix's icount tests)) / LANES, K the other
+#                     kernels (2), LANES 2; its share at most icount-wait
+#                     + (vm + matrix-tcg + vm-debug) / 2
 #       vm-debug      BOOT + the "# time-debug:" of the debug run's tests
 #   - the shares of the phases that follow one another (WALL 1) add up to
 #     at most 3300 s;
@@ -34,7 +36,7 @@ sum() {
 check() {
 	local bad=0 total=0 phase share boot wall demand what err room
 	err=$(mktemp)
-	room=$(awk '$1 == "icount-wait" { w = $2 } $1 == "vm" || $1 == "vm-debug" { h += $2 / 2 }
+	room=$(awk '$1 == "icount-wait" { w = $2 } $1 == "vm" || $1 == "matrix-tcg" || $1 == "vm-debug" { h += $2 / 2 }
 		END { print int(w + h) }' "$1")
 	while read -r phase share boot wall _; do
 		case $phase in ''|'#'*) continue ;; esac
@@ -42,14 +44,16 @@ check() {
 		case $phase in
 		vm) demand=$((boot + $(sum vm time 2>> "$err")))
 			what="boot $boot + the plain-clock tests on 6.1" ;;
+		matrix-tcg) demand=$((kernels * (boot + $(sum matrix-tcg time 2>> "$err"))))
+			what="$kernels x (boot $boot + the plain-clock matrix tests)" ;;
 		icount-lanes)
-			demand=$(( (boot + $(sum vm-icount time 2>> "$err") +
+			demand=$(( (2 * boot + $(sum vm-icount time 2>> "$err") +
 				kernels * (boot + $(sum matrix time 2>> "$err"))) / lanes ))
-			what="(6.1's icount run + $kernels matrix runs) / $lanes lanes"
+			what="(6.1's two icount runs + $kernels matrix runs) / $lanes lanes"
 			if [ "$share" -gt "$room" ]; then
-				echo "not ok budget-room # icount-lanes' share $share s is more than icount-wait + (vm + vm-debug) / 2 = $room s"; bad=1
+				echo "not ok budget-room # icount-lanes' share $share s is more than icount-wait + (vm + matrix-tcg + vm-debug) / 2 = $room s"; bad=1
 			else
-				echo "ok budget-room # icount-lanes' share $share s within icount-wait + (vm + vm-debug) / 2 = $room s"
+				echo "ok budget-room # icount-lanes' share $share s within icount-wait + (vm + matrix-tcg + vm-debug) / 2 = $room s"
 			fi ;;
 		vm-debug) demand=$((boot + $(sum vm-debug time-debug 2>> "$err")))
 			what="boot $boot + the debug run's time-debug" ;;

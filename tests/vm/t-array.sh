@@ -9,7 +9,7 @@
 #    written equal lunq's;
 #  - bad values refused (spindles:0, stripe_kb:2).
 # group: model timing integrity
-# time: 20
+# time: 25
 # clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 

@@ -7,7 +7,7 @@
 # run moves more bytes per second than the 512-byte one, which does more
 # IOs per second.  --json: 12 runs with bs_bytes and schema 2.
 # group: bench
-# time: 20
+# time: 15
 # clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 

@@ -6,7 +6,7 @@
 #    they cross the next flush) must fail the replay check, or the check
 #    cannot see what it is for.  The normal module is loaded back after.
 # group: crash fault
-# time-debug: 110
+# time-debug: 70
 # time: 60
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/vm/crash-lib.sh"

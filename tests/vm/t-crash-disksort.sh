@@ -5,7 +5,7 @@
 # to each flush point (tests/vm/crash-lib.sh): every point mounts, fsck
 # is clean and every fsync'd file has its content.
 # group: crash fault
-# time-debug: 130
+# time-debug: 105
 # time: 40
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/vm/crash-lib.sh"

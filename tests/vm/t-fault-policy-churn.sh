@@ -14,7 +14,7 @@
 # lunq's dispatched = completed + aborted = bios the lower device got),
 # everything idle afterwards (lower inflight "0 0").
 # group: fault
-# time-debug: 35
+# time-debug: 30
 # time: 30
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/vm/fault-lib.sh"

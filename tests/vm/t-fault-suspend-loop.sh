@@ -15,8 +15,9 @@
 # lunq's reads+writes, counters carried across reloads; dispatched =
 # completed + aborted = bios the lower device got), idle afterwards.
 # group: fault
-# time-debug: 55
 # time: 10
+# time-debug: 30
+# clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/vm/fault-lib.sh"
 

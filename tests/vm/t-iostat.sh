@@ -8,7 +8,7 @@
 # interval wlentime + rlentime integrate; the two agree within 5% over the
 # window.  After the run everything is idle: the integrals stop growing.
 # group: throttle stats timing
-# time: 15
+# time: 10
 # clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 

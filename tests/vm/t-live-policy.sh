@@ -4,7 +4,8 @@
 # inflight follows the new qdepth.  Bad messages change nothing and the
 # kernel log names the bad word.
 # group: throttle integrity
-# time: 40
+# time: 20
+# clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=1000000 hw_queue_depth=256) ||

@@ -14,7 +14,8 @@
 #    (blkzone report of the lower device, the independent observer).
 # Host-aware (scsi_debug zbc=aware): the same write-order check.
 # group: basic
-# time: 5
+# time: 25
+# clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 # zones DEV: "START WP COND" per zone (blkzone report, sectors; the
