@@ -239,6 +239,15 @@ enum lunq_send lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
 		 * the answer arrives (lunq_io_qfull_arrive()), in order.
 		 */
 		lunq_io_lun_refuses(lc, now);
+		/*
+		 * Not past a zoned write: anything sent meanwhile could reach
+		 * its zone first.  The host sends nothing until the answer
+		 * is back and @io is first among the retries.
+		 */
+		if (lunq_io_zone_ordered(lc, bio)) {
+			io->flags |= LUNQ_IO_FENCE;
+			lunq_host_fence(&lc->host);
+		}
 		io->finish = now + lc->qfull_lat_ns;
 		if (list_empty(&lc->qf_transit))
 			lc->qf_next = io->finish;
@@ -259,6 +268,10 @@ void lunq_io_qfull_arrive(struct lunq_c *lc, u64 now)
 	       io->finish <= now) {
 		list_del_init(&io->w.arrival);
 		io->finish = 0;
+		if (io->flags & LUNQ_IO_FENCE) {
+			io->flags &= ~LUNQ_IO_FENCE;
+			lunq_host_unfence(&lc->host);
+		}
 		lunq_io_refused(lc, io, now, false, false);
 	}
 	lc->qf_next = io ? io->finish : 0;
@@ -323,9 +336,7 @@ void lunq_io_dispatch(struct work_struct *work)
  */
 bool lunq_io_is_barrier(struct lunq_c *lc, struct bio *bio)
 {
-	return op_is_flush(bio->bi_opf) ||
-	       (lc->zoned && (op_is_write(bio_op(bio)) ||
-			      op_is_zone_mgmt(bio_op(bio))));
+	return op_is_flush(bio->bi_opf) || lunq_io_zone_ordered(lc, bio);
 }
 
 /* The model's time for a held completion has come: complete it again. */

@@ -37,6 +37,7 @@ struct lunq_io {
 #define LUNQ_IO_ABORTED	0x8	/* aborted once by a LUN reset: never again */
 #define LUNQ_IO_FAST	0x10	/* sent by the lock-free path */
 #define LUNQ_IO_DRIVE	0x20	/* held, in the drive's queue: no time yet */
+#define LUNQ_IO_FENCE	0x40	/* refused, answer on its way: host fenced */
 
 static inline struct lunq_io *lunq_io(struct bio *bio)
 {
@@ -58,6 +59,7 @@ enum lunq_send {
 				 */
 	LUNQ_SEND_TRANSIT,	/* QUEUE FULL still on its way to the host
 				 * (qfull_lat_us): held, the host goes on
+				 * (but not past a zoned write: fenced)
 				 */
 };
 
@@ -87,6 +89,18 @@ int lunq_io_fast_end(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
 		     blk_status_t error);
 /* The dispatcher (work function of lc->dispatch). */
 void lunq_io_dispatch(struct work_struct *work);
+/*
+ * Must @bio reach a zoned lower device in the order it arrived: a write
+ * (zone append included) or a zone management command (open, close,
+ * finish, reset)?
+ */
+static inline bool lunq_io_zone_ordered(const struct lunq_c *lc,
+					const struct bio *bio)
+{
+	return lc->zoned && (op_is_write(bio_op(bio)) ||
+			     op_is_zone_mgmt(bio_op(bio)));
+}
+
 /* Is @bio an ordering barrier (see lunq_sched.h)? */
 bool lunq_io_is_barrier(struct lunq_c *lc, struct bio *bio);
 /*

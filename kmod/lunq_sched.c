@@ -170,6 +170,7 @@ void lunq_host_init(struct lunq_host *h)
 	h->nr_retry = 0;
 	h->blocked = false;
 	h->unblock_at = 0;
+	h->fenced = 0;
 }
 
 static void lunq_host_take(struct lunq_host *h)
@@ -181,8 +182,8 @@ static void lunq_host_take(struct lunq_host *h)
 
 bool lunq_host_try_send(struct lunq_host *h, u64 lba)
 {
-	if (h->q.nr || h->nr_retry || h->blocked || h->dispatching ||
-	    !lunq_host_slot_free(h))
+	if (h->q.nr || h->nr_retry || h->blocked || h->fenced ||
+	    h->dispatching || !lunq_host_slot_free(h))
 		return false;
 	lunq_host_take(h);
 	if (lba != LUNQ_NO_LBA)
@@ -202,7 +203,7 @@ struct lunq_waiter *lunq_host_next(struct lunq_host *h, u64 now)
 {
 	struct lunq_waiter *w;
 
-	if (h->blocked || !lunq_host_slot_free(h))
+	if (h->blocked || h->fenced || !lunq_host_slot_free(h))
 		return NULL;
 	if (h->nr_retry) {
 		w = list_first_entry(&h->retry, struct lunq_waiter, arrival);
@@ -221,8 +222,8 @@ struct lunq_waiter *lunq_host_next(struct lunq_host *h, u64 now)
 
 bool lunq_host_needs_kick(const struct lunq_host *h)
 {
-	return (h->q.nr || h->nr_retry) && !h->blocked && !h->dispatching &&
-	       lunq_host_slot_free(h);
+	return (h->q.nr || h->nr_retry) && !h->blocked && !h->fenced &&
+	       !h->dispatching && lunq_host_slot_free(h);
 }
 
 void lunq_host_requeue(struct lunq_host *h, struct lunq_waiter *w, u64 lba,
@@ -246,6 +247,17 @@ void lunq_host_retry_again(struct lunq_host *h, struct lunq_waiter *w,
 	list_add(&w->arrival, &h->retry);
 	h->nr_retry++;
 	lunq_host_block(h, now + delay_ns);
+}
+
+void lunq_host_fence(struct lunq_host *h)
+{
+	h->fenced++;
+}
+
+void lunq_host_unfence(struct lunq_host *h)
+{
+	if (!WARN_ON_ONCE(!h->fenced))
+		h->fenced--;
 }
 
 void lunq_host_block(struct lunq_host *h, u64 until)

@@ -105,6 +105,14 @@ struct lunq_host {
 	u32 nr_retry;
 	bool blocked;
 	u64 unblock_at;
+	/*
+	 * Fenced: commands that must keep their place (writes to a zoned
+	 * device) were refused and their answer is still on its way
+	 * (qfull_lat_us).  Nothing is sent until each has arrived and gone
+	 * to the retry list, so nothing sent after it reaches the device
+	 * first.
+	 */
+	u32 fenced;
 };
 
 void lunq_host_init(struct lunq_host *h);
@@ -134,8 +142,8 @@ bool lunq_host_done(struct lunq_host *h);
 bool lunq_host_set(struct lunq_host *h, u32 qdepth,
 		   enum lunq_sched_mode mode, u64 max_wait_ns);
 /*
- * True when waiters or retries exist, a slot is free, the host is not
- * blocked and no dispatch is running.
+ * True when waiters or retries exist, a slot is free, the host is neither
+ * blocked nor fenced and no dispatch is running.
  */
 bool lunq_host_needs_kick(const struct lunq_host *h);
 /*
@@ -153,6 +161,12 @@ void lunq_host_requeue(struct lunq_host *h, struct lunq_waiter *w, u64 lba,
  */
 void lunq_host_retry_again(struct lunq_host *h, struct lunq_waiter *w,
 			   u64 now, u64 delay_ns);
+/*
+ * A command that must keep its place was refused, its answer not yet
+ * back: send nothing until lunq_host_unfence() (its answer arrived).
+ */
+void lunq_host_fence(struct lunq_host *h);
+void lunq_host_unfence(struct lunq_host *h);
 /* Send nothing before @until (a LUN reset under way). */
 void lunq_host_block(struct lunq_host *h, u64 until);
 /* End a block that is due at @now.  True when it ended. */

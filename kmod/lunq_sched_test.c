@@ -390,6 +390,37 @@ static void lunq_throttle_held(struct kunit *test)
 }
 
 /*
+ * Fenced (a zoned write refused, its answer on its way): free slots send
+ * nothing, neither a new IO nor a waiter; the refused write, back on the
+ * retry list, goes before every waiter once the fence and block lift.
+ */
+static void lunq_throttle_fence(struct kunit *test)
+{
+	struct lunq_throttle_ctx *c = test->priv;
+
+	lunq_host_set(&c->h, 8, LUNQ_SCHED_FIFO, 0);
+	KUNIT_EXPECT_TRUE(test, lunq_host_try_send(&c->h, 0));	/* w[0] */
+	lunq_host_fence(&c->h);
+	KUNIT_EXPECT_FALSE(test, lunq_host_try_send(&c->h, 8));
+	lunq_host_wait(&c->h, &c->w[1], 8, true, 0);
+	lunq_host_wait(&c->h, &c->w[2], 16, true, 0);
+	KUNIT_EXPECT_FALSE(test, lunq_host_needs_kick(&c->h));
+	KUNIT_EXPECT_NULL(test, lunq_host_next(&c->h, 0));
+	KUNIT_EXPECT_EQ(test, c->h.inflight, 1U);
+	/* the answer arrives: w[0] to the retries, a retry delay of 10 */
+	lunq_host_unfence(&c->h);
+	lunq_host_requeue(&c->h, &c->w[0], 0, 100, 10);
+	KUNIT_EXPECT_EQ(test, c->h.inflight, 0U);
+	KUNIT_EXPECT_NULL(test, lunq_host_next(&c->h, 105));
+	KUNIT_EXPECT_TRUE(test, lunq_host_unblock(&c->h, 110));
+	KUNIT_EXPECT_TRUE(test, lunq_host_needs_kick(&c->h));
+	KUNIT_EXPECT_PTR_EQ(test, lunq_host_next(&c->h, 110), &c->w[0]);
+	KUNIT_EXPECT_PTR_EQ(test, lunq_host_next(&c->h, 110), &c->w[1]);
+	KUNIT_EXPECT_PTR_EQ(test, lunq_host_next(&c->h, 110), &c->w[2]);
+	KUNIT_EXPECT_EQ(test, c->h.fenced, 0U);
+}
+
+/*
  * The lock-free path's slots: from 0 only under the lock (@first), never
  * more than the limit, the last one given back under the lock.
  */
@@ -499,6 +530,7 @@ static struct kunit_case lunq_throttle_cases[] = {
 	KUNIT_CASE(lunq_throttle_unlimited),
 	KUNIT_CASE(lunq_throttle_no_overtaking),
 	KUNIT_CASE(lunq_throttle_held),
+	KUNIT_CASE(lunq_throttle_fence),
 	KUNIT_CASE(lunq_throttle_fast_slots),
 	KUNIT_CASE(lunq_throttle_lower_live),
 	KUNIT_CASE(lunq_throttle_raise_live),

@@ -209,6 +209,16 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 
 	io->flags = 0;
 	/*
+	 * A zoned write never fails with EAGAIN here: its caller would send
+	 * it again later (io_uring, from a worker), behind the writes that
+	 * followed it.  It waits like any other, without REQ_NOWAIT, as
+	 * 6.12's zone write plugging does for the same reason.
+	 */
+	if (unlikely(nowait) && lunq_io_zone_ordered(lc, bio)) {
+		bio->bi_opf &= ~REQ_NOWAIT;
+		nowait = false;
+	}
+	/*
 	 * dm sets QUEUE_FLAG_NOWAIT from the target type alone; a lower
 	 * device without it (dm-flakey, dm-delay) would fail the bio with
 	 * BLK_STS_NOTSUPP, counted here as an error the caller then retries
