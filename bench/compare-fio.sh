@@ -27,17 +27,20 @@
 # DIR/compare-fio.json.
 #
 # Options:
-#   --rounds N      rounds per part (default 10, at least 10 for a figure)
-#   --runtime S     seconds per run (default 5)
+#   --rounds N      rounds per part (default 3 under icount, else 10)
+#   --runtime S     seconds per run (default 2 under icount, else 5)
 #   --part LETTERS  which parts, any of a, b, c (default abc)
 #   -o DIR          result directory (qemu/run -o)
 #   -h, --help      this text
-# About 6 minutes with the defaults under TCG.  `make bench-compare`.
+# Clock: QEMU's instruction-counting mode by default (LUNQ_ACCEL=icount,
+# one vCPU): CPU per IO is then guest instructions per IO (1 us = 1000 at
+# shift 0).  LUNQ_ACCEL=tcg: wall clock, about 6 minutes with its
+# defaults.  `make bench-compare`.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
-rounds=10 runtime=5 part=abc out=()
+rounds= runtime= part=abc out=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rounds) rounds=${2:?--rounds needs a number}; shift 2 ;;
@@ -48,6 +51,14 @@ while [ $# -gt 0 ]; do
 	*) echo "bench/compare-fio.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
+# instruction counts by default (qemu/run's icount mode, deterministic:
+# three rounds show the spread); LUNQ_ACCEL=tcg for wall-clock figures
+export LUNQ_ACCEL=${LUNQ_ACCEL:-icount}
+if [ "$LUNQ_ACCEL" = icount ]; then
+	rounds=${rounds:-3} runtime=${runtime:-2}
+else
+	rounds=${rounds:-10} runtime=${runtime:-5}
+fi
 for v in "$rounds" "$runtime"; do
 	[[ $v =~ ^[1-9][0-9]*$ ]] || { echo "bench/compare-fio.sh: --rounds and --runtime take a positive integer" >&2; exit 2; }
 done

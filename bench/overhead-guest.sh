@@ -19,6 +19,11 @@
 #   when the VM has 4 or more), QD32 each, all to one device: dm-linear vs
 #   lunq qdepth:0 (the lock-free path), then dm-linear vs lunq qdepth:256
 #   (throttled, never reached: lock-free too, a slot is one atomic).
+# Under icount (--accel icount) the CPU-bound parts A and C also give
+# instructions per IO: guest time per IO, 1e9 / IOPS ns at shift 0
+# (LUNQ_ICOUNT_SHIFT), as the CPU never idles in them; and the ratio of
+# X's to the baseline's per round.  Part B's CPU per IO is then guest busy
+# time per IO, instructions too.
 # Each part's two devices sit on the same null_blk.  Each round runs both,
 # one fio run each, in ABBA order (odd rounds the baseline first, even
 # rounds the other) so a drift over time favours neither.  One unmeasured
@@ -110,6 +115,17 @@ profile() {
 }
 
 jlist() { echo "$*" | sed 's/ /, /g'; }
+# parts A and C are CPU-bound (instructions per IO = guest time per IO);
+# part B waits for its device (guest time includes the skipped idle)
+cpubound=1
+# instr IOPS: guest instructions per IO under icount (-icount shift=S:
+# 2^S ns of guest time per instruction; the CPU never idles in these
+# CPU-bound runs, so a second of guest time is 1e9 / 2^S instructions)
+instr() {
+	awk -v i="$1" -v s="${LUNQ_ICOUNT_SHIFT:-0}" 'BEGIN {
+		d = 1e9; for (k = 0; k < s; k++) d /= 2	# busybox awk: no ^
+		printf "%.0f", (i > 0) ? d / i : 0 }'
+}
 # jstats "median min max q1 q3": a JSON object
 jstats() {
 	echo "$1" | awk '{ printf "{\"median\": %s, \"min\": %s, \"max\": %s, \"q1\": %s, \"q3\": %s}", $1, $2, $3, $4, $5 }'
@@ -122,7 +138,7 @@ jstats() {
 # (ratios X/base of IOPS and of CPU per IO)
 run_part() {
 	_tag=$1 _nb=$2 _db=$3 _nx=$4 _dx=$5 _qb=${6%/*} _qx=${6#*/} _nj=$7
-	_lib= _lix= _lcb= _lcx= _lri= _lrc=
+	_lib= _lix= _lcb= _lcx= _lri= _lrc= _lrn=
 	_r=1
 	while [ "$_r" -le "$rounds" ]; do
 		if [ $((_r % 2)) = 1 ]; then
@@ -133,21 +149,25 @@ run_part() {
 			_b=$(fio_run "$_db" "$_qb" "$_nj" "$runtime") || return 1
 		fi
 		set -- $_b $_x
-		_ri=$(ratio "$3" "$1") _rc=$(ratio "$4" "$2")
-		printf '  round %2d/%d: %s %6s IOPS %6s us/IO | %s %6s IOPS %6s us/IO | %s/%s IOPS %.3f, CPU/IO %.3f\n' \
+		_ri=$(ratio "$3" "$1") _rc=$(ratio "$4" "$2") _rn=$(ratio "$1" "$3")
+		printf '  round %2d/%d: %s %6s IOPS %6s us/IO | %s %6s IOPS %6s us/IO | %s/%s IOPS %.3f, CPU/IO %.3f' \
 			"$_r" "$rounds" "$_nb" "$1" "$2" "$_nx" "$3" "$4" "$_nx" "$_nb" "$_ri" "$_rc"
+		[ "$accel" = icount ] && [ "$cpubound" = 1 ] &&
+			printf ', instr/IO %s %s, ratio %.4f' "$(instr "$1")" "$(instr "$3")" "$_rn"
+		echo
 		_lib="$_lib $1" _lcb="$_lcb $2" _lix="$_lix $3" _lcx="$_lcx $4"
-		_lri="$_lri $_ri" _lrc="$_lrc $_rc"
+		_lri="$_lri $_ri" _lrc="$_lrc $_rc" _lrn="$_lrn $_rn"
 		_r=$((_r + 1))
 	done
 	eval "${_tag}_ib=\"${_lib# }\" ${_tag}_cb=\"${_lcb# }\" ${_tag}_ix=\"${_lix# }\""
-	eval "${_tag}_cx=\"${_lcx# }\" ${_tag}_ri=\"${_lri# }\" ${_tag}_rc=\"${_lrc# }\""
+	eval "${_tag}_cx=\"${_lcx# }\" ${_tag}_ri=\"${_lri# }\" ${_tag}_rc=\"${_lrc# }\" ${_tag}_rn=\"${_lrn# }\""
 }
 
 # report TAG NAME_BASE NAME_X: medians and the ratios' spread; sets the
 # "median min max q1 q3" strings TAG_s{ib,ix,cb,cx,ri,rc}
 report() {
-	for _k in ib ix cb cx ri rc; do
+	TAG_=$1
+	for _k in ib ix cb cx ri rc rn; do
 		eval "_v=\$(stats \$${1}_$_k)"
 		eval "${1}_s$_k=\"\$_v\""
 	done
@@ -157,12 +177,21 @@ report() {
 	set -- "$2" "$3" $_ri $_rc
 	printf '  %s/%s IOPS:   median %.3f, min %.3f, max %.3f, IQR %.3f..%.3f\n' "$2" "$1" "$3" "$4" "$5" "$6" "$7"
 	printf '  %s/%s CPU/IO: median %.3f, min %.3f, max %.3f, IQR %.3f..%.3f\n' "$2" "$1" "$8" "$9" "${10}" "${11}" "${12}"
+	[ "$accel" = icount ] && [ "$cpubound" = 1 ] || return 0
+	eval "_rn=\$${TAG_}_srn"
+	set -- "$1" "$2" $_rn
+	printf '  %s/%s instructions per IO: median %.4f, min %.4f, max %.4f (%s: %s, %s: %s instr/IO)\n' \
+		"$2" "$1" "$3" "$4" "$5" "$1" "$(instr "${_ib%% *}")" "$2" "$(instr "${_ix%% *}")"
 }
 
 # summary LABEL "median min max q1 q3"
 summary() {
 	set -- "$1" $2
-	printf '%s median %.3f (min %.3f, max %.3f, IQR %.3f..%.3f, %d rounds)' "$1" "$2" "$3" "$4" "$5" "$6" "$rounds"
+	if [ "$accel" = icount ]; then	# instruction counts: four decimals
+		printf '%s median %.4f (min %.4f, max %.4f, IQR %.4f..%.4f, %d rounds)' "$1" "$2" "$3" "$4" "$5" "$6" "$rounds"
+	else
+		printf '%s median %.3f (min %.3f, max %.3f, IQR %.3f..%.3f, %d rounds)' "$1" "$2" "$3" "$4" "$5" "$6" "$rounds"
+	fi
 }
 
 # json_part TAG KEY NAME_BASE NAME_X FIO_DESC EXTRA: the part's JSON object
@@ -175,7 +204,13 @@ json_part() {
 	printf '    "ratio_iops_%s_%s": [%s],\n    "ratio_cpu_%s_%s": [%s],\n' "$4" "$3" "$(jlist $_ri)" "$4" "$3" "$(jlist $_rc)"
 	printf '    "%s_iops_stats": %s,\n    "%s_iops_stats": %s,\n' "$3" "$(jstats "$_sib")" "$4" "$(jstats "$_six")"
 	printf '    "%s_cpu_us_per_io_stats": %s,\n    "%s_cpu_us_per_io_stats": %s,\n' "$3" "$(jstats "$_scb")" "$4" "$(jstats "$_scx")"
-	printf '    "ratio_iops_stats": %s,\n    "ratio_cpu_stats": %s\n  }' "$(jstats "$_sri")" "$(jstats "$_src")"
+	printf '    "ratio_iops_stats": %s,\n    "ratio_cpu_stats": %s' "$(jstats "$_sri")" "$(jstats "$_src")"
+	if [ "$accel" = icount ] && [ "$1" != B ] && [ "$1" != E ]; then
+		eval "_rn=\$${1}_rn _srn=\$${1}_srn"
+		printf ',\n    "%s_instr_per_io": %s,\n    "%s_instr_per_io": %s' "$3" "$(instr "${_sib%% *}")" "$4" "$(instr "${_six%% *}")"
+		printf ',\n    "ratio_instr_%s_%s": [%s],\n    "ratio_instr_stats": %s' "$4" "$3" "$(jlist $_rn)" "$(jstats "$_srn")"
+	fi
+	printf '\n  }'
 }
 
 echo "overhead benchmark: kernel $(uname -r), accel $accel, $(nproc) CPUs, $rounds rounds, ${runtime} s per run, $(fio --version)"
@@ -220,6 +255,7 @@ if has b; then
 		eval "wait_$d=\$wt"
 		note "warm-up $d: ${w% *} IOPS, ${w#* } us/IO; mid-run waiting=$wt, max_waiting=$(status_field $d max_waiting)"
 	done
+	cpubound=0
 	run_part B fifo /dev/mapper/ovh_fifo disksort /dev/mapper/ovh_dsort $B_QD $B_JOBS || exit 1
 	report B fifo disksort
 	profile fifo /dev/mapper/ovh_fifo $B_QD $B_JOBS && profile disksort /dev/mapper/ovh_dsort $B_QD $B_JOBS || exit 1
@@ -244,6 +280,7 @@ if has b; then
 	note "the 10k device after part B: $(dmsetup status ovh_dsort2 | cut -d' ' -f4-13)"
 	dm_remove ovh_dsort && dm_remove ovh_dsort2 || exit 1
 fi
+cpubound=1
 if has c; then
 	nb=$(nullb_create ovh_nbc $NB_MB memory_backed=0) || { echo "null_blk setup failed"; exit 1; }
 	sz=$(sectors "$nb")
@@ -272,6 +309,8 @@ echo "== Summary: $rounds rounds x ${runtime} s per device, accel $accel, $(npro
 if has a; then
 	printf '%s; median IOPS linear %.0f, lunq %.0f\n' "$(summary "overhead: lunq/linear IOPS" "$A_sri")" "${A_sib%% *}" "${A_six%% *}"
 	printf '%s; median linear %.2f, lunq %.2f us/IO\n' "$(summary "overhead: lunq/linear CPU per IO" "$A_src")" "${A_scb%% *}" "${A_scx%% *}"
+	[ "$accel" = icount ] && printf '%s; linear %s, lunq %s instructions per IO\n' \
+		"$(summary "overhead: lunq/linear instructions per IO" "$A_srn")" "$(instr "${A_sib%% *}")" "$(instr "${A_six%% *}")"
 fi
 if has b; then
 	printf '%s; median IOPS fifo %.0f, disksort %.0f\n' "$(summary "wait queue: disksort/fifo IOPS" "$B_sri")" "${B_sib%% *}" "${B_six%% *}"
@@ -286,6 +325,10 @@ if has c; then
 	printf '%s\n' "$(summary "scale ($C_JOBS jobs): lunq qdepth:0/linear CPU per IO" "$C_src")"
 	printf '%s; median IOPS linear %.0f, lunq %.0f\n' "$(summary "scale ($C_JOBS jobs): lunq qdepth:256/linear IOPS" "$D_sri")" "${D_sib%% *}" "${D_six%% *}"
 	printf '%s\n' "$(summary "scale ($C_JOBS jobs): lunq qdepth:256/linear CPU per IO" "$D_src")"
+	if [ "$accel" = icount ]; then
+		printf '%s\n' "$(summary "scale ($C_JOBS jobs): lunq qdepth:0/linear instructions per IO" "$C_srn")"
+		printf '%s\n' "$(summary "scale ($C_JOBS jobs): lunq qdepth:256/linear instructions per IO" "$D_srn")"
+	fi
 fi
 
 j=$LUNQ_OUT/overhead.json

@@ -29,8 +29,8 @@
 # dmesg.txt).
 #
 # Options:
-#   --rounds N      rounds per part (default 10)
-#   --runtime S     seconds per fio run (default 5)
+#   --rounds N      rounds per part (default 10; 3 under icount)
+#   --runtime S     seconds per fio run (default 5; 2 under icount)
 #   --part LETTERS  which parts, e.g. a, bc (default abc)
 #   --profile       after each part, one more run of each device under
 #                   perf record -a -g in the VM (needs linux-perf on the
@@ -38,14 +38,17 @@
 #                   (lunq's functions, rbtree, clock, context switches)
 #   -o DIR          result directory (qemu/run -o): DIR/overhead.json
 #   -h, --help      this text
-# With the defaults it takes about 10 minutes under TCG (part A ~15k IOPS,
-# part B ~5k there: the absolute figures are QEMU's, the ratios the point).
-# Environment: as qemu/run (LUNQ_ACCEL, LUNQ_VM_CPUS, ...).
+# Clock: QEMU's instruction-counting mode by default (LUNQ_ACCEL=icount,
+# one vCPU, see qemu/run): guest time is instructions, so parts A and C
+# also print instructions per IO, which repeat between runs to about
+# 0.1%.  LUNQ_ACCEL=tcg measures wall-clock time instead (about 10
+# minutes with its defaults; ratios there move 0.75..1.0 between rounds).
+# Environment: as qemu/run (LUNQ_ACCEL, LUNQ_ICOUNT_SHIFT, LUNQ_VM_CPUS, ...).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
-rounds=10 runtime=5 part=abc out=() prof=()
+rounds= runtime= part=abc out=() prof=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rounds) rounds=${2:?--rounds needs a number}; shift 2 ;;
@@ -57,6 +60,12 @@ while [ $# -gt 0 ]; do
 	*) echo "bench/overhead.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
+# icount counts instructions: a round repeats to 0.1%, three show it
+if [ "${LUNQ_ACCEL:-icount}" = icount ]; then
+	rounds=${rounds:-3} runtime=${runtime:-2}
+else
+	rounds=${rounds:-10} runtime=${runtime:-5}
+fi
 for v in "$rounds" "$runtime"; do
 	[[ $v =~ ^[1-9][0-9]*$ ]] || { echo "bench/overhead.sh: --rounds and --runtime take a positive integer" >&2; exit 2; }
 done
@@ -67,8 +76,12 @@ done
 [ ${#prof[@]} = 0 ] || command -v perf > /dev/null ||
 	{ echo "bench/overhead.sh: --profile needs perf on the host (apt install linux-perf); the VM takes it from there" >&2; exit 2; }
 
-accel=${LUNQ_ACCEL:-auto}
+# instruction counts by default (qemu/run's icount mode: deterministic);
+# LUNQ_ACCEL=tcg for wall-clock figures
+export LUNQ_ACCEL=${LUNQ_ACCEL:-icount}
+accel=$LUNQ_ACCEL
 [ "$accel" = auto ] && [ -s "$top/build/vm/accel" ] && accel=$(cat "$top/build/vm/accel")
 
-exec "$top/qemu/run" "${out[@]}" "$top/bench/overhead-guest.sh" \
+exec "$top/qemu/run" "${out[@]}" \
+	"$top/bench/overhead-guest.sh" \
 	--rounds "$rounds" --runtime "$runtime" --part "$part" --accel "$accel" "${prof[@]}"

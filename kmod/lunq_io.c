@@ -65,7 +65,9 @@ static void lunq_io_fast_max(struct lunq_c *lc, u32 n)
 /*
  * One fully ordered cmpxchg on @nfast (a slot, lunq_fast_take()), two
  * clock reads per IO (here and at completion), per-CPU sums; 0 <-> 1 goes
- * through the lock (busy time).  False: the locked path takes the IO.
+ * through the lock (busy time).  True: @bio is remapped to the lower
+ * device, for dm core to send (DM_MAPIO_REMAPPED: the first send needs
+ * none of lunq_io_send()'s restoring).  False: the locked path takes it.
  */
 bool lunq_io_fast_map(struct lunq_c *lc, struct lunq_io *io, struct bio *bio)
 {
@@ -104,7 +106,13 @@ bool lunq_io_fast_map(struct lunq_c *lc, struct lunq_io *io, struct bio *bio)
 	this_cpu_inc(lc->st.pc->fios);
 	this_cpu_inc(lc->st.pc->fn);
 	this_cpu_sub(lc->st.pc->ft, now);
-	lunq_io_send(lc, bio);
+	/* remapped here, sent by dm core on return (DM_MAPIO_REMAPPED) */
+	io->flags |= LUNQ_IO_SENT;
+	bio_set_dev(bio, lc->dev->bdev);
+	if (bio_sectors(bio))
+		bio->bi_iter.bi_sector = lc->start +
+			dm_target_offset(lc->ti, bio->bi_iter.bi_sector);
+	lunq_stats_inc(&lc->st, LUNQ_ST_DISPATCHED);
 	return true;
 }
 

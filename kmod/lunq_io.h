@@ -78,9 +78,10 @@ void lunq_io_qfull_arrive(struct lunq_c *lc, u64 now);
  */
 void lunq_io_drive_pick(struct lunq_c *lc, u64 now);
 /*
- * The lock-free pass-through path (lunq_core.h, lc->fast_lim): send @bio now
- * without the device lock; false when the path closed (the caller takes
- * the locked path).  @io's iter, bi_flags and flush are set.
+ * The lock-free pass-through path (lunq_core.h, lc->fast_lim): take a slot
+ * and remap @bio without the device lock, for map to answer
+ * DM_MAPIO_REMAPPED; false when the path closed (the caller takes the
+ * locked path).  @io's iter, bi_flags and flush are set.
  */
 bool lunq_io_fast_map(struct lunq_c *lc, struct lunq_io *io,
 		      struct bio *bio);

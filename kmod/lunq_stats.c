@@ -10,7 +10,7 @@
 int lunq_stats_alloc(struct lunq_stats *st)
 {
 	st->pc = alloc_percpu(struct lunq_pcpu);
-	st->hist = kvcalloc(LUNQ_NR_HISTS, sizeof(*st->hist), GFP_KERNEL);
+	st->hist = kvcalloc(LUNQ_NR_LIVE_HISTS, sizeof(*st->hist), GFP_KERNEL);
 	if (!st->pc || !st->hist) {
 		lunq_stats_free(st);
 		return -ENOMEM;
@@ -71,8 +71,9 @@ void lunq_stats_done(struct lunq_stats *st, const struct lunq_done *d)
 	this_cpu_inc(st->pc->v[w ? LUNQ_ST_WRITES : LUNQ_ST_READS]);
 	this_cpu_add(st->pc->v[w ? LUNQ_ST_WRITE_SECTORS : LUNQ_ST_READ_SECTORS],
 		     d->bytes >> 9);
-	this_cpu_add(st->pc->v[w ? LUNQ_ST_WRITE_WAIT_NS : LUNQ_ST_READ_WAIT_NS],
-		     d->wait_ns);
+	if (d->wait_ns)
+		this_cpu_add(st->pc->v[w ? LUNQ_ST_WRITE_WAIT_NS :
+					   LUNQ_ST_READ_WAIT_NS], d->wait_ns);
 	this_cpu_add(st->pc->v[w ? LUNQ_ST_WRITE_SVC_NS : LUNQ_ST_READ_SVC_NS],
 		     d->svc_ns);
 	if (d->sector & 7) {
@@ -87,9 +88,15 @@ void lunq_stats_done(struct lunq_stats *st, const struct lunq_done *d)
 	}
 	/* largest power of two dividing the byte offset; 0: the overflow */
 	al = d->sector ? (d->sector & -d->sector) << 9 : 1ULL << LUNQ_HIST_MAX_BITS;
-	lunq_hist_add(&h[LUNQ_HIST_WAIT_READ + w], d->wait_ns);
-	lunq_hist_add(&h[LUNQ_HIST_SVC_READ + w], d->svc_ns);
-	lunq_hist_add(&h[LUNQ_HIST_TOTAL_READ + w], d->wait_ns + d->svc_ns);
+	if (d->wait_ns) {
+		lunq_hist_add(&h[LUNQ_HIST_WAIT_READ + w], d->wait_ns);
+		lunq_hist_add(&h[LUNQ_HIST_SVC_READ + w], d->svc_ns);
+		lunq_hist_add(&h[LUNQ_HIST_TOTAL_READ + w],
+			      d->wait_ns + d->svc_ns);
+	} else {
+		/* wait 0, total = service: once (lunq_stats.h) */
+		lunq_hist_add(&h[LUNQ_HIST_NOWAIT_READ + w], d->svc_ns);
+	}
 	lunq_hist_add(&h[LUNQ_HIST_SIZE], d->bytes);
 	lunq_hist_add(&h[LUNQ_HIST_ALIGN], al);
 	if (w) {
@@ -134,32 +141,73 @@ u64 lunq_stats_fast_rlen(struct lunq_stats *st, u64 now)
 	return t + n * now;
 }
 
+/* The no-wait histogram that @kind includes, or NULL (lunq_stats.h). */
+static struct lunq_hist_live *lunq_hist_nowait(struct lunq_stats *st,
+					       enum lunq_hist_kind kind)
+{
+	switch (kind) {
+	case LUNQ_HIST_WAIT_READ:
+	case LUNQ_HIST_SVC_READ:
+	case LUNQ_HIST_TOTAL_READ:
+		return &st->hist[LUNQ_HIST_NOWAIT_READ];
+	case LUNQ_HIST_WAIT_WRITE:
+	case LUNQ_HIST_SVC_WRITE:
+	case LUNQ_HIST_TOTAL_WRITE:
+		return &st->hist[LUNQ_HIST_NOWAIT_WRITE];
+	default:
+		return NULL;
+	}
+}
+
 void lunq_stats_hist(struct lunq_stats *st, enum lunq_hist_kind kind,
 		     u64 *counts, u64 *sum, u64 *max)
 {
 	struct lunq_hist_live *h = &st->hist[kind];
+	struct lunq_hist_live *z = lunq_hist_nowait(st, kind);
+	bool wait = kind == LUNQ_HIST_WAIT_READ || kind == LUNQ_HIST_WAIT_WRITE;
+	u64 n = 0, m;
 	u32 i;
 
 	for (i = 0; i < LUNQ_HIST_BUCKETS; i++)
 		counts[i] = atomic64_read(&h->count[i]);
 	*sum = atomic64_read(&h->sum);
 	*max = atomic64_read(&h->max);
+	if (!z)
+		return;
+	if (wait) {
+		/* each no-wait IO waited 0 ns */
+		for (i = 0; i < LUNQ_HIST_BUCKETS; i++)
+			n += atomic64_read(&z->count[i]);
+		counts[0] += n;
+		return;
+	}
+	for (i = 0; i < LUNQ_HIST_BUCKETS; i++)
+		counts[i] += atomic64_read(&z->count[i]);
+	*sum += atomic64_read(&z->sum);
+	m = atomic64_read(&z->max);
+	if (m > *max)
+		*max = m;
 }
 
 u64 lunq_stats_svc_window(struct lunq_stats *st, u64 *prev, u64 *win)
 {
 	struct lunq_hist_live *r = &st->hist[LUNQ_HIST_SVC_READ];
 	struct lunq_hist_live *w = &st->hist[LUNQ_HIST_SVC_WRITE];
+	struct lunq_hist_live *zr = &st->hist[LUNQ_HIST_NOWAIT_READ];
+	struct lunq_hist_live *zw = &st->hist[LUNQ_HIST_NOWAIT_WRITE];
 	u32 i;
 
 	for (i = 0; i < LUNQ_HIST_BUCKETS; i++) {
 		u64 c = atomic64_read(&r->count[i]) +
-			atomic64_read(&w->count[i]);
+			atomic64_read(&w->count[i]) +
+			atomic64_read(&zr->count[i]) +
+			atomic64_read(&zw->count[i]);
 
 		win[i] = c - prev[i];
 		prev[i] = c;
 	}
-	return atomic64_read(&r->sum) + atomic64_read(&w->sum);
+	return atomic64_read(&r->sum) + atomic64_read(&w->sum) +
+	       atomic64_read(&zr->sum) + atomic64_read(&zw->sum);
 }
 
 void lunq_stats_zero(struct lunq_stats *st)
@@ -173,7 +221,7 @@ void lunq_stats_zero(struct lunq_stats *st)
 		for (i = 0; i < __LUNQ_ST_MAX; i++)
 			WRITE_ONCE(p->v[i], 0);
 	}
-	for (k = 0; k < LUNQ_NR_HISTS; k++) {
+	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++) {
 		struct lunq_hist_live *h = &st->hist[k];
 
 		for (i = 0; i < LUNQ_HIST_BUCKETS; i++)
@@ -194,7 +242,7 @@ void lunq_stats_merge(struct lunq_stats *dst, struct lunq_stats *src)
 	for (i = 0; i < __LUNQ_ST_MAX; i++)
 		p->v[i] += v[i];
 	put_cpu_ptr(dst->pc);
-	for (k = 0; k < LUNQ_NR_HISTS; k++) {
+	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++) {
 		struct lunq_hist_live *d = &dst->hist[k], *s = &src->hist[k];
 		u64 m = atomic64_read(&s->max);
 

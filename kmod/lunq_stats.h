@@ -3,7 +3,7 @@
  * dm-lunq statistics: per-CPU counters and the per-device latency, size
  * and alignment histograms (layout: lunq_hist.h).  Recording takes no
  * lock: counters are per-CPU, histogram buckets are atomic64 (one shared
- * copy per device: 8 x 35 KiB, where a per-CPU copy would cost that times
+ * copy per device: 12 x 35 KiB, where a per-CPU copy would cost that times
  * the number of CPUs).
  */
 #ifndef LUNQ_STATS_H
@@ -32,9 +32,23 @@ struct lunq_hist_live {
 	atomic64_t count[LUNQ_HIST_BUCKETS];
 };
 
+/*
+ * Live histograms: the LUNQ_NR_HISTS of the UAPI and, for reads and
+ * writes that did not wait (every IO of the lock-free path), their
+ * service time alone: such an IO's wait is 0 and its total is its
+ * service time, so it is recorded once instead of three times, and the
+ * readers (lunq_stats_hist(), lunq_stats_svc_window()) add it back into
+ * wait (bucket 0), service and total.
+ */
+enum {
+	LUNQ_HIST_NOWAIT_READ = LUNQ_NR_HISTS,
+	LUNQ_HIST_NOWAIT_WRITE,
+	LUNQ_NR_LIVE_HISTS
+};
+
 struct lunq_stats {
 	struct lunq_pcpu __percpu *pc;
-	struct lunq_hist_live *hist;	/* LUNQ_NR_HISTS of them */
+	struct lunq_hist_live *hist;	/* LUNQ_NR_LIVE_HISTS of them */
 };
 
 /* What one completed IO contributes. */

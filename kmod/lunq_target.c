@@ -232,7 +232,8 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 	io->iter = bio->bi_iter;
 	io->bi_flags = bio->bi_flags;
 	if (READ_ONCE(lc->fast_lim) && lunq_io_fast_map(lc, io, bio))
-		return DM_MAPIO_SUBMITTED;
+		return lunq_xflush_take(bio) ? DM_MAPIO_SUBMITTED :
+					       DM_MAPIO_REMAPPED;
 	io->w.lba = lba;
 	spin_lock_irqsave(&lc->lock, flags);
 	now = ktime_get_ns();
