@@ -50,15 +50,22 @@ EOS
 done
 
 # --kernel/--modules (bring your own kernel), exercised with Debian's own
-# image and module tree given explicitly; --env reaches the guest script.
+# image and module tree given explicitly; --env reaches the guest script,
+# and so does the clock the guest runs on (LUNQ_VM_ACCEL).
 kver=$("$top/scripts/kver")
 cat > "$tmp/own.sh" <<'EOS'
-echo "release $(uname -r) env $LUNQ_X"
+echo "release $(uname -r) env $LUNQ_X accel $LUNQ_VM_ACCEL"
 grep -q '^dm_lunq ' /proc/modules && echo "dm_lunq loaded"
 EOS
 out=$("$run" --kernel "/boot/vmlinuz-$kver" --modules / --env "LUNQ_X=a b" "$tmp/own.sh" 2>"$tmp/err")
 rc=$?
-[ $rc = 0 ] && [ "$out" = "release $kver env a b
+# the clock qemu/run chose (auto: its probe's cached verdict)
+acc=${LUNQ_ACCEL:-auto}
+if [ "$acc" = auto ]; then
+	acc=tcg
+	[ -s "$top/build/vm/accel" ] && [ -r /dev/kvm ] && [ -w /dev/kvm ] && acc=$(cat "$top/build/vm/accel")
+fi
+[ $rc = 0 ] && [ "$out" = "release $kver env a b accel $acc
 dm_lunq loaded" ] && pass qemu-run-own-kernel ||
 	failt qemu-run-own-kernel "rc=$rc out='$out' $(tail -3 "$tmp/err")"
 

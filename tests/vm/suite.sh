@@ -29,6 +29,25 @@ fi
 echo "KTAP version 1"
 echo "1..$n"
 i=0 failed=0
+
+# stuck: what a timed-out test left behind, for the log: tasks in D state
+# with their kernel stacks, the dm devices' status, block devices with IO
+# in flight (the known hangs on 6.1's one-vCPU icount clock left no trace)
+stuck() {
+	echo "# at the timeout: tasks in D state"
+	for p in /proc/[0-9]*; do
+		st=$(awk '{ print $3 }' "$p/stat" 2>/dev/null)
+		[ "$st" = D ] || continue
+		echo "# pid ${p#/proc/} $(cat "$p/comm" 2>/dev/null): $(tr '\0' ' ' < "$p/cmdline" 2>/dev/null)"
+		sed 's/^/#   /' "$p/stack" 2>/dev/null
+	done
+	echo "# dm devices:"
+	dmsetup status 2>&1 | sed 's/^/#   /'
+	for f in /sys/block/*/inflight; do
+		read -r r w < "$f"
+		[ "$r$w" = 00 ] || echo "# in flight at $(basename "$(dirname "$f")"): $r reads, $w writes"
+	done
+}
 for name in $names; do
 	i=$((i + 1))
 	log=$LUNQ_OUT/$name.log
@@ -46,7 +65,10 @@ for name in $names; do
 	start=$(date +%s)
 	(cd /tmp && timeout "${LUNQ_TEST_TIMEOUT:-300}" sh "$dir/t-$name.sh") > "$log" 2>&1
 	rc=$?
-	case $rc in 124|143) echo "FAIL: timed out after ${LUNQ_TEST_TIMEOUT:-300} s" >> "$log" ;; esac
+	case $rc in 124|143)
+		echo "FAIL: timed out after ${LUNQ_TEST_TIMEOUT:-300} s" >> "$log"
+		stuck >> "$log" 2>&1 ;;
+	esac
 	cleanup_all
 	dmesg_since "$mark" > "$LUNQ_OUT/$name.dmesg"
 	if ! sh "$LUNQ_SRC/qemu/scan-console" "$LUNQ_OUT/$name.dmesg" >> "$log"; then
