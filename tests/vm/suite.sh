@@ -44,6 +44,7 @@ stuck() {
 	echo "# dm devices:"
 	dmsetup status 2>&1 | sed 's/^/#   /'
 	for f in /sys/block/*/inflight; do
+		[ -e "$f" ] || continue
 		read -r r w < "$f"
 		[ "$r$w" = 00 ] || echo "# in flight at $(basename "$(dirname "$f")"): $r reads, $w writes"
 	done
@@ -65,9 +66,29 @@ for name in $names; do
 	start=$(date +%s)
 	(cd /tmp && timeout "${LUNQ_TEST_TIMEOUT:-300}" sh "$dir/t-$name.sh") > "$log" 2>&1
 	rc=$?
+	retried=0
 	case $rc in 124|143)
 		echo "FAIL: timed out after ${LUNQ_TEST_TIMEOUT:-300} s" >> "$log"
-		stuck >> "$log" 2>&1 ;;
+		stuck > "$log.stuck" 2>&1
+		cat "$log.stuck" >> "$log"
+		# On the icount clock a test that timed out while nothing was
+		# stuck in the kernel (no task in D state, no IO in flight) runs
+		# once more: 6.1's one-vCPU icount guest now and then never
+		# wakes a sleeping test script (README, "Known problems of the
+		# icount clock").  Anything stuck below fails at once.
+		if [ "${LUNQ_VM_ACCEL:-}" = icount ] &&
+		   ! grep -q '^# pid \|^# in flight' "$log.stuck"; then
+			cleanup_all
+			mv "$log" "$log.first"
+			(cd /tmp && timeout "${LUNQ_TEST_TIMEOUT:-300}" sh "$dir/t-$name.sh") > "$log" 2>&1
+			rc=$?
+			retried=1
+			case $rc in 124|143)
+				echo "FAIL: timed out again after ${LUNQ_TEST_TIMEOUT:-300} s" >> "$log"
+				stuck >> "$log" 2>&1 ;;
+			esac
+		fi
+		rm -f "$log.stuck" ;;
 	esac
 	cleanup_all
 	dmesg_since "$mark" > "$LUNQ_OUT/$name.dmesg"
@@ -75,6 +96,10 @@ for name in $names; do
 		echo "FAIL: kernel splat while the test ran (see $name.dmesg)" >> "$log"
 		rc=1
 	fi
+	[ $retried = 1 ] && {
+		echo "# $name: its first run timed out on the icount clock with nothing stuck in the kernel; this is its second run (first: $name.log.first)"
+		sed 's/^/# first run: /' "$log.first" | tail -12
+	}
 	sed 's/^/# /' "$log"
 	secs=$(($(date +%s) - start))
 	case $rc in
