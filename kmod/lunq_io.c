@@ -12,6 +12,21 @@
 #include "lunq_xflush.h"
 
 /*
+ * Point @bio at the lower device (zone management commands carry a
+ * position and no data), as sent, and count it dispatched.
+ */
+static void lunq_io_remap(struct lunq_c *lc, struct lunq_io *io,
+			  struct bio *bio)
+{
+	bio_set_dev(bio, lc->dev->bdev);
+	if (bio_sectors(bio) || op_is_zone_mgmt(bio_op(bio)))
+		bio->bi_iter.bi_sector = lc->start +
+			dm_target_offset(lc->ti, bio->bi_iter.bi_sector);
+	io->flags |= LUNQ_IO_SENT;
+	lunq_stats_inc(&lc->st, LUNQ_ST_DISPATCHED);
+}
+
+/*
  * A bio sent again after a LUN reset gets its mapped position back first.
  * The bio must not be touched afterwards: it may complete before
  * dm_submit_bio_remap() returns.
@@ -31,12 +46,7 @@ void lunq_io_send(struct lunq_c *lc, struct bio *bio)
 	}
 	bio->bi_iter = io->iter;
 	bio->bi_status = BLK_STS_OK;
-	bio_set_dev(bio, lc->dev->bdev);
-	if (bio_sectors(bio) || op_is_zone_mgmt(bio_op(bio)))
-		bio->bi_iter.bi_sector = lc->start +
-			dm_target_offset(lc->ti, bio->bi_iter.bi_sector);
-	io->flags |= LUNQ_IO_SENT;
-	lunq_stats_inc(&lc->st, LUNQ_ST_DISPATCHED);
+	lunq_io_remap(lc, io, bio);
 	if (lunq_xflush_take(bio))	/* test-only build; else false */
 		return;
 	dm_submit_bio_remap(bio, NULL);
@@ -107,12 +117,7 @@ bool lunq_io_fast_map(struct lunq_c *lc, struct lunq_io *io, struct bio *bio)
 	this_cpu_inc(lc->st.pc->fn);
 	this_cpu_sub(lc->st.pc->ft, now);
 	/* remapped here, sent by dm core on return (DM_MAPIO_REMAPPED) */
-	io->flags |= LUNQ_IO_SENT;
-	bio_set_dev(bio, lc->dev->bdev);
-	if (bio_sectors(bio))
-		bio->bi_iter.bi_sector = lc->start +
-			dm_target_offset(lc->ti, bio->bi_iter.bi_sector);
-	lunq_stats_inc(&lc->st, LUNQ_ST_DISPATCHED);
+	lunq_io_remap(lc, io, bio);
 	return true;
 }
 

@@ -64,6 +64,16 @@ zones /dev/mapper/lqo > /tmp/zo
 awk -v z=$Z 'NR > 1 { s = $1 - z; print s, $2, $3 }' /tmp/zl > /tmp/zexp
 cmp -s /tmp/zexp /tmp/zo || { diff /tmp/zexp /tmp/zo; fail "zone report at offset $Z not remapped"; }
 ok "zone report remapped by the offset ($(wc -l < /tmp/zo) zones from lower sector $Z)"
+# a write and a zone reset through it (no options: the lock-free path)
+# reach the lower device's zone 1, not zone 0
+fio --name=o --filename=/dev/mapper/lqo --direct=1 --ioengine=libaio --rw=write \
+	--bs=64k --size=1M > /tmp/fio.o 2>&1 || { cat /tmp/fio.o; fail "write at the offset"; }
+zones "$nb" | awk 'NR == 1 { if ($2 != 0) bad = 1 } NR == 2 { if ($2 != 2048) bad = 1 } END { exit bad }' ||
+	{ zones "$nb"; fail "1 MiB through the offset device did not land in lower zone 1"; }
+blkzone reset -o 0 -c 1 /dev/mapper/lqo || fail "zone reset at the offset"
+zones "$nb" | awk 'NR == 2 { if ($2 != 0) bad = 1 } END { exit bad }' ||
+	{ zones "$nb"; fail "zone reset through the offset device did not reach lower zone 1"; }
+ok "write and zone reset through the offset device reach lower zone 1 (fast_path $(cat /sys/kernel/lunq/lqo/fast_path 2>/dev/null))"
 dm_remove lqo
 if echo "0 $((S - Z)) lunq $nb 8" | dmsetup create --noudevsync lqbad 2>/dev/null; then
 	dm_remove lqbad
