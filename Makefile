@@ -69,7 +69,7 @@ user:
 	@for m in $(SUBDIRS_USER); do $(MAKE) -C $$(dirname $$m) || exit 1; done
 
 # test tools for the VM tests (qemu/mkinitramfs puts them on the guest's PATH)
-tools: build/tools/nlprobe build/tools/nlfuzz build/tools/fuamix build/tools/replaylog kmod-xflush
+tools: build/tools/nlprobe build/tools/nlfuzz build/tools/fuamix build/tools/replaylog build/tools/blknotes kmod-xflush
 
 build/tools/nlprobe: tests/tools/nlprobe.c kmod/lunq_names.c kmod/lunq_names.h kmod/lunq_pure.h kmod/uapi/lunq.h
 	@mkdir -p $(@D)
@@ -82,6 +82,11 @@ build/tools/nlfuzz: tests/tools/nlfuzz.c kmod/uapi/lunq.h
 build/tools/fuamix: tests/tools/fuamix.c
 	@mkdir -p $(@D)
 	$(CC) -Wall -Wextra -O2 -g -o $@ tests/tools/fuamix.c
+
+# blkparse 1.2 (Debian 12) drops blktrace notes of cgroup kernels: trace/blknotes.c
+build/tools/blknotes: trace/blknotes.c
+	@mkdir -p build/tools
+	$(CC) -Wall -Wextra -O2 -g -o $@ trace/blknotes.c
 
 build/tools/replaylog: tests/tools/replaylog.c tests/tools/logwrites.c tests/tools/logwrites.h
 	@mkdir -p $(@D)
@@ -117,7 +122,9 @@ $(LUNQ_KO): $(KMOD_SRCS) $(wildcard kmod/uapi/*.h)
 	scripts/build-kmod $(KDIR) > /dev/null
 	@touch $@	# kbuild leaves an up-to-date .ko as it was
 
-install: $(LUNQ_KO)
+TRACE_BT = $(wildcard trace/lunq-*.bt)
+
+install: $(LUNQ_KO) build/tools/blknotes
 	@[ -n "$(KVER)" ] && [ "$(KREL)" = "$(KVER)" ] || \
 	  { echo "make install: KDIR=$(KDIR) builds for kernel '$(KREL)', not KVER=$(KVER); give KVER= and KDIR= of one kernel" >&2; exit 1; }
 	install -D -m 644 $(LUNQ_KO) $(MODDIR)/dm-lunq.ko
@@ -125,6 +132,9 @@ install: $(LUNQ_KO)
 	$(MAKE) -C ctl install $(SUBMAKE_INSTALL)
 	$(MAKE) -C bench install $(SUBMAKE_INSTALL)
 	install -D -m 644 ctl/lunq.conf.example $(DESTDIR)/etc/lunq/lunq.conf.example
+	install -D -m 755 build/tools/blknotes $(DESTDIR)$(PREFIX)/bin/blknotes
+	install -d $(DESTDIR)$(PREFIX)/share/lunq/trace
+	install -m 755 $(TRACE_BT) $(DESTDIR)$(PREFIX)/share/lunq/trace/
 
 uninstall:
 	@[ -n "$(KVER)" ] || { echo "make uninstall: no KVER; give KVER=<release>" >&2; exit 1; }
@@ -134,6 +144,9 @@ uninstall:
 	$(MAKE) -C bench uninstall $(SUBMAKE_INSTALL)
 	rm -f $(DESTDIR)/etc/lunq/lunq.conf.example
 	@rmdir $(DESTDIR)/etc/lunq 2> /dev/null || true
+	rm -f $(DESTDIR)$(PREFIX)/bin/blknotes
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/lunq/trace/,$(notdir $(TRACE_BT)))
+	@rmdir $(DESTDIR)$(PREFIX)/share/lunq/trace $(DESTDIR)$(PREFIX)/share/lunq 2> /dev/null || true
 
 # DKMS: dkms.conf's version is the target's (tests/unit/install.sh checks)
 LUNQ_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)

@@ -23,6 +23,7 @@
 
 #include "lunq_core.h"
 #include "lunq_autorun.h"
+#include "lunq_trace.h"
 
 /* The window starts now: the counts it will be the difference from. */
 static void lunq_auto_base(struct lunq_c *lc, u64 now, u64 ios, u64 wtime,
@@ -106,6 +107,7 @@ void lunq_auto_work(struct work_struct *work)
 		u32 was = lc->autoc.depth;
 
 		d = lunq_auto_window(&lc->autoc, &s, now);
+		trace_lunq_auto_window(&lc->evq, &s, was, d);
 		if (d != was) {
 			kick = lunq_set_throttle(lc, d, LUNQ_TC_AUTO, now);
 			lunq_update_fast(lc);

@@ -11,6 +11,7 @@
 
 #include "lunq_compat.h"
 #include "lunq_core.h"
+#include "lunq_trace.h"
 
 const char *const lunq_tcause_names[] = {
 	"set", "qfull", "ramp-up", "restore", "auto"
@@ -161,6 +162,9 @@ bool lunq_set_throttle(struct lunq_c *lc, u32 to, enum lunq_tcause cause,
 	    (cause == LUNQ_TC_RAMP_UP || cause == LUNQ_TC_RESTORE))
 		return false;
 	lunq_tlog_add(lc, now, h->qdepth, to, cause);
+	trace_lunq_throttle(&lc->evq, h->qdepth, to, cause);
+	lunq_note(lc, "throttle %u -> %u %s", h->qdepth, to,
+		  lunq_tcause_names[cause]);
 	if (cause != LUNQ_TC_SET)
 		lc->throttle_changes++;
 	if (lc->sysdev) {

@@ -24,6 +24,7 @@
 #include <linux/hrtimer.h>
 #include <linux/workqueue.h>
 #include <linux/device-mapper.h>
+#include <linux/blktrace_api.h>
 
 #include "lunq_args.h"
 #include "lunq_sched.h"
@@ -39,8 +40,6 @@
 struct lunq_dev;
 
 /* Why the throttle moved (the throttle log). */
-enum lunq_tcause { LUNQ_TC_SET, LUNQ_TC_QFULL, LUNQ_TC_RAMP_UP,
-		   LUNQ_TC_RESTORE, LUNQ_TC_AUTO };
 
 #define LUNQ_TLOG_SIZE	128	/* last throttle changes kept */
 
@@ -89,6 +88,7 @@ struct lunq_c {
 	struct mutex msg_lock;		/* serialises "set" messages */
 	struct lunq_stats st;		/* counters and histograms */
 	struct lunq_evq evq;		/* netlink events */
+	struct request_queue *tq;	/* its queue, for blktrace notes */
 	u64 bubble_ns;			/* bubble_ms, read without @lock */
 
 	/*
@@ -159,6 +159,17 @@ bool lunq_apply_policy(struct lunq_c *lc, u64 now);
 /* Move the live throttle (logged, an event); true when waiters can go. */
 bool lunq_set_throttle(struct lunq_c *lc, u32 to, enum lunq_tcause cause,
 		       u64 now);
+/*
+ * A note in the blktrace stream of the lunq device, "lunq: ..." in
+ * blkparse (BLK_TN_MAX_MSG, 128 bytes at most); nothing while nobody
+ * traces it.
+ */
+#define lunq_note(lc, fmt, ...)						\
+	do {								\
+		if ((lc)->tq)						\
+			blk_add_trace_msg((lc)->tq, "lunq: " fmt,	\
+					  ##__VA_ARGS__);		\
+	} while (0)
 /* Fold time into the iostat integrals after a count changed.  Locked. */
 void lunq_account(struct lunq_c *lc, u64 now);
 /* Whether the lock-free path may be taken now (sets @fast_lim).  Locked. */

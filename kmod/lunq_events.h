@@ -16,6 +16,10 @@
 #define LUNQ_EV_PER_SEC		20	/* per kind and device (bubble, ...) */
 #define LUNQ_EV_QFULL_GAP_NS	(100 * NSEC_PER_MSEC) /* one per storm tick */
 
+/* What moved the throttle (lunq_ev.cause, trace event lunq_throttle). */
+enum lunq_tcause { LUNQ_TC_SET, LUNQ_TC_QFULL, LUNQ_TC_RAMP_UP,
+		   LUNQ_TC_RESTORE, LUNQ_TC_AUTO };
+
 struct lunq_ev {
 	u8 kind;		/* enum lunq_event */
 	u8 write;
@@ -34,6 +38,7 @@ struct lunq_evq {
 	u64 qfull_count;		/* QUEUE FULLs since the last event */
 	u64 dropped;			/* all events lost (stat) */
 	char name[LUNQ_NAME_MAX];	/* device name, set on attach */
+	dev_t devt;			/* the dm device (trace events) */
 	struct work_struct work;
 };
 

@@ -10,6 +10,7 @@
 #include "lunq_compat.h"
 #include "lunq_io.h"
 #include "lunq_xflush.h"
+#include "lunq_trace.h"
 
 /*
  * Point @bio at the lower device (zone management commands carry a
@@ -24,6 +25,9 @@ static void lunq_io_remap(struct lunq_c *lc, struct lunq_io *io,
 			dm_target_offset(lc->ti, bio->bi_iter.bi_sector);
 	io->flags |= LUNQ_IO_SENT;
 	lunq_stats_inc(&lc->st, LUNQ_ST_DISPATCHED);
+	trace_lunq_dispatch(&lc->evq, io->iter.bi_sector, io->iter.bi_size,
+			    bio_op(bio), bio->bi_iter.bi_sector,
+			    io->t_sent - io->t_arrive);
 }
 
 /*
@@ -168,13 +172,19 @@ static void lunq_io_lun_refuses(struct lunq_c *lc, u64 now)
 	if (lunq_lun_qfull(&lc->lun)) {
 		struct lunq_ev ev = { .kind = LUNQ_EV_RESET, .t = now };
 		struct lunq_io *io;
+		u32 aborted = 0;
 
 		/* the drive's queue is aborted: each ends now, as aborted */
-		while ((io = lunq_model_unqueue(&lc->model)))
+		while ((io = lunq_model_unqueue(&lc->model))) {
 			lunq_io_drive_set(io, now);
+			aborted++;
+		}
 
 		lc->resets++;
 		lunq_host_block(&lc->host, now + lc->reset_ns);
+		trace_lunq_reset(&lc->evq, lc->resets, aborted, lc->reset_ns);
+		lunq_note(lc, "LUN reset %llu, %u queued commands aborted",
+			  lc->resets, aborted);
 		lunq_ev_post(&lc->evq, &ev);
 	}
 }
@@ -192,6 +202,13 @@ static void lunq_io_refused(struct lunq_c *lc, struct lunq_io *io, u64 now,
 
 	lc->qfull++;
 	lunq_ev_qfull(&lc->evq, now);
+	trace_lunq_qfull(&lc->evq, io->iter.bi_sector, io->iter.bi_size,
+			 bio_op(lunq_io_bio(io)), lc->host.qdepth,
+			 lc->host.inflight - 1);
+	lunq_note(lc, "QUEUE FULL %s %llu + %u bytes, throttle %u, %u in transport",
+		  op_is_write(bio_op(lunq_io_bio(io))) ? "write" : "read",
+		  (unsigned long long)io->iter.bi_sector, io->iter.bi_size,
+		  lc->host.qdepth, lc->host.inflight - 1);
 	/* in transport: what the host has outstanding besides this one */
 	if (lunq_auto_on(lc)) {
 		throttle = lunq_auto_qfull(&lc->autoc, now,
@@ -436,6 +453,8 @@ void lunq_io_done(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
 	};
 
 	lunq_stats_done(&lc->st, &d);
+	trace_lunq_complete(&lc->evq, d.sector, d.bytes, d.op,
+			    blk_status_to_errno(error), d.wait_ns, d.svc_ns);
 	if (bubble && d.wait_ns + d.svc_ns > bubble && !d.flush &&
 	    (d.op == REQ_OP_READ || d.op == REQ_OP_WRITE)) {
 		struct lunq_ev ev = {
@@ -446,6 +465,9 @@ void lunq_io_done(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
 		};
 
 		lunq_stats_inc(&lc->st, LUNQ_ST_BUBBLES);
+		trace_lunq_bubble(&lc->evq, d.sector, d.bytes, d.op,
+				  blk_status_to_errno(error), d.wait_ns,
+				  d.svc_ns);
 		lunq_ev_post(&lc->evq, &ev);
 	}
 }

@@ -29,6 +29,7 @@
 #include "lunq_netlink.h"
 #include "lunq_loop.h"
 #include "lunq_xflush.h"
+#include "lunq_trace.h"
 
 #define DM_MSG_PREFIX "lunq"
 
@@ -182,6 +183,8 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	ti->num_secure_erase_bios = 1;
 	ti->num_write_zeroes_bios = 1;
 	ti->per_io_data_size = sizeof(struct lunq_io);
+	lc->evq.devt = disk_devt(dm_disk(dm_table_get_md(ti->table)));
+	lc->tq = dm_disk(dm_table_get_md(ti->table))->queue;
 	/* We call dm_submit_bio_remap(): dm accounts time from there on. */
 	lunq_dm_accounts_remapped_io(ti);
 	return 0;
@@ -264,6 +267,8 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 	}
 	lunq_host_wait(&lc->host, &io->w, lba, lunq_io_is_barrier(lc, bio),
 		       now);
+	trace_lunq_wait(&lc->evq, bio->bi_iter.bi_sector, bio->bi_iter.bi_size,
+			bio_op(bio));
 	lunq_account(lc, now);
 	kick = lunq_host_needs_kick(&lc->host);
 	spin_unlock_irqrestore(&lc->lock, flags);

@@ -25,8 +25,12 @@ d=$tmp/root
 want="etc/lunq/lunq.conf.example
 etc/udev/rules.d/60-lunq.rules
 lib/modules/$kver/updates/dm-lunq.ko
+usr/bin/blknotes
 usr/bin/lunqbench
 usr/sbin/lunqctl
+usr/share/lunq/trace/lunq-qfull.bt
+usr/share/lunq/trace/lunq-throttle.bt
+usr/share/lunq/trace/lunq-wait.bt
 usr/share/man/man1/lunqbench.1
 usr/share/man/man5/lunq.conf.5
 usr/share/man/man8/lunqctl.8"
@@ -36,7 +40,7 @@ else
 	bad=
 	got=$(files "$d")
 	[ "$got" = "$want" ] || bad="$bad; files: $(echo $got)"
-	for x in usr/sbin/lunqctl usr/bin/lunqbench; do
+	for x in usr/sbin/lunqctl usr/bin/lunqbench usr/bin/blknotes usr/share/lunq/trace/lunq-wait.bt; do
 		[ -x "$d/$x" ] || bad="$bad; $x not executable"
 	done
 	for x in usr/share/man/man1/lunqbench.1 usr/share/man/man5/lunq.conf.5 \

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dm-lunq trace events: the trace system "lunq", for ftrace, trace-cmd,
+ * `perf trace -e 'lunq:*'` and bpftrace (tracepoint:lunq:*).  Instantiated
+ * once, in lunq_trace.c (CREATE_TRACE_POINTS); while an event is off its
+ * call site costs one static branch.
+ *
+ * Every event names the lunq device: @dev (the dm device's dev_t) and
+ * @name (its lunq name, cut to LUNQ_TRACE_NAME - 1 characters).  Events of
+ * one IO add @sector (on the lunq device, 512-byte units), @bytes and @op
+ * (REQ_OP_*: 0 read, 1 write, 2 flush, 3 discard...).  Times are ns.
+ *
+ *   lunq_wait      a bio waits at the throttle
+ *   lunq_dispatch  a bio is sent to the lower device (@lsector there),
+ *                  after @wait_ns at the throttle (0 on the lock-free path)
+ *   lunq_complete  it completes: @wait_ns + @svc_ns = total
+ *   lunq_throttle  the throttle moves @from -> @to for @cause
+ *   lunq_qfull     the host learns of a QUEUE FULL (lunqctl stat's qfull)
+ *   lunq_reset     the emulated LUN resets
+ *   lunq_bubble    a completion took longer than bubble_ms
+ *   lunq_auto_window  one window of auto: its figures and its decision
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM lunq
+
+#if !defined(_LUNQ_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _LUNQ_TRACE_H
+
+#include <linux/tracepoint.h>
+#include <linux/blk_types.h>
+#include "lunq_events.h"
+#include "lunq_auto.h"
+
+#define LUNQ_TRACE_NAME	32
+
+/* enum values in the print formats, for perf and trace-cmd */
+TRACE_DEFINE_ENUM(REQ_OP_READ);
+TRACE_DEFINE_ENUM(REQ_OP_WRITE);
+TRACE_DEFINE_ENUM(REQ_OP_FLUSH);
+TRACE_DEFINE_ENUM(REQ_OP_DISCARD);
+TRACE_DEFINE_ENUM(REQ_OP_SECURE_ERASE);
+TRACE_DEFINE_ENUM(REQ_OP_WRITE_ZEROES);
+TRACE_DEFINE_ENUM(REQ_OP_ZONE_APPEND);
+TRACE_DEFINE_ENUM(LUNQ_TC_SET);
+TRACE_DEFINE_ENUM(LUNQ_TC_QFULL);
+TRACE_DEFINE_ENUM(LUNQ_TC_RAMP_UP);
+TRACE_DEFINE_ENUM(LUNQ_TC_RESTORE);
+TRACE_DEFINE_ENUM(LUNQ_TC_AUTO);
+
+#define LUNQ_TP_DEV_ASSIGN(q)				\
+	do {						\
+		__entry->dev = (q)->devt;		\
+		strscpy(__entry->name, (q)->name, LUNQ_TRACE_NAME); \
+	} while (0)
+
+#define LUNQ_TP_DEV_FMT		"%d,%d %s"
+
+/* An IO of the lunq device: where, how much, what. */
+DECLARE_EVENT_CLASS(lunq_bio_class,
+	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes, u8 op),
+	TP_ARGS(q, sector, bytes, op),
+	TP_STRUCT__entry(
+		__field(dev_t, dev)
+		__array(char, name, LUNQ_TRACE_NAME)
+		__field(sector_t, sector)
+		__field(u32, bytes)
+		__field(u8, op)
+	),
+	TP_fast_assign(
+		LUNQ_TP_DEV_ASSIGN(q);
+		__entry->sector = sector;
+		__entry->bytes = bytes;
+		__entry->op = op;
+	),
+	TP_printk(LUNQ_TP_DEV_FMT " %s %llu + %u bytes", MAJOR(__entry->dev), MINOR(__entry->dev),
+		  __entry->name,
+		  __print_symbolic(__entry->op,
+				 { REQ_OP_READ, "read" },
+				 { REQ_OP_WRITE, "write" },
+				 { REQ_OP_FLUSH, "flush" },
+				 { REQ_OP_DISCARD, "discard" },
+				 { REQ_OP_SECURE_ERASE, "secure-erase" },
+				 { REQ_OP_WRITE_ZEROES, "write-zeroes" },
+				 { REQ_OP_ZONE_APPEND, "zone-append" }),
+		  (unsigned long long)__entry->sector, __entry->bytes)
+);
+
+DEFINE_EVENT(lunq_bio_class, lunq_wait,
+	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes, u8 op),
+	TP_ARGS(q, sector, bytes, op)
+);
+
+TRACE_EVENT(lunq_dispatch,
+	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes, u8 op,
+		 sector_t lsector, u64 wait_ns),
+	TP_ARGS(q, sector, bytes, op, lsector, wait_ns),
+	TP_STRUCT__entry(
+		__field(dev_t, dev)
+		__array(char, name, LUNQ_TRACE_NAME)
+		__field(sector_t, sector)
+		__field(u32, bytes)
+		__field(u8, op)
+		__field(sector_t, lsector)
+		__field(u64, wait_ns)
+	),
+	TP_fast_assign(
+		LUNQ_TP_DEV_ASSIGN(q);
+		__entry->sector = sector;
+		__entry->bytes = bytes;
+		__entry->op = op;
+		__entry->lsector = lsector;
+		__entry->wait_ns = wait_ns;
+	),
+	TP_printk(LUNQ_TP_DEV_FMT " %s %llu + %u bytes lower %llu wait %llu ns",
+		  MAJOR(__entry->dev), MINOR(__entry->dev),
+		  __entry->name,
+		  __print_symbolic(__entry->op,
+				 { REQ_OP_READ, "read" },
+				 { REQ_OP_WRITE, "write" },
+				 { REQ_OP_FLUSH, "flush" },
+				 { REQ_OP_DISCARD, "discard" },
+				 { REQ_OP_SECURE_ERASE, "secure-erase" },
+				 { REQ_OP_WRITE_ZEROES, "write-zeroes" },
+				 { REQ_OP_ZONE_APPEND, "zone-append" }),
+		  (unsigned long long)__entry->sector, __entry->bytes,
+		  (unsigned long long)__entry->lsector, __entry->wait_ns)
+);
+
+/* A completion (lunq_complete) and a slow one (lunq_bubble). */
+DECLARE_EVENT_CLASS(lunq_done_class,
+	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes, u8 op,
+		 int error, u64 wait_ns, u64 svc_ns),
+	TP_ARGS(q, sector, bytes, op, error, wait_ns, svc_ns),
+	TP_STRUCT__entry(
+		__field(dev_t, dev)
+		__array(char, name, LUNQ_TRACE_NAME)
+		__field(sector_t, sector)
+		__field(u32, bytes)
+		__field(u8, op)
+		__field(int, error)
+		__field(u64, wait_ns)
+		__field(u64, svc_ns)
+	),
+	TP_fast_assign(
+		LUNQ_TP_DEV_ASSIGN(q);
+		__entry->sector = sector;
+		__entry->bytes = bytes;
+		__entry->op = op;
+		__entry->error = error;
+		__entry->wait_ns = wait_ns;
+		__entry->svc_ns = svc_ns;
+	),
+	TP_printk(LUNQ_TP_DEV_FMT " %s %llu + %u bytes wait %llu svc %llu total %llu ns error %d",
+		  MAJOR(__entry->dev), MINOR(__entry->dev),
+		  __entry->name,
+		  __print_symbolic(__entry->op,
+				 { REQ_OP_READ, "read" },
+				 { REQ_OP_WRITE, "write" },
+				 { REQ_OP_FLUSH, "flush" },
+				 { REQ_OP_DISCARD, "discard" },
+				 { REQ_OP_SECURE_ERASE, "secure-erase" },
+				 { REQ_OP_WRITE_ZEROES, "write-zeroes" },
+				 { REQ_OP_ZONE_APPEND, "zone-append" }),
+		  (unsigned long long)__entry->sector, __entry->bytes,
+		  __entry->wait_ns, __entry->svc_ns,
+		  __entry->wait_ns + __entry->svc_ns, __entry->error)
+);
+
+DEFINE_EVENT(lunq_done_class, lunq_complete,
+	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes, u8 op,
+		 int error, u64 wait_ns, u64 svc_ns),
+	TP_ARGS(q, sector, bytes, op, error, wait_ns, svc_ns)
+);
+
+DEFINE_EVENT(lunq_done_class, lunq_bubble,
+	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes, u8 op,
+		 int error, u64 wait_ns, u64 svc_ns),
+	TP_ARGS(q, sector, bytes, op, error, wait_ns, svc_ns)
+);
+
+TRACE_EVENT(lunq_throttle,
+	TP_PROTO(const struct lunq_evq *q, u32 from, u32 to, u8 cause),
+	TP_ARGS(q, from, to, cause),
+	TP_STRUCT__entry(
+		__field(dev_t, dev)
+		__array(char, name, LUNQ_TRACE_NAME)
+		__field(u32, from)
+		__field(u32, to)
+		__field(u8, cause)
+	),
+	TP_fast_assign(
+		LUNQ_TP_DEV_ASSIGN(q);
+		__entry->from = from;
+		__entry->to = to;
+		__entry->cause = cause;
+	),
+	TP_printk(LUNQ_TP_DEV_FMT " throttle %u -> %u cause %s",
+		  MAJOR(__entry->dev), MINOR(__entry->dev),
+		  __entry->name, __entry->from, __entry->to,
+		  __print_symbolic(__entry->cause,
+				 { LUNQ_TC_SET, "set" },
+				 { LUNQ_TC_QFULL, "qfull" },
+				 { LUNQ_TC_RAMP_UP, "ramp-up" },
+				 { LUNQ_TC_RESTORE, "restore" },
+				 { LUNQ_TC_AUTO, "auto" }))
+);
+
+TRACE_EVENT(lunq_qfull,
+	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes, u8 op,
+		 u32 depth, u32 transport),
+	TP_ARGS(q, sector, bytes, op, depth, transport),
+	TP_STRUCT__entry(
+		__field(dev_t, dev)
+		__array(char, name, LUNQ_TRACE_NAME)
+		__field(sector_t, sector)
+		__field(u32, bytes)
+		__field(u8, op)
+		__field(u32, depth)
+		__field(u32, transport)
+	),
+	TP_fast_assign(
+		LUNQ_TP_DEV_ASSIGN(q);
+		__entry->sector = sector;
+		__entry->bytes = bytes;
+		__entry->op = op;
+		__entry->depth = depth;
+		__entry->transport = transport;
+	),
+	TP_printk(LUNQ_TP_DEV_FMT " %s %llu + %u bytes throttle %u in transport %u",
+		  MAJOR(__entry->dev), MINOR(__entry->dev),
+		  __entry->name,
+		  __print_symbolic(__entry->op,
+				 { REQ_OP_READ, "read" },
+				 { REQ_OP_WRITE, "write" },
+				 { REQ_OP_FLUSH, "flush" },
+				 { REQ_OP_DISCARD, "discard" },
+				 { REQ_OP_SECURE_ERASE, "secure-erase" },
+				 { REQ_OP_WRITE_ZEROES, "write-zeroes" },
+				 { REQ_OP_ZONE_APPEND, "zone-append" }),
+		  (unsigned long long)__entry->sector, __entry->bytes,
+		  __entry->depth, __entry->transport)
+);
+
+TRACE_EVENT(lunq_reset,
+	TP_PROTO(const struct lunq_evq *q, u64 resets, u32 queued, u64 block_ns),
+	TP_ARGS(q, resets, queued, block_ns),
+	TP_STRUCT__entry(
+		__field(dev_t, dev)
+		__array(char, name, LUNQ_TRACE_NAME)
+		__field(u64, resets)
+		__field(u32, queued)
+		__field(u64, block_ns)
+	),
+	TP_fast_assign(
+		LUNQ_TP_DEV_ASSIGN(q);
+		__entry->resets = resets;
+		__entry->queued = queued;
+		__entry->block_ns = block_ns;
+	),
+	TP_printk(LUNQ_TP_DEV_FMT " LUN reset %llu: %u queued aborted, host blocked %llu ns",
+		  MAJOR(__entry->dev), MINOR(__entry->dev),
+		  __entry->name, __entry->resets, __entry->queued,
+		  __entry->block_ns)
+);
+
+TRACE_EVENT(lunq_auto_window,
+	TP_PROTO(const struct lunq_evq *q, const struct lunq_auto_sample *s,
+		 u32 from, u32 to),
+	TP_ARGS(q, s, from, to),
+	TP_STRUCT__entry(
+		__field(dev_t, dev)
+		__array(char, name, LUNQ_TRACE_NAME)
+		__field(u64, ns)
+		__field(u64, ios)
+		__field(u64, iops)
+		__field(u64, svc_mean_ns)
+		__field(u64, p99_ns)
+		__field(u64, wait_ns)
+		__field(u64, qfull)
+		__field(u32, from)
+		__field(u32, to)
+	),
+	TP_fast_assign(
+		LUNQ_TP_DEV_ASSIGN(q);
+		__entry->ns = s->ns;
+		__entry->ios = s->ios;
+		__entry->iops = s->ns ? div64_u64(s->ios * NSEC_PER_SEC, s->ns) : 0;
+		__entry->svc_mean_ns = s->ios ? div64_u64(s->svc_sum_ns, s->ios) : 0;
+		__entry->p99_ns = s->p99_ns;
+		__entry->wait_ns = s->wait_ns;
+		__entry->qfull = s->qfull;
+		__entry->from = from;
+		__entry->to = to;
+	),
+	TP_printk(LUNQ_TP_DEV_FMT " window %llu ns: %llu ios (%llu/s) svc mean %llu p99 %llu ns, waiting %llu ns, qfull %llu; depth %u -> %u",
+		  MAJOR(__entry->dev), MINOR(__entry->dev),
+		  __entry->name, __entry->ns, __entry->ios, __entry->iops,
+		  __entry->svc_mean_ns, __entry->p99_ns, __entry->wait_ns,
+		  __entry->qfull, __entry->from, __entry->to)
+);
+
+#endif /* _LUNQ_TRACE_H */
+
+/* This part must be outside protection */
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE lunq_trace
+#include <trace/define_trace.h>
