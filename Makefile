@@ -4,8 +4,9 @@
 #   make KDIR=<kernel build tree> kmod   dm-lunq.ko for another kernel
 #                (build/kmod/<release>/; a missing CONFIG_ is named)
 #   make install   (root) dm-lunq.ko into /lib/modules/KVER/updates, then
-#                depmod -a KVER; lunqctl, lunqbench, their man pages
-#                under PREFIX (/usr/local), the udev rule 60-lunq.rules in
+#                depmod -a KVER; lunqctl, lunqbench, their man pages,
+#                lunqctl's bash completion under PREFIX (/usr/local)
+#                (share/bash-completion/completions), the udev rule 60-lunq.rules in
 #                /etc/udev/rules.d, /etc/lunq/lunq.conf.example (lunq.conf
 #                itself is never written).  KVER=<release> (default:
 #                scripts/kver) KDIR=<its build tree> for another kernel;

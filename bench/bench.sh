@@ -15,9 +15,9 @@
 # clock, wall-clock time (10 rounds; TCG's noise moves those ratios
 # 0.75..1.0 between rounds), give the second column; --no-tcg skips them.
 # The table shows the goal of issue 36 next to each icount figure ("met"
-# or "not met"; README "Benchmarks" says what bounds the ones not met).
+# or "not met"; doc/benchmarks.md says what bounds the ones not met).
 # What instruction counts cannot see: cache misses, real lock contention,
-# real interrupts (README "Measuring overhead in instructions").
+# real interrupts (doc/benchmarks.md, "Measuring overhead in instructions").
 #
 # Options:
 #   --rounds N      icount rounds per part (default 3)

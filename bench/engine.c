@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/prctl.h>
-#include "options.h"
+#include "run.h"
 #include "lunq_hist.h"
 
 #define LB_ARRQ_MAX	(1U << 22)	/* backlog entries kept per queue */
@@ -129,7 +129,7 @@ void lb_fail(struct lb_worker *w, const char *what, int err)
 {
 	if (!w->fatal) {
 		w->fatal = what;
-		fprintf(stderr, "%s: %s: %s: %s\n", lb_prog, w->job->tgt->path,
+		fprintf(stderr, "%s: %s: %s: %s\n", lq_prog, w->job->tgt->path,
 			what, strerror(err));
 	}
 	__atomic_store_n(&w->run->stop, 1, __ATOMIC_RELAXED);
@@ -187,7 +187,7 @@ int lb_prepare(struct lb_worker *w, struct lb_slot *s)
 				if (!w->fatal) {
 					w->fatal = "verify";
 					fprintf(stderr, "%s: --verify: an IO of %u bytes at byte %llu of %s is not in whole 4 KiB blocks of the range (use --align 4k)\n",
-						lb_prog, io.len,
+						lq_prog, io.len,
 						(unsigned long long)io.off, t->path);
 				}
 				__atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
@@ -252,7 +252,7 @@ static void lb_verify_done(struct lb_worker *w, struct lb_slot *s, bool ok)
 				if (__atomic_fetch_add(&lb_shown_verify, 1, __ATOMIC_RELAXED) <
 				    LB_SHOW_ERRORS)
 					fprintf(stderr, "%s: verify error at sector %llu (byte %llu) of %s: %s (seq got %llu, want %llu)\n",
-						lb_prog, (unsigned long long)bad,
+						lq_prog, (unsigned long long)bad,
 						(unsigned long long)bad * 512, t->path,
 						lb_verify_strerror(e),
 						(unsigned long long)got,
@@ -290,12 +290,12 @@ void lb_complete(struct lb_worker *w, struct lb_slot *s, long res, u64 t_done)
 		if (__atomic_fetch_add(&lb_shown_io, 1, __ATOMIC_RELAXED) < LB_SHOW_ERRORS) {
 			if (res < 0)
 				fprintf(stderr, "%s: %s error at byte %llu (%u bytes) of %s: %s\n",
-					lb_prog, s->io.write ? "write" : "read",
+					lq_prog, s->io.write ? "write" : "read",
 					(unsigned long long)s->io.off, s->io.len,
 					w->job->tgt->path, strerror((int)-res));
 			else
 				fprintf(stderr, "%s: short %s at byte %llu of %s: %ld of %u bytes\n",
-					lb_prog, s->io.write ? "write" : "read",
+					lq_prog, s->io.write ? "write" : "read",
 					(unsigned long long)s->io.off, w->job->tgt->path,
 					res, s->io.len);
 		}
@@ -369,7 +369,7 @@ void lb_arrq_init(struct lb_arrq *q, enum lb_arrival kind, double rate,
 	lb_sched_burst(&q->s, burst);
 	q->next = lb_sched_next(&q->s);
 	q->cap = 1024;
-	q->ring = lb_xcalloc(q->cap, sizeof(u64));
+	q->ring = lq_xcalloc(q->cap, sizeof(u64));
 }
 
 void lb_arrq_fill(struct lb_run *r, struct lb_arrq *q, u64 now)
@@ -380,7 +380,7 @@ void lb_arrq_fill(struct lb_run *r, struct lb_arrq *q, u64 now)
 
 			if (q->cap >= LB_ARRQ_MAX)
 				break;	/* stays in the schedule: late, not lost */
-			ring = lb_xcalloc(q->cap * 2, sizeof(u64));
+			ring = lq_xcalloc(q->cap * 2, sizeof(u64));
 			for (size_t i = 0; i < q->n; i++)
 				ring[i] = q->ring[(q->head + i) % q->cap];
 			free(q->ring);

@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -23,32 +22,10 @@
 #include "options.h"
 #include "lunq_hist.h"
 
-const char *lb_prog = "lunqbench";
+/* its name in messages (liblunq's util.h) */
+const char *lq_prog = "lunqbench";
 
 #define LB_VMAP_MAX	(1ULL << 26)	/* verify blocks: 256 GiB */
-
-/* ---- messages ---------------------------------------------------------------- */
-
-void lb_die(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", lb_prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(code);
-}
-
-void *lb_xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size ? size : 1);
-
-	if (!p)
-		lb_die(LB_EIO, "out of memory");
-	return p;
-}
 
 /* ---- targets ----------------------------------------------------------------- */
 
@@ -89,7 +66,7 @@ static void check_not_busy(const struct lb_opts *o, const char *path,
 		return;
 	lb_busy_reason("", major(st->st_rdev), minor(st->st_rdev), path, why,
 		       sizeof(why));
-	lb_die(LB_ETARGET, "%s: refusing to write: %s; --force writes anyway",
+	lq_die(LB_ETARGET, "%s: refusing to write: %s; --force writes anyway",
 	       path, why);
 }
 
@@ -105,20 +82,20 @@ static void open_target(const struct lb_opts *o, struct lb_target *t,
 	t->path = path;
 	if (stat(path, &st)) {
 		if (errno != ENOENT)
-			lb_die(LB_ETARGET, "%s: %s", path, strerror(errno));
+			lq_die(LB_ETARGET, "%s: %s", path, strerror(errno));
 		if (!o->size)
-			lb_die(LB_ETARGET, "%s: no such file or device (a file needs --size to be made)",
+			lq_die(LB_ETARGET, "%s: no such file or device (a file needs --size to be made)",
 			    path);
 		t->fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		if (t->fd < 0)
-			lb_die(LB_ETARGET, "%s: cannot create: %s", path, strerror(errno));
+			lq_die(LB_ETARGET, "%s: cannot create: %s", path, strerror(errno));
 		close(t->fd);
 		if (stat(path, &st))
-			lb_die(LB_ETARGET, "%s: %s", path, strerror(errno));
+			lq_die(LB_ETARGET, "%s: %s", path, strerror(errno));
 	}
 	t->blk = S_ISBLK(st.st_mode);
 	if (!t->blk && !S_ISREG(st.st_mode))
-		lb_die(LB_ETARGET, "%s: not a block device or regular file", path);
+		lq_die(LB_ETARGET, "%s: not a block device or regular file", path);
 	if (t->blk && writes)
 		check_not_busy(o, path, &st);
 	if (!t->blk && o->size && (u64)st.st_size < o->size) {
@@ -126,7 +103,7 @@ static void open_target(const struct lb_opts *o, struct lb_target *t,
 		int fd = open(path, O_RDWR | O_CLOEXEC);
 
 		if (fd < 0 || ftruncate(fd, (off_t)o->size))
-			lb_die(LB_ETARGET, "%s: cannot extend to %llu bytes: %s", path,
+			lq_die(LB_ETARGET, "%s: cannot extend to %llu bytes: %s", path,
 			    (unsigned long long)o->size, strerror(errno));
 		/* best effort: without it the file is sparse */
 		(void)posix_fallocate(fd, st.st_size, (off_t)(o->size - (u64)st.st_size));
@@ -137,9 +114,9 @@ static void open_target(const struct lb_opts *o, struct lb_target *t,
 		int e = errno;
 
 		if (e == EINVAL && !o->buffered)
-			lb_die(LB_ETARGET, "%s: cannot open with O_DIRECT (%s): use --buffered",
+			lq_die(LB_ETARGET, "%s: cannot open with O_DIRECT (%s): use --buffered",
 			    path, strerror(e));
-		lb_die(LB_ETARGET, "%s: cannot open%s: %s", path,
+		lq_die(LB_ETARGET, "%s: cannot open%s: %s", path,
 		    writes ? " for writing" : "", strerror(e));
 	}
 	if (t->blk) {
@@ -147,7 +124,7 @@ static void open_target(const struct lb_opts *o, struct lb_target *t,
 		int lbs;
 
 		if (ioctl(t->fd, BLKGETSIZE64, &sz) || ioctl(t->fd, BLKSSZGET, &lbs))
-			lb_die(LB_ETARGET, "%s: cannot get its size: %s", path, strerror(errno));
+			lq_die(LB_ETARGET, "%s: cannot get its size: %s", path, strerror(errno));
 		t->lbs = (u32)lbs;
 		if (o->size > sz)
 			lb_usage_error("--size: %llu bytes is more than %s has (%llu)",
@@ -156,7 +133,7 @@ static void open_target(const struct lb_opts *o, struct lb_target *t,
 		t->size = o->size ? o->size : sz;
 	} else {
 		if (fstat(t->fd, &st))
-			lb_die(LB_ETARGET, "%s: %s", path, strerror(errno));
+			lq_die(LB_ETARGET, "%s: %s", path, strerror(errno));
 		t->lbs = o->buffered ? 512 : file_dio_align(t->fd);
 		t->size = o->size ? o->size : (u64)st.st_size;
 		if (!t->size)
@@ -245,7 +222,7 @@ static void make_jobs(struct lb_run *r)
 	int per = o->preset == LB_PRESET_BUBBLE ? 2 : 1;
 
 	r->njobs = r->ntgts * per;
-	r->jobs = lb_xcalloc((size_t)r->njobs, sizeof(*r->jobs));
+	r->jobs = lq_xcalloc((size_t)r->njobs, sizeof(*r->jobs));
 	for (int ti = 0; ti < r->ntgts; ti++) {
 		struct lb_job *j = &r->jobs[ti * per];
 
@@ -340,8 +317,8 @@ static void make_vmaps(struct lb_run *r)
 				    t->path, (unsigned long long)(hi - lo) >> 30);
 		free(t->vseq);
 		free(t->vbusy);
-		t->vseq = lb_xcalloc(t->vblocks, sizeof(u64));
-		t->vbusy = lb_xcalloc(t->vblocks, 1);
+		t->vseq = lq_xcalloc(t->vblocks, sizeof(u64));
+		t->vbusy = lq_xcalloc(t->vblocks, 1);
 		t->vnext = 0;
 	}
 }
@@ -374,14 +351,14 @@ static void make_workers(struct lb_run *r)
 	for (int k = 0; k < r->njobs; k++)
 		n += (int)r->jobs[k].threads;
 	r->nworkers = n;
-	r->workers = lb_xcalloc((size_t)n, sizeof(*r->workers));
+	r->workers = lq_xcalloc((size_t)n, sizeof(*r->workers));
 	n = 0;
 	for (int k = 0; k < r->njobs; k++) {
 		struct lb_job *j = &r->jobs[k];
 
 		pthread_mutex_init(&j->lock, NULL);
 		if (lb_stats_init(&j->st))
-			lb_die(LB_EIO, "out of memory");
+			lq_die(LB_EIO, "out of memory");
 		if (o->engine == LB_ENG_SYNC)
 			lb_gen_init(&j->gen, &j->w, j->tgt->size, 0, 1, j->seed);
 		for (u32 i = 0; i < j->threads; i++) {
@@ -411,18 +388,18 @@ static void make_workers(struct lb_run *r)
 					(u64)(gap * o->spin_pct / 100.0);
 			}
 			if (lb_stats_init(&w->st))
-				lb_die(LB_EIO, "out of memory");
-			w->live.lag = lb_xcalloc(LUNQ_HIST_BUCKETS, sizeof(u64));
-			w->live.resp = lb_xcalloc(LUNQ_HIST_BUCKETS, sizeof(u64));
+				lq_die(LB_EIO, "out of memory");
+			w->live.lag = lq_xcalloc(LUNQ_HIST_BUCKETS, sizeof(u64));
+			w->live.resp = lq_xcalloc(LUNQ_HIST_BUCKETS, sizeof(u64));
 			w->nslots = j->iodepth;
-			w->slots = lb_xcalloc(w->nslots, sizeof(*w->slots));
+			w->slots = lq_xcalloc(w->nslots, sizeof(*w->slots));
 			for (u32 si = 0; si < w->nslots; si++) {
 				struct lb_slot *s = &w->slots[si];
 				struct lb_rng rng;
 
 				s->idx = si;
 				if (posix_memalign(&s->buf, 4096, bufsz))
-					lb_die(LB_EIO, "out of memory for IO buffers");
+					lq_die(LB_EIO, "out of memory for IO buffers");
 				/* write data that is not all zeros */
 				lb_rng_seed(&rng, j->seed ^ ((u64)n << 32) ^ si);
 				for (u32 b = 0; b < bufsz; b += 8) {
@@ -431,7 +408,7 @@ static void make_workers(struct lb_run *r)
 					memcpy((char *)s->buf + b, &v, 8);
 				}
 				if (o->verify)
-					s->want = lb_xcalloc(bufsz / 512, sizeof(u64));
+					s->want = lq_xcalloc(bufsz / 512, sizeof(u64));
 			}
 		}
 	}
@@ -473,7 +450,7 @@ static void push_ival(struct lb_run *r, const struct lb_ival *iv)
 		r->ivcap = r->ivcap ? r->ivcap * 2 : 64;
 		r->iv = realloc(r->iv, r->ivcap * sizeof(*r->iv));
 		if (!r->iv)
-			lb_die(LB_EIO, "out of memory");
+			lq_die(LB_EIO, "out of memory");
 	}
 	r->iv[r->niv++] = *iv;
 }
@@ -486,7 +463,7 @@ static double tv_s(struct timeval tv)
 static struct lb_run *run_once(const struct lb_opts *o, struct lb_target *tgts,
 			       int ntgts, u64 offset, u32 bs, bool print_ivals)
 {
-	struct lb_run *r = lb_xcalloc(1, sizeof(*r));
+	struct lb_run *r = lq_xcalloc(1, sizeof(*r));
 	void *(*fn)(void *) = o->engine == LB_ENG_SYNC ? lb_sync_worker : lb_uring_worker;
 	pthread_condattr_t ca;
 	sigset_t sigs, oldsigs;
@@ -506,7 +483,7 @@ static struct lb_run *run_once(const struct lb_opts *o, struct lb_target *tgts,
 		make_vmaps(r);
 	make_workers(r);
 	if (lb_stats_init(&r->st))
-		lb_die(LB_EIO, "out of memory");
+		lq_die(LB_EIO, "out of memory");
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -522,7 +499,7 @@ static struct lb_run *run_once(const struct lb_opts *o, struct lb_target *tgts,
 		int e = pthread_create(&r->workers[i].tid, NULL, fn, &r->workers[i]);
 
 		if (e)
-			lb_die(LB_EIO, "cannot start a thread: %s", strerror(e));
+			lq_die(LB_EIO, "cannot start a thread: %s", strerror(e));
 	}
 	pthread_sigmask(SIG_SETMASK, &oldsigs, NULL);
 	pthread_barrier_wait(&r->go);		/* all set up */
@@ -550,8 +527,8 @@ static struct lb_run *run_once(const struct lb_opts *o, struct lb_target *tgts,
 	/* interval lines until every worker is done */
 	{
 		/* lag, then response time (lb_ival_take) */
-		u64 *prev = lb_xcalloc(2 * LUNQ_HIST_BUCKETS, sizeof(u64));
-		u64 *cur = lb_xcalloc(2 * LUNQ_HIST_BUCKETS, sizeof(u64));
+		u64 *prev = lq_xcalloc(2 * LUNQ_HIST_BUCKETS, sizeof(u64));
+		u64 *cur = lq_xcalloc(2 * LUNQ_HIST_BUCKETS, sizeof(u64));
 		u64 t_prev = r->t0;
 
 		next = r->t0 + ival_ns;
@@ -724,8 +701,9 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	int rc;
 
+	lq_nomem_status = LB_EIO;
 	lb_parse_args(&o, argc, argv);
-	tgts = lb_xcalloc((size_t)o.ntargets, sizeof(*tgts));
+	tgts = lq_xcalloc((size_t)o.ntargets, sizeof(*tgts));
 	for (int i = 0; i < o.ntargets; i++)
 		open_target(&o, &tgts[i], o.targets[i]);
 

@@ -329,8 +329,9 @@ static void opt_version(struct lb_opts *o, const struct lb_option *opt, const ch
 }
 
 /* --list-options: one line per option, tab-separated: --NAME, -L (or -),
- * METAVAR (or -), section; -L is -- for none.  What
- * tests/unit/bench-options.sh reads. */
+ * METAVAR (or -), section, and "sweep" for an option lunqctl sweep and
+ * tune pass on before "--" (LB_OPTF_SWEEP), else "-".  What
+ * tests/unit/bench-options.sh and lunqctl (ctl/bench.c) read. */
 static void opt_list(struct lb_opts *o, const struct lb_option *opt, const char *arg)
 {
 	(void)o, (void)opt, (void)arg;
@@ -339,8 +340,9 @@ static void opt_list(struct lb_opts *o, const struct lb_option *opt, const char 
 
 		if (p->flags & LB_OPTF_HIDDEN)
 			continue;
-		printf("--%s\t-%c\t%s\t%s\n", p->name, p->letter ? p->letter : '-',
-		       p->metavar ? p->metavar : "-", p->section);
+		printf("--%s\t-%c\t%s\t%s\t%s\n", p->name, p->letter ? p->letter : '-',
+		       p->metavar ? p->metavar : "-", p->section,
+		       p->flags & LB_OPTF_SWEEP ? "sweep" : "-");
 	}
 	exit(0);
 }
@@ -376,14 +378,14 @@ static const struct lb_choice arrivals[] = {
 const struct lb_option lb_options[LBO_N] = {
 	[LBO_ENGINE] = { "engine", 0, "uring|sync", S_ENGINE,
 		"io_uring rings, or threads doing pread/pwrite", "uring", NULL,
-		LB_OPT_CHOICE, OFF(engine), .choices = engines },
+		LB_OPT_CHOICE, OFF(engine), .choices = engines, .flags = LB_OPTF_SWEEP },
 	[LBO_IODEPTH] = { "iodepth", 0, "N", S_ENGINE,
 		"uring: IOs outstanding per thread",
 		"1", "1; open loop: 64, the most outstanding",
-		LB_OPT_U32, OFF(iodepth), LB_GIVEN(iodepth_set), 1, LB_MAX_DEPTH },
+		LB_OPT_U32, OFF(iodepth), LB_GIVEN(iodepth_set), 1, LB_MAX_DEPTH, .flags = LB_OPTF_SWEEP },
 	[LBO_THREADS] = { "threads", 0, "N", S_ENGINE,
 		"uring: submitter threads, one ring each; sync: IO threads", "1", NULL,
-		LB_OPT_U32, OFF(threads), LB_GIVEN(threads_set), 1, LB_MAX_THREADS },
+		LB_OPT_U32, OFF(threads), LB_GIVEN(threads_set), 1, LB_MAX_THREADS, .flags = LB_OPTF_SWEEP },
 	[LBO_BATCH] = { "batch", 0, "N", S_ENGINE,
 		"uring: most IOs per submit and CQEs per reap", NULL, "min(iodepth, 16)",
 		LB_OPT_U32, OFF(batch), LB_GIVEN(batch_set), 1, LB_MAX_DEPTH },
@@ -406,18 +408,18 @@ const struct lb_option lb_options[LBO_N] = {
 	[LBO_BS] = { "bs", 0, "SIZE|SIZE:W,...|MIN-MAX[/STEP]", S_WORKLOAD,
 		"IO sizes: one, up to 16 with weights, or a range in steps "
 		"(suffixes k m g; O_DIRECT: multiples of the sector size)", "4k", NULL,
-		LB_OPT_FUNC, .parse = lb_opt_bs },
+		LB_OPT_FUNC, .parse = lb_opt_bs, .flags = LB_OPTF_SWEEP },
 	[LBO_RDPCT] = { "rdpct", 0, "N", S_WORKLOAD,
 		"percent reads", "100", NULL,
-		LB_OPT_U32, OFF(w.rdpct), 0, 0, 100 },
+		LB_OPT_U32, OFF(w.rdpct), 0, 0, 100, .flags = LB_OPTF_SWEEP },
 	[LBO_SEEKPCT] = { "seekpct", 0, "PCT|eof", S_WORKLOAD,
 		"0 sequential, 100 random, else PCT% jumps (decimals down to "
 		"0.0001); eof: sequential, each job once through its range, "
 		"then it ends (no time limit unless --elapsed)", "100", NULL,
-		LB_OPT_FUNC, .parse = opt_seekpct },
+		LB_OPT_FUNC, .parse = opt_seekpct, .flags = LB_OPTF_SWEEP },
 	[LBO_RANGE] = { "range", 0, "LO-HI", S_WORKLOAD,
 		"part of the target: bytes (1g-2g) or percent (0-50%)", "0-100%", NULL,
-		LB_OPT_FUNC, 0, LB_GIVEN(range_set), .parse = opt_range },
+		LB_OPT_FUNC, 0, LB_GIVEN(range_set), .parse = opt_range, .flags = LB_OPTF_SWEEP },
 	[LBO_OFFSET] = { "offset", 0, "BYTES", S_WORKLOAD,
 		"added to every position, a multiple of 512 (vdbench)", NULL, NULL,
 		LB_OPT_FUNC, 0, LB_GIVEN(offset_set), .parse = opt_offset },
@@ -433,14 +435,14 @@ const struct lb_option lb_options[LBO_N] = {
 		LB_OPT_FUNC, .parse = opt_hot },
 	[LBO_SEED] = { "seed", 0, "N", S_WORKLOAD,
 		"generator and verify seed", "1", NULL,
-		LB_OPT_U64, OFF(seed), 0, 0, ULLONG_MAX },
+		LB_OPT_U64, OFF(seed), 0, 0, ULLONG_MAX, .flags = LB_OPTF_SWEEP },
 
 	[LBO_IORATE] = { "iorate", 0, "max|N", S_RATE,
 		"max: closed loop; N: open loop, N IOs/s", "max", NULL,
 		LB_OPT_FUNC, .parse = opt_iorate },
 	[LBO_ARRIVAL] = { "arrival", 0, "poisson|uniform|fixed", S_RATE,
 		"open-loop gaps", "poisson", NULL,
-		LB_OPT_CHOICE, OFF(arrival), .choices = arrivals },
+		LB_OPT_CHOICE, OFF(arrival), .choices = arrivals, .flags = LB_OPTF_SWEEP },
 	[LBO_BURST] = { "burst", 0, "N", S_RATE,
 		"open loop in bursts: N IOs at once (per target) every "
 		"--burst-every ms (seed 004: the system dumps many commands "
@@ -453,13 +455,13 @@ const struct lb_option lb_options[LBO_N] = {
 	[LBO_ELAPSED] = { "elapsed", 0, "S", S_RATE,
 		"seconds", "10", NULL,
 		LB_OPT_NUM, OFF(elapsed), LB_GIVEN(elapsed_set), .dlo = 0, .dhi = 1e7,
-		.flags = LB_OPTF_LO_OPEN },
+		.flags = LB_OPTF_LO_OPEN | LB_OPTF_SWEEP },
 	[LBO_INTERVAL] = { "interval", 0, "S", S_RATE,
 		"seconds per interval line (0: none)", "1", NULL,
 		LB_OPT_FUNC, 0, LB_GIVEN(interval_set), .parse = opt_interval },
 	[LBO_WARMUP] = { "warmup", 0, "S", S_RATE,
 		"leave the first S seconds out of the summary", NULL, NULL,
-		LB_OPT_NUM, OFF(warmup), .dlo = 0, .dhi = 1e7 },
+		LB_OPT_NUM, OFF(warmup), .dlo = 0, .dhi = 1e7, .flags = LB_OPTF_SWEEP },
 	[LBO_IOS] = { "ios", 0, "N", S_RATE,
 		"exactly N IOs (no time limit unless --elapsed)", NULL, NULL,
 		LB_OPT_U64, OFF(ios), 0, 1, ULLONG_MAX / 2 },
@@ -552,7 +554,7 @@ void lb_opt_default(struct lb_opts *o, const char *setting)
 			apply(o, &lb_options[i], eq ? eq + 1 : NULL);
 			return;
 		}
-	lb_die(LB_EIO, "internal: no option '%.*s'", (int)n, setting);
+	lq_die(LB_EIO, "internal: no option '%.*s'", (int)n, setting);
 }
 
 static void set_defaults(struct lb_opts *o)
@@ -767,7 +769,7 @@ void lb_help(void)
 "The load generator of lunq: open or closed loop, io_uring or synchronous\n"
 "threads; response, service and lag latency (lag = submit - scheduled time).\n"
 "TARGET: block devices or files (a missing or short file needs --size).\n",
-	       lb_prog);
+	       lq_prog);
 	for (int i = 0; i < LBO_N; i++) {
 		const struct lb_option *p = &lb_options[i];
 		char text[512];

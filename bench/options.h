@@ -3,14 +3,13 @@
  * lunqbench's command line: every option in one table (options.c), from
  * which getopt_long's struct option array, the parser, the defaults,
  * --help and the hidden --list-options and --list-presets (what
- * tests/unit/bench-options.sh checks --help and lunqbench(1) against)
- * are all made.  The presets (presets.c) are option settings applied
+ * tests/unit/bench-options.sh checks --help and lunqbench(1) against,
+ * and lunqctl sweep reads the options it passes on from) are all made.  The presets (presets.c) are option settings applied
  * like defaults.
  */
 #ifndef LUNQBENCH_OPTIONS_H
 #define LUNQBENCH_OPTIONS_H
 
-#include <signal.h>
 #include <stddef.h>
 #include "run.h"
 
@@ -43,6 +42,9 @@ enum lb_optkind {
 
 #define LB_OPTF_HIDDEN	1	/* not in --help, lunqbench(1), --list-options */
 #define LB_OPTF_LO_OPEN	2	/* LB_OPT_NUM: above dlo, not equal */
+#define LB_OPTF_SWEEP	4	/* it shapes the load: lunqctl sweep and tune
+				 * take it before "--" and pass it on
+				 * (--list-options says "sweep") */
 
 struct lb_choice {
 	const char *name;
@@ -94,11 +96,7 @@ void lb_help(void);
 /* The parsers some presets and options share. */
 void lb_opt_bs(struct lb_opts *o, const struct lb_option *opt, const char *arg);
 
-/* lunqbench.c, engine.c: messages, memory, the signal flag */
-void __attribute__((format(printf, 2, 3), noreturn)) lb_die(int code, const char *fmt, ...);
-/* a bad option or value: exit 1 */
-#define lb_usage_error(...) lb_die(LB_EUSAGE, __VA_ARGS__)
-void *lb_xcalloc(size_t n, size_t size);	/* out of memory: exit 4 */
-extern volatile sig_atomic_t lb_sigstop;	/* SIGINT, SIGTERM */
+/* a bad option or value: "lunqbench: message", exit 1 (liblunq's lq_die) */
+#define lb_usage_error(...) lq_die(LB_EUSAGE, __VA_ARGS__)
 
 #endif

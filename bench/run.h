@@ -16,9 +16,11 @@
 #define LUNQBENCH_RUN_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include "lb.h"
 #include "lq.h"		/* liblunq: struct lq_hist */
+#include "util.h"	/* liblunq: lq_prog, lq_die, lq_xcalloc */
 
 #define LB_VERSION	"0.1.0"
 #define LB_VBLOCK	4096U	/* verify block */
@@ -229,9 +231,10 @@ struct lb_run {
 	struct lb_ival ivcum;	/* interval counters summed at the last line */
 };
 
-/* ---- lunqbench.c: shared by the engines ---------------------------------- */
+/* ---- lunqbench.c, engine.c: shared by the engines ------------------------ */
 
-extern const char *lb_prog;
+/* SIGINT, SIGTERM (engine.c; lunqbench.c's handler sets it) */
+extern volatile sig_atomic_t lb_sigstop;
 
 u64 lb_now(void);
 /* Sleep until @t (CLOCK_MONOTONIC ns): nanosleep to the spin window

@@ -11,33 +11,32 @@
 #include "units.h"
 #include "lunq_names.h"
 
-int lq_policy_parse(const char *policy, struct lunq_policy *p)
-{
-	char buf[LUNQ_POLICY_MAX], *w[LUNQ_NR_KEYS + 8];
-	u64 seen = 0;
-	int n, i;
-
-	lunq_policy_init(p);
-	if (snprintf(buf, sizeof(buf), "%s", policy) >= (int)sizeof(buf))
-		return -1;
-	n = lunq_split_words(buf, w, ARRAY_SIZE(w));
-	if (n < 0)
-		return -1;
-	for (i = 0; i < n; i++) {
-		enum lunq_key key;
-
-		/* a key this build does not know (a newer module): skip it */
-		if (lunq_parse_word(p, w[i], &seen, &key) && key != LUNQ_NR_KEYS)
-			return -1;
-	}
-	return 0;
-}
-
+/*
+ * The names are the key auto's in the module's key table
+ * (kmod/lunq_args.c), read through lunq_policy_value(); a value that does
+ * not read back as itself (lunq_policy_value() names any value past the
+ * table's "off") is "?".
+ */
 const char *lq_auto_mode_name(u32 mode)
 {
-	static const char *const names[] = { "off", "knee", "target" };
+	static char names[8][16];	/* by value, filled when first asked */
+	struct lunq_policy p;
+	enum lunq_key key;
+	char word[32];
+	u64 seen = 0;
 
-	return mode < ARRAY_SIZE(names) ? names[mode] : "?";
+	if (mode >= ARRAY_SIZE(names))
+		return "?";
+	if (!names[mode][0]) {
+		lunq_policy_init(&p);
+		p.val[LUNQ_AUTO] = mode;
+		lunq_policy_value(&p, LUNQ_AUTO, names[mode], sizeof(names[mode]));
+		snprintf(word, sizeof(word), "auto:%s", names[mode]);
+		lunq_policy_init(&p);
+		if (lunq_parse_word(&p, word, &seen, &key) || p.val[LUNQ_AUTO] != mode)
+			snprintf(names[mode], sizeof(names[mode]), "?");
+	}
+	return names[mode];
 }
 
 const char *lq_auto_phase_name(u64 phase)

@@ -20,9 +20,10 @@
 #include <stdio.h>
 #include "lunqctl.h"
 #include "ident.h"
+#include "kv.h"		/* lq_policy_parse() */
 #include "lunq_args.h"
 
-/* Values of the key auto (index into its names). */
+/* Values of the key auto: the index into its names in kmod/lunq_args.c. */
 enum lq_auto_mode { LQ_AUTO_OFF, LQ_AUTO_KNEE, LQ_AUTO_TARGET };
 
 /* Values of the statistic auto_phase. */
@@ -30,14 +31,7 @@ enum lq_auto_phase {
 	LQ_AP_OFF, LQ_AP_DOWN, LQ_AP_UP, LQ_AP_HOLD, LQ_AP_PROBE, LQ_AP_TRACK,
 };
 
-/*
- * Parse the kernel's policy string ("key:value ...") into @p (defaults
- * for the keys it leaves out); a key this build does not know (a newer
- * module) is skipped.  0, or -1 when a word does not parse.
- */
-int lq_policy_parse(const char *policy, struct lunq_policy *p);
-
-/* "knee", "target", "off" */
+/* "knee", "target", "off" (the module's key table's); "?" past them */
 const char *lq_auto_mode_name(u32 mode);
 /* "hold", ...; "?" for a phase this build does not know */
 const char *lq_auto_phase_name(u64 phase);

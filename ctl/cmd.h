@@ -8,19 +8,19 @@
 #define LUNQCTL_CMD_H
 
 #include "lunqctl.h"
+#include "util.h"	/* liblunq: lq_prog, lq_error ("lunqctl: message") */
 #include "nl.h"
+#include "options.h"	/* the options of every command, their --help */
 #include "lunq_args.h"
 
 struct lq_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *args;	/* synopsis after the name */
-	const char *summary;
-	const char *help;	/* options, shown by --help */
+	const char *summary;	/* --help's text is options.c's */
 };
 
 extern const struct lq_cmd lq_cmds[];
-extern const char *lq_prog;
 
 int cmd_create(int argc, char **argv);
 int cmd_remove(int argc, char **argv);
@@ -39,8 +39,6 @@ int cmd_tune(int argc, char **argv);
 bool lq_tune_online_wanted(int argc, char **argv);
 int cmd_tune_online(int argc, char **argv);
 
-/* "lunqctl: message" on stderr; returns @code. */
-int lq_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "usage: ..." of @cmd on stderr and a hint; returns LQ_EUSAGE. */
 int lq_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print the --help of @cmd on stdout; returns LQ_OK. */
@@ -59,8 +57,6 @@ int lq_parse_uint(const char *s, unsigned long max, unsigned long *v);
 /* Find the device called @name (lunq name or device-mapper name). */
 int lq_find_dev(struct lq_nl *nl, const char *name, struct lq_dev *d);
 
-/* Parse the kernel's policy string into @p (every key's value, given). */
-int lq_parse_policy(const char *s, struct lunq_policy *p);
 /* Value of the pool key in the policy string, "" when none. */
 void lq_pool_of(const char *policy, char *buf, size_t len);
 

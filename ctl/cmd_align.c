@@ -13,7 +13,6 @@
  * size_write, ...).
  */
 #include <fnmatch.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
@@ -155,14 +154,7 @@ static bool named(const struct lq_dev *d, char **names, int n)
 
 int cmd_align(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "vendor", required_argument, NULL, 'V' },
-		{ "model", required_argument, NULL, 'M' },
-		{ "pool", required_argument, NULL, 'P' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct lq_getopt g;
 	const char *vendor = NULL, *model = NULL, *pool_sel = NULL;
 	char (*pools)[LUNQ_POOL_NAME_MAX + 1] = NULL;
 	struct arow *prow = NULL, all = { 0 };
@@ -174,33 +166,22 @@ int cmd_align(int argc, char **argv)
 	bool json = false;
 	char **names;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "V:M:P:jh", opts, NULL)) != -1) {
+	lq_getopt_init(&g, "align", argc, argv, NULL, 0);
+	while ((c = lq_getopt(&g)) != LQO_END) {
 		switch (c) {
-		case 'V': vendor = optarg; break;
-		case 'M': model = optarg; break;
-		case 'P': pool_sel = optarg; break;
-		case 'j': json = true; break;
-		case 'h': return lq_cmd_help("align");
-		default:
-			return lq_usage("align", "bad option '%s'", argv[optind - 1]);
+		case LQO_VENDOR: vendor = g.arg; break;
+		case LQO_MODEL: model = g.arg; break;
+		case LQO_POOL: pool_sel = g.arg; break;
+		case LQO_JSON: json = true; break;
+		case LQO_HELP: return lq_cmd_help("align");
+		default: return lq_getopt_fail(&g, c);
 		}
 	}
 	names = argv + optind;
 	nnames = argc - optind;
-	for (k = 0; k < H_NR; k++) {
-		h[k] = calloc(LUNQ_HIST_BUCKETS, sizeof(u64));
-		if (!h[k]) {
-			rc = lq_error(LQ_EFAIL, "out of memory");
-			goto out_free;
-		}
-	}
-	hh.counts = calloc(LUNQ_HIST_BUCKETS, sizeof(u64));
-	if (!hh.counts) {
-		rc = lq_error(LQ_EFAIL, "out of memory");
-		goto out_free;
-	}
+	for (k = 0; k < H_NR; k++)
+		h[k] = lq_xcalloc(LUNQ_HIST_BUCKETS, sizeof(u64));
+	hh.counts = lq_xcalloc(LUNQ_HIST_BUCKETS, sizeof(u64));
 	rc = lq_connect(&nl);
 	if (rc)
 		goto out_free;
@@ -219,12 +200,8 @@ int cmd_align(int argc, char **argv)
 			goto out;
 		}
 	}
-	prow = calloc(n ? n : 1, sizeof(*prow));
-	pools = calloc(n ? n : 1, sizeof(*pools));
-	if (!prow || !pools) {
-		rc = lq_error(LQ_EFAIL, "out of memory");
-		goto out;
-	}
+	prow = lq_xcalloc(n, sizeof(*prow));
+	pools = lq_xcalloc(n, sizeof(*pools));
 	if (json) {
 		printf("{\"schema\":%d,\"select\":{\"vendor\":", LQ_JSON_SCHEMA);
 		str_or_null(vendor);

@@ -7,7 +7,6 @@
  * change something are sent, in one all-or-nothing SET per device.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
@@ -75,14 +74,8 @@ static int apply_one(struct lq_nl *nl, const struct lq_pf *pf,
 
 int cmd_apply(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "device", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct apply_opts o = { 0 };
+	struct lq_getopt g;
 	struct lq_dev *devs = NULL;
 	struct lq_nl *nl = NULL;
 	struct lq_pf pf;
@@ -91,16 +84,14 @@ int cmd_apply(int argc, char **argv)
 	int c, rc, n = 0, i, matched = 0, changed = 0, first_err = LQ_OK;
 	FILE *f;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "nqd:h", opts, NULL)) != -1) {
+	lq_getopt_init(&g, "apply", argc, argv, NULL, 0);
+	while ((c = lq_getopt(&g)) != LQO_END) {
 		switch (c) {
-		case 'n': o.dry = true; break;
-		case 'q': o.quiet = true; break;
-		case 'd': o.device = optarg; break;
-		case 'h': return lq_cmd_help("apply");
-		default:
-			return lq_usage("apply", "bad option '%s'", argv[optind - 1]);
+		case LQO_DRY_RUN: o.dry = true; break;
+		case LQO_QUIET: o.quiet = true; break;
+		case LQO_DEVICE: o.device = g.arg; break;
+		case LQO_HELP: return lq_cmd_help("apply");
+		default: return lq_getopt_fail(&g, c);
 		}
 	}
 	if (optind + 1 != argc)

@@ -2,7 +2,6 @@
 /*
  * lunqctl create, remove, list, show, set, reset.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
@@ -14,28 +13,24 @@
 #include "lunq_args.h"
 #include "lunq_names.h"
 
-static const struct option json_opts[] = {
-	{ "json", no_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
-
-/* Options of list/show/remove/reset: only -j where @json_ok. */
-static int simple_opts(int argc, char **argv, bool json_ok, bool *json)
+/*
+ * The options of create, remove, list, show, set, reset (options.c: -j
+ * of list and show).  LQ_OK, -1 after --help, or an exit code.
+ */
+static int simple_opts(int argc, char **argv, bool *json)
 {
+	struct lq_getopt g;
 	int c;
 
-	optind = 0;
-	opterr = 0;
 	*json = false;
-	while ((c = getopt_long(argc, argv, "jh", json_opts, NULL)) != -1) {
-		if (c == 'j' && json_ok) {
+	lq_getopt_init(&g, argv[0], argc, argv, NULL, 0);
+	while ((c = lq_getopt(&g)) != LQO_END) {
+		if (c == LQO_JSON)
 			*json = true;
-			continue;
-		}
-		if (c == 'h')
+		else if (c == LQO_HELP)
 			return lq_cmd_help(argv[0]) ? LQ_EUSAGE : -1;
-		return lq_usage(argv[0], "unknown option '%s'", argv[optind - 1]);
+		else
+			return lq_getopt_fail(&g, c);
 	}
 	return LQ_OK;
 }
@@ -66,7 +61,7 @@ int cmd_create(int argc, char **argv)
 	bool json;
 	int rc, n;
 
-	rc = simple_opts(argc, argv, false, &json);
+	rc = simple_opts(argc, argv, &json);
 	if (rc)
 		return rc < 0 ? LQ_OK : rc;
 	argc -= optind;
@@ -92,7 +87,7 @@ int cmd_remove(int argc, char **argv)
 	bool json;
 	int rc, i;
 
-	rc = simple_opts(argc, argv, false, &json);
+	rc = simple_opts(argc, argv, &json);
 	if (rc)
 		return rc < 0 ? LQ_OK : rc;
 	if (optind >= argc)
@@ -138,7 +133,7 @@ int cmd_list(int argc, char **argv)
 	bool json;
 	int rc, n, i;
 
-	rc = simple_opts(argc, argv, true, &json);
+	rc = simple_opts(argc, argv, &json);
 	if (rc)
 		return rc < 0 ? LQ_OK : rc;
 	if (optind < argc)
@@ -310,7 +305,7 @@ int cmd_show(int argc, char **argv)
 	bool json;
 	int rc, n = 0;
 
-	rc = simple_opts(argc, argv, true, &json);
+	rc = simple_opts(argc, argv, &json);
 	if (rc)
 		return rc < 0 ? LQ_OK : rc;
 	if (optind + 1 != argc)
@@ -323,7 +318,7 @@ int cmd_show(int argc, char **argv)
 		goto out;
 	memset(&id, 0, sizeof(id));
 	lq_ident_read("", d.lower, &id);
-	if (lq_parse_policy(d.policy, &p)) {
+	if (lq_policy_parse(d.policy, &p)) {
 		rc = lq_error(LQ_EFAIL, "%s: cannot parse the kernel's policy \"%s\"; lunqctl and dm-lunq differ?",
 			      d.name, d.policy);
 		goto out;
@@ -354,7 +349,7 @@ int cmd_set(int argc, char **argv)
 	int rc, k, changed = 0;
 	bool json;
 
-	rc = simple_opts(argc, argv, false, &json);
+	rc = simple_opts(argc, argv, &json);
 	if (rc)
 		return rc < 0 ? LQ_OK : rc;
 	argc -= optind;
@@ -376,8 +371,8 @@ int cmd_set(int argc, char **argv)
 		goto out;
 	}
 	snprintf(name, sizeof(name), "%s", d.name);
-	if (lq_parse_policy(d.policy, &before) ||
-	    lq_nl_get_dev(nl, name, &d) || lq_parse_policy(d.policy, &after)) {
+	if (lq_policy_parse(d.policy, &before) ||
+	    lq_nl_get_dev(nl, name, &d) || lq_policy_parse(d.policy, &after)) {
 		printf("%s: set %s\n", name, words);
 		goto out;
 	}
@@ -405,7 +400,7 @@ int cmd_reset(int argc, char **argv)
 	bool json;
 	int rc;
 
-	rc = simple_opts(argc, argv, false, &json);
+	rc = simple_opts(argc, argv, &json);
 	if (rc)
 		return rc < 0 ? LQ_OK : rc;
 	if (optind + 1 != argc)

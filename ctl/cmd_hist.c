@@ -3,7 +3,6 @@
  * lunqctl hist: the latency, size and alignment histograms of a device,
  * fetched whole over netlink (every bucket) and rendered by liblunq's histview.c.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
@@ -19,21 +18,7 @@ static const char *const phase_title[] = { "wait", "service", "total" };
 
 int cmd_hist(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "wait", no_argument, NULL, 'W' },
-		{ "service", no_argument, NULL, 'S' },
-		{ "total", no_argument, NULL, 'T' },
-		{ "read", no_argument, NULL, 'r' },
-		{ "write", no_argument, NULL, 'w' },
-		{ "size", no_argument, NULL, 'z' },
-		{ "align", no_argument, NULL, 'a' },
-		{ "quantize", no_argument, NULL, 'q' },
-		{ "lquantize", required_argument, NULL, 'l' },
-		{ "percentiles", no_argument, NULL, 'P' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct lq_getopt g;
 	int phases = 0, dirs = 0, views = 0, kinds[LUNQ_NR_HISTS], nk = 0;
 	bool json = false, size = false, align = false;
 	u64 lo = 0, hi = 0, step = 0, unit = 1;
@@ -44,24 +29,22 @@ int cmd_hist(int argc, char **argv)
 	char err[256];
 	int c, rc, i, p, k;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "qPl:jh", opts, NULL)) != -1) {
+	lq_getopt_init(&g, "hist", argc, argv, NULL, 0);
+	while ((c = lq_getopt(&g)) != LQO_END) {
 		switch (c) {
-		case 'W': phases |= PH_WAIT; break;
-		case 'S': phases |= PH_SVC; break;
-		case 'T': phases |= PH_TOTAL; break;
-		case 'r': dirs |= DIR_READ; break;
-		case 'w': dirs |= DIR_WRITE; break;
-		case 'z': size = true; break;
-		case 'a': align = true; break;
-		case 'q': views |= V_QUANT; break;
-		case 'l': views |= V_LQUANT; larg = optarg; break;
-		case 'P': views |= V_PCT; break;
-		case 'j': json = true; break;
-		case 'h': return lq_cmd_help("hist");
-		default:
-			return lq_usage("hist", "bad option '%s'", argv[optind - 1]);
+		case LQO_WAIT: phases |= PH_WAIT; break;
+		case LQO_SERVICE: phases |= PH_SVC; break;
+		case LQO_TOTAL: phases |= PH_TOTAL; break;
+		case LQO_READ: dirs |= DIR_READ; break;
+		case LQO_WRITE: dirs |= DIR_WRITE; break;
+		case LQO_SIZE: size = true; break;
+		case LQO_ALIGN: align = true; break;
+		case LQO_QUANTIZE: views |= V_QUANT; break;
+		case LQO_LQUANTIZE: views |= V_LQUANT; larg = g.arg; break;
+		case LQO_PERCENTILES: views |= V_PCT; break;
+		case LQO_JSON: json = true; break;
+		case LQO_HELP: return lq_cmd_help("hist");
+		default: return lq_getopt_fail(&g, c);
 		}
 	}
 	if (optind + 1 != argc)
@@ -94,9 +77,7 @@ int cmd_hist(int argc, char **argv)
 	if (!views)
 		views = V_QUANT | V_PCT;
 
-	h.counts = calloc(LUNQ_HIST_BUCKETS, sizeof(*h.counts));
-	if (!h.counts)
-		return lq_error(LQ_EFAIL, "out of memory");
+	h.counts = lq_xcalloc(LUNQ_HIST_BUCKETS, sizeof(*h.counts));
 	rc = lq_connect(&nl);
 	if (rc)
 		goto out_free;

@@ -3,7 +3,6 @@
  * lunqctl stat and events: the live views.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,13 +218,8 @@ static int report(const struct lq_dev *devs, int n, const struct lq_dev *prev,
 	u64 d[__LUNQ_ST_MAX];
 
 	if (tot && n) {
-		pt = calloc(n, sizeof(*pt));
-		pools = calloc(n, sizeof(*pools));
-		if (!pt || !pools) {
-			free(pt);
-			free(pools);
-			return lq_error(LQ_EFAIL, "out of memory");
-		}
+		pt = lq_xcalloc(n, sizeof(*pt));
+		pools = lq_xcalloc(n, sizeof(*pools));
 	}
 	if (v == V_JSON)
 		printf("{\"schema\":%d,\"time\":%.3f,\"devices\":[",
@@ -283,16 +277,7 @@ static int report(const struct lq_dev *devs, int n, const struct lq_dev *prev,
 
 int cmd_stat(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "extended", no_argument, NULL, 'x' },
-		{ "linux", no_argument, NULL, 'L' },
-		{ "totals", no_argument, NULL, 'C' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "prometheus", no_argument, NULL, 'p' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct lq_getopt g;
 	bool ext = false, json = false, prom = false, lnx = false, tot = false;
 	const char *out = NULL;
 	double interval = 0, next;
@@ -302,19 +287,17 @@ int cmd_stat(int argc, char **argv)
 	struct lq_nl *nl;
 	char **names;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "xLCjpo:h", opts, NULL)) != -1) {
+	lq_getopt_init(&g, "stat", argc, argv, NULL, 0);
+	while ((c = lq_getopt(&g)) != LQO_END) {
 		switch (c) {
-		case 'x': ext = true; break;
-		case 'L': lnx = true; break;
-		case 'C': tot = true; break;
-		case 'j': json = true; break;
-		case 'p': prom = true; break;
-		case 'o': out = optarg; break;
-		case 'h': return lq_cmd_help("stat");
-		default:
-			return lq_usage("stat", "bad option '%s'", argv[optind - 1]);
+		case LQO_EXTENDED: ext = true; break;
+		case LQO_LINUX: lnx = true; break;
+		case LQO_TOTALS: tot = true; break;
+		case LQO_JSON: json = true; break;
+		case LQO_PROMETHEUS: prom = true; break;
+		case LQO_OUTPUT: out = g.arg; break;
+		case LQO_HELP: return lq_cmd_help("stat");
+		default: return lq_getopt_fail(&g, c);
 		}
 	}
 	if (json && prom)
@@ -372,12 +355,8 @@ int cmd_stat(int argc, char **argv)
 		int shown = 0;
 
 		if (prom) {
-			struct lq_dev *sel = malloc((n ? n : 1) * sizeof(*sel));
+			struct lq_dev *sel = lq_xcalloc(n, sizeof(*sel));
 
-			if (!sel) {
-				rc = lq_error(LQ_EFAIL, "out of memory");
-				goto out;
-			}
 			for (i = 0; i < n; i++)
 				if (wanted(devs[i].name, devs[i].dm_name, names, nnames))
 					sel[shown++] = devs[i];
@@ -497,35 +476,27 @@ static void print_event(const struct lq_event *ev, void *arg)
 
 int cmd_events(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct ev_ctx x = { 0 };
+	struct lq_getopt g;
 	double timeout = 0, end = 0;
 	u64 lost = 0;
 	struct lq_nl *nl;
 	int c, rc, i;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jc:t:h", opts, NULL)) != -1) {
+	lq_getopt_init(&g, "events", argc, argv, NULL, 0);
+	while ((c = lq_getopt(&g)) != LQO_END) {
 		switch (c) {
-		case 'j': x.json = true; break;
-		case 'c':
-			if (lq_parse_uint(optarg, 1UL << 31, &x.max) || !x.max)
-				return lq_usage("events", "--count '%s' is not a whole number >= 1", optarg);
+		case LQO_JSON: x.json = true; break;
+		case LQO_COUNT:
+			if (lq_parse_uint(g.arg, 1UL << 31, &x.max) || !x.max)
+				return lq_usage("events", "--count '%s' is not a whole number >= 1", g.arg);
 			break;
-		case 't':
-			if (parse_secs(optarg, &timeout))
-				return lq_usage("events", "--timeout '%s' is not a number of seconds > 0", optarg);
+		case LQO_TIMEOUT:
+			if (parse_secs(g.arg, &timeout))
+				return lq_usage("events", "--timeout '%s' is not a number of seconds > 0", g.arg);
 			break;
-		case 'h': return lq_cmd_help("events");
-		default:
-			return lq_usage("events", "bad option '%s'", argv[optind - 1]);
+		case LQO_HELP: return lq_cmd_help("events");
+		default: return lq_getopt_fail(&g, c);
 		}
 	}
 	x.names = argv + optind;

@@ -2,25 +2,21 @@
 /*
  * lunqctl sweep and tune: set each policy on a lunq device, run lunqbench
  * against it for each point, and report (table, CSV, JSON, SVG; tune: the
- * policy-file lines).  The pure parts are sweep.c and svg.c; this file is
- * the plumbing: options, netlink, the lunqbench child, signals.
+ * policy-file lines).  The pure parts are sweep.c and svg.c, the options
+ * options.c (and lunqbench's table, through bench.c, which also runs the
+ * lunqbench child); this file is the plumbing: netlink, signals.
  * Reference: lunqctl(8), sections "sweep" and "tune".
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include "cmd.h"
+#include "bench.h"
 #include "kv.h"
 #include "ident.h"
 #include "sweep.h"
@@ -30,7 +26,6 @@
 #define MAX_SCHED	4
 #define BENCH_ARGS	160
 #define DEFAULT_ELAPSED	"10"
-#define OUT_MAX		(1 << 20)	/* lunqbench output kept (the tail) */
 
 static const u32 default_qdepths[] = { 1, 2, 4, 8, 16, 32, 64 };
 static const u32 default_curve[] = { 10, 50, 70, 80, 90, 100 };
@@ -84,140 +79,6 @@ static void catch_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-static double now_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-struct run {
-	char *out;		/* its stdout (and stderr unless -v), the tail */
-	size_t len;
-	int status;		/* waitpid status */
-	bool interrupted;	/* stopped by our signal */
-	bool timed_out;
-	bool exec_failed;
-};
-
-static void keep(struct run *r, const char *buf, size_t n)
-{
-	if (r->len + n > OUT_MAX) {
-		size_t drop = r->len + n - OUT_MAX;
-
-		if (drop > r->len)
-			drop = r->len;
-		memmove(r->out, r->out + drop, r->len - drop);
-		r->len -= drop;
-		if (n > OUT_MAX) {
-			buf += n - OUT_MAX;
-			n = OUT_MAX;
-		}
-	}
-	memcpy(r->out + r->len, buf, n);
-	r->len += n;
-	r->out[r->len] = '\0';
-}
-
-/*
- * Run lunqbench @argv as a child in its own process group (so a Ctrl-C
- * at the terminal reaches lunqctl only, which stops the child and then
- * restores the policy); it dies with lunqctl (PR_SET_PDEATHSIG).  Kill it
- * after @timeout_s (<= 0: never).  Returns 0 when it ran (see @r), -1
- * when it could not be started.
- */
-static int run_bench(char *const *argv, bool verbose, double timeout_s,
-		     struct run *r)
-{
-	pid_t pid, parent = getpid();
-	int pfd[2], killed = 0;
-	double t0 = now_mono(), kill_at = 0;
-	char buf[4096];
-	bool eof = false;
-
-	memset(r, 0, sizeof(*r));
-	r->out = malloc(OUT_MAX + 1);
-	if (!r->out)
-		return -1;
-	r->out[0] = '\0';
-	if (pipe2(pfd, O_CLOEXEC))
-		return -1;
-	pid = fork();
-	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() != parent)
-			_exit(127);
-		int null = open("/dev/null", O_RDONLY);
-
-		signal(SIGPIPE, SIG_DFL);
-		if (null >= 0)
-			dup2(null, STDIN_FILENO);	/* not in the terminal's group */
-		dup2(pfd[1], STDOUT_FILENO);
-		if (!verbose)
-			dup2(pfd[1], STDERR_FILENO);
-		execv(argv[0], argv);
-		dprintf(pfd[1], "lunqctl: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);	/* both sides, whichever runs first */
-	close(pfd[1]);
-	for (;;) {
-		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
-		double now = now_mono();
-		int rc;
-
-		if (stop && !killed) {
-			r->interrupted = true;
-			kill(-pid, SIGTERM);
-			killed = 1;
-			kill_at = now + 5;
-		} else if (!killed && timeout_s > 0 && now - t0 > timeout_s) {
-			r->timed_out = true;
-			kill(-pid, SIGTERM);
-			killed = 1;
-			kill_at = now + 5;
-		} else if (killed == 1 && now > kill_at) {
-			kill(-pid, SIGKILL);
-			killed = 2;
-		}
-		if (eof) {
-			pid_t w = waitpid(pid, &r->status, killed ? WNOHANG : 0);
-
-			if (w == pid)
-				break;
-			if (w < 0 && errno != EINTR) {
-				r->status = 0;
-				break;
-			}
-			if (w == 0)
-				usleep(100000);
-			continue;
-		}
-		rc = poll(&p, 1, 200);
-		if (rc < 0 && errno != EINTR)
-			eof = true;
-		if (rc > 0) {
-			ssize_t k = read(pfd[0], buf, sizeof(buf));
-
-			if (k > 0)
-				keep(r, buf, (size_t)k);
-			else if (k == 0 || (errno != EINTR && errno != EAGAIN))
-				eof = true;
-		}
-	}
-	close(pfd[0]);
-	r->exec_failed = WIFEXITED(r->status) && WEXITSTATUS(r->status) == 127 &&
-			 strstr(r->out, "lunqctl: cannot run ");
-	return 0;
-}
-
 /* The last @lines lines of @out on stderr, each as "  lunqbench: ..." */
 static void show_tail(const char *out, int lines)
 {
@@ -243,93 +104,18 @@ static void show_tail(const char *out, int lines)
 	}
 }
 
-/* ---- finding lunqbench --------------------------------------------------- */
-
-static bool executable(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
-}
-
-/*
- * $LUNQBENCH; else ../bench/lunqbench and lunqbench next to this lunqctl
- * (/proc/self/exe: the build tree, or an install of both); else PATH.
- */
-static int find_bench(char *buf, size_t len)
-{
-	const char *env = getenv("LUNQBENCH"), *path = getenv("PATH");
-	char self[PATH_MAX - 32], *slash;
-	ssize_t n;
-
-	if (env && env[0]) {
-		if (!executable(env))
-			return lq_error(LQ_ENOTFOUND, "LUNQBENCH=%s is not an executable file",
-					env);
-		snprintf(buf, len, "%s", env);
-		return LQ_OK;
-	}
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0) {
-		self[n] = '\0';
-		slash = strrchr(self, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(buf, len, "%s/../bench/lunqbench", self);
-			if (executable(buf))
-				return LQ_OK;
-			snprintf(buf, len, "%s/lunqbench", self);
-			if (executable(buf))
-				return LQ_OK;
-		}
-	}
-	while (path && *path) {
-		size_t l = strcspn(path, ":");
-
-		snprintf(buf, len, "%.*s/lunqbench", (int)l, l ? path : ".");
-		if (executable(buf))
-			return LQ_OK;
-		path += l;
-		if (*path)
-			path++;
-	}
-	return lq_error(LQ_ENOTFOUND,
-			"lunqbench not found: not in $LUNQBENCH, next to lunqctl (../bench/lunqbench) or on PATH; build it with 'make -C bench'");
-}
-
 /* ---- options -------------------------------------------------------------- */
 
-enum {
-	O_QDEPTH = 256, O_SCHED, O_LOOP, O_CURVE, O_P99, O_WITHIN,
-	O_ONLINE,		/* + index into online_opts[] */
-	O_BENCH = O_ONLINE + 8,	/* + index into bench_opts[] */
-};
-
-/* tune --online's own options (cmd_tune_online.c): refused here */
-static const struct {
-	const char *name;
-	bool arg;
-} online_opts[] = {
-	{ "online", false }, { "settle", true }, { "mode", true }, { "keep", false },
-};
-#define NONLINE_OPTS ((int)ARRAY_SIZE(online_opts))
-
-static int refuse_online(const struct sw_opts *o, int i)
+/* tune --online's options (options.c: refused by sweep and by tune) */
+static int refuse_online(const struct sw_opts *o, const struct lq_opt *opt)
 {
-	if (!o->tune && i == 0)
+	if (!o->tune && opt->id == LQO_ONLINE)
 		return lq_usage(o->cmd, "--online is tune's: 'lunqctl tune NAME --online' lets auto tune on the IO already running; sweep runs lunqbench");
 	if (!o->tune)
 		return lq_usage(o->cmd, "--%s goes with tune --online, not with sweep",
-				online_opts[i].name);
-	return lq_usage(o->cmd, "--%s goes with --online", online_opts[i].name);
+				opt->name);
+	return lq_usage(o->cmd, "--%s goes with --online", opt->name);
 }
-
-/* lunqbench options accepted directly (each takes a value) */
-static const char *const bench_opts[] = {
-	"--engine", "--iodepth", "--threads", "--bs", "--rdpct", "--seekpct",
-	"--range", "--elapsed", "--warmup", "--arrival", "--seed",
-};
-#define NBENCH_OPTS ((int)(sizeof(bench_opts) / sizeof(bench_opts[0])))
 
 static int add_bench(struct sw_opts *o, const char *a, const char *b)
 {
@@ -401,38 +187,19 @@ static int parse_sched_list(struct sw_opts *o, const char *arg)
 	return LQ_OK;
 }
 
-static int parse_opts(struct sw_opts *o, int argc, char **argv)
+/*
+ * The options before "--": sweep's or tune's own (options.c) and the
+ * lunqbench options lunqbench's table marks for sweep (@b, when found).
+ */
+static int parse_opts(struct sw_opts *o, int argc, char **argv,
+		      const struct lq_bench *b)
 {
 	static char iodepth[16];
-	struct option lo[8 + NONLINE_OPTS + NBENCH_OPTS + 8];
+	struct lq_getopt g;
 	double elapsed = -1, warmup = 0;
 	char err[256];
-	int nlo = 0, c, i, dd = argc, rc;
+	int c, i, dd = argc, rc;
 	u32 maxq = 0;
-
-#define LO(n, a, v) (lo[nlo++] = (struct option){ n, a, NULL, v })
-	LO("qdepth", required_argument, O_QDEPTH);
-	LO("sched", required_argument, O_SCHED);
-	LO("output", required_argument, 'o');
-	LO("json", no_argument, 'j');
-	LO("quiet", no_argument, 'q');
-	LO("verbose", no_argument, 'v');
-	LO("help", no_argument, 'h');
-	if (o->tune) {
-		LO("p99", required_argument, O_P99);
-		LO("within", required_argument, O_WITHIN);
-	} else {
-		LO("loop", required_argument, O_LOOP);
-		LO("curve", required_argument, O_CURVE);
-	}
-	for (i = 0; i < NONLINE_OPTS; i++)
-		LO(online_opts[i].name,
-		   online_opts[i].arg ? required_argument : no_argument, O_ONLINE + i);
-	for (i = 0; i < NBENCH_OPTS; i++)
-		LO(bench_opts[i] + 2, required_argument, O_BENCH + i);
-	LO("iorate", required_argument, 'R');
-	LO(NULL, 0, 0);
-#undef LO
 
 	/* everything after "--" goes to lunqbench as it is */
 	for (i = 1; i < argc; i++)
@@ -440,23 +207,24 @@ static int parse_opts(struct sw_opts *o, int argc, char **argv)
 			dd = i;
 			break;
 		}
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(dd, argv, ":o:jqvh", lo, NULL)) != -1) {
+	lq_getopt_init(&g, o->cmd, dd, argv, b->opt, b->n);
+	/* no lunqbench: an option that is not sweep's may well be its */
+	g.keep_unknown = b->rc != LQ_OK;
+	while ((c = lq_getopt(&g)) != LQO_END) {
 		switch (c) {
-		case O_QDEPTH:
+		case LQO_QDEPTH:
 			o->nqd = lq_parse_uint_list(optarg, 0, 65535, o->qd,
 						    LQ_SWEEP_LIST_MAX, err, sizeof(err));
 			if (o->nqd < 0)
 				return lq_usage(o->cmd, "--qdepth: %s", err);
 			break;
-		case O_SCHED:
+		case LQO_SCHED:
 			rc = parse_sched_list(o, optarg);
 			if (rc)
 				return rc;
 			o->sched_given = true;
 			break;
-		case O_LOOP:
+		case LQO_LOOP:
 			if (!strcmp(optarg, "closed"))
 				o->loop = LOOP_CLOSED;
 			else if (!strcmp(optarg, "open"))
@@ -467,18 +235,18 @@ static int parse_opts(struct sw_opts *o, int argc, char **argv)
 				return lq_usage(o->cmd, "--loop '%s': closed, open or both",
 						optarg);
 			break;
-		case O_CURVE:
+		case LQO_CURVE:
 			o->ncurve = lq_parse_uint_list(optarg, 1, 100, o->curve,
 						       LQ_SWEEP_LIST_MAX, err, sizeof(err));
 			if (o->ncurve < 0)
 				return lq_usage(o->cmd, "--curve: %s", err);
 			break;
-		case O_P99:
+		case LQO_P99:
 			if (lq_parse_duration_ns(optarg, &o->p99_ns))
 				return lq_usage(o->cmd, "--p99 '%s': a time with a unit (ns, us, ms, s), e.g. 10ms",
 						optarg);
 			break;
-		case O_WITHIN: {
+		case LQO_WITHIN: {
 			unsigned long v;
 
 			if (lq_parse_uint(optarg, 100, &v) || !v)
@@ -487,47 +255,46 @@ static int parse_opts(struct sw_opts *o, int argc, char **argv)
 			o->within = (double)v;
 			break;
 		}
-		case 'o':
+		case LQO_OUTPUT:
 			if (!optarg[0])
 				return lq_usage(o->cmd, "-o needs a PREFIX");
 			o->prefix = optarg;
 			break;
-		case 'j':
+		case LQO_JSON:
 			o->json = true;
 			break;
-		case 'q':
+		case LQO_QUIET:
 			o->quiet = true;
 			break;
-		case 'v':
+		case LQO_VERBOSE:
 			o->verbose = true;
 			break;
-		case 'h':
+		case LQO_HELP:
 			return lq_cmd_help(o->cmd) ? LQ_EUSAGE : -1;
-		case 'R':
+		case LQO_IORATE:
 			return note_bench_opt(o, "--iorate", optarg, &elapsed, &warmup);
-		case ':':
-			return lq_usage(o->cmd, "option '%s' needs a value", argv[optind - 1]);
-		case '?':
-			return lq_usage(o->cmd, "unknown option '%s' (lunqbench options go after --)",
-					argv[optind - 1]);
-		default:
-			if (c >= O_ONLINE && c < O_ONLINE + NONLINE_OPTS)
-				return refuse_online(o, c - O_ONLINE);
-			if (c >= O_BENCH && c < O_BENCH + NBENCH_OPTS) {
-				const char *opt = bench_opts[c - O_BENCH];
+		case LQO_REFUSED:
+			return refuse_online(o, g.opt);
+		case LQO_UNKNOWN:	/* without lunqbench: why it is missing */
+			return lq_error(b->rc, "%s", b->err);
+		case LQO_EXTRA: {
+			const char *opt = b->dashed[g.x];
 
-				if (!strcmp(opt, "--iodepth") && !strcmp(optarg, "qdepth")) {
-					o->follow = o->have_iodepth = true;
-					break;
-				}
-				rc = note_bench_opt(o, opt, optarg, &elapsed, &warmup);
-				if (!rc)
-					rc = add_bench(o, opt, optarg);
-				if (rc)
-					return rc;
+			if (!strcmp(opt, "--iodepth") && !strcmp(optarg, "qdepth")) {
+				o->follow = o->have_iodepth = true;
 				break;
 			}
-			return lq_usage(o->cmd, "bad option '%s'", argv[optind - 1]);
+			rc = note_bench_opt(o, opt, optarg, &elapsed, &warmup);
+			if (!rc)
+				rc = add_bench(o, opt, optarg);
+			if (rc)
+				return rc;
+			break;
+		}
+		case LQO_ERR:
+			return g.rc;
+		default:
+			return lq_usage(o->cmd, "bad option '%s'", g.word);
 		}
 	}
 	if (optind + 1 != dd)
@@ -612,24 +379,10 @@ struct dev_state {
 static int policy_values(const char *policy, char *qd, size_t qlen,
 			 char *sched, size_t slen)
 {
-	char buf[LUNQ_POLICY_MAX], *w[LUNQ_NR_KEYS + 1];
 	struct lunq_policy p;
-	u64 seen = 0;
-	int n, i;
 
-	lunq_policy_init(&p);
-	snprintf(buf, sizeof(buf), "%s", policy);
-	n = lunq_split_words(buf, w, ARRAY_SIZE(w));
-	if (n < 0)
+	if (lq_policy_parse(policy, &p))
 		return -1;
-	for (i = 0; i < n; i++) {
-		enum lunq_key key;
-
-		/* a key this build does not know (a newer module): skip it */
-		if (lunq_parse_word(&p, w[i], &seen, &key) &&
-		    key != LUNQ_NR_KEYS)
-			return -1;
-	}
 	lunq_policy_value(&p, LUNQ_QDEPTH, qd, qlen);
 	lunq_policy_value(&p, LUNQ_SCHED, sched, slen);
 	return 0;
@@ -713,7 +466,7 @@ static int run_point(struct ctx *x, struct lq_point *p, double *iops)
 	struct sw_opts *o = x->o;
 	char *argv[BENCH_ARGS + 16], rate[32], words[64], err[256], eta[48];
 	char qd[16];
-	struct run r;
+	struct lq_run r;
 	struct lq_bench_res res;
 	const char *kv;
 	u64 q0 = 0, t0 = 0, q1 = 0, t1 = 0;
@@ -758,8 +511,8 @@ static int run_point(struct ctx *x, struct lq_point *p, double *iops)
 		fflush(stderr);
 	}
 	have0 = snap(x->ds, &q0, &t0);
-	if (run_bench(argv, o->verbose,
-		      o->point_s > 0 ? 3 * o->point_s + 60 : 0, &r)) {
+	if (lq_bench_run(argv, o->verbose,
+			 o->point_s > 0 ? 3 * o->point_s + 60 : 0, &stop, &r)) {
 		if (!o->quiet && !o->verbose)
 			fputc('\n', stderr);
 		free(r.out);
@@ -914,7 +667,7 @@ static void join_bench(const struct sw_opts *o, char *buf, size_t len)
 			 o->sync ? "--threads" : "--iodepth");
 }
 
-static int sweep_main(struct sw_opts *o)
+static int sweep_main(struct sw_opts *o, const struct lq_bench *b)
 {
 	struct dev_state ds;
 	struct lq_sweep s;
@@ -928,9 +681,9 @@ static int sweep_main(struct sw_opts *o)
 	x.o = o;
 	x.ds = &ds;
 	x.s = &s;
-	rc = find_bench(x.bench_path, sizeof(x.bench_path));
-	if (rc)
-		return rc;
+	if (b->rc)
+		return lq_error(b->rc, "%s", b->err);
+	snprintf(x.bench_path, sizeof(x.bench_path), "%s", b->path);
 	rc = lq_connect(&ds.nl);
 	if (rc)
 		return rc;
@@ -1020,6 +773,7 @@ out_nl:
 
 static int sweep_cmd(int argc, char **argv, bool tune)
 {
+	const struct lq_bench *b = lq_bench();
 	struct sw_opts o;
 	int rc;
 
@@ -1027,10 +781,10 @@ static int sweep_cmd(int argc, char **argv, bool tune)
 	o.tune = tune;
 	o.cmd = tune ? "tune" : "sweep";
 	o.within = 95;
-	rc = parse_opts(&o, argc, argv);
+	rc = parse_opts(&o, argc, argv, b);
 	if (rc)
 		return rc < 0 ? LQ_OK : rc;
-	return sweep_main(&o);
+	return sweep_main(&o, b);
 }
 
 int cmd_sweep(int argc, char **argv)

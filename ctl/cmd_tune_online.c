@@ -10,13 +10,13 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "cmd.h"
 #include "autotune.h"
+#include "bench.h"
 #include "ident.h"
 #include "sweep.h"
 #include "units.h"
@@ -74,38 +74,13 @@ static void nap(double s)
 
 /* ---- options ---------------------------------------------------------------- */
 
-enum {
-	O_ONLINE = 256, O_SETTLE, O_ELAPSED, O_MODE, O_P99, O_KEEP,
-	O_REFUSED,		/* + index into refused[] */
-};
-
-/* tune's sweep options, and lunqbench's: not with --online */
-static const struct {
-	const char *name;	/* long option */
-	bool arg;
-	const char *why;
-} refused[] = {
-	{ "qdepth", true, "auto starts from the device's qdepth and finds the depth itself" },
-	{ "sched", true, "auto keeps the device's sched" },
-	{ "within", true, "it is the rule of the sweep" },
-	{ "output", true, "there is no sweep to write" },
-	{ "verbose", false, "no lunqbench runs" },
-	{ "engine", true, NULL }, { "iodepth", true, NULL },
-	{ "threads", true, NULL }, { "bs", true, NULL },
-	{ "rdpct", true, NULL }, { "seekpct", true, NULL },
-	{ "range", true, NULL }, { "warmup", true, NULL },
-	{ "arrival", true, NULL }, { "seed", true, NULL },
-	{ "iorate", true, NULL },
-};
-#define NREFUSED ((int)ARRAY_SIZE(refused))
-
+/*
+ * An option tune's sweep takes and --online does not: tune's own (@why
+ * from options.c), or a lunqbench option (@why NULL): those lunqbench's
+ * table lets sweep and tune pass on, and --iorate.
+ */
 static int refuse(const char *opt, const char *why)
 {
-	int i;
-
-	for (i = 0; !why && i < NREFUSED; i++)
-		if (!strcmp(refused[i].name, opt))
-			why = refused[i].why;
 	if (!why)
 		return lq_usage("tune", "--%s is a lunqbench option: --online runs no lunqbench, it tunes on the IO already running",
 				opt);
@@ -124,13 +99,13 @@ static int parse_secs_opt(const char *opt, const char *arg, double *v)
 static int parse_one(struct on_opts *o, int c, const char *arg, bool *mode_given)
 {
 	switch (c) {
-	case O_ONLINE:
+	case LQO_ONLINE:
 		return LQ_OK;
-	case O_SETTLE:
+	case LQO_SETTLE:
 		return parse_secs_opt("settle", arg, &o->settle_s);
-	case O_ELAPSED:
+	case LQO_ELAPSED:
 		return parse_secs_opt("elapsed", arg, &o->elapsed_s);
-	case O_MODE:
+	case LQO_MODE:
 		if (!strcmp(arg, "knee"))
 			o->mode = LQ_AUTO_KNEE;
 		else if (!strcmp(arg, "target"))
@@ -139,23 +114,21 @@ static int parse_one(struct on_opts *o, int c, const char *arg, bool *mode_given
 			return lq_usage("tune", "--mode '%s': knee or target", arg);
 		*mode_given = true;
 		return LQ_OK;
-	case O_P99:
+	case LQO_P99:
 		if (lq_parse_duration_ns(arg, &o->p99_ns))
 			return lq_usage("tune", "--p99 '%s': a time with a unit (ns, us, ms, s), e.g. 10ms",
 					arg);
 		return LQ_OK;
-	case O_KEEP:
+	case LQO_KEEP:
 		o->keep = true;
 		return LQ_OK;
-	case 'j':
+	case LQO_JSON:
 		o->json = true;
 		return LQ_OK;
-	case 'q':
+	case LQO_QUIET:
 		o->quiet = true;
 		return LQ_OK;
 	}
-	if (c >= O_REFUSED && c < O_REFUSED + NREFUSED)
-		return refuse(refused[c - O_REFUSED].name, NULL);
 	return lq_usage("tune", "bad option");
 }
 
@@ -182,42 +155,34 @@ static int check_opts(struct on_opts *o, bool mode_given)
 	return LQ_OK;
 }
 
+/*
+ * The options of scope "online" (options.c) and, refused, the lunqbench
+ * options tune's sweep passes on: lunqbench's table has them (read, not
+ * run; without a lunqbench they are unknown options here).
+ */
 static int parse_opts(struct on_opts *o, int argc, char **argv)
 {
-	struct option lo[8 + NREFUSED + 1];
+	const struct lq_bench *b;
+	struct lq_getopt g;
 	bool mode_given = false;
-	int nlo = 0, c, i, rc;
+	int c, i, rc;
 
-#define LO(n, a, v) (lo[nlo++] = (struct option){ n, a, NULL, v })
-	LO("online", no_argument, O_ONLINE);
-	LO("settle", required_argument, O_SETTLE);
-	LO("elapsed", required_argument, O_ELAPSED);
-	LO("mode", required_argument, O_MODE);
-	LO("p99", required_argument, O_P99);
-	LO("keep", no_argument, O_KEEP);
-	LO("json", no_argument, 'j');
-	LO("quiet", no_argument, 'q');
-	for (i = 0; i < NREFUSED; i++)
-		LO(refused[i].name, refused[i].arg ? required_argument : no_argument,
-		   O_REFUSED + i);
-	LO(NULL, 0, 0);
-#undef LO
 	for (i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--"))
 			return lq_usage("tune", "'--' and lunqbench options do not go with --online: it runs no lunqbench");
+	b = lq_bench();
 	o->mode = LQ_AUTO_KNEE;
 	o->settle_s = DEFAULT_SETTLE;
 	o->elapsed_s = DEFAULT_ELAPSED;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jqo:v", lo, NULL)) != -1) {
-		if (c == 'o' || c == 'v')
-			return refuse(c == 'o' ? "output" : "verbose", NULL);
-		if (c == ':')
-			return lq_usage("tune", "option '%s' needs a value", argv[optind - 1]);
-		if (c == '?')
-			return lq_usage("tune", "unknown option '%s'", argv[optind - 1]);
-		rc = parse_one(o, c, optarg, &mode_given);
+	lq_getopt_init(&g, "online", argc, argv, b->opt, b->n);
+	while ((c = lq_getopt(&g)) != LQO_END) {
+		if (c == LQO_REFUSED)
+			return refuse(g.opt->name, g.opt->why);
+		if (c == LQO_EXTRA)
+			return refuse(b->opt[g.x].name, NULL);
+		if (c < 0)
+			return lq_getopt_fail(&g, c);
+		rc = parse_one(o, c, g.arg, &mode_given);
 		if (rc)
 			return rc;
 	}

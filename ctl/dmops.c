@@ -511,30 +511,6 @@ static int lq_dm_resolve(const char *arg, char *name, size_t len, char *err,
 	return LQ_OK;
 }
 
-int lq_dm_is_lunq(const char *name, char *params, size_t plen)
-{
-	char dmname[LQ_DM_NAME_MAX + 1];
-	int r;
-
-	if (params && plen)
-		params[0] = '\0';
-	lq_dm_begin();
-	r = lq_dm_ready(NULL, 0);
-	if (r == LQ_EPERM) {
-		r = -EACCES;
-	} else if (r) {
-		r = r == LQ_ENOTFOUND ? 0 : -EIO;
-	} else if (lq_dm_resolve(name, dmname, sizeof(dmname), NULL, 0)) {
-		r = 0;
-	} else {
-		r = lq_table_lunq(dmname, params, plen);
-		if (r == -EPERM)
-			r = -EACCES;
-	}
-	lq_dm_end();
-	return r;
-}
-
 static int lq_check_name(const char *name, char *err, size_t errlen)
 {
 	static const char ok[] = "#+-.:=@_";

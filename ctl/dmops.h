@@ -33,16 +33,6 @@ int lq_dm_create(const char *name, const char *dev, char *const *words,
  */
 int lq_dm_remove(const char *name, char *err, size_t errlen);
 
-/*
- * Is @name (or /dev/mapper/@name, /dev/dm-N) a device-mapper device whose
- * live table has a lunq target?  1 yes, 0 no (no such device, not dm, no
- * device-mapper in the kernel), a negative errno on error (-EACCES: not
- * root).  When 1 and @params is not NULL, the first lunq target's
- * parameters ("MAJ:MIN 0 3 qdepth:8 ...") are copied into @params (@plen
- * bytes, NUL-terminated).
- */
-int lq_dm_is_lunq(const char *name, char *params, size_t plen);
-
 /* First line of a small (sysfs) file @path, without its newline. */
 bool lq_read_line(const char *path, char *buf, size_t len);
 

@@ -250,12 +250,6 @@ void lq_iostat_json_begin(FILE *f, const char *name, const struct lq_iostat *r)
 		(unsigned long long)r->non_4k);
 }
 
-void lq_iostat_json(FILE *f, const char *name, const struct lq_iostat *r)
-{
-	lq_iostat_json_begin(f, name, r);
-	fputc('}', f);
-}
-
 /* Prometheus metric kinds. */
 enum lq_prom_kind {
 	LQ_PROM_COUNTER,	/* lunq_<name>_total */

@@ -119,19 +119,15 @@ void lq_iostat_row(FILE *f, const char *name, const struct lq_iostat *r,
 		   bool extended);
 
 /*
- * One JSON object, no newline: "device", "interval_s", "r_s", "w_s",
- * "kr_s", "kw_s", "wait", "actv", "wsvc_t_ms", "asvc_t_ms", "pct_w",
- * "pct_b", "qfull_s", "r_await_ms", "r_lunq_ms", "r_dev_ms", "w_await_ms",
+ * A device's JSON object without its closing brace (stat adds "auto" and
+ * closes it), no newline: "device", "interval_s", "r_s", "w_s", "kr_s",
+ * "kw_s", "wait", "actv", "wsvc_t_ms", "asvc_t_ms", "pct_w", "pct_b",
+ * "qfull_s", "r_await_ms", "r_lunq_ms", "r_dev_ms", "w_await_ms",
  * "w_lunq_ms", "w_dev_ms", "aqu_sz", "rareq_sz_kib", "wareq_sz_kib",
  * "pct_util" (numbers, at most 3 decimals), "throttle", "inflight",
  * "waiting", "ios", "misaligned", "non_4k" (integers; throttle 0 =
- * unlimited; the last three: reads and writes in the interval).
- */
-void lq_iostat_json(FILE *f, const char *name, const struct lq_iostat *r);
-
-/*
- * The same without the closing brace, for more members after it; @name
- * NULL: neither the opening brace nor "device", the columns each after a
+ * unlimited; the last three: reads and writes in the interval).  @name
+ * NULL: neither the opening brace nor "device", the members each after a
  * comma (for a total row's object).
  */
 void lq_iostat_json_begin(FILE *f, const char *name, const struct lq_iostat *r);

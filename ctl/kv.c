@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lunqctl: "key=value" / "key:value" arguments (kv.h).  Pure.
+ * lunqctl: "key=value" / "key:value" arguments to policy words, and the
+ * kernel's policy string to a policy (kv.h).  Pure.
  */
 #include "kv.h"
 #include "lunq_args.h"
@@ -65,6 +66,42 @@ int lq_kv_words(int argc, char *const *argv, enum lq_kv_mode mode,
 
 		if (msg) {
 			snprintf(err, errlen, "%s", msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int lq_policy_read(const char *policy, struct lunq_policy *p, const char **why)
+{
+	/* a word is at least "k:v" and a blank: room for every word */
+	char buf[LUNQ_POLICY_MAX], *w[LUNQ_POLICY_MAX / 4 + 1];
+	const char *dummy;
+	u64 seen = 0;
+	int n, i;
+
+	if (!why)
+		why = &dummy;
+	*why = NULL;
+	lunq_policy_init(p);
+	if (snprintf(buf, sizeof(buf), "%s", policy) >= (int)sizeof(buf)) {
+		*why = "policy too long";
+		return -1;
+	}
+	n = lunq_split_words(buf, w, ARRAY_SIZE(w));
+	if (n < 0) {
+		*why = "policy of too many words";
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		enum lunq_arg_err e;
+		enum lunq_key key;
+
+		e = lunq_parse_word(p, w[i], &seen, &key);
+		if (e == LUNQ_ARG_UNKNOWN_KEY)
+			continue;	/* a newer module's key */
+		if (e) {
+			*why = lunq_arg_error(e, key);
 			return -1;
 		}
 	}

@@ -2,12 +2,14 @@
 /*
  * lunqctl: policy arguments "key=value" or "key:value" -> the kernel's
  * "key:value" words, checked with the module's own parser
- * (kmod/lunq_args.c) so a bad word is refused before anything is sent.
+ * (kmod/lunq_args.c) so a bad word is refused before anything is sent;
+ * and the other way, the kernel's policy string -> a struct lunq_policy.
  */
 #ifndef LUNQCTL_KV_H
 #define LUNQCTL_KV_H
 
 #include "lunqctl.h"
+#include "lunq_args.h"
 
 enum lq_kv_mode {
 	LQ_KV_TABLE,	/* create: every key, rules between keys checked */
@@ -24,5 +26,29 @@ int lq_kv_words(int argc, char *const *argv, enum lq_kv_mode mode,
 
 /* One word: "key=value" -> "key:value" in @out; -1 when neither form. */
 int lq_kv_normalize(const char *arg, char *out, size_t outlen);
+
+/*
+ * The kernel's policy string ("key:value ..." as TABLE status, sysfs'
+ * "table" and netlink's POLICY print it: the keys given on the table
+ * line or set since) into @p, every key it leaves out at its default.
+ * 0, or -1 with *@why (when @why is not NULL) saying what did not parse.
+ *
+ * One behaviour for every reader (show, set, the pool of stat, show and
+ * align, stat's auto line, sweep's and tune's restore, tune --online,
+ * apply): a key this build does not know is skipped.  The kernel checked
+ * every word it prints, so an unknown key is a newer module's, and the
+ * keys this build knows still read right: refusing the whole string
+ * would lose a device's pool, stat's auto line and tune's restore to a
+ * key lunqctl cannot set anyway.  Any other word that does not parse (no
+ * key:value, a bad value, a key given twice), more words than the string
+ * can hold or a string too long means lunqctl and the module disagree
+ * about a key both know: -1.
+ */
+int lq_policy_read(const char *policy, struct lunq_policy *p, const char **why);
+
+static inline int lq_policy_parse(const char *policy, struct lunq_policy *p)
+{
+	return lq_policy_read(policy, p, NULL);
+}
 
 #endif /* LUNQCTL_KV_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lunqctl: the userspace controller of dm-lunq.  Entry point, the table
- * of subcommands and their help, and helpers shared by cmd_*.c.
+ * of subcommands (their options and --help text are options.c's), and
+ * helpers shared by cmd_*.c.
  * Reference: ctl/lunqctl.8.
  */
 #include <errno.h>
@@ -11,6 +12,8 @@
 #include <unistd.h>
 #include <limits.h>
 #include "cmd.h"
+#include "bench.h"
+#include "kv.h"
 
 #ifndef LUNQ_VERSION
 #define LUNQ_VERSION "0.5.0"
@@ -20,130 +23,34 @@ const char *lq_prog = "lunqctl";
 
 const struct lq_cmd lq_cmds[] = {
 	{ "create", cmd_create, "NAME DEV [KEY=VALUE...]",
-	  "make lunq device NAME over block device DEV",
-	  "Loads the table \"0 <size of DEV> lunq MAJ:MIN 0 N <words>\" and makes\n"
-	  "/dev/mapper/NAME.  Refuses a DEV that is missing or in use (mounted,\n"
-	  "held by another device) and a NAME that is taken.  KEY=VALUE (or\n"
-	  "KEY:VALUE) words are any table keys (lunqctl(8), POLICY KEYS).\n" },
+	  "make lunq device NAME over block device DEV" },
 	{ "remove", cmd_remove, "NAME...",
-	  "remove lunq devices",
-	  "Refuses a device that is open (mounted) or not lunq; stops at the\n"
-	  "first one refused.\n" },
+	  "remove lunq devices" },
 	{ "list", cmd_list, "[-j]",
-	  "one line per lunq device: name, lower device, size, state, policy",
-	  "  -j, --json     a JSON array\n" },
+	  "one line per lunq device: name, lower device, size, state, policy" },
 	{ "show", cmd_show, "[-j] NAME",
-	  "full policy, lower device identity, counters, pool membership",
-	  "  -j, --json     one JSON object\n" },
+	  "full policy, lower device identity, counters, pool membership" },
 	{ "set", cmd_set, "NAME KEY=VALUE...",
-	  "change the policy of NAME live (all or nothing)",
-	  "KEY:VALUE is accepted too.  Every word is checked before anything is\n"
-	  "sent; the kernel applies all of them or none.  Prints what changed.\n"
-	  "Table-only keys (pool, pool_depth, pblk) need a new table:\n"
-	  "lunqctl remove + create, or dmsetup reload.\n" },
+	  "change the policy of NAME live (all or nothing)" },
 	{ "reset", cmd_reset, "NAME",
-	  "zero the counters and histograms of NAME", "" },
+	  "zero the counters and histograms of NAME" },
 	{ "stat", cmd_stat, "[-x|-L] [-C] [-j|-p [-o FILE]] [NAME...] [INTERVAL [COUNT]]",
-	  "iostat-style statistics, per interval",
-	  "The first report covers the time since the counters were last reset;\n"
-	  "each following one the last INTERVAL seconds.  Without INTERVAL, one\n"
-	  "report.  Columns (lunqctl(8), STAT COLUMNS): r/s w/s kr/s kw/s and with\n"
-	  "-x wait actv wsvc_t asvc_t %w %b, plus qfull/s and the live throttle.\n"
-	  "  -x, --extended     Solaris iostat -xn columns (seeds 003, 004)\n"
-	  "  -L, --linux        Linux iostat -x columns, await split into the time\n"
-	  "                     waiting in lunq and at the device, and the\n"
-	  "                     interval's misaligned and non-4k IOs\n"
-	  "  -C, --totals       a total row per pool and one for all devices\n"
-	  "  -j, --json         one JSON object per report, one line each\n"
-	  "  -p, --prometheus   raw counters in Prometheus text format\n"
-	  "  -o, --output FILE  with -p: write FILE atomically (textfile collector)\n" },
+	  "iostat-style statistics, per interval" },
 	{ "hist", cmd_hist, "NAME [VIEW] [-j]",
-	  "latency, size and alignment histograms (DTrace style)",
-	  "Which histogram (default --total, reads and writes apart):\n"
-	  "  --wait | --service | --total   latency: queued, at the LUN, both\n"
-	  "  --read | --write               only one direction\n"
-	  "  --size | --align               IO sizes; start offset alignment\n"
-	  "View (default --quantize then --percentiles):\n"
-	  "  -q, --quantize                 power-of-two rows, exact\n"
-	  "  -l, --lquantize LO,HI,STEP     linear rows, e.g. 0,20ms,1ms or 0,64k,4k\n"
-	  "  -P, --percentiles              count, mean, p50 .. p99.99, max\n"
-	  "  -j, --json                     JSON (all of the above and buckets)\n" },
+	  "latency, size and alignment histograms (DTrace style)" },
 	{ "align", cmd_align, "[-j] [--vendor GLOB] [--model GLOB] [--pool POOL] [NAME...]",
-	  "align.d's report: sizes and alignment, READ / WRITE / ALL",
-	  "Per device: IOs, reads, writes, misaligned starts and non-4k sizes\n"
-	  "(READ, WRITE, ALL) and the percent non-4k; a total row per pool and one\n"
-	  "for all devices shown; then the size and alignment tables of those\n"
-	  "devices together.  Counts since the last reset.\n"
-	  "  --vendor GLOB                only devices whose lower device's vendor\n"
-	  "  --model GLOB                 or model matches (case-insensitive,\n"
-	  "                               as lunq.conf(5) matches them)\n"
-	  "  --pool POOL                  only the devices of pool POOL\n"
-	  "  -j, --json                   one JSON object\n" },
+	  "align.d's report: sizes and alignment, READ / WRITE / ALL" },
 	{ "events", cmd_events, "[-j] [-c COUNT] [-t SECONDS] [NAME...]",
-	  "follow QUEUE FULL, throttle, LUN reset and bubble events",
-	  "Runs until interrupted, COUNT events or SECONDS.\n"
-	  "  -j, --json          one JSON object per line\n"
-	  "  -c, --count COUNT   stop after COUNT events\n"
-	  "  -t, --timeout SECS  stop after SECS seconds\n" },
+	  "follow QUEUE FULL, throttle, LUN reset and bubble events" },
 	{ "apply", cmd_apply, "[-n] [-q] [-d NAME] FILE",
-	  "apply a policy file (lunq.conf(5)) to existing lunq devices",
-	  "Sections match devices by name or the lower device's vendor, model,\n"
-	  "serial, WWN.  A file with any error applies nothing.\n"
-	  "  -n, --dry-run       say what would change, change nothing\n"
-	  "  -d, --device NAME   only this device; not a lunq device: exit 2,\n"
-	  "                      with -q exit 0 silently (the udev rule's call)\n"
-	  "  -q, --quiet         print only errors\n" },
+	  "apply a policy file (lunq.conf(5)) to existing lunq devices" },
 	{ "sweep", cmd_sweep, "NAME [OPTIONS] [BENCH OPTIONS] [-- LUNQBENCH OPTIONS]",
-	  "run lunqbench under each qdepth and sched: throughput vs latency, knee",
-	  "Sets each policy on NAME, runs lunqbench against /dev/mapper/NAME per\n"
-	  "point, restores the policy (also on Ctrl-C), prints a table and each\n"
-	  "curve's knee: the point of greatest IOPS / p99 (Kleinrock's power).\n"
-	  "  --qdepth LIST        throttles to try (default 1,2,4,8,16,32,64)\n"
-	  "  --sched LIST         e.g. fifo,disksort (default: the device's)\n"
-	  "  --loop closed|open|both\n"
-	  "                       closed: --iorate max per policy (default);\n"
-	  "                       open: that run measures the max, then open loop\n"
-	  "                       at --curve percent of it (vdbench iorate=curve)\n"
-	  "  --curve LIST         percentages (default 10,50,70,80,90,100)\n"
-	  "  -o, --output PREFIX  write PREFIX.csv, PREFIX.json, PREFIX.svg\n"
-	  "  -j, --json           JSON on stdout instead of the table\n"
-	  "  -q, --quiet          no progress lines on stderr\n"
-	  "  -v, --verbose        lunqbench's stderr shown as it runs\n"
-	  "lunqbench options, passed on: --engine --iodepth --threads --bs --rdpct\n"
-	  "--seekpct --range --elapsed --warmup --arrival --seed VALUE, and every\n"
-	  "word after --.  Defaults: --iodepth twice the largest qdepth (at least\n"
-	  "16; --iodepth qdepth: each point's own qdepth), --elapsed 10.\n"
-	  "lunqbench: $LUNQBENCH, ../bench/lunqbench next to lunqctl, or PATH.\n" },
+	  "run lunqbench under each qdepth and sched: throughput vs latency, knee" },
 	{ "tune", cmd_tune, "NAME --p99 TIME [OPTIONS] [BENCH OPTIONS] [-- LUNQBENCH OPTIONS]\n"
 	  "       lunqctl tune NAME --online [--settle S] [--elapsed S] [--mode knee|target]\n"
 	  "                    [--p99 TIME] [--keep] [-j] [-q]",
-	  "recommend a per-LUN qdepth as policy-file lines (sweep or --online)",
-	  "Runs a closed-loop sweep over --qdepth with one sched (lunqbench\n"
-	  "keeps qdepth IOs outstanding: --iodepth qdepth), then picks the\n"
-	  "smallest qdepth within 95% of the most IOPS whose p99 is at most TIME\n"
-	  "and prints lunq.conf(5) lines: [vendor=V model=M] (or [name=NAME])\n"
-	  "and qdepth = Q.  None meets the target: exit 1.\n"
-	  "  --p99 TIME           e.g. 10ms, 500us, 1.5ms, 1s\n"
-	  "  --within PCT         of the most IOPS (default 95)\n"
-	  "  --qdepth LIST        (default 1,2,4,8,16,32,64)\n"
-	  "  --sched S            one sched (default: the device's); then the\n"
-	  "                       lines set it too\n"
-	  "  -o PREFIX, -j, -q, -v and lunqbench options as for sweep.\n"
-	  "With --online no sweep and no lunqbench: the module's auto throttle\n"
-	  "(auto:knee; auto:target with --p99, a service p99 goal) tunes on the IO\n"
-	  "already running on NAME until it holds one depth for --settle seconds;\n"
-	  "then the same lines with that qdepth, and the policy is restored (also\n"
-	  "on Ctrl-C).  Not settled by --elapsed, or no IO: exit 1.\n"
-	  "  --online             tune on the live workload with auto\n"
-	  "  --settle S           the depth held this long (default 5 s)\n"
-	  "  --elapsed S          give up after S seconds (default 60)\n"
-	  "  --mode knee|target   knee (default), or target: needs --p99\n"
-	  "  --p99 TIME           the service p99 goal of --mode target; alone\n"
-	  "                       it means --mode target\n"
-	  "  --keep               leave auto on once settled\n"
-	  "  -j, --json           one JSON object instead of the lines\n"
-	  "  -q, --quiet          no progress lines\n" },
-	{ NULL, NULL, NULL, NULL, NULL }
+	  "recommend a per-LUN qdepth as policy-file lines (sweep or --online)" },
+	{ NULL, NULL, NULL, NULL }
 };
 
 static void main_usage(FILE *f)
@@ -182,21 +89,30 @@ int lq_cmd_help(const char *cmd)
 		return LQ_EUSAGE;
 	printf("usage: %s %s %s\n\n%s.\n", lq_prog, c->name, c->args,
 	       c->summary);
-	if (c->help[0])
-		printf("\n%s", c->help);
+	if (!strcmp(c->name, "sweep")) {	/* it names lunqbench's options */
+		const struct lq_bench *b = lq_bench();
+
+		lq_opts_help(stdout, c->name, b->opt, b->rc ? -1 : b->n);
+	} else {
+		lq_opts_help(stdout, c->name, NULL, 0);
+	}
 	return LQ_OK;
 }
 
-int lq_error(int code, const char *fmt, ...)
+/*
+ * --list-options (hidden, like lunqbench's): every option of every
+ * command, the lunqbench options sweep and tune pass on with them
+ * (options.h); what tests/unit/ctl-options.sh holds lunqctl(8) and
+ * lunqctl.bash to.
+ */
+static void list_options(void)
 {
-	va_list ap;
+	const struct lq_bench *b = lq_bench();
+	const struct lq_cmd *c;
 
-	fprintf(stderr, "%s: ", lq_prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return code;
+	for (c = lq_cmds; c->name; c++)
+		lq_opts_list(stdout, c->name, b->opt,
+			     !strcmp(c->name, "sweep") || !strcmp(c->name, "tune") ? b->n : 0);
 }
 
 int lq_usage(const char *cmd, const char *fmt, ...)
@@ -326,6 +242,7 @@ int main(int argc, char **argv)
 	const struct lq_cmd *c;
 	int i;
 
+	lq_nomem_status = LQ_EFAIL;
 	if (argc < 2) {
 		main_usage(stderr);
 		return LQ_EUSAGE;
@@ -338,6 +255,10 @@ int main(int argc, char **argv)
 			return LQ_OK;
 		}
 		main_usage(stdout);
+		return LQ_OK;
+	}
+	if (!strcmp(argv[1], "--list-options")) {
+		list_options();
 		return LQ_OK;
 	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
@@ -360,31 +281,11 @@ int main(int argc, char **argv)
 	return c->fn(argc - 1, argv + 1);
 }
 
-int lq_parse_policy(const char *s, struct lunq_policy *p)
-{
-	char buf[LUNQ_POLICY_MAX], *w[LUNQ_NR_KEYS + 1];
-	int n, i;
-	u64 seen = 0;
-
-	lunq_policy_init(p);
-	snprintf(buf, sizeof(buf), "%s", s);
-	n = lunq_split_words(buf, w, ARRAY_SIZE(w));
-	if (n < 0)
-		return -1;
-	for (i = 0; i < n; i++) {
-		enum lunq_key key;
-
-		if (lunq_parse_word(p, w[i], &seen, &key))
-			return -1;
-	}
-	return 0;
-}
-
 void lq_pool_of(const char *policy, char *buf, size_t len)
 {
 	struct lunq_policy p;
 
 	buf[0] = '\0';
-	if (!lq_parse_policy(policy, &p) && (p.given & (1ULL << LUNQ_POOL)))
+	if (!lq_policy_parse(policy, &p) && (p.given & (1ULL << LUNQ_POOL)))
 		snprintf(buf, len, "%s", p.pool);
 }

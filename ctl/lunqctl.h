@@ -3,7 +3,8 @@
  * lunqctl: types and exit codes shared by its parts.
  *
  * Pure parts (no libnl, no libdevmapper; unit-tested in tests/unit):
- *   kv.c         key=value / key:value arguments -> policy words
+ *   kv.c         key=value / key:value arguments -> policy words; the
+ *                kernel's policy string -> a policy (lq_policy_read)
  *   iostat.c     iostat -x arithmetic from two snapshots, text/JSON/Prometheus
  *   policyfile.c policy files: parser and matching
  *   ident.c      a block device's identity (vendor, model, serial, WWN) from sysfs
@@ -11,8 +12,12 @@
  *   svg.c        the throughput vs p99 plot of a sweep
  *   autotune.c   the adaptive throttle: stat's view, tune --online's settling
  *                and report
- * From liblunq (lib/): JSON, units, histogram views, kmod's pure files.
+ *   options.c    every subcommand's options: the table, the parser, --help,
+ *                --list-options
+ * From liblunq (lib/): messages (lq_error), JSON, units, histogram views,
+ * kmod's pure files.
  * Plumbing:
+ *   bench.c      lunqbench: found, run, the options of its table sweep takes
  *   nl.c         the "lunq" generic netlink family (libnl-genl-3)
  *   dmops.c      create/remove through libdevmapper
  *   lunqctl.c    subcommands

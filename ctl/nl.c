@@ -70,11 +70,6 @@ u64 lq_nl_overruns(const struct lq_nl *nl)
 	return nl->overruns;
 }
 
-u32 lq_nl_version(const struct lq_nl *nl)
-{
-	return nl->version;
-}
-
 static bool module_loaded(void)
 {
 	return access("/sys/module/dm_lunq", F_OK) == 0;

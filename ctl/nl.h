@@ -30,9 +30,6 @@ const char *lq_nl_err(const struct lq_nl *nl);
 /* Times the events socket overflowed: events lost in userspace. */
 u64 lq_nl_overruns(const struct lq_nl *nl);
 
-/* The family version the module announces. */
-u32 lq_nl_version(const struct lq_nl *nl);
-
 int lq_nl_get_dev(struct lq_nl *nl, const char *name, struct lq_dev *d);
 /* Every lunq device, sorted by name; *devs is malloc'ed. */
 int lq_nl_dump(struct lq_nl *nl, struct lq_dev **devs, int *n);

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "policyfile.h"
+#include "kv.h"
 
 enum lq_field {
 	LQ_F_NAME,
@@ -444,11 +445,6 @@ int lq_pf_parse(struct lq_pf *pf, const char *path, FILE *f, char **errs)
 	return -1;
 }
 
-int lq_pf_sections(const struct lq_pf *pf)
-{
-	return pf->nsec;
-}
-
 static const char *lq_ident_field(const struct lq_ident *id, int f)
 {
 	switch (f) {
@@ -493,16 +489,6 @@ static bool lq_section_match(const struct lq_pf_section *s,
 	return true;
 }
 
-bool lq_pf_section_matches(const struct lq_pf *pf, int i,
-			   const struct lq_ident *id, const char **header)
-{
-	if (i < 0 || i >= pf->nsec)
-		return false;
-	if (header)
-		*header = pf->sec[i].header;
-	return lq_section_match(&pf->sec[i], id);
-}
-
 int lq_pf_resolve(const struct lq_pf *pf, const struct lq_ident *id,
 		  struct lq_pf_word *out, int max)
 {
@@ -530,38 +516,15 @@ int lq_pf_resolve(const struct lq_pf *pf, const struct lq_ident *id,
 int lq_pf_changes(const char *current_policy, const struct lq_pf_word *w,
 		  int n, struct lq_pf_change *out, const char **why)
 {
-	char buf[LUNQ_POLICY_MAX];
-	char *argv[LUNQ_NR_KEYS + 1];
 	struct lunq_policy cur, np;
 	enum lunq_arg_err aerr;
 	u64 seen = 0;
 	enum lunq_key k;
-	int argc, i, c = 0;
+	int i, c = 0;
 
-	*why = NULL;
-	if (snprintf(buf, sizeof(buf), "%s", current_policy) >=
-	    (int)sizeof(buf)) {
-		*why = "current policy: too long";
+	if (lq_policy_read(current_policy, &cur, why))
 		return -EINVAL;
-	}
-	argc = lunq_split_words(buf, argv, ARRAY_SIZE(argv));
-	if (argc < 0) {
-		*why = "current policy: too many words";
-		return -EINVAL;
-	}
-	lunq_policy_init(&cur);
-	for (i = 0; i < argc; i++) {
-		aerr = lunq_parse_word(&cur, argv[i], &seen, &k);
-		if (aerr == LUNQ_ARG_UNKNOWN_KEY)
-			continue;	/* a newer module's key: not ours */
-		if (aerr) {
-			*why = lunq_arg_error(aerr, k);
-			return -EINVAL;
-		}
-	}
-
 	np = cur;
-	seen = 0;
 	for (i = 0; i < n; i++) {
 		char old[LQ_PF_WORD_MAX], new[LQ_PF_WORD_MAX];
 		struct lunq_policy one = cur;

@@ -81,17 +81,6 @@ int lq_pf_parse(struct lq_pf *pf, const char *path, FILE *f, char **errs);
 /* Release what lq_pf_parse() allocated; @pf is empty afterwards. */
 void lq_pf_free(struct lq_pf *pf);
 
-/* Number of sections (every header, even one without words). */
-int lq_pf_sections(const struct lq_pf *pf);
-
-/*
- * True when section @i (0-based, file order) matches @id; *@header gets
- * its header text when @header is not NULL.  For "matched sections" lists
- * (lunqctl apply --dry-run).
- */
-bool lq_pf_section_matches(const struct lq_pf *pf, int i,
-			   const struct lq_ident *id, const char **header);
-
 /*
  * The words of @pf for the device @id: every section whose header matches
  * contributes its words, a later section overriding an earlier one key by
@@ -114,8 +103,9 @@ int lq_pf_resolve(const struct lq_pf *pf, const struct lq_ident *id,
  * lunq_policy_check()) that the policy after these changes breaks: the
  * kernel would refuse the "set", so apply should report @why and skip
  * the device.  Returns -EINVAL with *@why set when @current_policy does
- * not parse (keys this build does not know are skipped: a newer module's)
- * or a word of @w is not a valid live word (not from lq_pf_resolve()).
+ * not parse (lq_policy_read(): keys this build does not know are skipped,
+ * a newer module's) or a word of @w is not a valid live word (not from
+ * lq_pf_resolve()).
  */
 int lq_pf_changes(const char *current_policy, const struct lq_pf_word *w,
 		  int n, struct lq_pf_change *out, const char **why);

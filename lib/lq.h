@@ -4,6 +4,7 @@
  * of the module's UAPI and pure headers, and a histogram as userspace
  * holds it.  The library (lib/Makefile -> liblunq.a):
  *
+ *   util.c       messages with the program's name, exits, memory (util.h)
  *   json.c       JSON strings and numbers (json.h)
  *   units.c      sizes and durations: parsing "4k", "10s"; "4.56 ms",
  *                "1.5 MiB" for people (units.h)

@@ -50,7 +50,7 @@ awk '/^[^ ].*:$/ { sec = substr($0, 1, length($0) - 1); next }
 	print name "\t" short "\t" (rest == "" ? "-" : rest) "\t" sec
      }' "$tmp/help" > "$tmp/help.opts"
 : > "$tmp/p"
-while IFS="$tab" read -r name short meta sec; do
+while IFS="$tab" read -r name short meta sec _sweep; do
 	h=$(grep "^$name$tab" "$tmp/help.opts")
 	if [ -z "$h" ]; then
 		echo "$name: not in --help" >> "$tmp/p"
@@ -94,7 +94,7 @@ sed 's/\\-/-/g; s/\\f[BIRP]//g; s/\\ / /g' "$man" | awk '
 grep '^preset ' "$tmp/man.tags" | cut -d' ' -f2 > "$tmp/man.presets"
 grep -v '^preset ' "$tmp/man.tags" > "$tmp/man.opts"
 : > "$tmp/p"
-while IFS="$tab" read -r name short meta sec; do
+while IFS="$tab" read -r name short meta sec _sweep; do
 	arg=y
 	[ "$meta" = - ] && arg=n
 	m=$(grep "^$name$tab" "$tmp/man.opts")

@@ -8,7 +8,7 @@
  * the real policy-file parser.  One "ok N name" / "not ok N name" line
  * per check.
  *
- * LINK: ctl/autotune.c ctl/sweep.c ctl/svg.c ctl/policyfile.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c
+ * LINK: ctl/autotune.c ctl/sweep.c ctl/svg.c ctl/policyfile.c ctl/kv.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -18,15 +18,8 @@
 #include "policyfile.h"
 #include "golden.h"
 
-static int n, failed;
-
-static void check(int cond, const char *name)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d autotune-%s\n", cond ? "" : "not ", n, name);
-}
+#define TAP_PREFIX "autotune-"
+#include "tap.h"
 
 static int same(const char *got, const char *want)
 {
@@ -53,6 +46,12 @@ static void test_policy(void)
 	      !strcmp(lq_auto_phase_name(5), "track") &&
 	      !strcmp(lq_auto_phase_name(6), "?") &&
 	      !strcmp(lq_auto_mode_name(2), "target"), "names");
+	/* the mode names are the module's key table's (kmod/lunq_args.c) */
+	check(!strcmp(lq_auto_mode_name(LQ_AUTO_OFF), "off") &&
+	      !strcmp(lq_auto_mode_name(LQ_AUTO_KNEE), "knee") &&
+	      !strcmp(lq_auto_mode_name(LQ_AUTO_TARGET), "target") &&
+	      !strcmp(lq_auto_mode_name(3), "?") && !strcmp(lq_auto_mode_name(99), "?"),
+	      "mode-names-from-key-table");
 }
 
 static void dev_knee(struct lq_dev *d)
@@ -262,5 +261,5 @@ int main(void)
 	test_view();
 	test_settle();
 	test_report();
-	return failed ? 1 : 0;
+	return tap_exit();
 }

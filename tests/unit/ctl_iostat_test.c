@@ -19,15 +19,8 @@
 #include "iostat.h"
 #include "golden.h"
 
-static int n, failed;
-
-static void check(int cond, const char *name)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d iostat-%s\n", cond ? "" : "not ", n, name);
-}
+#define TAP_PREFIX "iostat-"
+#include "tap.h"
 
 static int near(double a, double b)
 {
@@ -95,7 +88,7 @@ static void test_compute(void)
 		"    r/s    w/s   kr/s   kw/s wait actv wsvc_t asvc_t  %w  %b qfull/s  thr device\n"
 		"  100.0   50.0 1000.0  512.0  0.3  1.8    2.0   12.0   5  75     5.0   32 data0\n"),
 	      "text-extended");
-	if (failed)
+	if (tap_failed)
 		printf("# %s", out);
 	free(out);
 	CAPTURE(out, lq_iostat_header(f, false); lq_iostat_row(f, "data0", &r, false));
@@ -105,7 +98,7 @@ static void test_compute(void)
 	      "text-short");
 	free(out);
 
-	CAPTURE(out, lq_iostat_json(f, "data0", &r));
+	CAPTURE(out, lq_iostat_json_begin(f, "data0", &r); fputc('}', f));
 	check(!strcmp(out,
 		"{\"device\":\"data0\",\"interval_s\":2,\"r_s\":100,\"w_s\":50,"
 		"\"kr_s\":1000,\"kw_s\":512,\"wait\":0.3,\"actv\":1.8,"
@@ -175,7 +168,7 @@ static void test_edges(void)
 	b[LUNQ_ST_COMPLETED] = a[LUNQ_ST_COMPLETED];
 	check(lq_iostat_compute(a, b, &r) == 0 && r.wsvc_t == 0 &&
 	      r.asvc_t == 0 && near(r.actv, 1.8), "no-completions-svc-0");
-	CAPTURE(out, lq_iostat_json(f, "x", &r));
+	CAPTURE(out, lq_iostat_json_begin(f, "x", &r); fputc('}', f));
 	check(strstr(out, "\"wsvc_t_ms\":0,\"asvc_t_ms\":0,") &&
 	      !strstr(out, "nan") && !strstr(out, ":inf") &&
 	      !strstr(out, ":-inf"), "no-completions-json");
@@ -192,7 +185,7 @@ static void test_escape(void)
 {
 	char *out;
 
-	CAPTURE(out, lq_iostat_json(f, "we\"ird", &(struct lq_iostat){ 0 }));
+	CAPTURE(out, lq_iostat_json_begin(f, "we\"ird", &(struct lq_iostat){ 0 }); fputc('}', f));
 	check(!strncmp(out, "{\"device\":\"we\\\"ird\",", 20), "json-device-escaped");
 	free(out);
 }
@@ -251,5 +244,5 @@ int main(void)
 	test_edges();
 	test_escape();
 	test_prom();
-	return failed ? 1 : 0;
+	return tap_exit();
 }

@@ -1,22 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Userspace unit test of ctl/kv.c: lunqctl's key=value arguments turned
- * into the module's key:value words, checked with kmod/lunq_args.c.
+ * into the module's key:value words, checked with kmod/lunq_args.c; and
+ * the kernel's policy string read back (lq_policy_read(): a newer
+ * module's key skipped, any other bad word refused).
  * LINK: ctl/kv.c kmod/lunq_args.c
  */
 #include <stdio.h>
 #include <string.h>
 #include "kv.h"
 
-static int n, failed;
-
-static void check(int cond, const char *name)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d kv-%s\n", cond ? "" : "not ", n, name);
-}
+#define TAP_PREFIX "kv-"
+#include "tap.h"
 
 /* words(mode, expected output or NULL for an error, expected error substring, args...) */
 static int run(enum lq_kv_mode mode, const char *want, const char *err_has,
@@ -35,6 +30,44 @@ static int run(enum lq_kv_mode mode, const char *want, const char *err_has,
 }
 
 #define ARGS(...) (sizeof((char *const[]){ __VA_ARGS__ }) / sizeof(char *)), (char *const[]){ __VA_ARGS__ }
+
+/* lq_policy_read(): what every reader of the kernel's policy string gets */
+static void test_policy_read(void)
+{
+	char big[LUNQ_POLICY_MAX + 16], many[LUNQ_POLICY_MAX];
+	struct lunq_policy p;
+	const char *why = "unset";
+	int i;
+
+	check(!lq_policy_read("qdepth:8 pool:tgt0 newkey:1 sched:disksort", &p, &why) &&
+	      !why && p.val[LUNQ_QDEPTH] == 8 && p.val[LUNQ_SCHED] == 1 &&
+	      !strcmp(p.pool, "tgt0") &&
+	      p.given == ((1ULL << LUNQ_QDEPTH) | (1ULL << LUNQ_POOL) | (1ULL << LUNQ_SCHED)),
+	      "policy-newer-key-skipped");
+	check(!lq_policy_read("newkey:1 newkey:2", &p, NULL) && !p.given,
+	      "policy-newer-key-twice-skipped");
+	check(!lq_policy_parse("", &p) && !p.given && p.val[LUNQ_QFULL_DELAY_US] == 3000 &&
+	      p.val[LUNQ_AUTO_MAX] == 256, "policy-empty-defaults");
+	check(lq_policy_read("qdepth:8 garbage", &p, &why) == -1 && why &&
+	      strstr(why, "key:value"), "policy-no-colon-refused");
+	check(lq_policy_read("qdepth:x", &p, &why) == -1 && why &&
+	      !strcmp(why, "qdepth: value must be an integer 0..65535"),
+	      "policy-bad-value-refused");
+	check(lq_policy_read("qdepth:8 qdepth:9", &p, &why) == -1 && why &&
+	      strstr(why, "given more than once"), "policy-duplicate-refused");
+	check(lq_policy_parse("sched:fast", &p) == -1 &&
+	      lq_policy_read("sched:fast", &p, NULL) == -1, "policy-parse-is-read");
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	memcpy(big, "qdepth:1 ", 9);
+	check(lq_policy_read(big, &p, &why) == -1 && why && !strcmp(why, "policy too long"),
+	      "policy-too-long");
+	for (i = 0; i + 2 < (int)sizeof(many); i += 2)
+		memcpy(many + i, "a ", 2);
+	many[i] = '\0';
+	check(lq_policy_read(many, &p, &why) == -1 && why &&
+	      !strcmp(why, "policy of too many words"), "policy-too-many-words");
+}
 
 int main(void)
 {
@@ -73,5 +106,6 @@ int main(void)
 		  ARGS("reaction=linux")), "table-rule-between-keys");
 	check(run(LQ_KV_LIVE, "reaction:linux", NULL, ARGS("reaction=linux")),
 	      "live-rules-left-to-kernel");
-	return failed ? 1 : 0;
+	test_policy_read();
+	return tap_exit();
 }

@@ -8,7 +8,7 @@
  * without the auto statistics gets neither.  One "ok N name" /
  * "not ok N name" line per check.
  *
- * LINK: ctl/iostat.c ctl/autotune.c ctl/sweep.c ctl/svg.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c
+ * LINK: ctl/iostat.c ctl/autotune.c ctl/sweep.c ctl/svg.c ctl/kv.c ctl/options.c lib/util.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -26,17 +26,6 @@ static struct lq_nl the_nl;
 static bool old_module;
 
 const char *lq_prog = "lunqctl";
-
-int lq_error(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return code;
-}
 
 int lq_usage(const char *cmd, const char *fmt, ...)
 {
@@ -163,15 +152,8 @@ int lq_nl_dump(struct lq_nl *nl, struct lq_dev **devs, int *n)
 
 /* ---- running ------------------------------------------------------------------ */
 
-static int n, failed;
-
-static void check(int cond, const char *name)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d stat-auto-%s\n", cond ? "" : "not ", n, name);
-}
+#define TAP_PREFIX "stat-auto-"
+#include "tap.h"
 
 static char out[8192];
 
@@ -258,5 +240,5 @@ int main(void)
 	check(rc == LQ_OK && !strstr(out, "auto") &&
 	      strstr(out, "\"throttle\":16,\"inflight\":0,\"waiting\":0,\"ios\":4000,\"misaligned\":5,\"non_4k\":7}"),
 	      "old-module-json");
-	return failed ? 1 : 0;
+	return tap_exit();
 }

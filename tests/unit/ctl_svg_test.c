@@ -23,21 +23,8 @@
 #include "golden.h"
 #include "ctl_sweep_fixture.h"
 
-static int n, failed;
-
-static void check(int cond, const char *name)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d svg-%s\n", cond ? "" : "not ", n, name);
-}
-
-static void skip(const char *name, const char *why)
-{
-	n++;
-	printf("ok %d svg-%s # SKIP %s\n", n, name, why);
-}
+#define TAP_PREFIX "svg-"
+#include "tap.h"
 
 /*
  * A small XML well-formedness checker, enough for what svg.c writes: an
@@ -234,7 +221,7 @@ static void test_plot(void)
 		printf("# %s\n", why);
 	check(!why, "well-formed");
 	if (system("command -v python3 > /dev/null 2>&1"))
-		skip("python-minidom-parses", "no python3");
+		tap_skip("python-minidom-parses", "no python3");
 	else
 		check(python_parses(out), "python-minidom-parses");
 	check(strstr(out, "lq&lt;&amp;&gt;: throughput vs p99 response time") != NULL &&
@@ -300,5 +287,5 @@ int main(void)
 	test_helpers();
 	test_plot();
 	test_edges();
-	return failed ? 1 : 0;
+	return tap_exit();
 }

@@ -10,7 +10,7 @@
  * python3 when there is one.  One "ok N name" / "not ok N name" line per
  * check.
  *
- * LINK: ctl/sweep.c ctl/svg.c ctl/policyfile.c kmod/lunq_args.c
+ * LINK: ctl/sweep.c ctl/svg.c ctl/policyfile.c ctl/kv.c kmod/lunq_args.c
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -22,21 +22,8 @@
 #include "golden.h"
 #include "ctl_sweep_fixture.h"
 
-static int n, failed;
-
-static void check(int cond, const char *name)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d sweep-%s\n", cond ? "" : "not ", n, name);
-}
-
-static void skip(const char *name, const char *why)
-{
-	n++;
-	printf("ok %d sweep-%s # SKIP %s\n", n, name, why);
-}
+#define TAP_PREFIX "sweep-"
+#include "tap.h"
 
 static const char full_kv[] =
 	"ios=5994 reads=5994 writes=0 errors=0 verify_errors=0 elapsed_s=3.001 "
@@ -377,7 +364,7 @@ static void test_writers(void)
 	CAPTURE(out, lq_sweep_json(f, &s));
 	check(golden("sweep.json", out), "json-golden");
 	if (system("command -v python3 > /dev/null 2>&1"))
-		skip("json-parses", "no python3");
+		tap_skip("json-parses", "no python3");
 	else
 		check(python_json_ok(out), "json-parses");
 	free(out);
@@ -430,7 +417,7 @@ static void test_tune_report(void)
 	      strstr(out, "\"policy\":\"[name=lq]\\nqdepth = 4\\nsched = disksort\\n\"") &&
 	      strstr(out, "\"best\":null"), "report-json-met");
 	if (system("command -v python3 > /dev/null 2>&1"))
-		skip("report-json-met-parses", "no python3");
+		tap_skip("report-json-met-parses", "no python3");
 	else
 		check(python_json_ok(out), "report-json-met-parses");
 	free(out);
@@ -449,7 +436,7 @@ static void test_tune_report(void)
 	      strstr(out, "\"best\":{\"qdepth\":4,") &&
 	      strstr(out, "\"fastest_ok\":{\"qdepth\":1,"), "report-json-none");
 	if (system("command -v python3 > /dev/null 2>&1"))
-		skip("report-json-none-parses", "no python3");
+		tap_skip("report-json-none-parses", "no python3");
 	else
 		check(python_json_ok(out), "report-json-none-parses");
 	free(out);
@@ -466,5 +453,5 @@ int main(void)
 	test_section();
 	test_writers();
 	test_tune_report();
-	return failed ? 1 : 0;
+	return tap_exit();
 }

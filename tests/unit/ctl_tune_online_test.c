@@ -10,7 +10,7 @@
  * that never holds (--elapsed), Ctrl-C, reaction:sd, a module without
  * auto.  One "ok N name" / "not ok N name" line per check.
  *
- * LINK: ctl/autotune.c ctl/sweep.c ctl/svg.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c
+ * LINK: ctl/autotune.c ctl/sweep.c ctl/svg.c ctl/kv.c ctl/options.c lib/util.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c tests/unit/ctl_bench_fake.c
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -68,18 +68,6 @@ static char sent[4][96];
 static int nsent;
 
 const char *lq_prog = "lunqctl";
-
-int lq_error(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "lunqctl: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return code;
-}
 
 int lq_usage(const char *cmd, const char *fmt, ...)
 {
@@ -250,15 +238,8 @@ static void track(double t, u64 *phase, u64 *depth, double *iops)
 
 /* ---- running one case ---------------------------------------------------------- */
 
-static int n, failed;
-
-static void check(int cond, const char *name)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d tune-online-%s\n", cond ? "" : "not ", n, name);
-}
+#define TAP_PREFIX "tune-online-"
+#include "tap.h"
 
 static char out[16384], err[16384];
 static double ran_s;
@@ -461,5 +442,5 @@ int main(void)
 	test_target();
 	test_failures();
 	test_args();
-	return failed ? 1 : 0;
+	return tap_exit();
 }

@@ -1,7 +1,8 @@
 #!/bin/bash
 # make install / make uninstall into a DESTDIR (PREFIX=/usr): every file
 # in its place (the module for KVER, lunqctl and lunqbench executable, the
-# man pages, the udev rule naming PREFIX's lunqctl, lunq.conf.example),
+# man pages, lunqctl's bash completion, the udev rule naming PREFIX's
+# lunqctl, lunq.conf.example),
 # an existing /etc/lunq/lunq.conf left as it was, no depmod run; uninstall
 # leaves no file behind but that lunq.conf.  dkms.conf's version is the
 # target's.  With dkms installed, `dkms build` of `make dkms-source`'s tree
@@ -28,6 +29,7 @@ lib/modules/$kver/updates/dm-lunq.ko
 usr/bin/blknotes
 usr/bin/lunqbench
 usr/sbin/lunqctl
+usr/share/bash-completion/completions/lunqctl
 usr/share/lunq/trace/lunq-qfull.bt
 usr/share/lunq/trace/lunq-throttle.bt
 usr/share/lunq/trace/lunq-wait.bt
@@ -44,7 +46,8 @@ else
 		[ -x "$d/$x" ] || bad="$bad; $x not executable"
 	done
 	for x in usr/share/man/man1/lunqbench.1 usr/share/man/man5/lunq.conf.5 \
-		usr/share/man/man8/lunqctl.8 etc/lunq/lunq.conf.example; do
+		usr/share/man/man8/lunqctl.8 etc/lunq/lunq.conf.example \
+		usr/share/bash-completion/completions/lunqctl; do
 		[ "$(stat -c %a "$d/$x" 2>/dev/null)" = 644 ] || bad="$bad; $x not mode 644"
 	done
 	cmp -s "$d/lib/modules/$kver/updates/dm-lunq.ko" "$top/build/kmod/$kver/kmod/dm-lunq.ko" ||

@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lunqctl's options: the table (lq_opts[]) and what is made from it, the
+ * parser of a scope (getopt_long's arrays), each command's --help text and
+ * the hidden --list-options (options.h).  A new option is an entry here
+ * (and its id in enum lq_optid), an .TP item under its command's .SS in
+ * lunqctl(8) and a word in ctl/lunqctl.bash: tests/unit/ctl-options.sh
+ * fails until all three have it.  Pure: libc only; its messages go
+ * through lq_usage() (lunqctl.c: "lunqctl CMD: message", the usage line).
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"		/* lq_usage(), lunqctl.c's */
+
+/* ---- the table ------------------------------------------------------------ */
+
+#define ONLINE	LQ_OPTF_ONLINE
+#define NOHELP	LQ_OPTF_NOHELP
+#define HIDDEN	LQ_OPTF_HIDDEN
+#define JOIN	LQ_OPTF_JOIN
+#define TEXT(c, t)		{ c, NULL, 0, NULL, LQO_NONE, 0, t, NULL, NULL }
+#define OPT(c, n, l, m, id, f, h) { c, n, l, m, id, f, h, NULL, NULL }
+
+const struct lq_opt lq_opts[] = {
+	TEXT("create",
+	     "Loads the table \"0 <size of DEV> lunq MAJ:MIN 0 N <words>\" and makes\n"
+	     "/dev/mapper/NAME.  Refuses a DEV that is missing or in use (mounted,\n"
+	     "held by another device) and a NAME that is taken.  KEY=VALUE (or\n"
+	     "KEY:VALUE) words are any table keys (lunqctl(8), POLICY KEYS)."),
+
+	TEXT("remove",
+	     "Refuses a device that is open (mounted) or not lunq; stops at the\n"
+	     "first one refused."),
+
+	OPT("list", "json", 'j', NULL, LQO_JSON, 0, "a JSON array"),
+
+	OPT("show", "json", 'j', NULL, LQO_JSON, 0, "one JSON object"),
+
+	TEXT("set",
+	     "KEY:VALUE is accepted too.  Every word is checked before anything is\n"
+	     "sent; the kernel applies all of them or none.  Prints what changed.\n"
+	     "Table-only keys (pool, pool_depth, pblk) need a new table:\n"
+	     "lunqctl remove + create, or dmsetup reload."),
+
+	TEXT("stat",
+	     "The first report covers the time since the counters were last reset;\n"
+	     "each following one the last INTERVAL seconds.  Without INTERVAL, one\n"
+	     "report.  Columns (lunqctl(8), STAT COLUMNS): r/s w/s kr/s kw/s and with\n"
+	     "-x wait actv wsvc_t asvc_t %w %b, plus qfull/s and the live throttle."),
+	OPT("stat", "extended", 'x', NULL, LQO_EXTENDED, 0,
+	    "Solaris iostat -xn columns (seeds 003, 004)"),
+	OPT("stat", "linux", 'L', NULL, LQO_LINUX, 0,
+	    "Linux iostat -x columns, await split into the time\n"
+	    "waiting in lunq and at the device, and the\n"
+	    "interval's misaligned and non-4k IOs"),
+	OPT("stat", "totals", 'C', NULL, LQO_TOTALS, 0,
+	    "a total row per pool and one for all devices"),
+	OPT("stat", "json", 'j', NULL, LQO_JSON, 0,
+	    "one JSON object per report, one line each"),
+	OPT("stat", "prometheus", 'p', NULL, LQO_PROMETHEUS, 0,
+	    "raw counters in Prometheus text format"),
+	OPT("stat", "output", 'o', "FILE", LQO_OUTPUT, 0,
+	    "with -p: write FILE atomically (textfile collector)"),
+
+	TEXT("hist", "Which histogram (default --total, reads and writes apart):"),
+	OPT("hist", "wait", 0, NULL, LQO_WAIT, 0, "latency: queued, at the LUN, both"),
+	OPT("hist", "service", 0, NULL, LQO_SERVICE, JOIN, NULL),
+	OPT("hist", "total", 0, NULL, LQO_TOTAL, JOIN, NULL),
+	OPT("hist", "read", 0, NULL, LQO_READ, 0, "only one direction"),
+	OPT("hist", "write", 0, NULL, LQO_WRITE, JOIN, NULL),
+	OPT("hist", "size", 0, NULL, LQO_SIZE, 0, "IO sizes; start offset alignment"),
+	OPT("hist", "align", 0, NULL, LQO_ALIGN, JOIN, NULL),
+	TEXT("hist", "View (default --quantize then --percentiles):"),
+	OPT("hist", "quantize", 'q', NULL, LQO_QUANTIZE, 0, "power-of-two rows, exact"),
+	OPT("hist", "lquantize", 'l', "LO,HI,STEP", LQO_LQUANTIZE, 0,
+	    "linear rows, e.g. 0,20ms,1ms or 0,64k,4k"),
+	OPT("hist", "percentiles", 'P', NULL, LQO_PERCENTILES, 0,
+	    "count, mean, p50 .. p99.99, max"),
+	OPT("hist", "json", 'j', NULL, LQO_JSON, 0, "JSON (all of the above and buckets)"),
+
+	TEXT("align",
+	     "Per device: IOs, reads, writes, misaligned starts and non-4k sizes\n"
+	     "(READ, WRITE, ALL) and the percent non-4k; a total row per pool and one\n"
+	     "for all devices shown; then the size and alignment tables of those\n"
+	     "devices together.  Counts since the last reset."),
+	/* -V, -M and -P have always been taken, never documented */
+	OPT("align", "vendor", 'V', "GLOB", LQO_VENDOR, LQ_OPTF_LETTER0,
+	    "only devices whose lower device's vendor"),
+	OPT("align", "model", 'M', "GLOB", LQO_MODEL, LQ_OPTF_LETTER0,
+	    "or model matches (case-insensitive,\n"
+	    "as lunq.conf(5) matches them)"),
+	OPT("align", "pool", 'P', "POOL", LQO_POOL, LQ_OPTF_LETTER0,
+	    "only the devices of pool POOL"),
+	OPT("align", "json", 'j', NULL, LQO_JSON, 0, "one JSON object"),
+
+	TEXT("events", "Runs until interrupted, COUNT events or SECONDS."),
+	OPT("events", "json", 'j', NULL, LQO_JSON, 0, "one JSON object per line"),
+	OPT("events", "count", 'c', "COUNT", LQO_COUNT, 0, "stop after COUNT events"),
+	OPT("events", "timeout", 't', "SECS", LQO_TIMEOUT, 0, "stop after SECS seconds"),
+
+	TEXT("apply",
+	     "Sections match devices by name or the lower device's vendor, model,\n"
+	     "serial, WWN.  A file with any error applies nothing."),
+	OPT("apply", "dry-run", 'n', NULL, LQO_DRY_RUN, 0,
+	    "say what would change, change nothing"),
+	OPT("apply", "device", 'd', "NAME", LQO_DEVICE, 0,
+	    "only this device; not a lunq device: exit 2,\n"
+	    "with -q exit 0 silently (the udev rule's call)"),
+	OPT("apply", "quiet", 'q', NULL, LQO_QUIET, 0, "print only errors"),
+
+	TEXT("sweep",
+	     "Sets each policy on NAME, runs lunqbench against /dev/mapper/NAME per\n"
+	     "point, restores the policy (also on Ctrl-C), prints a table and each\n"
+	     "curve's knee: the point of greatest IOPS / p99 (Kleinrock's power)."),
+	OPT("sweep", "qdepth", 0, "LIST", LQO_QDEPTH, 0,
+	    "throttles to try (default 1,2,4,8,16,32,64)"),
+	OPT("sweep", "sched", 0, "LIST", LQO_SCHED, 0,
+	    "e.g. fifo,disksort (default: the device's)"),
+	OPT("sweep", "loop", 0, "closed|open|both", LQO_LOOP, 0,
+	    "closed: --iorate max per policy (default);\n"
+	    "open: that run measures the max, then open loop\n"
+	    "at --curve percent of it (vdbench iorate=curve)"),
+	OPT("sweep", "curve", 0, "LIST", LQO_CURVE, 0,
+	    "percentages (default 10,50,70,80,90,100)"),
+	OPT("sweep", "output", 'o', "PREFIX", LQO_OUTPUT, 0,
+	    "write PREFIX.csv, PREFIX.json, PREFIX.svg"),
+	OPT("sweep", "json", 'j', NULL, LQO_JSON, 0, "JSON on stdout instead of the table"),
+	OPT("sweep", "quiet", 'q', NULL, LQO_QUIET, 0, "no progress lines on stderr"),
+	OPT("sweep", "verbose", 'v', NULL, LQO_VERBOSE, 0,
+	    "lunqbench's stderr shown as it runs"),
+	/* lunqbench's: sweep sets it itself, and says so */
+	OPT("sweep", "iorate", 0, "max|N", LQO_IORATE, HIDDEN, NULL),
+	{ "sweep", NULL, 0, NULL, LQO_NONE, LQ_OPTF_BENCH,
+	  "lunqbench options, passed on: %s, and every word after --.  "
+	  "Defaults: --iodepth twice the largest qdepth (at least 16; --iodepth "
+	  "qdepth: each point's own qdepth), --elapsed 10.", NULL, NULL },
+	TEXT("sweep", "lunqbench: $LUNQBENCH, ../bench/lunqbench next to lunqctl, or PATH."),
+
+	TEXT("tune",
+	     "Runs a closed-loop sweep over --qdepth with one sched (lunqbench\n"
+	     "keeps qdepth IOs outstanding: --iodepth qdepth), then picks the\n"
+	     "smallest qdepth within 95% of the most IOPS whose p99 is at most TIME\n"
+	     "and prints lunq.conf(5) lines: [vendor=V model=M] (or [name=NAME])\n"
+	     "and qdepth = Q.  None meets the target: exit 1."),
+	OPT("tune", "p99", 0, "TIME", LQO_P99, 0, "e.g. 10ms, 500us, 1.5ms, 1s"),
+	{ "tune", "within", 0, "PCT", LQO_WITHIN, 0, "of the most IOPS (default 95)",
+	  "online", "it is the rule of the sweep" },
+	{ "tune", "qdepth", 0, "LIST", LQO_QDEPTH, 0, "(default 1,2,4,8,16,32,64)",
+	  "online", "auto starts from the device's qdepth and finds the depth itself" },
+	{ "tune", "sched", 0, "S", LQO_SCHED, 0,
+	  "one sched (default: the device's); then the\n"
+	  "lines set it too",
+	  "online", "auto keeps the device's sched" },
+	TEXT("tune", "  -o PREFIX, -j, -q, -v and lunqbench options as for sweep."),
+	{ "tune", "output", 'o', "PREFIX", LQO_OUTPUT, NOHELP, NULL,
+	  "online", "there is no sweep to write" },
+	OPT("tune", "json", 'j', NULL, LQO_JSON, NOHELP, NULL),
+	OPT("tune", "quiet", 'q', NULL, LQO_QUIET, NOHELP, NULL),
+	{ "tune", "verbose", 'v', NULL, LQO_VERBOSE, NOHELP, NULL,
+	  "online", "no lunqbench runs" },
+	/* refused by tune --online as a lunqbench option (why NULL) */
+	{ "tune", "iorate", 0, "max|N", LQO_IORATE, HIDDEN, NULL, "online", NULL },
+	TEXT("tune",
+	     "With --online no sweep and no lunqbench: the module's auto throttle\n"
+	     "(auto:knee; auto:target with --p99, a service p99 goal) tunes on the IO\n"
+	     "already running on NAME until it holds one depth for --settle seconds;\n"
+	     "then the same lines with that qdepth, and the policy is restored (also\n"
+	     "on Ctrl-C).  Not settled by --elapsed, or no IO: exit 1."),
+	{ "tune", "online", 0, NULL, LQO_ONLINE, ONLINE,
+	  "tune on the live workload with auto", "sweep tune", NULL },
+	{ "tune", "settle", 0, "S", LQO_SETTLE, ONLINE,
+	  "the depth held this long (default 5 s)", "sweep tune", NULL },
+	OPT("tune", "elapsed", 0, "S", LQO_ELAPSED, ONLINE,
+	    "give up after S seconds (default 60)"),
+	{ "tune", "mode", 0, "knee|target", LQO_MODE, ONLINE,
+	  "knee (default), or target: needs --p99", "sweep tune", NULL },
+	OPT("tune", "p99", 0, "TIME", LQO_P99, ONLINE,
+	    "the service p99 goal of --mode target; alone\n"
+	    "it means --mode target"),
+	{ "tune", "keep", 0, NULL, LQO_KEEP, ONLINE,
+	  "leave auto on once settled", "sweep tune", NULL },
+	OPT("tune", "json", 'j', NULL, LQO_JSON, ONLINE,
+	    "one JSON object instead of the lines"),
+	OPT("tune", "quiet", 'q', NULL, LQO_QUIET, ONLINE, "no progress lines"),
+
+	{ NULL, NULL, 0, NULL, LQO_NONE, 0, NULL, NULL, NULL }
+};
+
+/* ---- the scopes ------------------------------------------------------------ */
+
+struct lq_optscope {
+	const char *name;	/* a command, or "online" */
+	const char *cmd;	/* whose entries, and messages */
+	bool online;		/* its entries: @cmd's with LQ_OPTF_ONLINE */
+	bool nohelp;		/* no -h, --help of its own */
+	int col;		/* --help: where the option texts start */
+	const char *unknown;	/* not an option (and no value, without @novalue) */
+	const char *novalue;	/* an option without its value */
+};
+
+#define UNKNOWN		"unknown option '%s'"
+#define BAD		"bad option '%s'"
+#define NOVALUE		"option '%s' needs a value"
+#define SWEEP_UNKNOWN	"unknown option '%s' (lunqbench options go after --)"
+
+static const struct lq_optscope scopes[] = {
+	{ "create", "create", false, false, 0, UNKNOWN, NULL },
+	{ "remove", "remove", false, false, 0, UNKNOWN, NULL },
+	{ "list", "list", false, false, 17, UNKNOWN, NULL },
+	{ "show", "show", false, false, 17, UNKNOWN, NULL },
+	{ "set", "set", false, false, 0, UNKNOWN, NULL },
+	{ "reset", "reset", false, false, 0, UNKNOWN, NULL },
+	{ "stat", "stat", false, false, 21, BAD, NULL },
+	{ "hist", "hist", false, false, 33, BAD, NULL },
+	{ "align", "align", false, false, 31, BAD, NULL },
+	{ "events", "events", false, false, 22, BAD, NULL },
+	{ "apply", "apply", false, false, 22, BAD, NULL },
+	{ "sweep", "sweep", false, false, 23, SWEEP_UNKNOWN, NOVALUE },
+	{ "tune", "tune", false, false, 23, SWEEP_UNKNOWN, NOVALUE },
+	/* main() answers -h and --help before tune NAME --online reads them */
+	{ "online", "tune", true, true, 23, UNKNOWN, NOVALUE },
+};
+
+static const struct lq_optscope *find_scope(const char *name)
+{
+	for (size_t i = 0; i < sizeof(scopes) / sizeof(scopes[0]); i++)
+		if (!strcmp(scopes[i].name, name))
+			return &scopes[i];
+	return NULL;
+}
+
+static bool in_scope(const struct lq_opt *e, const struct lq_optscope *s)
+{
+	return e->name && !strcmp(e->cmd, s->cmd) &&
+	       !(e->flags & LQ_OPTF_ONLINE) == !s->online;
+}
+
+/* @word is one of the blank-separated words of @list */
+static bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; p && *p; p += strcspn(p, " "), p += *p == ' ') {
+		if (strcspn(p, " ") == n && !strncmp(p, word, n))
+			return true;
+	}
+	return false;
+}
+
+/* ---- the parser ------------------------------------------------------------- */
+
+static bool taken(const struct lq_getopt *g, const char *name)
+{
+	for (int i = 0; i < g->nlo; i++)
+		if (!strcmp(g->lo[i].name, name))
+			return true;
+	return false;
+}
+
+static void add(struct lq_getopt *g, const char *name, bool arg,
+		const struct lq_opt *e, int x, bool refused)
+{
+	int i = g->nlo;
+
+	if (taken(g, name) || i == LQ_GETOPT_MAX)
+		return;
+	g->lo[i] = (struct option){ name, arg ? required_argument : no_argument,
+				    NULL, 256 + i };
+	g->lo_opt[i] = e;
+	g->lo_x[i] = x;
+	g->lo_refused[i] = refused;
+	g->nlo++;
+	if (e && e->letter) {
+		size_t n = strlen(g->so);
+
+		g->so[n++] = e->letter;
+		if (arg)
+			g->so[n++] = ':';
+		g->so[n] = '\0';
+	}
+}
+
+void lq_getopt_init(struct lq_getopt *g, const char *scope, int argc,
+		    char **argv, const struct lq_xopt *x, int nx)
+{
+	const struct lq_optscope *s = find_scope(scope);
+	const struct lq_opt *e;
+
+	if (!s)
+		lq_die(LQ_EFAIL, "internal: no options of '%s'", scope);
+	memset(g, 0, sizeof(*g));
+	g->scope = s;
+	g->argc = argc;
+	g->argv = argv;
+	if (s->novalue)
+		strcpy(g->so, ":");
+	for (e = lq_opts; e->cmd; e++)
+		if (in_scope(e, s))
+			add(g, e->name, e->metavar, e, 0, false);
+	for (e = lq_opts; e->cmd; e++)
+		if (e->name && e->refuse && has_word(e->refuse, s->name))
+			add(g, e->name, e->metavar, e, 0, true);
+	for (int i = 0; i < nx; i++)
+		add(g, x[i].name, x[i].metavar, NULL, i, false);
+	if (!s->nohelp && g->nlo < LQ_GETOPT_MAX) {
+		g->lo[g->nlo++] = (struct option){ "help", no_argument, NULL, 'h' };
+		strcat(g->so, "h");
+	}
+	g->lo[g->nlo] = (struct option){ NULL, 0, NULL, 0 };
+	optind = 0;
+	opterr = 0;
+}
+
+int lq_getopt_unknown(struct lq_getopt *g)
+{
+	return lq_usage(g->scope->cmd, g->scope->unknown, g->word);
+}
+
+int lq_getopt_fail(struct lq_getopt *g, int c)
+{
+	return c == LQO_ERR ? g->rc : lq_getopt_unknown(g);
+}
+
+int lq_getopt(struct lq_getopt *g)
+{
+	int c = getopt_long(g->argc, g->argv, g->so, g->lo, NULL);
+
+	g->opt = NULL;
+	g->arg = optarg;
+	if (c == -1)
+		return LQO_END;
+	g->word = g->argv[optind - 1];
+	if (c == 'h' && !g->scope->nohelp)
+		return LQO_HELP;
+	if (c == ':') {
+		g->rc = lq_usage(g->scope->cmd, g->scope->novalue, g->word);
+		return LQO_ERR;
+	}
+	if (c > 0 && c < 256) {		/* a letter: its entry */
+		for (int i = 0; i < g->nlo; i++)
+			if (g->lo_opt[i] && g->lo_opt[i]->letter == c) {
+				c = 256 + i;
+				break;
+			}
+	}
+	if (c < 256 || c >= 256 + g->nlo) {	/* '?' */
+		if (g->keep_unknown)
+			return LQO_UNKNOWN;
+		g->rc = lq_getopt_unknown(g);
+		return LQO_ERR;
+	}
+	c -= 256;
+	g->opt = g->lo_opt[c];
+	if (!g->opt) {
+		g->x = g->lo_x[c];
+		return LQO_EXTRA;
+	}
+	return g->lo_refused[c] ? LQO_REFUSED : (int)g->opt->id;
+}
+
+/* ---- --help -------------------------------------------------------------------- */
+
+#define WRAP	71	/* an LQ_OPTF_BENCH entry's lines */
+
+/* @text wrapped at WRAP columns, the blanks between words kept */
+static void wrap(FILE *f, const char *text)
+{
+	const char *p = text, *line = text;
+
+	while (*p) {
+		const char *end = p + strspn(p, " ");
+
+		end += strcspn(end, " ");
+		if (end - line > WRAP && p > line) {
+			fprintf(f, "%.*s\n", (int)(p - line), line);
+			line = p + strspn(p, " ");
+		}
+		p = end;
+	}
+	fprintf(f, "%s\n", line);
+}
+
+static void bench_text(FILE *f, const char *fmt, const struct lq_xopt *x, int nx)
+{
+	char list[1024] = "", text[2048];
+	size_t len = 0;
+
+	for (int i = 0; i < nx && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s--%s",
+					i ? " " : "", x[i].name);
+	if (nx > 0 && len < sizeof(list))
+		snprintf(list + len, sizeof(list) - len, " VALUE");
+	else if (nx <= 0)
+		snprintf(list, sizeof(list),
+			 "those lunqbench --list-options names (no lunqbench found)");
+	snprintf(text, sizeof(text), fmt, list);
+	wrap(f, text);
+}
+
+void lq_opts_help(FILE *f, const char *cmd, const struct lq_xopt *x, int nx)
+{
+	const struct lq_optscope *s = find_scope(cmd);
+	bool first = true;
+
+	for (const struct lq_opt *e = lq_opts; e->cmd; e++) {
+		const char *t;
+		int at;
+
+		if (strcmp(e->cmd, cmd) || (e->flags & (LQ_OPTF_HIDDEN | LQ_OPTF_NOHELP |
+							 LQ_OPTF_JOIN)))
+			continue;
+		if (first)
+			fputc('\n', f);
+		first = false;
+		if (e->flags & LQ_OPTF_BENCH) {
+			bench_text(f, e->help, x, nx);
+			continue;
+		}
+		if (!e->name) {
+			fprintf(f, "%s\n", e->help);
+			continue;
+		}
+		at = fprintf(f, "  ");
+		if (e->letter && !(e->flags & LQ_OPTF_LETTER0))
+			at += fprintf(f, "-%c, ", e->letter);
+		at += fprintf(f, "--%s", e->name);
+		if (e->metavar)
+			at += fprintf(f, " %s", e->metavar);
+		for (const struct lq_opt *j = e + 1; j->cmd && (j->flags & LQ_OPTF_JOIN); j++)
+			at += fprintf(f, " | --%s", j->name);
+		if (at > s->col - 2) {
+			fputc('\n', f);
+			at = 0;
+		}
+		for (t = e->help; ; at = 0) {
+			size_t n = strcspn(t, "\n");
+
+			fprintf(f, "%*s%.*s\n", s->col - at, "", (int)n, t);
+			if (!t[n])
+				break;
+			t += n + 1;
+		}
+	}
+}
+
+/* ---- --list-options ----------------------------------------------------------- */
+
+/* @name is one of the @n names in @seen; else it is added */
+static bool listed(const char **seen, int *n, const char *name)
+{
+	for (int i = 0; i < *n; i++)
+		if (!strcmp(seen[i], name))
+			return true;
+	if (*n < LQ_GETOPT_MAX)
+		seen[(*n)++] = name;
+	return false;
+}
+
+void lq_opts_list(FILE *f, const char *cmd, const struct lq_xopt *x, int nx)
+{
+	const char *seen[LQ_GETOPT_MAX];
+	int n = 0;
+
+	for (const struct lq_opt *e = lq_opts; e->cmd; e++) {
+		char letter[3] = "-";
+
+		if (!e->name || strcmp(e->cmd, cmd) || (e->flags & LQ_OPTF_HIDDEN) ||
+		    listed(seen, &n, e->name))
+			continue;
+		if (e->letter && !(e->flags & LQ_OPTF_LETTER0))
+			letter[1] = e->letter;
+		fprintf(f, "%s\t--%s\t%s\t%s\tlunqctl\n", cmd, e->name, letter,
+			e->metavar ? e->metavar : "-");
+	}
+	for (int i = 0; i < nx; i++)
+		if (!listed(seen, &n, x[i].name))
+			fprintf(f, "%s\t--%s\t-\t%s\tlunqbench\n", cmd, x[i].name,
+				x[i].metavar ? x[i].metavar : "-");
+}
