@@ -31,33 +31,15 @@
 #   0.5 s of the runs of D), auto.svg (their plot), auto.json.
 # --quick   shorter runs   --check   assert the criteria
 . "$LUNQ_SRC/tests/vm/lib.sh"
+. "$LUNQ_SRC/tests/demo/lib.sh"
 
 PARTS=${AUTO_PARTS:-ABCD}	# the parts to run (for development)
-QUICK=0 CHECK=0 OUT=${LUNQ_OUT:-/tmp/demo}
-while [ $# -gt 0 ]; do
-	case $1 in
-	--quick) QUICK=1 ;;
-	--check) CHECK=1 ;;
-	-o) OUT=$2; shift ;;
-	*) echo "auto.sh: unknown argument '$1'" >&2; exit 2 ;;
-	esac
-	shift
-done
-mkdir -p "$OUT" || exit 2
+demo_args auto.sh "$@"
 if [ $QUICK = 1 ]; then
 	SW_T=2 T_A=14 W_A=6 T_B=26 T_C=14 T_D=16 P_D=8000
 else
 	SW_T=3 T_A=25 W_A=15 T_B=34 T_C=25 T_D=32 P_D=8000
 fi
-FAILS=0
-check() {
-	if [ "$1" = 0 ]; then
-		echo "check ok: $2"
-	else
-		echo "check FAIL: $2"
-		FAILS=$((FAILS + 1))
-	fi
-}
 calc() { awk "BEGIN { $1 }"; }
 st() { cat "/sys/kernel/lunq/$1/stats/$2"; }
 p99() { awk '$1 == "p99" { print $2 }' "/sys/kernel/lunq/$1/hist/$2"; }

@@ -11,24 +11,14 @@
 # Results in DIR: dd.json, ddwrite.csv, ddbs.txt.
 # --quick   shorter runs   --check   assert the qualitative results
 . "$LUNQ_SRC/tests/vm/lib.sh"
+. "$LUNQ_SRC/tests/demo/lib.sh"
 
-QUICK=0 CHECK=0 OUT=${LUNQ_OUT:-/tmp/demo}
-while [ $# -gt 0 ]; do
-	case $1 in
-	--quick) QUICK=1 ;;
-	--check) CHECK=1 ;;
-	-o) OUT=$2; shift ;;
-	*) echo "dd.sh: unknown argument '$1'" >&2; exit 2 ;;
-	esac
-	shift
-done
-mkdir -p "$OUT" || exit 2
+demo_args dd.sh "$@"
 if [ $QUICK = 1 ]; then
 	MB=16 T_BS=1
 else
 	MB=64 T_BS=2
 fi
-. "$LUNQ_SRC/tests/demo/lib.sh"
 echo "=== 10. dd pitfalls"
 cat <<EOF
 An emulated disk behind lunq (model hdd: 2 ms per command, 4 ms average

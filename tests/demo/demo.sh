@@ -70,16 +70,11 @@ say() { printf '\n%s\n' "$*"; }
 title() {
 	printf '\n=== %s\n' "$*"
 }
-# check COND-EXIT-STATUS MESSAGE: record one qualitative result
+# tests/demo/lib.sh: check RC TEXT records one qualitative result (here
+# in $OUT/.checks too); ge A B; kv FILE KEY, a word of lunqbench's --kv line
+. "$LUNQ_SRC/tests/demo/lib.sh"
 : > "$OUT/.checks"
-check() {
-	if [ "$1" = 0 ]; then
-		echo "check ok: $2" | tee -a "$OUT/.checks"
-	else
-		echo "check FAIL: $2" | tee -a "$OUT/.checks"
-	fi
-}
-ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
+CHECK_LOG=$OUT/.checks
 ms() { awk -v n="$1" 'BEGIN { printf "%.1f", n / 1e6 }'; }
 # human NS: 812 us, 4.20 ms, 5.01 s
 human() {
@@ -88,8 +83,18 @@ human() {
 		else if (n >= 1e6) printf "%.1f ms", n / 1e6
 		else printf "%.0f us", n / 1e3 }'
 }
-# kv FILE KEY: a key=value word of lunqbench's --kv line
-kv() { tr ' ' '\n' < "$1" | sed -n "s/^$2=//p" | tail -1; }
+# part NAME [PATTERN]: tests/demo/NAME.sh with this run's --quick, --check
+# and -o; its output but its check lines, its "NAME checks:" line and the
+# lines PATTERN (grep) matches; its check lines into $OUT/.checks as well
+part() {
+	sh "$LUNQ_SRC/tests/demo/$1.sh" $([ $QUICK = 1 ] && echo --quick) \
+		$([ $CHECK = 1 ] && echo --check) -o "$OUT" > "$OUT/.$1.log" 2>&1
+	_pat="^check \\|^$1 checks:"
+	[ -z "${2:-}" ] || _pat="$_pat\\|$2"
+	grep -v "$_pat" "$OUT/.$1.log"
+	grep '^check ' "$OUT/.$1.log" | tee -a "$OUT/.checks"
+	rm -f "$OUT/.$1.log"
+}
 # side_by_side "TITLE1|TITLE2|..." FILE1 FILE2 ...: sysfs histogram files
 # (quantize rows "<lower> <count>") as DTrace quantize columns, one per run
 side_by_side() {
@@ -483,31 +488,19 @@ D. seed 004's hostile case: a shared pool, a busy neighbour, other
 initiators coming and going -- auto against reaction linux and sd, a
 static depth, one global throttle and the oracle.
 EOF
-sh "$LUNQ_SRC/tests/demo/auto.sh" $([ $QUICK = 1 ] && echo --quick) \
-	$([ $CHECK = 1 ] && echo --check) -o "$OUT" > "$OUT/.auto.log" 2>&1
-grep -v '^check \|^auto checks:' "$OUT/.auto.log"
-grep '^check ' "$OUT/.auto.log" | tee -a "$OUT/.checks"
-rm -f "$OUT/.auto.log"
+part auto
 fi
 
 ############################################################################
 if [ $REALISM = 1 ]; then
 title "7-9. The LUN grows up: write cache, slow QUEUE FULL, drive-side ordering"
-sh "$LUNQ_SRC/tests/demo/realism.sh" $([ $QUICK = 1 ] && echo --quick) \
-	$([ $CHECK = 1 ] && echo --check) -o "$OUT" > "$OUT/.realism.log" 2>&1
-grep -v '^check \|^realism checks:' "$OUT/.realism.log"
-grep '^check ' "$OUT/.realism.log" | tee -a "$OUT/.checks"
-rm -f "$OUT/.realism.log"
+part realism
 fi
 
 ############################################################################
 if [ $DD = 1 ]; then
 title "10. dd pitfalls"
-sh "$LUNQ_SRC/tests/demo/dd.sh" $([ $QUICK = 1 ] && echo --quick) \
-	$([ $CHECK = 1 ] && echo --check) -o "$OUT" > "$OUT/.dd.log" 2>&1
-grep -v '^check \|^dd checks:\|^=== 10' "$OUT/.dd.log"
-grep '^check ' "$OUT/.dd.log" | tee -a "$OUT/.checks"
-rm -f "$OUT/.dd.log"
+part dd '^=== 10'
 fi
 
 ############################################################################

@@ -20,24 +20,14 @@
 # sorting.csv.
 # --quick   shorter runs   --check   assert the qualitative results
 . "$LUNQ_SRC/tests/vm/lib.sh"
+. "$LUNQ_SRC/tests/demo/lib.sh"
 
-QUICK=0 CHECK=0 OUT=${LUNQ_OUT:-/tmp/demo}
-while [ $# -gt 0 ]; do
-	case $1 in
-	--quick) QUICK=1 ;;
-	--check) CHECK=1 ;;
-	-o) OUT=$2; shift ;;
-	*) echo "realism.sh: unknown argument '$1'" >&2; exit 2 ;;
-	esac
-	shift
-done
-mkdir -p "$OUT" || exit 2
+demo_args realism.sh "$@"
 if [ $QUICK = 1 ]; then
 	T_DD=3 T_MIX=6 T_QF=4
 else
 	T_DD=8 T_MIX=20 T_QF=10
 fi
-. "$LUNQ_SRC/tests/demo/lib.sh"
 ms() { awk -v n="$1" 'BEGIN { printf "%.2f", n / 1e6 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'; }
 

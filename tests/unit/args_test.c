@@ -8,15 +8,8 @@
 #include <string.h>
 #include "../../kmod/lunq_args.h"
 
-static int n, failed;
-
-static void check(int cond, const char *name)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d args-%s\n", cond ? "" : "not ", n, name);
-}
+#define TAP_PREFIX "args-"
+#include "tap.h"
 
 static enum lunq_arg_err parse(struct lunq_policy *p, const char *w,
 			       enum lunq_key *k)
@@ -144,5 +137,5 @@ int main(void)
 		check(lunq_split_words(blank, av, 2) == 0, "split-blank");
 		check(lunq_split_words(three, av, 2) == -E2BIG, "split-too-many");
 	}
-	return failed ? 1 : 0;
+	return tap_exit();
 }

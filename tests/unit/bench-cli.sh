@@ -13,25 +13,16 @@
 # page renders without warnings.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$top/bench/lunqbench
-[ -x "$bin" ] || make -s -C "$top/bench" > /dev/null 2>&1
-if [ ! -x "$bin" ]; then
-	echo "not ok bench-cli # bench/lunqbench does not build"
-	exit 0
-fi
+. "$(dirname "$0")/tap.sh"
+tap_built bench-cli "$top" bench/lunqbench
 tmp=$(mktemp -d /tmp/lunqbench-cli.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 img=$tmp/lb.img
-t() {	# t NAME RC PATTERN ARGS...
-	name=$1 want=$2 pat=$3
-	shift 3
-	out=$("$bin" "$@" 2>&1)
-	rc=$?
-	if [ "$rc" = "$want" ] && printf '%s\n' "$out" | grep -qE -- "$pat"; then
-		echo "ok bench-cli-$name"
-	else
-		printf '%s\n' "$out" | tail -5 | sed 's/^/# /'
-		echo "not ok bench-cli-$name # lunqbench $*: exit $rc (want $want), pattern '$pat'"
-	fi
+tap_tail=5	# of lunqbench's output, on a failure
+t() {	# t NAME RC PATTERN ARGS...: lunqbench ARGS exits RC, prints PATTERN
+	name=$1
+	shift
+	tap_cmd "$bin" "bench-cli-$name" "$@"
 }
 t help 0 '^usage: lunqbench' --help
 t version 0 '^lunqbench [0-9.]+' -V
@@ -78,7 +69,7 @@ t seekpct-json 0 '"seekpct":0\.01,"seek_eof":false' --seekpct 0.01 --buffered --
 t eof-256 0 '^ios=256 ' --seekpct eof --buffered --size 1m --interval 0 --kv "$img"
 t eof-uring-threads 0 '^ios=256 ' --seekpct eof --threads 3 --iodepth 4 --buffered --size 1m --interval 0 --kv "$img"
 t eof-sync-threads 0 '^ios=256 ' --seekpct eof --engine sync --threads 3 --buffered --size 1m --interval 0 --kv "$img"
-t eof-open-loop 0 '^ios=256 .* saturated=0 ' --seekpct eof --iorate 20000 --threads 2 --buffered --size 1m --interval 0 --kv "$img"
+t eof-open-loop 0 '^ios=256 .* saturated=0 ' --seekpct eof --iorate 2000 --threads 2 --buffered --size 1m --interval 0 --kv "$img"
 t eof-range 0 '^ios=64 ' --seekpct eof --bs 16k --range 1m-2m --buffered --size 4m --interval 0 --kv "$img"
 t eof-ios 0 '^ios=100 ' --seekpct eof --ios 100 --threads 2 --buffered --size 1m --interval 0 --kv "$img"
 t eof-json 0 '"seekpct":0,"seek_eof":true' --seekpct eof --buffered --size 1m --interval 0 --json "$img"

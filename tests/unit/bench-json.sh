@@ -11,11 +11,8 @@
 # (path, target, name, bs); and the known members all appear.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$top/bench/lunqbench
-[ -x "$bin" ] || make -s -C "$top/bench" > /dev/null 2>&1
-if [ ! -x "$bin" ]; then
-	echo "not ok bench-json # bench/lunqbench does not build"
-	exit 0
-fi
+. "$(dirname "$0")/tap.sh"
+tap_built bench-json "$top" bench/lunqbench
 if ! command -v python3 > /dev/null; then
 	echo "ok bench-json # SKIP no python3"
 	exit 0

@@ -8,15 +8,8 @@
 #include <stdlib.h>
 #include "../../bench/lb.h"
 
-static int n, failed;
-
-static void check(int cond, const char *name)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d bench-arrival-%s\n", cond ? "" : "not ", n, name);
-}
+#define TAP_PREFIX "bench-arrival-"
+#include "tap.h"
 
 static int close_rel(double got, double want, double tol)
 {
@@ -142,6 +135,6 @@ int main(void)
 		check(ok, "reproducible-per-seed");
 	}
 
-	printf("# %d checks, %d failed\n", n, failed);
-	return failed != 0;
+	printf("# %d checks, %d failed\n", tap_n, tap_failed);
+	return tap_exit();
 }

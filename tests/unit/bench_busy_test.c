@@ -14,16 +14,10 @@
 #include <sys/stat.h>
 #include "../../bench/lb.h"
 
-static int n, failed;
-static char root[64];
+#define TAP_PREFIX "bench-busy-"
+#include "tap.h"
 
-static void check(int cond, const char *name)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d bench-busy-%s\n", cond ? "" : "not ", n, name);
-}
+static char root[64];
 
 /* @root/@rel with its directories, holding @text (NULL: a directory) */
 static void put(const char *rel, const char *text)
@@ -111,6 +105,6 @@ int main(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd))
 		printf("# could not remove %s\n", root);
-	printf("# %d checks, %d failed\n", n, failed);
-	return failed != 0;
+	printf("# %d checks, %d failed\n", tap_n, tap_failed);
+	return tap_exit();
 }

@@ -8,15 +8,8 @@
 #include <string.h>
 #include "../../bench/lb.h"
 
-static int n, failed;
-
-static void check(int cond, const char *name)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d bench-rng-%s\n", cond ? "" : "not ", n, name);
-}
+#define TAP_PREFIX "bench-rng-"
+#include "tap.h"
 
 static double fabs_(double x)
 {
@@ -209,6 +202,6 @@ int main(void)
 			      1 / lb_zeta(1000000000000ULL, 1.2), 0.05),
 	      "zipf-theta-1.2-huge-n");
 
-	printf("# %d checks, %d failed\n", n, failed);
-	return failed != 0;
+	printf("# %d checks, %d failed\n", tap_n, tap_failed);
+	return tap_exit();
 }

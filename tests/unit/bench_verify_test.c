@@ -9,15 +9,8 @@
 #include <string.h>
 #include "../../bench/lb.h"
 
-static int n, failed;
-
-static void check(int cond, const char *name)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d bench-verify-%s\n", cond ? "" : "not ", n, name);
-}
+#define TAP_PREFIX "bench-verify-"
+#include "tap.h"
 
 #define SEED 0x5eedULL
 
@@ -167,6 +160,6 @@ int main(void)
 	      strstr(lb_verify_strerror(LB_VERIFY_SECTOR_BAD), "misdirected"),
 	      "strerror");
 
-	printf("# %d checks, %d failed\n", n, failed);
-	return failed != 0;
+	printf("# %d checks, %d failed\n", tap_n, tap_failed);
+	return tap_exit();
 }

@@ -9,15 +9,8 @@
 #include <string.h>
 #include "../../bench/lb.h"
 
-static int n, failed;
-
-static void check(int cond, const char *name)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d bench-workload-%s\n", cond ? "" : "not ", n, name);
-}
+#define TAP_PREFIX "bench-workload-"
+#include "tap.h"
 
 #define KiB 1024ULL
 #define MiB (1024 * KiB)
@@ -610,6 +603,6 @@ int main(void)
 	w.range_lo = 1 * MiB;
 	check(lb_workload_check(&w, SIZE, 4096, true) == NULL, "check-valid-4k-direct");
 
-	printf("# %d checks, %d failed\n", n, failed);
-	return failed != 0;
+	printf("# %d checks, %d failed\n", tap_n, tap_failed);
+	return tap_exit();
 }

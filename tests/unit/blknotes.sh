@@ -9,9 +9,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bn=$top/build/tools/blknotes
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
+. "$(dirname "$0")/tap.sh"
 make -s -C "$top" build/tools/blknotes > "$tmp/make.log" 2>&1 ||
 	{ nok "blknotes builds: $(tail -n 3 "$tmp/make.log")"; exit 0; }
 
@@ -62,5 +60,5 @@ if command -v blkparse > /dev/null; then
 		nok "blkparse does not print the note after blknotes: $(cat "$tmp/after")"
 	fi
 else
-	echo "ok $((n + 1)) - blkparse # SKIP blktrace not installed"
+	tap_skip blkparse "blktrace not installed"
 fi

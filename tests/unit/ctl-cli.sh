@@ -6,22 +6,12 @@
 # without groff warnings.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$top/ctl/lunqctl
-[ -x "$bin" ] || make -s -C "$top/ctl" > /dev/null 2>&1
-if [ ! -x "$bin" ]; then
-	echo "not ok ctl-cli # ctl/lunqctl does not build"
-	exit 0
-fi
+. "$(dirname "$0")/tap.sh"
+tap_built ctl-cli "$top" ctl/lunqctl
 t() {	# t NAME RC PATTERN ARGS...: exit status RC, output matching PATTERN
-	name=$1 want=$2 pat=$3
-	shift 3
-	out=$("$bin" "$@" 2>&1)
-	rc=$?
-	if [ "$rc" = "$want" ] && printf '%s\n' "$out" | grep -qE -- "$pat"; then
-		echo "ok ctl-cli-$name"
-	else
-		printf '%s\n' "$out" | sed 's/^/# /'
-		echo "not ok ctl-cli-$name # lunqctl $*: exit $rc (want $want), pattern '$pat'"
-	fi
+	name=$1
+	shift
+	tap_cmd "$bin" "ctl-cli-$name" "$@"
 }
 t help 0 '^Commands:' --help
 t help-cmd 0 '^usage: lunqctl stat' help stat

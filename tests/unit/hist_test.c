@@ -9,15 +9,8 @@
 #include <string.h>
 #include "../../kmod/lunq_hist.h"
 
-static int n, failed;
-
-static void check(int cond, const char *name)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d hist-%s\n", cond ? "" : "not ", n, name);
-}
+#define TAP_PREFIX "hist-"
+#include "tap.h"
 
 static u64 counts[LUNQ_HIST_BUCKETS];
 
@@ -116,5 +109,5 @@ int main(void)
 		v += rows[i];
 	check(v == lunq_hist_total(counts), "quantize-keeps-total");
 
-	return failed ? 1 : 0;
+	return tap_exit();
 }

@@ -6,15 +6,8 @@
 #include <stdio.h>
 #include "../../kmod/lunq_integ.h"
 
-static int n, failed;
-
-static void check(int cond, const char *name)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d integ-%s\n", cond ? "" : "not ", n, name);
-}
+#define TAP_PREFIX "integ-"
+#include "tap.h"
 
 int main(void)
 {
@@ -40,5 +33,5 @@ int main(void)
 	lunq_integ_update(&g, 6500, 3, 4);
 	check(g.wlentime == 1500 && g.rlentime == 2000 && g.wtime == 500,
 	      "after-reset");
-	return failed ? 1 : 0;
+	return tap_exit();
 }

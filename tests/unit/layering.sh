@@ -9,14 +9,13 @@
 # header the other directory has (by name: an -I could reach it), and, in
 # the Makefile, any mention of the other directory.  Neither tool compiles
 # kmod/*.c itself: the module's pure files come in through liblunq.  Both
-# speak to the module through kmod/uapi/lunq.h only, which they may include.
+# speak to the running module through netlink (kmod/uapi/lunq.h), dm ioctls
+# and sysfs; the kmod headers they include are the shared pure ones that
+# ARCHITECTURE.md lists (the key table, names, histogram buckets).
 # A self-check plants a violation in a copy and expects it to be found.
 # TAP lines: ok/not ok per check.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
+. "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -94,4 +93,4 @@ else
 	nok "layering.sh finds planted violations"
 	echo "$planted" | sed 's/^/#   /'
 fi
-[ $fails = 0 ]
+[ "$tap_fails" = 0 ]

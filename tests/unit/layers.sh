@@ -1,28 +1,84 @@
 #!/bin/sh
-# tests/unit/layers.sh: kmod/'s files form layers, never a circle.
+# tests/unit/layers.sh: kmod/'s files keep the layers ARCHITECTURE.md draws.
 #
 # A unit is a file stem (lunq_core for lunq_core.c and lunq_core.h).
 # Unit A depends on unit B when
 #   - lunq_A.c or lunq_A.h includes "lunq_B.h", or
 #   - lunq_A.o uses a symbol lunq_B.o defines (nm: what A leaves undefined
 #     and B defines; from the newest module build under build/kmod/).
-# Checks: the dependency graph has no cycle (tsort finds one and names it),
-# and the dm target (lunq_target) is a leaf: nothing depends on it.  The
-# KUnit suites (*_test.c) are left out: they test a unit from above.
+# The layer of each unit is its band in ARCHITECTURE.md's diagram ("The
+# kernel module: layers": bands between dashed lines, the top one the dm
+# target; on each line the file named in the file column; a glob such as
+# lunq_model*.c names every unit it matches).
+# Checks: every unit has a layer and every file the diagram names exists;
+# no unit depends on a unit of a higher layer; the dependency graph has no
+# cycle (tsort finds one and names it); the dm target (lunq_target) is a
+# leaf: nothing depends on it.  The KUnit suites (*_test.c) are left out:
+# they test a unit from above.  The checker itself must catch a planted
+# upward dependency and a planted circle.
 #
-#   tests/unit/layers.sh [--graph]    (--graph: print the edges and stop)
+#   tests/unit/layers.sh [--graph|--layers]
+#     --graph: print the edges and stop; --layers: print "unit layer"
+#     (0 the lowest band) and stop
 # TAP lines: ok/not ok per check.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kmod=$top/kmod
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
+. "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 units=$(cd "$kmod" && ls lunq_*.c lunq_*.h | sed 's/\.[ch]$//' |
 	grep -v '_test$' | sort -u)
+
+# layers from ARCHITECTURE.md's diagram: "PATTERN BAND" (band 0 the top),
+# then "unit layer" with layer 0 the lowest band
+diagram() {	# ARCHITECTURE.md
+	awk '
+		/^## The kernel module: layers/ { sec = 1; next }
+		sec && /^```/ { if (inblk) exit; inblk = 1; next }
+		!inblk { next }
+		/^ *-----/ { band++; next }
+		match($0, /lunq_[a-z0-9_*]+\.[ch]/) && RSTART < 25 {
+			f = substr($0, RSTART, RLENGTH)
+			sub(/\.[ch]$/, "", f)
+			print f, band + 0
+		}' "$1"
+}
+# layers_of DIAGRAM UNITS...: "unit layer" per unit the diagram places,
+# "? unit" for a unit it does not, "! pattern" for an entry matching none
+layers_of() {
+	dg=$1
+	shift
+	nb=$(awk 'BEGIN { m = 0 } $2 > m { m = $2 } END { print m }' "$dg")
+	for u in "$@"; do
+		l=$(while read -r pat band; do
+			case $u in $pat) echo $((nb - band)) ;; esac
+		done < "$dg" | head -n 1)
+		if [ -n "$l" ]; then echo "$u $l"; else echo "? $u"; fi
+	done
+	while read -r pat band; do
+		hit=
+		for u in "$@"; do
+			case $u in $pat) hit=1 ;; esac
+		done
+		[ -n "$hit" ] || echo "! $pat"
+	done < "$dg"
+}
+# upward LAYERS EDGES: each edge from a unit to one of a higher layer
+upward() {
+	awk 'NR == FNR { lay[$1] = $2; next }
+		($1 in lay) && ($2 in lay) && lay[$1] < lay[$2] {
+			print $1 " (layer " lay[$1] ") -> " $2 " (layer " lay[$2] "): " $3 ($4 ? " " $4 : "")
+		}' "$1" "$2" | sort -u
+}
+diagram "$top/ARCHITECTURE.md" > "$tmp/diagram"
+# shellcheck disable=SC2086
+layers_of "$tmp/diagram" $units > "$tmp/layers.all"
+grep -v '^[?!] ' "$tmp/layers.all" > "$tmp/layers"
+if [ "$1" = --layers ]; then
+	cat "$tmp/layers.all"
+	exit 0
+fi
 
 # include edges
 for u in $units; do
@@ -67,6 +123,24 @@ else
 	nok "no module objects under build/kmod/*/kmod (run make first): only includes checked"
 fi
 
+nodiag=$(sed -n 's/^? //p' "$tmp/layers.all" | tr '\n' ' ' | sed 's/ $//')
+stale=$(sed -n 's/^! //p' "$tmp/layers.all" | tr '\n' ' ' | sed 's/ $//')
+if [ ! -s "$tmp/diagram" ]; then
+	nok "no layer diagram found in ARCHITECTURE.md (\"## The kernel module: layers\")"
+elif [ -z "$nodiag$stale" ]; then
+	ok "ARCHITECTURE.md's diagram gives each of $(wc -l < "$tmp/layers") units a layer ($(($(awk '{ print $2 }' "$tmp/diagram" | sort -un | tail -n 1) + 1)) bands)"
+else
+	nok "ARCHITECTURE.md's diagram and kmod/ differ:${nodiag:+ not in the diagram: $nodiag;}${stale:+ no such file in kmod/: $stale}"
+fi
+
+upward "$tmp/layers" "$tmp/edges" > "$tmp/up"
+if [ -s "$tmp/up" ]; then
+	nok "a unit depends on a higher layer:"
+	sed 's/^/#   /' "$tmp/up"
+else
+	ok "no unit depends on a higher layer ($(awk '{ print $1, $2 }' "$tmp/edges" | sort -u | wc -l) dependencies)"
+fi
+
 awk '{ print $1, $2 }' "$tmp/edges" | sort -u > "$tmp/pairs"
 if tsort "$tmp/pairs" > /dev/null 2> "$tmp/tsort"; then
 	ok "kmod/ units form no circle ($(wc -l < "$tmp/pairs") dependencies)"
@@ -90,6 +164,29 @@ else
 	nok "lunq_target.c has $lines lines (>= 700)"
 fi
 
+# the checker itself: an upward dependency must be found -- the real
+# layers and edges, plus lunq_sched (pure logic) including lunq_core.h
+# (device core) -- and nothing else
+cp "$tmp/edges" "$tmp/edges.planted"
+echo "lunq_sched lunq_core include" >> "$tmp/edges.planted"
+upward "$tmp/layers" "$tmp/edges.planted" > "$tmp/up.planted"
+if grep -q '^lunq_sched (layer [0-9]*) -> lunq_core (layer [0-9]*): include$' "$tmp/up.planted" &&
+   [ "$(comm -13 "$tmp/up" "$tmp/up.planted" | wc -l)" = 1 ]; then
+	ok "a planted upward dependency (lunq_sched -> lunq_core) is found"
+else
+	nok "a planted upward dependency (lunq_sched -> lunq_core) is found"
+	sed 's/^/#   /' "$tmp/up.planted"
+fi
+# and a diagram that lacks a unit, or names a file kmod/ lacks
+printf 'lunq_a* 0\nlunq_gone 1\n' > "$tmp/dg.planted"
+if [ "$(layers_of "$tmp/dg.planted" lunq_a lunq_ab lunq_b | sort | tr '\n' ' ')" = \
+     "! lunq_gone ? lunq_b lunq_a 1 lunq_ab 1 " ]; then
+	ok "a planted unit outside the diagram and a stale diagram entry are found"
+else
+	nok "a planted unit outside the diagram and a stale diagram entry are found"
+	layers_of "$tmp/dg.planted" lunq_a lunq_ab lunq_b | sed 's/^/#   /'
+fi
+
 # the checker itself: a circle must be found
 printf 'a b\nb c\nc a\n' > "$tmp/cyc"
 if tsort "$tmp/cyc" > /dev/null 2>&1; then
@@ -97,4 +194,4 @@ if tsort "$tmp/cyc" > /dev/null 2>&1; then
 else
 	ok "tsort finds a planted circle"
 fi
-[ "$fails" -eq 0 ]
+[ "$tap_fails" -eq 0 ]

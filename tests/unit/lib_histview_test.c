@@ -23,15 +23,8 @@
 #include "lunq_hist.h"
 #include "golden.h"
 
-static int n, failed;
-
-static void check(int cond, const char *name)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d histview-%s\n", cond ? "" : "not ", n, name);
-}
+#define TAP_PREFIX "histview-"
+#include "tap.h"
 
 static int starts_with(const char *s, const char *prefix)
 {
@@ -374,5 +367,5 @@ int main(void)
 	test_lquantize();
 	test_parse_errors();
 	test_percentiles_json();
-	return failed ? 1 : 0;
+	return tap_exit();
 }

@@ -13,15 +13,8 @@
 #include "json.h"
 #include "golden.h"		/* CAPTURE */
 
-static int n, failed;
-
-static void check(int cond, const char *name)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d json-%s\n", cond ? "" : "not ", n, name);
-}
+#define TAP_PREFIX "json-"
+#include "tap.h"
 
 static void test_numbers(void)
 {
@@ -70,5 +63,5 @@ int main(void)
 {
 	test_numbers();
 	test_strings();
-	return failed ? 1 : 0;
+	return tap_exit();
 }

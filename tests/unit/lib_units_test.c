@@ -11,15 +11,8 @@
 #include <string.h>
 #include "units.h"
 
-static int n, failed;
-
-static void check(int cond, const char *name)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d units-%s\n", cond ? "" : "not ", n, name);
-}
+#define TAP_PREFIX "units-"
+#include "tap.h"
 
 static bool size_is(const char *s, u64 want)
 {
@@ -123,5 +116,5 @@ int main(void)
 	test_parse_size();
 	test_parse_secs();
 	test_format();
-	return failed ? 1 : 0;
+	return tap_exit();
 }

@@ -17,15 +17,8 @@
 #include <unistd.h>
 #include "../tools/logwrites.h"
 
-static int n, failed;
-
-static void check(int cond, const char *name)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d replaylog-%s\n", cond ? "" : "not ", n, name);
-}
+#define TAP_PREFIX "replaylog-"
+#include "tap.h"
 
 static void put64(unsigned char *b, uint64_t v)
 {
@@ -270,5 +263,5 @@ int main(void)
 	test_replay(512);
 	test_replay(4096);
 	test_damaged();
-	return failed ? 1 : 0;
+	return tap_exit();
 }

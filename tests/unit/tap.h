@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The TAP lines of the userspace unit tests, tests/unit/NAME_test.c: one
+ * "ok N PREFIXname" / "not ok N PREFIXname" line per check, a skipped check
+ * as "ok N PREFIXname # SKIP why".  tests/run compiles each test, runs it
+ * and counts the lines that begin with "ok " and "not ok" (an "ok" with
+ * "# SKIP" as skipped).
+ *
+ * A test defines TAP_PREFIX, the prefix of its check names ("args-"), then
+ * includes this header: check(COND, NAME), tap_skip(NAME, WHY); main
+ * returns tap_exit().  tap_n counts the checks, tap_failed the failed ones.
+ */
+#ifndef LUNQ_TEST_TAP_H
+#define LUNQ_TEST_TAP_H
+
+#include <stdio.h>
+
+#ifndef TAP_PREFIX
+#error "define TAP_PREFIX, the prefix of the test's check names, before tap.h"
+#endif
+
+static int tap_n, tap_failed;
+
+static inline void check(int cond, const char *name)
+{
+	tap_n++;
+	if (!cond)
+		tap_failed++;
+	printf("%sok %d " TAP_PREFIX "%s\n", cond ? "" : "not ", tap_n, name);
+}
+
+/* A check that cannot run here (tests/run counts it as skipped). */
+static inline void tap_skip(const char *name, const char *why)
+{
+	tap_n++;
+	printf("ok %d " TAP_PREFIX "%s # SKIP %s\n", tap_n, name, why);
+}
+
+/* main's exit status: 1 when a check failed */
+static inline int tap_exit(void)
+{
+	return tap_failed ? 1 : 0;
+}
+
+#endif /* LUNQ_TEST_TAP_H */
