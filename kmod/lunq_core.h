@@ -5,7 +5,7 @@
  * and its log, the device timer and the dispatcher's kick, statistics,
  * their snapshot and reset, and the take-over on a table reload.
  *
- * Layers (README "Architecture"; tests/unit/layers.sh keeps them):
+ * Layers (ARCHITECTURE.md; tests/unit/layers.sh keeps them):
  *   lunq_target.c      the dm target: ctr/dtr, map, end_io, suspend,
  *                      status, message (nothing calls into it)
  *   lunq_io.c          the host side of a bio: per-bio data, sending to
@@ -84,7 +84,7 @@ struct lunq_c {
 	struct hrtimer timer;		/* retry delay, reset, sd restore */
 
 	bool dying;			/* dtr: the timer is not re-armed */
-	struct work_struct dispatch;	/* sends waiters, see lunq_dispatch */
+	struct work_struct dispatch;	/* sends waiters: lunq_io_dispatch */
 	struct mutex msg_lock;		/* serialises "set" messages */
 	struct lunq_stats st;		/* counters and histograms */
 	struct lunq_evq evq;		/* netlink events */

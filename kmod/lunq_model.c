@@ -7,7 +7,6 @@
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
-#include <linux/string.h>
 #include <linux/blk_types.h>
 
 #include "lunq_model.h"
@@ -106,17 +105,6 @@ u64 lunq_model_flush(struct lunq_model *m, u64 now)
 	if (m->ops->flush)
 		t = max(t, m->ops->flush(m, now));
 	return t;
-}
-
-u64 lunq_model_dirty(const struct lunq_model *m)
-{
-	return m->wc.dirty;
-}
-
-void lunq_model_init(struct lunq_model *m, const struct lunq_model_cfg *cfg)
-{
-	memset(m, 0, sizeof(*m));
-	lunq_model_config(m, cfg);
 }
 
 void lunq_model_config(struct lunq_model *m, const struct lunq_model_cfg *cfg)

@@ -2,9 +2,11 @@
 /*
  * dm-lunq service-time models: when the emulated LUN answers an IO.
  * Pure arithmetic on ns times; the host side (lunq_io.c) calls
- * lunq_model_start() under the device lock when the LUN accepts a command
- * and holds the completion until max(lower-device completion, the
- * returned time).
+ * lunq_model_io() (lunq_model_flush() for an empty flush) under the device
+ * lock when the LUN accepts a command and holds the completion until
+ * max(lower-device completion, the returned time).  The model lives in
+ * the device context (struct lunq_c), zeroed when it is allocated: an
+ * idle LUN; lunq_apply_policy() configures it (lunq_model_config()).
  *
  * A model is a struct lunq_model_ops in its own file (lunq_model_<name>.c,
  * KUnit in lunq_model_<name>_test.c), its state a member of struct
@@ -43,23 +45,14 @@
 
 #include "lunq_model_base.h"
 
-/* Start from an idle LUN with @cfg. */
-void lunq_model_init(struct lunq_model *m, const struct lunq_model_cfg *cfg);
-/* Change parameters live; the head position and busy channels stay. */
+/*
+ * Take @cfg (the first time on a zeroed model, then live): the head
+ * position, busy channels and the write cache's contents stay.
+ */
 void lunq_model_config(struct lunq_model *m, const struct lunq_model_cfg *cfg);
 
 /* The ops of @kind, NULL for none (or an unknown kind). */
 const struct lunq_model_ops *lunq_model_ops(enum lunq_model_kind kind);
-
-/*
- * The LUN accepted an IO of @sectors (> 0) at @sector at time @now: book
- * it and return when the LUN completes it (>= @now; @now for none).
- */
-static inline u64 lunq_model_start(struct lunq_model *m, u64 now, u64 sector,
-				   u32 sectors)
-{
-	return m->ops ? m->ops->start(m, now, sector, sectors) : now;
-}
 
 /* What reaches the LUN: lunq_model_io()'s @dir. */
 enum lunq_model_dir {
@@ -90,8 +83,5 @@ void *lunq_model_unqueue(struct lunq_model *m);
 
 /* An empty flush at @now: when what it covers is on media (>= @now). */
 u64 lunq_model_flush(struct lunq_model *m, u64 now);
-
-/* Sectors in the write cache, not yet on media. */
-u64 lunq_model_dirty(const struct lunq_model *m);
 
 #endif /* LUNQ_MODEL_H */

@@ -36,7 +36,7 @@ static void array_cut(struct kunit *test)
 
 	c.mbps = 64;	/* 64 sectors = 32 KiB: 512000 ns; 128: 1024000 */
 	m = model(test, &c);
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 64, 256),
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 64, 256),
 			MS + 1024000ULL);
 	KUNIT_EXPECT_EQ(test, m->array.head[0], 128ULL);
 	KUNIT_EXPECT_EQ(test, m->array.head[1], 128ULL);
@@ -56,11 +56,11 @@ static void array_seek(struct kunit *test)
 
 	c.seek_ms = 8;
 	m = model(test, &c);
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 400 * 128, 8),
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 400 * 128, 8),
 			MS + 1228800ULL);
 	KUNIT_EXPECT_EQ(test, m->array.head[0], 12808ULL);
 	/* sequential on the same spindle: no seek */
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 400 * 128 + 8, 8),
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 400 * 128 + 8, 8),
 			2 * MS + 1228800ULL);
 }
 

@@ -16,25 +16,25 @@ static void lunq_model_fixed_transfer_time(struct kunit *test)
 	struct lunq_model *m = model(test, &cfg);
 
 	/* 1 MiB at 100 MB/s: 10485760 ns, plus 500 us */
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 0, 2048),
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 0, 2048),
 			500 * US + 10485760);
 	/* 4 KiB: 40960 ns */
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 7, 8, 8), 7 + 500 * US + 40960);
+	KUNIT_EXPECT_EQ(test, model_read(m, 7, 8, 8), 7 + 500 * US + 40960);
 	/* 512 B at 3 MB/s: 170666.67 ns, rounded down */
 	cfg.svc_us = 0;
 	cfg.mbps = 3;
 	lunq_model_config(m, &cfg);
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 0, 1), 170666ULL);
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 0, 1), 170666ULL);
 	/* mbps 0: no transfer time */
 	cfg.svc_us = 250;
 	cfg.mbps = 0;
 	lunq_model_config(m, &cfg);
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, SEC, 0, 2048), SEC + 250 * US);
+	KUNIT_EXPECT_EQ(test, model_read(m, SEC, 0, 2048), SEC + 250 * US);
 	/* 64 MiB at 1 MB/s: 67.108864 s (no overflow) */
 	cfg.svc_us = 0;
 	cfg.mbps = 1;
 	lunq_model_config(m, &cfg);
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 0, 131072),
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 0, 131072),
 			67108864000ULL);
 }
 
@@ -51,9 +51,9 @@ static void lunq_model_fixed_ignores_concurrency(struct kunit *test)
 	int i;
 
 	for (i = 0; i < 1000; i++)
-		KUNIT_EXPECT_EQ_MSG(test, lunq_model_start(m, MS, i * 8, 8),
+		KUNIT_EXPECT_EQ_MSG(test, model_read(m, MS, i * 8, 8),
 				    MS + lat, "IO %d", i);
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, MS + 1, 0, 8), MS + 1 + lat);
+	KUNIT_EXPECT_EQ(test, model_read(m, MS + 1, 0, 8), MS + 1 + lat);
 }
 
 static struct kunit_case lunq_model_fixed_cases[] = {

@@ -44,7 +44,7 @@ static void lunq_model_flash_throughput(struct kunit *test)
 	int i;
 
 	for (i = 0; i < 800; i++) {
-		last = lunq_model_start(m, 0, 8 * i, 8);
+		last = model_read(m, 0, 8 * i, 8);
 		KUNIT_EXPECT_EQ_MSG(test, last, (i / 8 + 1) * 250 * US,
 				    "IO %d", i);
 	}
@@ -85,15 +85,15 @@ static void lunq_model_flash_channel_clamp(struct kunit *test)
 	struct lunq_model *m = model(test, &cfg);
 	int i;
 
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 0, 8), 10 * US);
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 8, 8), 20 * US);
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 0, 8), 10 * US);
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 8, 8), 20 * US);
 
 	cfg.channels = LUNQ_MAX_CHANNELS + 1000;
 	m = model(test, &cfg);
 	for (i = 0; i < LUNQ_MAX_CHANNELS; i++)
-		KUNIT_EXPECT_EQ_MSG(test, lunq_model_start(m, 0, i, 1),
+		KUNIT_EXPECT_EQ_MSG(test, model_read(m, 0, i, 1),
 				    10 * US, "IO %d", i);
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 0, 1), 20 * US);
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 0, 1), 20 * US);
 }
 
 static struct kunit_case lunq_model_flash_cases[] = {

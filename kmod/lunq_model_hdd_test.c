@@ -61,21 +61,21 @@ static void lunq_model_hdd_rotation(struct kunit *test)
 	};
 	struct lunq_model *m = model(test, &cfg);
 
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 1000, 8), HALF_REV_7200);
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 10 * MS, 1008, 8), 10 * MS);
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 20 * MS, 0, 8),
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 1000, 8), HALF_REV_7200);
+	KUNIT_EXPECT_EQ(test, model_read(m, 10 * MS, 1008, 8), 10 * MS);
+	KUNIT_EXPECT_EQ(test, model_read(m, 20 * MS, 0, 8),
 			20 * MS + HALF_REV_7200);
 	cfg.rpm = 15000;
 	lunq_model_config(m, &cfg);
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 30 * MS, 5000, 8),
+	KUNIT_EXPECT_EQ(test, model_read(m, 30 * MS, 5000, 8),
 			32 * MS);
 	cfg.rpm = 5400;		/* 5555555.5 ns */
 	lunq_model_config(m, &cfg);
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 40 * MS, 0, 8),
+	KUNIT_EXPECT_EQ(test, model_read(m, 40 * MS, 0, 8),
 			40 * MS + 5555555);
 	cfg.rpm = 0;
 	lunq_model_config(m, &cfg);
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 50 * MS, 7000, 8), 50 * MS);
+	KUNIT_EXPECT_EQ(test, model_read(m, 50 * MS, 7000, 8), 50 * MS);
 }
 
 /* hdd: seek + rotation + svc + transfer add up. */

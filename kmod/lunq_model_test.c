@@ -70,20 +70,20 @@ static void lunq_model_rmw_multiplies(struct kunit *test)
 	struct lunq_model *m = model(test, &cfg);
 
 	/* aligned: 100 us + 40960 ns */
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 8, 8), 140960ULL);
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 8, 8), 140960ULL);
 	/* misaligned start */
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 9, 8), 3 * 140960ULL);
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 9, 8), 3 * 140960ULL);
 	/* misaligned length: 100 us + 46080 ns, times 3 */
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 8, 9), 3 * 146080ULL);
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 8, 9), 3 * 146080ULL);
 	/* rmw_x 1: no penalty */
 	cfg.rmw_x = 1;
 	lunq_model_config(m, &cfg);
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 9, 8), 140960ULL);
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 9, 8), 140960ULL);
 	/* pblk 512: nothing is misaligned */
 	cfg.rmw_x = 3;
 	cfg.pblk = 512;
 	lunq_model_config(m, &cfg);
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 9, 8), 140960ULL);
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 9, 8), 140960ULL);
 
 	/* flash: the channel stays busy for the longer time */
 	cfg = (struct lunq_model_cfg) {
@@ -91,8 +91,8 @@ static void lunq_model_rmw_multiplies(struct kunit *test)
 		.pblk = 4096, .rmw_x = 4,
 	};
 	m = model(test, &cfg);
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 1, 8), 400 * US);
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 16, 8), 500 * US);
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 1, 8), 400 * US);
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 16, 8), 500 * US);
 
 	/* hdd: seek and service both, the head stays busy as long */
 	cfg = (struct lunq_model_cfg) {
@@ -100,13 +100,13 @@ static void lunq_model_rmw_multiplies(struct kunit *test)
 		.rpm = 0, .pblk = 4096, .rmw_x = 2, .capacity = CAP,
 	};
 	m = model(test, &cfg);
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 500000, 7),
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 500000, 7),
 			2 * (6 * MS + 100 * US));
 	/* sequential but misaligned (starts at 500007) */
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 500007, 9),
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 500007, 9),
 			2 * (6 * MS + 100 * US) + 2 * 100 * US);
 	/* sequential and aligned again (500016) */
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 500016, 8),
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 500016, 8),
 			2 * (6 * MS + 100 * US) + 3 * 100 * US);
 }
 
@@ -119,25 +119,25 @@ static void lunq_model_config_keeps_state(struct kunit *test)
 	};
 	struct lunq_model *m = model(test, &cfg);
 
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 500000, 8), 6 * MS);
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 500000, 8), 6 * MS);
 	cfg.svc_us = 1000;
 	lunq_model_config(m, &cfg);
 	/* still busy until 6 ms, and sequential from 500008 */
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 500008, 8), 7 * MS);
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 500008, 8), 7 * MS);
 
 	cfg = (struct lunq_model_cfg) {
 		.kind = LUNQ_MODEL_FLASH, .svc_us = 100, .channels = 2,
 		.pblk = 512, .rmw_x = 1,
 	};
 	m = model(test, &cfg);
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 0, 8), 100 * US);
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 8, 8), 100 * US);
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 0, 8), 100 * US);
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 8, 8), 100 * US);
 	cfg.svc_us = 50;
 	lunq_model_config(m, &cfg);
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 16, 8), 150 * US);
-	/* lunq_model_init() forgets them */
-	lunq_model_init(m, &cfg);
-	KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 16, 8), 50 * US);
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 16, 8), 150 * US);
+	/* a new table's model (zeroed, then configured) starts idle */
+	m = model(test, &cfg);
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 16, 8), 50 * US);
 }
 
 /* The ops table: each kind its model, none and unknown kinds NULL. */
@@ -164,7 +164,7 @@ static void lunq_model_ops_table(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, lunq_model_flash.name, "flash");
 	KUNIT_EXPECT_STREQ(test, lunq_model_hdd.name, "hdd");
 	KUNIT_EXPECT_STREQ(test, lunq_model_array.name, "array");
-	/* init and config pick the ops of the kind */
+	/* config picks the ops of the kind, the first time and live */
 	KUNIT_EXPECT_PTR_EQ(test, m->ops, &lunq_model_hdd);
 	lunq_model_config(m, &(struct lunq_model_cfg){ .kind = LUNQ_MODEL_NONE });
 	KUNIT_EXPECT_PTR_EQ(test, m->ops, NULL);
@@ -189,7 +189,7 @@ static void lunq_model_flush_at_once(struct kunit *test)
 		};
 		struct lunq_model *m = model(test, &cfg);
 
-		KUNIT_EXPECT_EQ(test, lunq_model_start(m, 0, 1000, 8) > 0,
+		KUNIT_EXPECT_EQ(test, model_read(m, 0, 1000, 8) > 0,
 				kinds[i] != LUNQ_MODEL_NONE);
 		KUNIT_EXPECT_EQ_MSG(test, lunq_model_flush(m, 5), 5ULL,
 				    "kind %d", kinds[i]);

@@ -9,6 +9,7 @@
 #include <kunit/test.h>
 #include <linux/math64.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include "lunq_model.h"
 
 #define MS	1000000ULL	/* ns */
@@ -31,13 +32,29 @@ static inline int lunq_model_test_init(struct kunit *test)
 	return 0;
 }
 
+/*
+ * A new LUN with @cfg, as a new table has it: the device context is zeroed
+ * when it is allocated (lunq_core_alloc()), then lunq_apply_policy()
+ * configures the model.
+ */
 static inline struct lunq_model *model(struct kunit *test,
 				const struct lunq_model_cfg *cfg)
 {
 	struct lunq_model *m = test->priv;
 
-	lunq_model_init(m, cfg);
+	memset(m, 0, sizeof(*m));
+	lunq_model_config(m, cfg);
 	return m;
+}
+
+/*
+ * The LUN accepts a read of @sectors at @sector at @now, as the host side
+ * hands it over (lunq_model_io(), no queue cookie): when it completes.
+ */
+static inline u64 model_read(struct lunq_model *m, u64 now, u64 sector,
+			     u32 sectors)
+{
+	return lunq_model_io(m, now, sector, sectors, LUNQ_MD_READ, NULL);
 }
 
 /* One IO handed to the LUN and when it must complete. */
@@ -55,8 +72,8 @@ static inline void run_ios(struct kunit *test, struct lunq_model *m,
 
 	for (i = 0; i < n; i++, io++)
 		KUNIT_EXPECT_EQ_MSG(test,
-				    lunq_model_start(m, io->now, io->sector,
-						     io->sectors),
+				    model_read(m, io->now, io->sector,
+					       io->sectors),
 				    io->want, "IO %d (at %llu ns, sector %llu+%u)",
 				    i, io->now, io->sector, io->sectors);
 }

@@ -35,14 +35,14 @@ static void wc_writes_and_flush(struct kunit *test)
 
 	for (i = 0; i < 4; i++)
 		KUNIT_EXPECT_EQ(test, wr(m, 0, i * 1000, 8), (u64)WC);
-	KUNIT_EXPECT_EQ(test, lunq_model_dirty(m), 32ULL);
+	KUNIT_EXPECT_EQ(test, m->wc.dirty, 32ULL);
 	/* the first destage started at once, the others wait for the head */
 	KUNIT_EXPECT_EQ(test, m->wc.booked, 1U);
 	/* an empty flush at 1 ms: all four on media, one after the other */
 	KUNIT_EXPECT_EQ(test, lunq_model_flush(m, MS), 20 * MS);
 	/* once they are on media the cache is empty, a flush is free */
 	KUNIT_EXPECT_EQ(test, lunq_model_flush(m, 21 * MS), 21 * MS);
-	KUNIT_EXPECT_EQ(test, lunq_model_dirty(m), 0ULL);
+	KUNIT_EXPECT_EQ(test, m->wc.dirty, 0ULL);
 }
 
 /*
@@ -57,7 +57,7 @@ static void wc_idle_destage(struct kunit *test)
 	wr(m, 0, 0, 8);
 	wr(m, 0, 1000, 8);
 	KUNIT_EXPECT_EQ(test, rd(m, 12 * MS, 5000, 8), 17 * MS);
-	KUNIT_EXPECT_EQ(test, lunq_model_dirty(m), 0ULL);
+	KUNIT_EXPECT_EQ(test, m->wc.dirty, 0ULL);
 
 	m = model(test, &hdd5);
 	wr(m, 0, 0, 8);
@@ -81,12 +81,12 @@ static void wc_full(struct kunit *test)
 
 	for (i = 0; i < 16; i++)
 		KUNIT_EXPECT_EQ(test, wr(m, 0, i * 1000, S64K), (u64)WC);
-	KUNIT_EXPECT_EQ(test, lunq_model_dirty(m), 16ULL * S64K);
+	KUNIT_EXPECT_EQ(test, m->wc.dirty, 16ULL * S64K);
 	KUNIT_EXPECT_EQ(test, wr(m, 0, 20000, S64K), 5 * MS + WC);
 	KUNIT_EXPECT_EQ(test, wr(m, 0, 21000, S64K), 10 * MS + WC);
 	/* in arrival order: not before the one ahead of it */
 	KUNIT_EXPECT_EQ(test, wr(m, 0, 22000, S64K), 15 * MS + WC);
-	KUNIT_EXPECT_EQ(test, lunq_model_dirty(m), 16ULL * S64K);
+	KUNIT_EXPECT_EQ(test, m->wc.dirty, 16ULL * S64K);
 	/* a read now: behind the three destages booked (15 ms) */
 	KUNIT_EXPECT_EQ(test, rd(m, MS, 30000, 8), 20 * MS);
 	/* 16 more destages of 5 ms after it */
@@ -102,7 +102,7 @@ static void wc_fua(struct kunit *test)
 	wr(m, 0, 1000, 8);
 	KUNIT_EXPECT_EQ(test, lunq_model_io(m, MS, 2000, 8, LUNQ_MD_FUA, NULL),
 			10 * MS);
-	KUNIT_EXPECT_EQ(test, lunq_model_dirty(m), 16ULL);
+	KUNIT_EXPECT_EQ(test, m->wc.dirty, 16ULL);
 	KUNIT_EXPECT_EQ(test, lunq_model_flush(m, MS), 15 * MS);
 }
 
@@ -133,7 +133,7 @@ static void wc_off_and_live(struct kunit *test)
 
 	m = model(test, &hdd5);
 	KUNIT_EXPECT_EQ(test, wr(m, 0, 0, 4096), 5 * MS);
-	KUNIT_EXPECT_EQ(test, lunq_model_dirty(m), 0ULL);
+	KUNIT_EXPECT_EQ(test, m->wc.dirty, 0ULL);
 }
 
 /*

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * dm-lunq, TEST-ONLY: the negative control of the crash-consistency test
- * (tests/vm/t-crash-replay.sh).  Built only with LUNQ_TEST_XFLUSH=y
- * (`make kmod-xflush`, build/kmod-xflush/); in every other build these
- * are empty inlines and lunq_xflush.c is not compiled.
+ * dm-lunq, TEST-ONLY: the negative control of the crash-consistency tests
+ * (tests/vm/t-crash-control.sh, on tests/vm/crash-lib.sh).  Built only
+ * with LUNQ_TEST_XFLUSH=y (`make kmod-xflush`, build/kmod-xflush/); in
+ * every other build these are empty inlines and lunq_xflush.c is not
+ * compiled.
  *
  * With the module parameter xflush_every=N > 0, every Nth plain write
  * (data, no PREFLUSH, no FUA) is copied and acknowledged at once, and

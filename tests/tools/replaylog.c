@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * replaylog: list and replay a dm-log-writes log (logwrites.h), for the
- * crash-consistency tests (tests/vm/t-crash-replay.sh): replay a log up
- * to a flush point onto a fresh device, as if the power had failed
- * right after that flush completed.
+ * crash-consistency tests (tests/vm/t-crash-*.sh on tests/vm/crash-lib.sh):
+ * replay a log up to a flush point onto a fresh device, as if the power
+ * had failed right after that flush completed.
  *
  *   replaylog list LOG
  *       one line per entry: INDEX FLAGS SECTOR NR_SECTORS [MARK]

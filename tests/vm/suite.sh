@@ -74,7 +74,7 @@ for name in $names; do
 		# On the icount clock a test that timed out while nothing was
 		# stuck in the kernel (no task in D state, no IO in flight) runs
 		# once more: 6.1's one-vCPU icount guest now and then never
-		# wakes a sleeping test script (README, "Known problems of the
+		# wakes a sleeping test script (doc/testing.md, "Known problems of the
 		# icount clock").  Anything stuck below fails at once.
 		if [ "${LUNQ_VM_ACCEL:-}" = icount ] &&
 		   ! grep -q '^# pid \|^# in flight' "$log.stuck"; then

@@ -1,7 +1,8 @@
 # The overhead guard: lunq's guest instructions per IO against dm-linear's,
 # under QEMU's instruction-counting clock (qemu/run LUNQ_ACCEL=icount),
 # where a CPU-bound run's guest time is its instruction count and a round
-# repeats to about 0.1% (README "Measuring overhead in instructions").
+# repeats to about 0.1% (doc/benchmarks.md, "Measuring overhead in
+# instructions").
 # 4 KiB randread QD32, libaio, one job on a null_blk that is not memory
 # backed (bench/overhead.sh's part A), 1 s of guest time per run, a warm-up
 # each, then two rounds in ABBA order:

@@ -1,5 +1,5 @@
-# The ready-made tracing tools of trace/ and the README's recipes, run as a
-# user would, each against lunq's own figures:
+# The ready-made tracing tools of trace/ and doc/tracing.md's recipes, run
+# as a user would, each against lunq's own figures:
 #  - bpftrace trace/lunq-wait.bt: its IO count and wait sum = the wait
 #    histograms' count and sum;
 #  - bpftrace trace/lunq-throttle.bt: its lines = the throttle log's moves;
