@@ -54,6 +54,22 @@ trace_off() {
 ev() { awk -v e="lunq_$1" '$1 == e { $1 = ""; sub(/^ /, ""); print }' /tmp/tr; }
 nev() { ev "$1" | wc -l; }
 
+# notes_load NAME SIZE: the lunq events and a blktrace of lq's notes
+# around a verified write load; events in /tmp/tr, blkparse's text (the
+# notes made readable by blknotes) in /tmp/nt.txt
+notes_load() {
+	trace_on
+	blktrace -d /dev/mapper/lq -a notify -o - > /tmp/nt.bin 2>/tmp/nt.err &
+	_btn=$!
+	sleep 2
+	fio_verify "$1" /dev/mapper/lq --rw=randwrite --bs=4k --iodepth=32 --size="$2" ||
+		fail "fio verify failed ($1)"
+	sleep 1
+	kill -INT $_btn; wait $_btn
+	trace_off
+	blknotes < /tmp/nt.bin | blkparse -i - > /tmp/nt.txt 2>/dev/null
+}
+
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=1000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
 nbd=${nb#/dev/}
@@ -141,16 +157,7 @@ counters_consistent lq || fail "counters inconsistent"
 expect dmsetup message lq 0 set qdepth:16 lun_depth:4 reaction:linux bubble_ms:0
 expect dmsetup message lq 0 stats reset
 tlog0=$(tlog lq | wc -l)
-trace_on
-blktrace -d /dev/mapper/lq -a notify -o - > /tmp/nt.bin 2>/tmp/nt.err &
-btn=$!
-sleep 2
-fio_verify tq /dev/mapper/lq --rw=randwrite --bs=4k --iodepth=32 --size=8m ||
-	fail "fio verify failed"
-sleep 1
-kill -INT $btn; wait $btn
-trace_off
-blknotes < /tmp/nt.bin | blkparse -i - > /tmp/nt.txt 2>/dev/null
+notes_load tq 8m
 qf=$(status_field lq qfull)
 note "phase 2: qfull $qf, $(nev qfull) lunq_qfull, $(nev throttle) lunq_throttle, notes: $(grep -c 'lunq: ' /tmp/nt.txt)"
 [ "$qf" -gt 0 ] || fail "no QUEUE FULL"
@@ -177,16 +184,7 @@ nb2=$(nullb_create lq_nb2 128 irqmode=2 completion_nsec=20000000 hw_queue_depth=
 	fail "null_blk setup"
 dm_create lq "0 $(sectors "$nb2") lunq $nb2 0 5 qdepth:32 lun_depth:2 reset_after:3 reset_ms:50 qfull_delay_us:1000" ||
 	fail "create"
-trace_on
-blktrace -d /dev/mapper/lq -a notify -o - > /tmp/nt.bin 2>/tmp/nt.err &
-btn=$!
-sleep 2
-fio_verify tr /dev/mapper/lq --rw=randwrite --bs=4k --iodepth=32 --size=512k ||
-	fail "fio verify failed across resets"
-sleep 1
-kill -INT $btn; wait $btn
-trace_off
-blknotes < /tmp/nt.bin | blkparse -i - > /tmp/nt.txt 2>/dev/null
+notes_load tr 512k
 rs=$(status_field lq resets) nr=$(grep -c 'lunq: LUN reset' /tmp/nt.txt)
 [ "$rs" -gt 0 ] || fail "no LUN reset"
 [ "$(nev reset)" = "$rs" ] && [ "$nr" = "$rs" ] ||
