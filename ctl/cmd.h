@@ -28,6 +28,7 @@ int cmd_list(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_set(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
+int cmd_policy(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_hist(int argc, char **argv);
 int cmd_align(int argc, char **argv);
