@@ -32,6 +32,7 @@
 # --quick   shorter runs   --check   assert the issue's criteria
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/demo/lib.sh"
+. "$LUNQ_SRC/tests/demo/hostile.sh"
 
 PARTS=${AUTO_PARTS:-ABCD}	# the parts to run (for development)
 demo_args auto.sh "$@"
@@ -40,20 +41,6 @@ if [ $QUICK = 1 ]; then
 else
 	SW_T=3 T_A=25 W_A=15 T_B=34 T_C=25 T_D=32 P_D=8000
 fi
-calc() { awk "BEGIN { $1 }"; }
-st() { cat "/sys/kernel/lunq/$1/stats/$2"; }
-p99() { awk '$1 == "p99" { print $2 }' "/sys/kernel/lunq/$1/hist/$2"; }
-ms() { awk -v n="$1" 'BEGIN { printf "%.2f", n / 1e6 }'; }
-
-# lb DEV SECONDS WARMUP OUT [ARGS]: lunqbench QD 64 random 4k reads (JSON)
-lb() {
-	_d=$1 _t=$2 _w=$3 _o=$4
-	shift 4
-	lunqbench --json --iodepth 64 --elapsed "$_t" --warmup "$_w" \
-		--interval 0.5 "$@" "/dev/mapper/$_d" > "$_o" 2> "$_o.err" ||
-		{ cat "$_o.err"; echo "lunqbench failed"; }
-}
-lbv() { jq -r "$2" "$1" 2>/dev/null || echo 0; }
 
 # sampler NAME SECONDS OUT: "ms throttle phase" every 0.25 s (background)
 sampler() {
@@ -216,30 +203,6 @@ case $PARTS in *D*)
 echo
 echo "--- D. Seed 004's hostile case: a pool of 32 slots, a busy neighbour, other initiators"
 echo "    holding 16 slots half of every $((P_D / 1000)) s; LUN reset after 10 QUEUE FULLs in a row"
-# hostile POLICY "AQ WORDS" "NQ WORDS" [FOREIGN WORDS] [SECONDS]
-hostile() {
-	_p=$1 _t=${5:-$T_D}
-	lunqctl create aq "$nb" pool=port pool_depth=32 ${4:-foreign=16 foreign_period_ms=$P_D} \
-		reset_after=10 reset_ms=500 $FLASH $2 > /dev/null || { echo "create aq ($_p) failed"; return; }
-	lunqctl create nq "$nb2" pool=port $FLASH $3 > /dev/null ||
-		{ echo "create nq failed"; lunqctl remove aq > /dev/null; return; }
-	( _i=0; while [ $_i -lt $((_t * 2)) ]; do
-		echo "$_i $(st aq throttle)"; sleep 0.5; _i=$((_i + 1)); done ) > /tmp/d-depth &
-	_s=$!
-	lb nq "$_t" 0 /tmp/d-nq.json --iodepth 32 &
-	_n=$!
-	lb aq "$_t" 0 "/tmp/d-$_p.json" --iodepth 32
-	wait $_n $_s
-	_q=$(st aq qfull) _r=$(st aq resets)
-	_i=$(lbv "/tmp/d-$_p.json" .totals.iops) _p99=$(lbv "/tmp/d-$_p.json" '.totals.percentiles_ns.response.p99')
-	_ni=$(lbv /tmp/d-nq.json .totals.iops)
-	eval "D_${_p}_IOPS=$_i D_${_p}_P99=$_p99 D_${_p}_Q=$(calc "printf \"%.1f\", $_q / $_t") D_${_p}_R=$_r D_${_p}_N=$_ni"
-	jq -r --arg p "$_p" '.intervals[] | "\($p) \(.t) \(.iops) \(.resp_p99_ns)"' "/tmp/d-$_p.json" |
-		awk 'NR == FNR { d[$1] = $2; next } { i = int($2 * 2 + 0.5) - 1; print $1 "," $2 "," (i in d ? d[i] : "") "," $3 "," $4 }' /tmp/d-depth - >> "$OUT/auto-trace.csv"
-	lunqctl remove aq > /dev/null
-	lunqctl remove nq > /dev/null
-	row D "$_p" - - - - "$_i" 0 "$_p99" "$(calc "printf \"%.2f\", $_q / $_t")" "$_r" "$_ni"
-}
 hostile auto "qdepth=16 auto=knee" "qdepth=8"
 hostile linux "qdepth=32 reaction=linux" "qdepth=8"
 hostile sd "qdepth=32 reaction=sd" "qdepth=8"
@@ -253,8 +216,6 @@ D_oracle_P99=$(calc "print ($D_oracleA_P99 > $D_oracleB_P99) ? $D_oracleA_P99 : 
 D_oracle_Q=$(calc "print ($D_oracleA_Q + $D_oracleB_Q) / 2")
 D_oracle_R=$((D_oracleA_R + D_oracleB_R))
 D_oracle_N=$(calc "print ($D_oracleA_N + $D_oracleB_N) / 2")
-# Jain's fairness index of the two LUNs' IOPS: (a + n)^2 / (2 (a^2 + n^2))
-jain() { calc "a = $1; n = $2; printf \"%.2f\", (a + n > 0) ? (a + n) * (a + n) / (2 * (a * a + n * n)) : 0"; }
 printf '\n  %-10s %10s %12s %10s %8s %14s %6s\n' policy IOPS "resp p99" "QFULL/s" resets "neighbour IOPS" Jain
 for p in auto linux sd static16 global oracle; do
 	eval "printf '  %-10s %10.0f %9s ms %10s %8s %14.0f %6s\n' $p \$D_${p}_IOPS \$(ms \$D_${p}_P99) \$D_${p}_Q \$D_${p}_R \$D_${p}_N \$(jain \$D_${p}_IOPS \$D_${p}_N)"
