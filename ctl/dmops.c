@@ -567,7 +567,9 @@ static int lq_check_words(char *const *words, int nwords, char *err,
 			return lq_fail(err, errlen, LQ_EUSAGE, "%s: %s",
 				       words[i], lunq_arg_error(aerr, key));
 	}
-	msg = lunq_policy_check(&p);
+	msg = lunq_policy_resolve(&p, seen);
+	if (!msg)
+		msg = lunq_policy_check(&p);
 	if (msg)
 		return lq_fail(err, errlen, LQ_EUSAGE, "%s", msg);
 	return LQ_OK;

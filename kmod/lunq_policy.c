@@ -37,7 +37,9 @@ const char *lunq_parse_words(struct lunq_c *lc, struct lunq_policy *p,
 			return lunq_arg_error(aerr, key);
 		}
 	}
-	err = lunq_policy_check(&np);
+	err = lunq_policy_resolve(&np, seen);
+	if (!err)
+		err = lunq_policy_check(&np);
 	if (err)
 		return err;
 	/* rules that depend on the lower device or an existing pool */
