@@ -236,10 +236,12 @@ fi
 # panel with its ticks and unit, seconds under each, the legend outside
 awk -F, -v tp="$((P_D / 2000))" '
 	# a round tick step for an axis up to m: 1, 2 or 5 x 10^k, about 5 ticks
-	function step(m,   r, f, fl, e) {
+	# (no log() or ^: busybox awk in the VM has no math)
+	function step(m,   r, e) {
 		if (m <= 0) return 1
-		r = m / 5; f = log(r) / log(10); fl = int(f); if (fl > f) fl--
-		e = 10 ^ fl; r = r / e
+		r = m / 5; e = 1
+		while (r >= 10) { r /= 10; e *= 10 }
+		while (r < 1) { r *= 10; e /= 10 }
 		return (r <= 1 ? 1 : r <= 2 ? 2 : r <= 5 ? 5 : 10) * e
 	}
 	function lbl(v) { return (v == int(v)) ? sprintf("%d", v) : sprintf("%g", v) }
