@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <stdarg.h>
+#include <dirent.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -346,6 +347,28 @@ static int policy_show(const char *name, bool json)
 		       depth, pinned ? ", link pinned at " : "",
 		       pinned ? pin : "");
 	return LQ_OK;
+}
+
+int lq_policy_forget(const char *dm_name)
+{
+	char pin[PATH_MAX];
+	size_t n = strlen(dm_name);
+	struct dirent *e;
+	int gone = 0;
+	DIR *dir;
+
+	dir = opendir(LQ_PIN_DIR);
+	if (!dir)
+		return 0;
+	/* the device's own name, and NAME@BEGIN of a table of several */
+	while ((e = readdir(dir)))
+		if (!strncmp(e->d_name, dm_name, n) &&
+		    (!e->d_name[n] || e->d_name[n] == '@')) {
+			lq_pin_path(pin, sizeof(pin), e->d_name);
+			gone += !unlink(pin);
+		}
+	closedir(dir);
+	return gone;
 }
 
 int cmd_policy(int argc, char **argv)

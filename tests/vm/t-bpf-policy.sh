@@ -203,8 +203,9 @@ lc_out "policy garbage"
 ok "an unprivileged attach is refused (exit 3: $why), lq2 keeps its policy"
 
 mark=$(dmesg_mark)
-lc 0 policy detach lq
-dm_remove lq
+lc 0 remove lq		# with kyber attached: lunqctl unpins its link too
+lc_out "removed lq and its BPF policy's link"
+[ -e /sys/fs/bpf/lunq/lq ] && fail "lunqctl remove left lq's pin"
 # a reload detaches lq2's policy; its link stays pinned, attached to nothing
 echo "0 $sz lunq $nb2 0 1 qdepth:5" | dmsetup reload lq2 || fail "reload"
 expect dmsetup resume lq2
@@ -216,6 +217,7 @@ dm_remove lq2
 rmmod dm_lunq 2> /tmp/rm.err && fail "dm_lunq unloaded with a BPF policy loaded"
 ok "rmmod refused while a policy is loaded: $(cat /tmp/rm.err)"
 rm /sys/fs/bpf/lunq/lq2
+rm -f /sys/fs/bpf/lunq/*	# any other test's (lunqctl remove unpins its own)
 i=0
 until rmmod dm_lunq 2> /dev/null; do
 	i=$((i + 1))
