@@ -91,7 +91,7 @@ void lunq_win_work(struct work_struct *work)
 		lc->pol.qfull_pending = 0;
 		d = lunq_pol_qfull(&lc->pol, &pv);
 		if (d != pv.depth) {
-			kick = lunq_throttle_set(lc, d, LUNQ_TC_QFULL, now);
+			kick |= lunq_throttle_set(lc, d, LUNQ_TC_QFULL, now);
 			lc->win_rebase = true;
 		}
 	}
@@ -99,6 +99,7 @@ void lunq_win_work(struct work_struct *work)
 		lc->pol.rebase = false;
 		lc->win_rebase = true;
 	}
+	/* auto's own settling time (past, or 0, for the other policies) */
 	if (now < lc->pol.autoc.settle_until) {
 		lc->win_rebase = true;	/* IOs of the old depth still out */
 	} else if (lc->win_rebase || ios < w->ios) {
@@ -110,8 +111,8 @@ void lunq_win_work(struct work_struct *work)
 			was = lc->host.thr.depth;
 			d = lunq_pol_idle(&lc->pol, now, was);
 			if (d != was)
-				kick = lunq_throttle_set(lc, d, LUNQ_TC_AUTO,
-							 now);
+				kick |= lunq_throttle_set(lc, d, LUNQ_TC_AUTO,
+							  now);
 		}
 	}
 	spin_unlock_irq(&lc->lock);
@@ -144,9 +145,9 @@ void lunq_win_work(struct work_struct *work)
 		d = lunq_pol_window(&lc->pol, &s);
 		trace_lunq_auto_window(&lc->evq, &s, was, d);
 		if (d != was) {
-			kick = lunq_throttle_set(lc, d, lc->pol.ext ?
-						 LUNQ_TC_BPF : LUNQ_TC_AUTO,
-						 now);
+			kick |= lunq_throttle_set(lc, d, lc->pol.ext ?
+						  LUNQ_TC_BPF : LUNQ_TC_AUTO,
+						  now);
 			lc->win_rebase = true;
 		}
 	}
