@@ -21,6 +21,7 @@ if [ $rc != 0 ] || [ "$(grep -c '^check ok' /tmp/auto.log)" != 8 ]; then
 	echo "# first run: auto.sh exit $rc; its checks:"
 	tr -d '\r' < /tmp/auto.log | grep '^check ' | sed 's/^/#   /'
 	echo "# running the experiment once more"
+	cleanup_all	# the first run's devices (auto.sh leaves its null_blks)
 	AUTO_PARTS=${AUTO_PARTS:-ABCD} sh "$LUNQ_SRC/tests/demo/auto.sh" --quick --check -o /tmp/auto > /tmp/auto.log 2>&1
 	rc=$?
 fi
