@@ -11,18 +11,21 @@
 # time: 125
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
-# An experiment, not a computation: when a check misses (a CI host under
-# load: 1 failure in 5 runs on record, which the log did not name), the
-# first run's checks are shown and the experiment runs once more; the
-# second run decides.
-AUTO_PARTS=${AUTO_PARTS:-ABCD} sh "$LUNQ_SRC/tests/demo/auto.sh" --quick --check -o /tmp/auto > /tmp/auto.log 2>&1
+# An experiment, not a computation: when a check misses, the first run's
+# checks are shown and the experiment runs once more from a clean slate;
+# the second run decides.  (Seen: "auto:knee from 64: ... service p99
+# 10.22 <= 1.25 x 8.03 ms" failed by 2%, in 1 of 4 runs on one day.)
+run_auto() {
+	AUTO_PARTS=${AUTO_PARTS:-ABCD} sh "$LUNQ_SRC/tests/demo/auto.sh" --quick --check -o /tmp/auto > /tmp/auto.log 2>&1
+}
+run_auto
 rc=$?
 if [ $rc != 0 ] || [ "$(grep -c '^check ok' /tmp/auto.log)" != 8 ]; then
 	echo "# first run: auto.sh exit $rc; its checks:"
 	tr -d '\r' < /tmp/auto.log | grep '^check ' | sed 's/^/#   /'
 	echo "# running the experiment once more"
 	cleanup_all	# the first run's devices (auto.sh leaves its null_blks)
-	AUTO_PARTS=${AUTO_PARTS:-ABCD} sh "$LUNQ_SRC/tests/demo/auto.sh" --quick --check -o /tmp/auto > /tmp/auto.log 2>&1
+	run_auto
 	rc=$?
 fi
 tr -d '\r' < /tmp/auto.log | grep -v '^check ' | sed 's/^/# /'
