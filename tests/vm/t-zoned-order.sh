@@ -71,14 +71,17 @@ observe() {
 	fi
 }
 
-# run NAME POLICY [WANT]: write+verify 4 zones through POLICY; WANT (a
-# status field) must be above 0 afterwards (qfull by default)
+# run NAME POLICY [WANT [FIO OPTIONS...]]: write+verify 4 zones through
+# POLICY; WANT (a status field) must be above 0 afterwards (qfull by default)
 run() {
+	_n=$1 _p=$2 _f=${3:-qfull}
+	shift 2
+	[ $# -gt 0 ] && shift
 	begin
-	dm_create lq "0 $S lunq $nb 0 $(echo "$2" | wc -w) $2" || fail "create $1: $2"
-	zwrite "$1" /dev/mapper/lq 0 4
+	dm_create lq "0 $S lunq $nb 0 $(echo "$_p" | wc -w) $_p" || fail "create $_n: $_p"
+	zwrite "$_n" /dev/mapper/lq 0 4 "$@"
+	set -- "$_n" "$_p"
 	observe "$1" 0 4
-	_f=${3:-qfull}
 	_v=$(status_field lq "$_f")
 	[ "$_v" -gt 0 ] || fail "$1: $_f=$_v, the path did not run ($2)"
 	counters_consistent lq || fail "$1: counters inconsistent"
@@ -92,9 +95,15 @@ run slow-sorted "qdepth:16 lun_depth:3 qfull_lat_us:1000 sched:disksort max_wait
 
 # ---- instant QUEUE FULL under every reaction
 # (sd restores its throttle after restore_ms, sd-fc step by step: short
-# periods here so that the LUN refuses again and again)
+# periods here so that the LUN refuses again and again).  An instant
+# refusal holds nothing up, so the LUN refuses only while more than
+# lun_depth commands overlap: one fio job per zone, 4 at once, into a LUN
+# of one slot (with one job, 6.12's dm -- one write per zone in flight --
+# kept 3 commands in flight at most and the LUN refused 3 to 20 times a
+# run, sometimes none)
 for r in none linux "sd restore_ms:20" "sd-fc restore_ms:20 step_ms:20 min_throttle:1"; do
-	run "instant-${r%% *}" "qdepth:8 lun_depth:2 reaction:$r qfull_delay_us:500"
+	run "instant-${r%% *}" "qdepth:8 lun_depth:1 reaction:$r qfull_delay_us:500" qfull \
+		--size=4M --numjobs=4 --offset_increment=4M
 done
 
 # ---- write cache and SPTF delay completions only; here with slow answers
