@@ -40,6 +40,13 @@
 #   make bench-overhead  lunq vs dm-linear, disksort vs fifo, scale (ARGS="-o DIR ...")
 #   make bench-compare   lunqbench vs fio, equal settings (ARGS="-o DIR ...")
 #   make fuzz    libFuzzer on the parsers, 10 min per target (FUZZ_TIME=seconds)
+#   make bpf-tools  libbpf 1.5 (static) and bpftool from linux-source-6.12,
+#                cached in ~/.cache/lunq/bpf-<version>; build/bpf/ links to
+#                them, and vmlinux.h of the 6.12 kernel (scripts/bpf-tools)
+#   make policies   the BPF throttle policies (policies/*.bpf.c) into
+#                build/policies/ (lunqctl policy attach NAME FILE.bpf.o)
+#   make kmod-btf   dm-lunq.ko for the 6.12 kernel, then a check of its
+#                module BTF against that kernel's (scripts/kmod-btf)
 # Derived from the installed kernels, so evaluated when used, not when make
 # starts: `make demo` and `make test` install them first (scripts/deps)
 # and build in a sub-make, which reads them afresh.
@@ -49,9 +56,10 @@ DEB_KDIR = /lib/modules/$(KVER)/build
 KDIR ?= $(DEB_KDIR)
 SUBDIRS_USER := $(wildcard lib/Makefile ctl/Makefile bench/Makefile)
 
+.PHONY: bpf-tools kmod-btf policies
 .PHONY: all check-kdir kmod kmod-xflush splat user deps test test-full test-unit test-kunit test-vm test-debug kernel-debug demo tools bench bench-overhead bench-compare checkpatch clean help fuzz
 
-all: kmod splat user tools
+all: kmod splat user tools policies
 
 check-kdir:
 	@test -n "$(KVER)" -a -f "$(DEB_KDIR)/Makefile" || \
@@ -103,6 +111,18 @@ kmod-xflush: check-kdir
 deps:
 	scripts/deps
 
+# BPF struct_ops groundwork: libbpf/bpftool (cached), and the 6.12
+# module's BTF (kbuild writes it from Debian's 6.12 headers' vmlinux;
+# 6.1 and RT get none, which is fine)
+bpf-tools:
+	scripts/bpf-tools
+
+KREL_612 = $(shell scripts/kernels 2>/dev/null | awk '$$1 == "linux-image-6.12-amd64" { print $$2 }')
+kmod-btf:
+	@[ -n "$(KREL_612)" ] || { echo "make kmod-btf: no 6.12 kernel installed; run 'make deps'" >&2; exit 1; }
+	scripts/build-kmod /lib/modules/$(KREL_612)/build > /dev/null
+	scripts/kmod-btf $(KREL_612)
+
 # make install / uninstall (see the top).  The module is the one `make`
 # built for KDIR (build/kmod/<release>/), rebuilt when kmod/ is newer;
 # its release must be KVER.
@@ -125,6 +145,24 @@ $(LUNQ_KO): $(KMOD_SRCS) $(wildcard kmod/uapi/*.h)
 
 TRACE_BT = $(wildcard trace/lunq-*.bt)
 
+# BPF throttle policies (policies/: the examples; tests/bpf/: the tests'
+# garbage ones), built with clang -target bpf against libbpf 1.5's headers
+POLICY_SRCS = $(wildcard policies/*.bpf.c)
+POLICY_OBJS = $(patsubst policies/%.c,build/policies/%.o,$(POLICY_SRCS)) \
+	      build/policies/garbage-zero.bpf.o build/policies/garbage-huge.bpf.o \
+	      build/policies/garbage-random.bpf.o
+BPF_CFLAGS = -O2 -g -Wall -target bpf -D__TARGET_ARCH_x86 -Ibuild/bpf/include \
+	     -Ipolicies -idirafter /usr/include/$(shell gcc -dumpmachine)
+policies: $(POLICY_OBJS)
+build/bpf/include/bpf/libbpf.h:
+	scripts/bpf-tools --quiet
+build/policies/%.bpf.o: policies/%.bpf.c policies/lunq_policy.bpf.h build/bpf/include/bpf/libbpf.h
+	@mkdir -p $(@D)
+	clang $(BPF_CFLAGS) -c $< -o $@
+build/policies/garbage-%.bpf.o: tests/bpf/garbage.bpf.c policies/lunq_policy.bpf.h build/bpf/include/bpf/libbpf.h
+	@mkdir -p $(@D)
+	clang $(BPF_CFLAGS) -DGARBAGE_$(shell echo $* | tr a-z A-Z) -c $< -o $@
+
 install: $(LUNQ_KO) build/tools/blknotes
 	@[ -n "$(KVER)" ] && [ "$(KREL)" = "$(KVER)" ] || \
 	  { echo "make install: KDIR=$(KDIR) builds for kernel '$(KREL)', not KVER=$(KVER); give KVER= and KDIR= of one kernel" >&2; exit 1; }
@@ -136,6 +174,8 @@ install: $(LUNQ_KO) build/tools/blknotes
 	install -D -m 755 build/tools/blknotes $(DESTDIR)$(PREFIX)/bin/blknotes
 	install -d $(DESTDIR)$(PREFIX)/share/lunq/trace
 	install -m 755 $(TRACE_BT) $(DESTDIR)$(PREFIX)/share/lunq/trace/
+	install -d $(DESTDIR)$(PREFIX)/share/lunq/policies
+	install -m 644 policies/*.bpf.c policies/lunq_policy.bpf.h $(DESTDIR)$(PREFIX)/share/lunq/policies/
 
 uninstall:
 	@[ -n "$(KVER)" ] || { echo "make uninstall: no KVER; give KVER=<release>" >&2; exit 1; }
@@ -147,7 +187,8 @@ uninstall:
 	@rmdir $(DESTDIR)/etc/lunq 2> /dev/null || true
 	rm -f $(DESTDIR)$(PREFIX)/bin/blknotes
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/lunq/trace/,$(notdir $(TRACE_BT)))
-	@rmdir $(DESTDIR)$(PREFIX)/share/lunq/trace $(DESTDIR)$(PREFIX)/share/lunq 2> /dev/null || true
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/lunq/policies/,$(notdir $(POLICY_SRCS)) lunq_policy.bpf.h)
+	@rmdir $(DESTDIR)$(PREFIX)/share/lunq/trace $(DESTDIR)$(PREFIX)/share/lunq/policies $(DESTDIR)$(PREFIX)/share/lunq 2> /dev/null || true
 
 # DKMS: dkms.conf's version is the target's (tests/unit/install.sh checks)
 LUNQ_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)

@@ -28,6 +28,13 @@ int cmd_list(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_set(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
+int cmd_policy(int argc, char **argv);
+/*
+ * The device-mapper device @dm_name is gone: unpin the links of the BPF
+ * policies lunqctl policy attach left for it (cmd_policy.c), so the module
+ * is no longer held.  How many were removed.
+ */
+int lq_policy_forget(const char *dm_name);
 int cmd_stat(int argc, char **argv);
 int cmd_hist(int argc, char **argv);
 int cmd_align(int argc, char **argv);

@@ -96,7 +96,11 @@ int cmd_remove(int argc, char **argv)
 		rc = lq_dm_remove(argv[i], err, sizeof(err));
 		if (rc)
 			return lq_error(rc, "%s", err);
-		printf("removed %s\n", argv[i]);
+		if (lq_policy_forget(strncmp(argv[i], "/dev/mapper/", 12) ?
+				     argv[i] : argv[i] + 12))
+			printf("removed %s and its BPF policy's link\n", argv[i]);
+		else
+			printf("removed %s\n", argv[i]);
 	}
 	return LQ_OK;
 }

@@ -567,7 +567,9 @@ static int lq_check_words(char *const *words, int nwords, char *err,
 			return lq_fail(err, errlen, LQ_EUSAGE, "%s: %s",
 				       words[i], lunq_arg_error(aerr, key));
 	}
-	msg = lunq_policy_check(&p);
+	msg = lunq_policy_resolve(&p, seen);
+	if (!msg)
+		msg = lunq_policy_check(&p);
 	if (msg)
 		return lq_fail(err, errlen, LQ_EUSAGE, "%s", msg);
 	return LQ_OK;
@@ -987,4 +989,89 @@ int lq_dm_remove(const char *arg, char *err, size_t errlen)
 out:
 	lq_dm_end();
 	return r;
+}
+
+int lq_dm_message(const char *name, unsigned long long sector,
+		  const char *msg, char *out, size_t outlen, char *err,
+		  size_t errlen)
+{
+	struct dm_task *dmt;
+	const char *resp;
+	int e, rc = LQ_OK;
+
+	lq_dm_begin();
+	dmt = dm_task_create(DM_DEVICE_TARGET_MSG);
+	if (!dmt || !dm_task_set_name(dmt, name) ||
+	    !dm_task_set_sector(dmt, sector) ||
+	    !dm_task_set_message(dmt, msg)) {
+		rc = geteuid() ? lq_perm(err, errlen) :
+			lq_fail(err, errlen, LQ_EFAIL, "%s: cannot prepare the message", name);
+		goto out;
+	}
+	e = lq_run(dmt);
+	if (e == EPERM || e == EACCES) {
+		rc = lq_perm(err, errlen);
+		goto out;
+	}
+	if (e) {
+		rc = lq_fail(err, errlen, e == ENXIO ? LQ_ENOTFOUND : LQ_EFAIL,
+			     "%s: message '%s': %s", name, msg, lq_dm_why(e));
+		goto out;
+	}
+	resp = dm_task_get_message_response(dmt);
+	if (out && outlen)
+		snprintf(out, outlen, "%s", resp ? resp : "");
+out:
+	if (dmt)
+		dm_task_destroy(dmt);
+	lq_dm_end();
+	return rc;
+}
+
+int lq_dm_status(const char *name, unsigned long long sector, char *out,
+		 size_t outlen, char *err, size_t errlen)
+{
+	struct dm_task *dmt;
+	struct dm_info info;
+	void *next = NULL;
+	int e, rc = LQ_ENOTFOUND;
+
+	lq_dm_begin();
+	dmt = dm_task_create(DM_DEVICE_STATUS);
+	if (!dmt || !dm_task_set_name(dmt, name)) {
+		rc = geteuid() ? lq_perm(err, errlen) :
+			lq_fail(err, errlen, LQ_EFAIL, "%s: cannot ask its status", name);
+		goto out;
+	}
+	e = lq_run(dmt);
+	if (e == EPERM || e == EACCES) {
+		rc = lq_perm(err, errlen);
+		goto out;
+	}
+	if (e) {
+		rc = lq_fail(err, errlen, e == ENXIO ? LQ_ENOTFOUND : LQ_EFAIL,
+			     "%s: status: %s", name, lq_dm_why(e));
+		goto out;
+	}
+	if (dm_task_get_info(dmt, &info) && info.exists) {
+		do {
+			uint64_t start, length;
+			char *type = NULL, *p = NULL;
+
+			next = dm_get_next_target(dmt, next, &start, &length,
+						  &type, &p);
+			if (type && !strcmp(type, "lunq") && start == sector) {
+				snprintf(out, outlen, "%s", p ? p : "");
+				rc = LQ_OK;
+				break;
+			}
+		} while (next);
+	}
+	if (rc)
+		lq_fail(err, errlen, rc, "%s: no lunq target at sector %llu", name, sector);
+out:
+	if (dmt)
+		dm_task_destroy(dmt);
+	lq_dm_end();
+	return rc;
 }

@@ -33,6 +33,17 @@ int lq_dm_create(const char *name, const char *dev, char *const *words,
  */
 int lq_dm_remove(const char *name, char *err, size_t errlen);
 
+/*
+ * Send dm message @msg to the lunq target at @sector of dm device @name;
+ * its answer (may be empty) into @out.
+ */
+int lq_dm_message(const char *name, unsigned long long sector,
+		  const char *msg, char *out, size_t outlen, char *err,
+		  size_t errlen);
+/* The INFO status of the lunq target at @sector of @name into @out. */
+int lq_dm_status(const char *name, unsigned long long sector, char *out,
+		 size_t outlen, char *err, size_t errlen);
+
 /* First line of a small (sysfs) file @path, without its newline. */
 bool lq_read_line(const char *path, char *buf, size_t len);
 

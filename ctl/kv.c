@@ -62,7 +62,10 @@ int lq_kv_words(int argc, char *const *argv, enum lq_kv_mode mode,
 		pos += n;
 	}
 	if (mode == LQ_KV_TABLE) {
-		const char *msg = lunq_policy_check(&p);
+		const char *msg = lunq_policy_resolve(&p, seen);
+
+		if (!msg)
+			msg = lunq_policy_check(&p);
 
 		if (msg) {
 			snprintf(err, errlen, "%s", msg);

@@ -15,6 +15,7 @@ create
 remove
 list -j|--json
 show -j|--json
+policy -j|--json
 set
 reset
 stat -x|--extended -L|--linux -C|--totals -j|--json -p|--prometheus -o|--output=FILE

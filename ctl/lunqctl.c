@@ -30,6 +30,8 @@ const struct lq_cmd lq_cmds[] = {
 	  "one line per lunq device: name, lower device, size, state, policy" },
 	{ "show", cmd_show, "[-j] NAME",
 	  "full policy, lower device identity, counters, pool membership" },
+	{ "policy", cmd_policy, "attach NAME FILE.bpf.o | detach NAME | show [-j] NAME",
+	  "a throttle policy written in BPF: attach, detach, show (Linux 6.9+)" },
 	{ "set", cmd_set, "NAME KEY=VALUE...",
 	  "change the policy of NAME live (all or nothing)" },
 	{ "reset", cmd_reset, "NAME",

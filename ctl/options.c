@@ -37,6 +37,15 @@ const struct lq_opt lq_opts[] = {
 
 	OPT("show", "json", 'j', NULL, LQO_JSON, 0, "one JSON object"),
 
+	TEXT("policy",
+	     "attach NAME FILE.bpf.o: FILE's struct lunq_policy_ops (a BPF\n"
+	     "struct_ops map) becomes NAME's throttle policy; its link is pinned at\n"
+	     "/sys/fs/bpf/lunq/NAME.  detach NAME: the table's policy again.  show\n"
+	     "NAME: the policy in force and where it comes from.  Needs Linux 6.9 or\n"
+	     "later (Debian 12: the 6.12 kernel); kmod/dm-lunq.rst, \"Write your\n"
+	     "own policy\"."),
+	OPT("policy", "json", 'j', NULL, LQO_JSON, 0, "show: one JSON object"),
+
 	TEXT("set",
 	     "KEY:VALUE is accepted too.  Every word is checked before anything is\n"
 	     "sent; the kernel applies all of them or none.  Prints what changed.\n"
@@ -209,6 +218,7 @@ static const struct lq_optscope scopes[] = {
 	{ "remove", "remove", false, false, 0, UNKNOWN, NULL },
 	{ "list", "list", false, false, 17, UNKNOWN, NULL },
 	{ "show", "show", false, false, 17, UNKNOWN, NULL },
+	{ "policy", "policy", false, false, 17, UNKNOWN, NULL },
 	{ "set", "set", false, false, 0, UNKNOWN, NULL },
 	{ "reset", "reset", false, false, 0, UNKNOWN, NULL },
 	{ "stat", "stat", false, false, 21, BAD, NULL },

@@ -35,6 +35,11 @@ static const char *const lunq_auto_names[] = { "off", "knee", "target" };
 
 static const char *const lunq_order_names[] = { "fifo", "sptf" };
 
+/* "policy": the built-ins (kmod/lunq_pol_*.c), as reaction and auto say */
+static const char *const lunq_pol_names[] = {
+	"fixed", "linux", "sd", "sd-fc", "knee", "target"
+};
+
 static const char *const lunq_model_names[] = {
 	"none", "fixed", "flash", "hdd", "array"
 };
@@ -120,6 +125,13 @@ static const struct lunq_keydef lunq_keys[LUNQ_NR_KEYS] = {
 				     "fifo, sptf", true),
 	[LUNQ_SPINDLES] = LUNQ_UINT(spindles, 1, 64, 8, true),
 	[LUNQ_STRIPE_KB] = LUNQ_UINT(stripe_kb, 4, 1048576, 64, true),
+	[LUNQ_POL] = { .name = "policy", .type = LUNQ_T_ENUM, .supported = true,
+		       .names = lunq_pol_names,
+		       .nr_names = ARRAY_SIZE(lunq_pol_names),
+		       .bad_value = "policy: value must be one of fixed, linux, sd, sd-fc, knee, target",
+		       .duplicate = "policy: given more than once",
+		       .unsupported = "policy: not supported by this build of dm-lunq",
+		       .table_only_msg = "policy: can only be set on the table line" },
 };
 
 void lunq_policy_init(struct lunq_policy *p)
@@ -153,6 +165,26 @@ const char *lunq_table_only_error(enum lunq_key key)
 }
 
 #define LUNQ_GIVEN(p, k) ((p)->given & (1ULL << (k)))
+
+const char *lunq_policy_resolve(struct lunq_policy *p, u64 seen)
+{
+	/* policy's values as reaction and auto say them, and back */
+	static const u32 react_of[] = { 0, 1, 2, 3, 0, 0 };
+	static const u32 auto_of[] = { 0, 0, 0, 0, 1, 2 };
+	bool pol = seen & (1ULL << LUNQ_POL);
+	bool ra = seen & ((1ULL << LUNQ_REACTION) | (1ULL << LUNQ_AUTO));
+	u32 *v = p->val;
+
+	if (pol && ra)
+		return "policy: give policy:NAME, or reaction: and auto:, not both";
+	if (pol) {
+		v[LUNQ_REACTION] = react_of[v[LUNQ_POL]];
+		v[LUNQ_AUTO] = auto_of[v[LUNQ_POL]];
+	} else {
+		v[LUNQ_POL] = v[LUNQ_AUTO] ? 3 + v[LUNQ_AUTO] : v[LUNQ_REACTION];
+	}
+	return NULL;
+}
 
 const char *lunq_policy_check(const struct lunq_policy *p)
 {

@@ -46,6 +46,7 @@ enum lunq_key {
 	LUNQ_LUN_ORDER,
 	LUNQ_SPINDLES,
 	LUNQ_STRIPE_KB,
+	LUNQ_POL,		/* "policy": the built-in, or reaction + auto */
 	LUNQ_NR_KEYS
 };
 
@@ -69,6 +70,15 @@ enum lunq_arg_err {
 };
 
 void lunq_policy_init(struct lunq_policy *p);
+
+/*
+ * The key "policy" names a built-in throttle policy (fixed, linux, sd,
+ * sd-fc, knee, target); reaction: and auto: say the same in two keys.
+ * After a line or message whose keys are @seen: policy:NAME sets reaction
+ * and auto, reaction: or auto: sets policy.  NULL, or the error when both
+ * forms were given.
+ */
+const char *lunq_policy_resolve(struct lunq_policy *p, u64 seen);
 
 /*
  * Parse one "key:value" word into @p.  @seen holds a bit per key already

@@ -106,11 +106,55 @@ static void lunq_args_format(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, buf, "qdepth:8");
 }
 
+/* policy:NAME and reaction:/auto: say the same thing; both at once: no */
+static void lunq_args_policy_key(struct kunit *test)
+{
+	static const struct {
+		const char *word;
+		u32 reaction, auto_mode, pol;
+	} cases[] = {
+		{ "policy:fixed", 0, 0, 0 }, { "policy:linux", 1, 0, 1 },
+		{ "policy:sd", 2, 0, 2 }, { "policy:sd-fc", 3, 0, 3 },
+		{ "policy:knee", 0, 1, 4 }, { "policy:target", 0, 2, 5 },
+		{ "reaction:sd-fc", 3, 0, 3 }, { "auto:knee", 0, 1, 4 },
+		{ "auto:target", 0, 2, 5 }, { "reaction:none", 0, 0, 0 },
+	};
+	struct lunq_policy p;
+	enum lunq_key key;
+	unsigned int i;
+	u64 seen;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		lunq_policy_init(&p);
+		seen = 0;
+		KUNIT_ASSERT_EQ(test, parse(&p, &seen, cases[i].word, &key),
+				LUNQ_ARG_OK);
+		KUNIT_EXPECT_NULL(test, lunq_policy_resolve(&p, seen));
+		KUNIT_EXPECT_EQ_MSG(test, p.val[LUNQ_REACTION], cases[i].reaction,
+				    "%s", cases[i].word);
+		KUNIT_EXPECT_EQ_MSG(test, p.val[LUNQ_AUTO], cases[i].auto_mode,
+				    "%s", cases[i].word);
+		KUNIT_EXPECT_EQ_MSG(test, p.val[LUNQ_POL], cases[i].pol, "%s",
+				    cases[i].word);
+	}
+	lunq_policy_init(&p);
+	seen = 0;
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "policy:knee", &key), LUNQ_ARG_OK);
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "reaction:linux", &key), LUNQ_ARG_OK);
+	KUNIT_EXPECT_STREQ(test, lunq_policy_resolve(&p, seen),
+			   "policy: give policy:NAME, or reaction: and auto:, not both");
+	lunq_policy_init(&p);
+	seen = 0;
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "policy:fast", &key),
+			LUNQ_ARG_BAD_VALUE);
+}
+
 static struct kunit_case lunq_args_cases[] = {
 	KUNIT_CASE(lunq_args_ranges),
 	KUNIT_CASE(lunq_args_sched_enum),
 	KUNIT_CASE(lunq_args_form),
 	KUNIT_CASE(lunq_args_format),
+	KUNIT_CASE(lunq_args_policy_key),
 	{}
 };
 

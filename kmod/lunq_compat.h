@@ -152,4 +152,15 @@ lunq_hrtimer_setup(struct hrtimer *timer,
 #define LUNQ_FILLDIR_VAL(more)	((more) ? 0 : -EINVAL)
 #endif
 
+/*
+ * BPF struct_ops types registered by a module: 6.9 (register_bpf_struct_ops()
+ * in <linux/bpf.h>, __register_bpf_struct_ops() exported; Debian's 6.12
+ * has it), with the BPF JIT and syscall.  Before, lunq has no BPF
+ * policies (lunq_bpf.c).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0) && \
+	defined(CONFIG_BPF_JIT) && defined(CONFIG_BPF_SYSCALL)
+#define LUNQ_HAVE_BPF_POLICY 1
+#endif
+
 #endif /* LUNQ_COMPAT_H */

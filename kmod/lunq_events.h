@@ -18,7 +18,7 @@
 
 /* What moved the throttle (lunq_ev.cause, trace event lunq_throttle). */
 enum lunq_tcause { LUNQ_TC_SET, LUNQ_TC_QFULL, LUNQ_TC_RAMP_UP,
-		   LUNQ_TC_RESTORE, LUNQ_TC_AUTO };
+		   LUNQ_TC_RESTORE, LUNQ_TC_AUTO, LUNQ_TC_BPF };
 
 struct lunq_ev {
 	u8 kind;		/* enum lunq_event */

@@ -9,6 +9,8 @@
 
 #include "lunq_compat.h"
 #include "lunq_io.h"
+#include "lunq_policy.h"
+#include "lunq_throttle_dev.h"
 #include "lunq_xflush.h"
 #include "lunq_trace.h"
 
@@ -56,28 +58,8 @@ void lunq_io_send(struct lunq_c *lc, struct bio *bio)
 	dm_submit_bio_remap(bio, NULL);
 }
 
-/* One lock-free IO less in flight at @now; the last one takes the lock. */
-static void lunq_io_fast_put(struct lunq_c *lc, u64 now)
-{
-	if (!lunq_fast_put(&lc->nfast))
-		lunq_fast_edge(lc, false, now);
-}
-
-static void lunq_io_fast_max(struct lunq_c *lc, u32 n)
-{
-	u32 m = READ_ONCE(lc->fast_max);
-
-	while (n > m) {
-		u32 seen = cmpxchg(&lc->fast_max, m, n);
-
-		if (seen == m)
-			break;
-		m = seen;
-	}
-}
-
 /*
- * One fully ordered cmpxchg on @nfast (a slot, lunq_fast_take()), two
+ * A slot of the throttle's lock-free path (lunq_fast_enter()), two
  * clock reads per IO (here and at completion), per-CPU sums; 0 <-> 1 goes
  * through the lock (busy time).  True: @bio is remapped to the lower
  * device, for dm core to send (DM_MAPIO_REMAPPED: the first send needs
@@ -85,35 +67,11 @@ static void lunq_io_fast_max(struct lunq_c *lc, u32 n)
  */
 bool lunq_io_fast_map(struct lunq_c *lc, struct lunq_io *io, struct bio *bio)
 {
-	u32 lim = READ_ONCE(lc->fast_lim);
-	int v = lim ? lunq_fast_take(&lc->nfast, lim, false) : -1;
 	u64 now;
 
-	if (v < 0)
-		return false;	/* closed, or every slot taken */
-	/* before the edge's lock: the clock is slow in some VMs (HPET) */
-	now = ktime_get_ns();
-	if (!v) {
-		/* 0 -> 1: the path is checked under the lock there */
-		v = lunq_fast_edge(lc, true, now);
-		if (!v)
-			return false;
-	} else {
-		/*
-		 * Pairs with smp_mb() in lunq_fast_close(): if the path
-		 * closed before the cmpxchg, this sees it and gives the slot
-		 * back; if it opened again meanwhile, with its own throttle.
-		 */
-		lim = READ_ONCE(lc->fast_lim);
-		if (unlikely(!lim || (u32)v > lim)) {
-			lunq_io_fast_put(lc, now);
-			return false;
-		}
-	}
-	if (unlikely((u32)v > READ_ONCE(lc->fast_max)))
-		lunq_io_fast_max(lc, v);
-	if (bio_sectors(bio))
-		WRITE_ONCE(lc->fast_lba, bio->bi_iter.bi_sector);
+	if (!lunq_fast_enter(lc, bio_sectors(bio) ? bio->bi_iter.bi_sector :
+				 LUNQ_NO_LBA, &now))
+		return false;
 	io->flags = LUNQ_IO_FAST;
 	io->t_arrive = now;
 	io->t_sent = now;
@@ -132,7 +90,7 @@ int lunq_io_fast_end(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
 
 	this_cpu_dec(lc->st.pc->fn);
 	this_cpu_add(lc->st.pc->ft, now);
-	lunq_io_fast_put(lc, now);
+	lunq_fast_exit(lc, now);
 	if (io->flush && !error)
 		lunq_xflush_flushed();	/* test-only build; else nothing */
 	lunq_io_done(lc, io, bio, now, error);
@@ -198,28 +156,17 @@ static void lunq_io_lun_refuses(struct lunq_c *lc, u64 now)
 static void lunq_io_refused(struct lunq_c *lc, struct lunq_io *io, u64 now,
 			    bool nowait, bool lun)
 {
-	u32 throttle;
-
 	lc->qfull++;
 	lunq_ev_qfull(&lc->evq, now);
 	trace_lunq_qfull(&lc->evq, io->iter.bi_sector, io->iter.bi_size,
-			 bio_op(lunq_io_bio(io)), lc->host.qdepth,
+			 bio_op(lunq_io_bio(io)), lc->host.thr.depth,
 			 lc->host.inflight - 1);
 	lunq_note(lc, "QUEUE FULL %s %llu + %u bytes, throttle %u, %u in transport",
 		  op_is_write(bio_op(lunq_io_bio(io))) ? "write" : "read",
 		  (unsigned long long)io->iter.bi_sector, io->iter.bi_size,
-		  lc->host.qdepth, lc->host.inflight - 1);
+		  lc->host.thr.depth, lc->host.inflight - 1);
 	/* in transport: what the host has outstanding besides this one */
-	if (lunq_auto_on(lc)) {
-		throttle = lunq_auto_qfull(&lc->autoc, now,
-					   lc->host.inflight - 1);
-		if (throttle != lc->host.qdepth)
-			lc->auto_rebase = true;	/* a new window after it */
-	} else {
-		throttle = lunq_react_qfull(&lc->react, now,
-					    lc->host.inflight - 1);
-	}
-	lunq_set_throttle(lc, throttle, LUNQ_TC_QFULL, now);
+	lunq_policy_qfull(lc, now, lc->host.inflight - 1);
 	if (lun)
 		lunq_io_lun_refuses(lc, now);
 	if (nowait) {
@@ -331,8 +278,7 @@ void lunq_io_dispatch(struct work_struct *work)
 		lunq_io_qfull_arrive(lc, now);
 		lunq_io_drive_pick(lc, now);
 		lunq_host_unblock(&lc->host, now);
-		lunq_set_throttle(lc, lunq_react_tick(&lc->react, now),
-				  LUNQ_TC_RESTORE, now);
+		lunq_policy_tick(lc, now);
 		while ((w = lunq_host_next(&lc->host, now))) {
 			struct lunq_io *io = container_of(w, struct lunq_io, w);
 

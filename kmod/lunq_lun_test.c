@@ -12,6 +12,14 @@
 #include "lunq_lun.h"
 #include "lunq_sched.h"
 
+/* The depth through the throttle's one store, then the queue's order. */
+static bool host_set(struct lunq_host *h, u32 depth,
+		     enum lunq_sched_mode mode, u64 max_wait_ns)
+{
+	lunq_throttle_store(&h->thr, depth, 0, 0, false);
+	return lunq_host_set(h, mode, max_wait_ns);
+}
+
 #define MS	1000000ULL	/* ns */
 
 /* Admit @n commands at @now; each must be accepted. */
@@ -317,7 +325,7 @@ static void lunq_retry_requeue_blocks(struct kunit *test)
 {
 	struct lunq_retry_ctx *c = test->priv;
 
-	lunq_host_set(&c->h, 2, LUNQ_SCHED_FIFO, 0);
+	host_set(&c->h, 2, LUNQ_SCHED_FIFO, 0);
 	KUNIT_EXPECT_TRUE(test, lunq_host_try_send(&c->h, 100));
 	KUNIT_EXPECT_TRUE(test, lunq_host_try_send(&c->h, 200));
 	lunq_host_requeue(&c->h, &c->w[0], 100, 10 * MS, 5 * MS);
@@ -351,7 +359,7 @@ static void lunq_retry_before_waiters(struct kunit *test)
 {
 	struct lunq_retry_ctx *c = test->priv;
 
-	lunq_host_set(&c->h, 2, LUNQ_SCHED_DISKSORT, 0);
+	host_set(&c->h, 2, LUNQ_SCHED_DISKSORT, 0);
 	KUNIT_EXPECT_TRUE(test, lunq_host_try_send(&c->h, 900));	/* w0 */
 	KUNIT_EXPECT_TRUE(test, lunq_host_try_send(&c->h, 800));	/* w1 */
 	lunq_host_wait(&c->h, &c->w[2], 850, false, 0);
@@ -380,7 +388,7 @@ static void lunq_retry_try_send_refused(struct kunit *test)
 {
 	struct lunq_retry_ctx *c = test->priv;
 
-	lunq_host_set(&c->h, 4, LUNQ_SCHED_FIFO, 0);
+	host_set(&c->h, 4, LUNQ_SCHED_FIFO, 0);
 	/* a block alone (a LUN reset under way) */
 	lunq_host_block(&c->h, 10 * MS);
 	KUNIT_EXPECT_FALSE(test, lunq_host_try_send(&c->h, 0));
@@ -407,7 +415,7 @@ static void lunq_retry_pop_any_order(struct kunit *test)
 	struct lunq_retry_ctx *c = test->priv;
 	int i;
 
-	lunq_host_set(&c->h, 2, LUNQ_SCHED_DISKSORT, 0);
+	host_set(&c->h, 2, LUNQ_SCHED_DISKSORT, 0);
 	lunq_host_try_send(&c->h, 50);
 	lunq_host_try_send(&c->h, 60);
 	lunq_host_wait(&c->h, &c->w[2], 300, false, 0);
@@ -432,7 +440,7 @@ static void lunq_retry_block_keeps_later(struct kunit *test)
 {
 	struct lunq_retry_ctx *c = test->priv;
 
-	lunq_host_set(&c->h, 4, LUNQ_SCHED_FIFO, 0);
+	host_set(&c->h, 4, LUNQ_SCHED_FIFO, 0);
 	lunq_host_try_send(&c->h, 0);
 	lunq_host_try_send(&c->h, 8);
 	lunq_host_block(&c->h, 100 * MS);		/* LUN reset */
@@ -465,7 +473,7 @@ static void lunq_retry_again_keeps_head(struct kunit *test)
 	struct lunq_retry_ctx *c = test->priv;
 	struct lunq_waiter *w;
 
-	lunq_host_set(&c->h, 4, LUNQ_SCHED_FIFO, 0);
+	host_set(&c->h, 4, LUNQ_SCHED_FIFO, 0);
 	KUNIT_EXPECT_TRUE(test, lunq_host_try_send(&c->h, 10));	/* w0 */
 	KUNIT_EXPECT_TRUE(test, lunq_host_try_send(&c->h, 20));	/* w1 */
 	lunq_host_requeue(&c->h, &c->w[0], 10, 0, 0);

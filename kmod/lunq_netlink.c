@@ -13,6 +13,8 @@
 #include <net/genetlink.h>
 #include "lunq_compat.h"
 #include "lunq_core.h"
+#include "lunq_policy.h"
+#include "lunq_throttle_dev.h"
 #include "lunq_dev.h"
 #include "lunq_netlink.h"
 #include "lunq_names.h"

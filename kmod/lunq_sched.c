@@ -160,12 +160,11 @@ u64 lunq_queue_oldest(const struct lunq_queue *q)
 void lunq_host_init(struct lunq_host *h)
 {
 	lunq_queue_init(&h->q);
-	h->qdepth = 0;
+	lunq_throttle_init(&h->thr);
 	h->inflight = 0;
 	h->max_inflight = 0;
 	h->max_waiting = 0;
 	h->dispatching = false;
-	h->held = false;
 	INIT_LIST_HEAD(&h->retry);
 	h->nr_retry = 0;
 	h->blocked = false;
@@ -294,10 +293,9 @@ bool lunq_host_done(struct lunq_host *h)
 	return lunq_host_needs_kick(h);
 }
 
-bool lunq_host_set(struct lunq_host *h, u32 qdepth,
-		   enum lunq_sched_mode mode, u64 max_wait_ns)
+bool lunq_host_set(struct lunq_host *h, enum lunq_sched_mode mode,
+		   u64 max_wait_ns)
 {
-	h->qdepth = qdepth;
 	h->q.mode = mode;
 	h->q.max_wait_ns = max_wait_ns;
 	return lunq_host_needs_kick(h);

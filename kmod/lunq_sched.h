@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * dm-lunq host side: the queue-depth throttle and its wait queue.
+ * dm-lunq host side: the wait queue and the slots the throttle gives it
  *
  * Pure logic, free of bios and device-mapper: the target embeds a
  * struct lunq_waiter in each bio's per-bio data and calls these functions
@@ -34,9 +34,9 @@
 #include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/rbtree.h>
+#include "lunq_throttle.h"
 
-/* An IO without a position (empty flush): never moves the cursor. */
-#define LUNQ_NO_LBA	U64_MAX
+/* LUNQ_NO_LBA (lunq_throttle.h): an IO without a position never moves it. */
 
 /* Values of the "sched" key (index into its names in lunq_args.c). */
 enum lunq_sched_mode {
@@ -77,25 +77,19 @@ struct lunq_waiter *lunq_queue_pop_oldest(struct lunq_queue *q);
 u64 lunq_queue_oldest(const struct lunq_queue *q);
 
 /*
- * The throttle: at most qdepth IOs outstanding below (0 = unlimited), the
- * rest wait in the queue.  A new IO is sent at once only when nothing waits
+ * The host: at most the throttle's depth of IOs outstanding below (@thr,
+ * lunq_throttle.h; 0 = no limit), the rest wait in the queue.  A new IO is sent at once only when nothing waits
  * and no dispatch is under way (@dispatching, set by whoever is sending a
  * batch taken with lunq_host_next() outside the lock), so IOs never
  * overtake earlier waiters.
  */
 struct lunq_host {
 	struct lunq_queue q;
-	u32 qdepth;
+	struct lunq_throttle thr;	/* the depth (lunq_throttle.h) */
 	u32 inflight;
 	u32 max_inflight;		/* since the last reset */
 	u32 max_waiting;
 	bool dispatching;
-	/*
-	 * Sending held: IOs the lock-free pass-through path sent are still
-	 * in flight after the device left it (lunq_core.h); until the last
-	 * completes, no slot is free.
-	 */
-	bool held;
 	/*
 	 * Commands the LUN handed back (QUEUE FULL, aborted by a LUN reset):
 	 * they gave back their slot and are sent again before any waiter, once
@@ -117,9 +111,10 @@ struct lunq_host {
 
 void lunq_host_init(struct lunq_host *h);
 
+/* The throttle's admission check for this host (lunq_throttle.h). */
 static inline bool lunq_host_slot_free(const struct lunq_host *h)
 {
-	return !h->held && (!h->qdepth || h->inflight < h->qdepth);
+	return lunq_throttle_admits(&h->thr, h->inflight);
 }
 
 /*
@@ -135,12 +130,12 @@ struct lunq_waiter *lunq_host_next(struct lunq_host *h, u64 now);
 /* An IO sent below completed.  True when waiters can now be sent. */
 bool lunq_host_done(struct lunq_host *h);
 /*
- * Apply a new policy.  Never touches IOs in flight: lowering qdepth below
- * inflight only stops new sends until enough complete.  True when waiters
- * can now be sent.
+ * Apply a new wait-queue order and aging bound.  True when waiters can now
+ * be sent.  (The depth is the throttle's: a lower one never touches IOs in
+ * flight, it only stops new sends until enough complete.)
  */
-bool lunq_host_set(struct lunq_host *h, u32 qdepth,
-		   enum lunq_sched_mode mode, u64 max_wait_ns);
+bool lunq_host_set(struct lunq_host *h, enum lunq_sched_mode mode,
+		   u64 max_wait_ns);
 /*
  * True when waiters or retries exist, a slot is free, the host is neither
  * blocked nor fenced and no dispatch is running.
@@ -174,43 +169,5 @@ bool lunq_host_unblock(struct lunq_host *h, u64 now);
 /* Remove and return a retry, else the oldest waiter, else NULL. */
 struct lunq_waiter *lunq_host_pop_any(struct lunq_host *h);
 void lunq_host_reset_max(struct lunq_host *h);
-
-/*
- * The lock-free path's slots (lunq_core.h): @n counts its IOs in flight,
- * at most @lim (LUNQ_FAST_NOLIMIT: no throttle).  One fully ordered
- * cmpxchg.  Returns the new count when a slot was taken; 0 when @n was 0
- * (the first IO takes its slot under the device lock: busy time starts
- * there); -1 when all @lim are taken (the IO goes to the locked path,
- * which closes this one and makes it wait).  @first (under the lock):
- * take a slot from 0 too.
- */
-#define LUNQ_FAST_NOLIMIT	U32_MAX
-static inline int lunq_fast_take(atomic_t *n, u32 lim, bool first)
-{
-	int v = atomic_read(n);
-
-	do {
-		if (!v && !first)
-			return 0;
-		if ((u32)v >= lim)
-			return -1;
-	} while (!atomic_try_cmpxchg(n, &v, v + 1));
-	return v + 1;
-}
-
-/*
- * Give back a slot of @n.  False when it is the last one: that one is
- * given back under the device lock (busy time ends, held slots free).
- */
-static inline bool lunq_fast_put(atomic_t *n)
-{
-	int v = atomic_read(n);
-
-	do {
-		if (v == 1)
-			return false;
-	} while (!atomic_try_cmpxchg(n, &v, v - 1));
-	return true;
-}
 
 #endif /* LUNQ_SCHED_H */

@@ -8,6 +8,14 @@
 #include <linux/slab.h>
 #include "lunq_sched.h"
 
+/* The depth through the throttle's one store, then the queue's order. */
+static bool host_set(struct lunq_host *h, u32 depth,
+		     enum lunq_sched_mode mode, u64 max_wait_ns)
+{
+	lunq_throttle_store(&h->thr, depth, 0, 0, false);
+	return lunq_host_set(h, mode, max_wait_ns);
+}
+
 #define MS	1000000ULL	/* ns */
 
 struct lunq_sched_ctx {
@@ -306,7 +314,7 @@ struct lunq_throttle_ctx {
 	struct lunq_waiter w[16];
 };
 
-static int lunq_throttle_init(struct kunit *test)
+static int lunq_throttle_ctx_init(struct kunit *test)
 {
 	struct lunq_throttle_ctx *c = kunit_kzalloc(test, sizeof(*c),
 						    GFP_KERNEL);
@@ -322,7 +330,7 @@ static void lunq_throttle_holds_qdepth(struct kunit *test)
 	struct lunq_throttle_ctx *c = test->priv;
 	int i;
 
-	lunq_host_set(&c->h, 4, LUNQ_SCHED_FIFO, 0);
+	host_set(&c->h, 4, LUNQ_SCHED_FIFO, 0);
 	for (i = 0; i < 4; i++)
 		KUNIT_EXPECT_TRUE(test, lunq_host_try_send(&c->h, 0));
 	KUNIT_EXPECT_FALSE(test, lunq_host_try_send(&c->h, 0));
@@ -355,7 +363,7 @@ static void lunq_throttle_no_overtaking(struct kunit *test)
 {
 	struct lunq_throttle_ctx *c = test->priv;
 
-	lunq_host_set(&c->h, 1, LUNQ_SCHED_FIFO, 0);
+	host_set(&c->h, 1, LUNQ_SCHED_FIFO, 0);
 	KUNIT_EXPECT_TRUE(test, lunq_host_try_send(&c->h, 0));
 	lunq_host_wait(&c->h, &c->w[0], 0, false, 0);
 	KUNIT_EXPECT_TRUE(test, lunq_host_done(&c->h));
@@ -376,14 +384,14 @@ static void lunq_throttle_held(struct kunit *test)
 {
 	struct lunq_throttle_ctx *c = test->priv;
 
-	lunq_host_set(&c->h, 0, LUNQ_SCHED_FIFO, 0);
-	c->h.held = true;
+	host_set(&c->h, 0, LUNQ_SCHED_FIFO, 0);
+	c->h.thr.held = true;
 	KUNIT_EXPECT_FALSE(test, lunq_host_try_send(&c->h, 0));
 	lunq_host_wait(&c->h, &c->w[0], 0, false, 0);
 	KUNIT_EXPECT_FALSE(test, lunq_host_needs_kick(&c->h));
 	KUNIT_EXPECT_NULL(test, lunq_host_next(&c->h, 0));
 	KUNIT_EXPECT_EQ(test, c->h.inflight, 0U);
-	c->h.held = false;
+	c->h.thr.held = false;
 	KUNIT_EXPECT_TRUE(test, lunq_host_needs_kick(&c->h));
 	KUNIT_EXPECT_PTR_EQ(test, lunq_host_next(&c->h, 0), &c->w[0]);
 	KUNIT_EXPECT_EQ(test, c->h.inflight, 1U);
@@ -398,7 +406,7 @@ static void lunq_throttle_fence(struct kunit *test)
 {
 	struct lunq_throttle_ctx *c = test->priv;
 
-	lunq_host_set(&c->h, 8, LUNQ_SCHED_FIFO, 0);
+	host_set(&c->h, 8, LUNQ_SCHED_FIFO, 0);
 	KUNIT_EXPECT_TRUE(test, lunq_host_try_send(&c->h, 0));	/* w[0] */
 	lunq_host_fence(&c->h);
 	KUNIT_EXPECT_FALSE(test, lunq_host_try_send(&c->h, 8));
@@ -456,11 +464,11 @@ static void lunq_throttle_lower_live(struct kunit *test)
 	struct lunq_throttle_ctx *c = test->priv;
 	int i;
 
-	lunq_host_set(&c->h, 8, LUNQ_SCHED_FIFO, 0);
+	host_set(&c->h, 8, LUNQ_SCHED_FIFO, 0);
 	for (i = 0; i < 8; i++)
 		KUNIT_EXPECT_TRUE(test, lunq_host_try_send(&c->h, 0));
 	lunq_host_wait(&c->h, &c->w[0], 0, false, 0);
-	KUNIT_EXPECT_FALSE(test, lunq_host_set(&c->h, 2, LUNQ_SCHED_FIFO, 0));
+	KUNIT_EXPECT_FALSE(test, host_set(&c->h, 2, LUNQ_SCHED_FIFO, 0));
 	KUNIT_EXPECT_EQ(test, c->h.inflight, 8U);
 	for (i = 0; i < 6; i++)
 		KUNIT_EXPECT_FALSE(test, lunq_host_done(&c->h));
@@ -476,15 +484,15 @@ static void lunq_throttle_raise_live(struct kunit *test)
 	struct lunq_throttle_ctx *c = test->priv;
 	int i, n = 0;
 
-	lunq_host_set(&c->h, 1, LUNQ_SCHED_FIFO, 0);
+	host_set(&c->h, 1, LUNQ_SCHED_FIFO, 0);
 	KUNIT_EXPECT_TRUE(test, lunq_host_try_send(&c->h, 0));
 	for (i = 0; i < 10; i++)
 		lunq_host_wait(&c->h, &c->w[i], i, false, 0);
-	KUNIT_EXPECT_TRUE(test, lunq_host_set(&c->h, 4, LUNQ_SCHED_FIFO, 0));
+	KUNIT_EXPECT_TRUE(test, host_set(&c->h, 4, LUNQ_SCHED_FIFO, 0));
 	while (lunq_host_next(&c->h, 0))
 		n++;
 	KUNIT_EXPECT_EQ(test, n, 3);
-	KUNIT_EXPECT_TRUE(test, lunq_host_set(&c->h, 0, LUNQ_SCHED_FIFO, 0));
+	KUNIT_EXPECT_TRUE(test, host_set(&c->h, 0, LUNQ_SCHED_FIFO, 0));
 	while (lunq_host_next(&c->h, 0))
 		n++;
 	KUNIT_EXPECT_EQ(test, n, 10);
@@ -496,7 +504,7 @@ static void lunq_throttle_direct_send_moves_cursor(struct kunit *test)
 {
 	struct lunq_throttle_ctx *c = test->priv;
 
-	lunq_host_set(&c->h, 1, LUNQ_SCHED_DISKSORT, 0);
+	host_set(&c->h, 1, LUNQ_SCHED_DISKSORT, 0);
 	KUNIT_EXPECT_TRUE(test, lunq_host_try_send(&c->h, 500));
 	KUNIT_EXPECT_EQ(test, c->h.q.cursor, 500ULL);
 	lunq_host_wait(&c->h, &c->w[0], 100, false, 0);
@@ -541,7 +549,7 @@ static struct kunit_case lunq_throttle_cases[] = {
 
 static struct kunit_suite lunq_throttle_suite = {
 	.name = "lunq_throttle",
-	.init = lunq_throttle_init,
+	.init = lunq_throttle_ctx_init,
 	.test_cases = lunq_throttle_cases,
 };
 

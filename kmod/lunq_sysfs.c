@@ -26,6 +26,7 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include "lunq_core.h"
+#include "lunq_policy.h"
 #include "lunq_dev.h"
 #include "lunq_sysfs.h"
 #include "lunq_names.h"
@@ -113,7 +114,7 @@ static ssize_t fast_path_show(struct kobject *kobj, struct kobj_attribute *a,
 	struct lunq_c *lc;
 
 	return LUNQ_WITH_LC(kobj, lc, sysfs_emit(buf, "%d %llu\n",
-		READ_ONCE(lc->fast_lim) != 0,
+		READ_ONCE(lc->host.thr.fast_lim) != 0,
 		(unsigned long long)lunq_stats_fast_ios(&lc->st)));
 }
 

@@ -23,7 +23,10 @@
 #include "lunq_compat.h"
 #include "lunq_core.h"
 #include "lunq_io.h"
-#include "lunq_autorun.h"
+#include "lunq_policy.h"
+#include "lunq_throttle_dev.h"
+#include "lunq_window.h"
+#include "lunq_bpf.h"
 #include "lunq_dev.h"
 #include "lunq_sysfs.h"
 #include "lunq_netlink.h"
@@ -41,6 +44,9 @@ static void lunq_dtr(struct dm_target *ti)
 	lc->dying = true;	/* the timer is not re-armed from here on */
 	spin_unlock_irq(&lc->lock);
 	lunq_dev_detach(lc);	/* first: no sysfs or netlink caller after this */
+	lunq_bpf_detach(lc);	/* a BPF policy: its link stays, unattached */
+	lunq_win_stop(lc);	/* before the timer and the dispatcher */
+	lunq_win_free(lc);
 	lunq_core_free(lc);
 }
 
@@ -91,7 +97,7 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		return -EINVAL;
 	}
 
-	lc = lunq_core_alloc(ti, lunq_io_dispatch, lunq_auto_work);
+	lc = lunq_core_alloc(ti, lunq_io_dispatch, lunq_win_work);
 	if (!lc) {
 		ti->error = "Cannot allocate lunq context";
 		return -ENOMEM;
@@ -162,13 +168,13 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 
 	lc->spare = lunq_dev_alloc();
 	if (!lc->spare || lunq_stats_alloc(&lc->st) ||
-	    lunq_auto_alloc(lc, &lc->policy)) {
+	    lunq_win_alloc(lc, lunq_win_needed(&lc->policy))) {
 		ti->error = "Cannot allocate counters and histograms";
 		ret = -ENOMEM;
 		goto bad;
 	}
 	lunq_apply_policy(lc, lc->t0);
-	lc->tlog_n = 0;		/* the initial value is not a change */
+	lc->host.thr.log_n = 0;	/* the initial value is not a change */
 
 	ti->num_flush_bios = 1;
 	/*
@@ -234,7 +240,7 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 	io->flush = op_is_flush(bio->bi_opf) && !bio_sectors(bio);
 	io->iter = bio->bi_iter;
 	io->bi_flags = bio->bi_flags;
-	if (READ_ONCE(lc->fast_lim) && lunq_io_fast_map(lc, io, bio))
+	if (READ_ONCE(lc->host.thr.fast_lim) && lunq_io_fast_map(lc, io, bio))
 		return lunq_xflush_take(bio) ? DM_MAPIO_SUBMITTED :
 					       DM_MAPIO_REMAPPED;
 	io->w.lba = lba;
@@ -242,7 +248,7 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 	now = ktime_get_ns();
 	io->t_arrive = now;
 	/* the lock-free path's slots are all taken: this IO waits for them */
-	if (lc->fast_lim)
+	if (lc->host.thr.fast_lim)
 		lunq_fast_close(lc);
 	if (lunq_host_try_send(&lc->host, lba)) {
 		sent = lunq_io_lun_send(lc, io, bio, now, nowait);
@@ -325,8 +331,7 @@ static int lunq_end_io(struct dm_target *ti, struct bio *bio,
 	kick = lunq_host_done(&lc->host);
 	lunq_account(lc, now);
 	if (!*error)
-		kick |= lunq_set_throttle(lc, lunq_react_good(&lc->react, now),
-					  LUNQ_TC_RAMP_UP, now);
+		kick |= lunq_policy_good(lc, now);
 	spin_unlock_irqrestore(&lc->lock, flags);
 	if (io->flush && !*error)
 		lunq_xflush_flushed();	/* test-only build; else nothing */
@@ -380,7 +385,7 @@ static void lunq_postsuspend(struct dm_target *ti)
 
 	/* nothing is in flight any more; let a last dispatcher run finish */
 	flush_work(&lc->dispatch);
-	lunq_auto_stop(lc);	/* auto's state stays for the resume */
+	lunq_win_stop(lc);	/* the policy's state stays for the resume */
 }
 
 static void lunq_resume(struct dm_target *ti)
@@ -397,7 +402,7 @@ static void lunq_resume(struct dm_target *ti)
 	spin_unlock_irq(&lc->lock);
 	if (kick)
 		lunq_kick(lc);
-	lunq_auto_start(lc);
+	lunq_win_start(lc);
 }
 
 /* "set <key:value>...": all words are checked before any applies. */
@@ -457,7 +462,14 @@ static int lunq_message(struct dm_target *ti, unsigned int argc, char **argv,
 	if (argc == 2 && !strcmp(argv[0], "throttle") &&
 	    !strcmp(argv[1], "log"))
 		return lunq_msg_tlog(lc, result, maxlen);
-	DMERR("%s: unknown message '%.32s': expected 'set <key:value>...', 'stats reset' or 'throttle log'",
+	if (argc == 2 && !strcmp(argv[0], "policy") &&
+	    !strcmp(argv[1], "detach")) {
+		/* a BPF policy: the table's again (its link stays) */
+		scnprintf(result, maxlen, "%s\n",
+			  lunq_bpf_detach(lc) ? "detached" : "none attached");
+		return 1;
+	}
+	DMERR("%s: unknown message '%.32s': expected 'set <key:value>...', 'stats reset', 'throttle log' or 'policy detach'",
 	      dm_device_name(dm_table_get_md(ti->table)),
 	      argc ? argv[0] : "");
 	return -EINVAL;
@@ -475,7 +487,9 @@ static void lunq_status(struct dm_target *ti, status_type_t type,
 	struct lunq_c *lc = ti->private;
 	u64 v[__LUNQ_ST_MAX];
 	struct lunq_policy policy;
+	char pname[LUNQ_POL_NAME];
 	unsigned int nopt;
+	bool ext;
 	size_t sz = 0;
 
 	switch (type) {
@@ -483,6 +497,7 @@ static void lunq_status(struct dm_target *ti, status_type_t type,
 		lunq_fill_stats(lc, v);
 		spin_lock_irq(&lc->lock);
 		policy = lc->policy;
+		ext = lunq_policy_name(lc, pname);
 		spin_unlock_irq(&lc->lock);
 		DMEMIT("qdepth=%llu sched=%s max_wait_ms=%u",
 		       v[LUNQ_ST_THROTTLE],
@@ -508,6 +523,8 @@ static void lunq_status(struct dm_target *ti, status_type_t type,
 		       v[LUNQ_ST_RLENTIME_NS]);
 		DMEMIT(" wtime_ns=%llu rtime_ns=%llu", v[LUNQ_ST_WTIME_NS],
 		       v[LUNQ_ST_RTIME_NS]);
+		DMEMIT(" throttle_policy=%s throttle_policy_from=%s", pname,
+		       ext ? "bpf" : "table");
 		break;
 
 	case STATUSTYPE_TABLE:
@@ -613,6 +630,7 @@ static int __init dm_lunq_init(void)
 		DMERR("register failed %d", ret);
 		goto bad_reg;
 	}
+	lunq_bpf_init();
 	return 0;
 
 bad_reg:

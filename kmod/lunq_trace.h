@@ -18,7 +18,8 @@
  *   lunq_qfull     the host learns of a QUEUE FULL (lunqctl stat's qfull)
  *   lunq_reset     the emulated LUN resets
  *   lunq_bubble    a completion took longer than bubble_ms
- *   lunq_auto_window  one window of auto: its figures and its decision
+ *   lunq_auto_window  one window of the policy (auto, or one loaded from
+ *                     outside): its figures and its decision
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM lunq
@@ -29,7 +30,7 @@
 #include <linux/tracepoint.h>
 #include <linux/blk_types.h>
 #include "lunq_events.h"
-#include "lunq_auto.h"
+#include "lunq_pol_ops.h"
 
 #define LUNQ_TRACE_NAME	32
 
@@ -46,6 +47,7 @@ TRACE_DEFINE_ENUM(LUNQ_TC_QFULL);
 TRACE_DEFINE_ENUM(LUNQ_TC_RAMP_UP);
 TRACE_DEFINE_ENUM(LUNQ_TC_RESTORE);
 TRACE_DEFINE_ENUM(LUNQ_TC_AUTO);
+TRACE_DEFINE_ENUM(LUNQ_TC_BPF);
 
 #define LUNQ_TP_DEV_ASSIGN(q)				\
 	do {						\
@@ -202,7 +204,8 @@ TRACE_EVENT(lunq_throttle,
 				 { LUNQ_TC_QFULL, "qfull" },
 				 { LUNQ_TC_RAMP_UP, "ramp-up" },
 				 { LUNQ_TC_RESTORE, "restore" },
-				 { LUNQ_TC_AUTO, "auto" }))
+				 { LUNQ_TC_AUTO, "auto" },
+				 { LUNQ_TC_BPF, "bpf" }))
 );
 
 TRACE_EVENT(lunq_qfull,
@@ -264,7 +267,7 @@ TRACE_EVENT(lunq_reset,
 );
 
 TRACE_EVENT(lunq_auto_window,
-	TP_PROTO(const struct lunq_evq *q, const struct lunq_auto_sample *s,
+	TP_PROTO(const struct lunq_evq *q, const struct lunq_pol_window *s,
 		 u32 from, u32 to),
 	TP_ARGS(q, s, from, to),
 	TP_STRUCT__entry(
@@ -284,9 +287,9 @@ TRACE_EVENT(lunq_auto_window,
 		LUNQ_TP_DEV_ASSIGN(q);
 		__entry->ns = s->ns;
 		__entry->ios = s->ios;
-		__entry->iops = s->ns ? div64_u64(s->ios * NSEC_PER_SEC, s->ns) : 0;
-		__entry->svc_mean_ns = s->ios ? div64_u64(s->svc_sum_ns, s->ios) : 0;
-		__entry->p99_ns = s->p99_ns;
+		__entry->iops = s->iops;
+		__entry->svc_mean_ns = s->svc_mean_ns;
+		__entry->p99_ns = s->svc_p99_ns;
 		__entry->wait_ns = s->wait_ns;
 		__entry->qfull = s->qfull;
 		__entry->from = from;

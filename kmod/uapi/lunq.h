@@ -49,7 +49,7 @@ enum lunq_attr {
 	LUNQ_A_EV_TIME_NS,	/* u64: CLOCK_MONOTONIC of the event */
 	LUNQ_A_EV_FROM,		/* u32: throttle before */
 	LUNQ_A_EV_TO,		/* u32: throttle after */
-	LUNQ_A_EV_CAUSE,	/* string: set, qfull, ramp-up, restore, auto */
+	LUNQ_A_EV_CAUSE,	/* string: set, qfull, ramp-up, restore, auto, bpf */
 	LUNQ_A_EV_COUNT,	/* u64: QUEUE FULLs since the previous event */
 	LUNQ_A_EV_SECTOR,	/* u64: bubble IO's first sector (device) */
 	LUNQ_A_EV_BYTES,	/* u32: bubble IO's size */

@@ -32,6 +32,7 @@
 # --quick   shorter runs   --check   assert the issue's criteria
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/demo/lib.sh"
+. "$LUNQ_SRC/tests/demo/hostile.sh"
 
 PARTS=${AUTO_PARTS:-ABCD}	# the parts to run (for development)
 demo_args auto.sh "$@"
@@ -40,20 +41,6 @@ if [ $QUICK = 1 ]; then
 else
 	SW_T=3 T_A=25 W_A=15 T_B=34 T_C=25 T_D=32 P_D=8000
 fi
-calc() { awk "BEGIN { $1 }"; }
-st() { cat "/sys/kernel/lunq/$1/stats/$2"; }
-p99() { awk '$1 == "p99" { print $2 }' "/sys/kernel/lunq/$1/hist/$2"; }
-ms() { awk -v n="$1" 'BEGIN { printf "%.2f", n / 1e6 }'; }
-
-# lb DEV SECONDS WARMUP OUT [ARGS]: lunqbench QD 64 random 4k reads (JSON)
-lb() {
-	_d=$1 _t=$2 _w=$3 _o=$4
-	shift 4
-	lunqbench --json --iodepth 64 --elapsed "$_t" --warmup "$_w" \
-		--interval 0.5 "$@" "/dev/mapper/$_d" > "$_o" 2> "$_o.err" ||
-		{ cat "$_o.err"; echo "lunqbench failed"; }
-}
-lbv() { jq -r "$2" "$1" 2>/dev/null || echo 0; }
 
 # sampler NAME SECONDS OUT: "ms throttle phase" every 0.25 s (background)
 sampler() {
@@ -216,30 +203,6 @@ case $PARTS in *D*)
 echo
 echo "--- D. Seed 004's hostile case: a pool of 32 slots, a busy neighbour, other initiators"
 echo "    holding 16 slots half of every $((P_D / 1000)) s; LUN reset after 10 QUEUE FULLs in a row"
-# hostile POLICY "AQ WORDS" "NQ WORDS" [FOREIGN WORDS] [SECONDS]
-hostile() {
-	_p=$1 _t=${5:-$T_D}
-	lunqctl create aq "$nb" pool=port pool_depth=32 ${4:-foreign=16 foreign_period_ms=$P_D} \
-		reset_after=10 reset_ms=500 $FLASH $2 > /dev/null || { echo "create aq ($_p) failed"; return; }
-	lunqctl create nq "$nb2" pool=port $FLASH $3 > /dev/null ||
-		{ echo "create nq failed"; lunqctl remove aq > /dev/null; return; }
-	( _i=0; while [ $_i -lt $((_t * 2)) ]; do
-		echo "$_i $(st aq throttle)"; sleep 0.5; _i=$((_i + 1)); done ) > /tmp/d-depth &
-	_s=$!
-	lb nq "$_t" 0 /tmp/d-nq.json --iodepth 32 &
-	_n=$!
-	lb aq "$_t" 0 "/tmp/d-$_p.json" --iodepth 32
-	wait $_n $_s
-	_q=$(st aq qfull) _r=$(st aq resets)
-	_i=$(lbv "/tmp/d-$_p.json" .totals.iops) _p99=$(lbv "/tmp/d-$_p.json" '.totals.percentiles_ns.response.p99')
-	_ni=$(lbv /tmp/d-nq.json .totals.iops)
-	eval "D_${_p}_IOPS=$_i D_${_p}_P99=$_p99 D_${_p}_Q=$(calc "printf \"%.1f\", $_q / $_t") D_${_p}_R=$_r D_${_p}_N=$_ni"
-	jq -r --arg p "$_p" '.intervals[] | "\($p) \(.t) \(.iops) \(.resp_p99_ns)"' "/tmp/d-$_p.json" |
-		awk 'NR == FNR { d[$1] = $2; next } { i = int($2 * 2 + 0.5) - 1; print $1 "," $2 "," (i in d ? d[i] : "") "," $3 "," $4 }' /tmp/d-depth - >> "$OUT/auto-trace.csv"
-	lunqctl remove aq > /dev/null
-	lunqctl remove nq > /dev/null
-	row D "$_p" - - - - "$_i" 0 "$_p99" "$(calc "printf \"%.2f\", $_q / $_t")" "$_r" "$_ni"
-}
 hostile auto "qdepth=16 auto=knee" "qdepth=8"
 hostile linux "qdepth=32 reaction=linux" "qdepth=8"
 hostile sd "qdepth=32 reaction=sd" "qdepth=8"
@@ -253,8 +216,6 @@ D_oracle_P99=$(calc "print ($D_oracleA_P99 > $D_oracleB_P99) ? $D_oracleA_P99 : 
 D_oracle_Q=$(calc "print ($D_oracleA_Q + $D_oracleB_Q) / 2")
 D_oracle_R=$((D_oracleA_R + D_oracleB_R))
 D_oracle_N=$(calc "print ($D_oracleA_N + $D_oracleB_N) / 2")
-# Jain's fairness index of the two LUNs' IOPS: (a + n)^2 / (2 (a^2 + n^2))
-jain() { calc "a = $1; n = $2; printf \"%.2f\", (a + n > 0) ? (a + n) * (a + n) / (2 * (a * a + n * n)) : 0"; }
 printf '\n  %-10s %10s %12s %10s %8s %14s %6s\n' policy IOPS "resp p99" "QFULL/s" resets "neighbour IOPS" Jain
 for p in auto linux sd static16 global oracle; do
 	eval "printf '  %-10s %10.0f %9s ms %10s %8s %14.0f %6s\n' $p \$D_${p}_IOPS \$(ms \$D_${p}_P99) \$D_${p}_Q \$D_${p}_R \$D_${p}_N \$(jain \$D_${p}_IOPS \$D_${p}_N)"
@@ -271,39 +232,73 @@ fi
 ;; esac
 
 ############################################################################
-# the plot: depth, IOPS and p99 over time, one line per policy of D
+# the plot: depth, IOPS and p99 over time, one line per policy of D; each
+# panel with its ticks and unit, seconds under each, the legend outside
 awk -F, -v tp="$((P_D / 2000))" '
+	# a round tick step for an axis up to m: 1, 2 or 5 x 10^k, about 5 ticks
+	# (no log() or ^: busybox awk in the VM has no math)
+	function step(m,   r, e) {
+		if (m <= 0) return 1
+		r = m / 5; e = 1
+		while (r >= 10) { r /= 10; e *= 10 }
+		while (r < 1) { r *= 10; e /= 10 }
+		return (r <= 1 ? 1 : r <= 2 ? 2 : r <= 5 ? 5 : 10) * e
+	}
+	function lbl(v) { return (v == int(v)) ? sprintf("%d", v) : sprintf("%g", v) }
 	NR == 1 { next }
 	{ n++; P[n] = $1; T[n] = $2; D[n] = $3; I[n] = $4; L[n] = $5 / 1e6
 	  if (!($1 in seen)) { seen[$1] = 1; order[++np] = $1 }
 	  if ($2 > tmax) tmax = $2; if ($3 > dmax) dmax = $3; if ($4 > imax) imax = $4; if (L[n] > lmax) lmax = L[n] }
 	END {
-		W = 760; H = 180; X0 = 60; split("#1f77b4 #d62728 #2ca02c #9467bd #ff7f0e #8c564b #e377c2", col, " ")
+		W = 760; H = 180; X0 = 70; G = 44; split("#1f77b4 #d62728 #2ca02c #9467bd #ff7f0e #8c564b #e377c2", col, " ")
 		split("depth (commands)|IOPS|response p99 (ms)", lab, "|")
 		mx[1] = dmax; mx[2] = imax; mx[3] = lmax
-		printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n", W + 180, 3 * (H + 30) + 40
+		if (tmax <= 0) tmax = 1
+		xs = step(tmax)
+		printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n", X0 + W + 170, 3 * (H + G) + 40
 		printf "<text x=\"%d\" y=\"16\" font-size=\"13\">lunq tunes itself: seed 004 hostile case (other initiators hold 16 of 32 pool slots in the shaded half of each period)</text>\n", X0
 		for (p = 1; p <= 3; p++) {
-			y0 = 30 + (p - 1) * (H + 30)
-			for (t = 0; t < tmax; t += 2 * tp)
-				printf "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#eeeeee\"/>\n", X0 + t / tmax * W, y0, tp / tmax * W, H
+			y0 = 34 + (p - 1) * (H + G)
+			ys = step(mx[p]); top = ys * int((mx[p] + ys - 1e-9) / ys); if (top <= 0) top = ys
+			for (t = 0; t < tmax; t += 2 * tp) {
+				w = tp; if (t + w > tmax) w = tmax - t
+				printf "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#eeeeee\"/>\n", X0 + t / tmax * W, y0, w / tmax * W, H
+			}
+			for (v = 0; v <= top + 1e-9; v += ys) {
+				y = y0 + H - v / top * H
+				printf "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#cccccc\" stroke-width=\"0.5\"/>\n", X0, y, X0 + W, y
+				printf "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", X0 - 4, y + 4, lbl(v)
+			}
+			for (t = 0; t <= tmax + 1e-9; t += xs) {
+				x = X0 + t / tmax * W
+				printf "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\"/>\n", x, y0 + H, x, y0 + H + 4
+				printf "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x, y0 + H + 15, lbl(t)
+			}
+			printf "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">s</text>\n", X0 + W + 14, y0 + H + 15
 			printf "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n", X0, y0, W, H
-			printf "<text x=\"5\" y=\"%d\">%s</text>\n", y0 - 4, lab[p]
-			printf "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.0f</text>\n", X0 - 4, y0 + 10, mx[p]
-			printf "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">0</text>\n", X0 - 4, y0 + H
+			printf "<text x=\"5\" y=\"%d\" font-weight=\"bold\">%s</text>\n", y0 - 6, lab[p]
 			for (k = 1; k <= np; k++) {
 				pts = ""
 				for (i = 1; i <= n; i++) {
 					if (P[i] != order[k]) continue
 					v = (p == 1) ? D[i] : (p == 2) ? I[i] : L[i]
 					if (v == "") continue
-					pts = pts sprintf("%.1f,%.1f ", X0 + T[i] / tmax * W, y0 + H - (mx[p] ? v / mx[p] : 0) * H)
+					pts = pts sprintf("%.1f,%.1f ", X0 + T[i] / tmax * W, y0 + H - v / top * H)
 				}
 				printf "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"%s\"/>\n", col[k], pts
-				if (p == 1) printf "<text x=\"%d\" y=\"%d\" fill=\"%s\">%s</text>\n", X0 + W + 10, y0 + 14 * k, col[k], order[k]
 			}
 		}
-		printf "<text x=\"%d\" y=\"%d\">seconds</text>\n</svg>\n", X0 + W / 2, 3 * (H + 30) + 30
+		# the legend, right of the plots
+		lx = X0 + W + 24
+		printf "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">policy</text>\n", lx, 48
+		for (k = 1; k <= np; k++) {
+			printf "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>\n", lx, 60 + 16 * k - 4, lx + 18, 60 + 16 * k - 4, col[k]
+			printf "<text x=\"%d\" y=\"%d\">%s</text>\n", lx + 24, 60 + 16 * k, order[k]
+		}
+		ly = 60 + 16 * (np + 1) + 8
+		printf "<rect x=\"%d\" y=\"%d\" width=\"18\" height=\"10\" fill=\"#eeeeee\" stroke=\"#999\"/>\n", lx, ly - 9
+		printf "<text x=\"%d\" y=\"%d\">other initiators</text>\n<text x=\"%d\" y=\"%d\">present</text>\n", lx + 24, ly, lx + 24, ly + 13
+		printf "<text x=\"%d\" y=\"%d\">time (seconds)</text>\n</svg>\n", X0 + W / 2 - 30, 3 * (H + G) + 34
 	}' "$OUT/auto-trace.csv" > "$OUT/auto.svg"
 echo
 echo "plot: $OUT/auto.svg (depth, IOPS and response p99 over time, shaded: other initiators present)"

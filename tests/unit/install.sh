@@ -30,6 +30,10 @@ usr/bin/blknotes
 usr/bin/lunqbench
 usr/sbin/lunqctl
 usr/share/bash-completion/completions/lunqctl
+usr/share/lunq/policies/aimd.bpf.c
+usr/share/lunq/policies/kyber.bpf.c
+usr/share/lunq/policies/lunq_policy.bpf.h
+usr/share/lunq/policies/parda.bpf.c
 usr/share/lunq/trace/lunq-qfull.bt
 usr/share/lunq/trace/lunq-throttle.bt
 usr/share/lunq/trace/lunq-wait.bt

@@ -13,7 +13,7 @@
 # Checks: every unit has a layer and every file the diagram names exists;
 # no unit depends on a unit of a higher layer; the dependency graph has no
 # cycle (tsort finds one and names it); the dm target (lunq_target) is a
-# leaf: nothing depends on it.  The KUnit suites (*_test.c) are left out:
+# leaf: nothing depends on it; only the throttle unit writes the depth.  The KUnit suites (*_test.c) are left out:
 # they test a unit from above.  The checker itself must catch a planted
 # upward dependency and a planted circle.
 #
@@ -193,5 +193,35 @@ if tsort "$tmp/cyc" > /dev/null 2>&1; then
 	nok "tsort finds a planted circle"
 else
 	ok "tsort finds a planted circle"
+fi
+# One owner for the throttle (lunq_throttle.c, lunq_throttle_dev.c): no
+# other file of kmod/ (KUnit suites aside) writes the live depth or the
+# lock-free gate, or calls the depth's one store.
+# depth_writers DIR: the offending lines, "file:line: text"
+depth_writers() {
+	for f in "$1"/lunq_*.c "$1"/lunq_*.h; do
+		case ${f##*/} in
+		lunq_throttle.[ch]|lunq_throttle_dev.[ch]|*_test.c) continue ;;
+		esac
+		grep -nE '(thr(\.|->)depth|fast_lim)[[:space:]]*([-+*/|&]?=[^=]|\+\+|--)|WRITE_ONCE\([^,]*(fast_lim|thr(\.|->)depth)|lunq_throttle_store\(' "$f" |
+			sed "s|^|${f##*/}:|"
+	done
+}
+depth_writers "$kmod" > "$tmp/writers"
+if [ -s "$tmp/writers" ]; then
+	nok "only the throttle unit writes the depth; also:"
+	sed 's/^/#   /' "$tmp/writers"
+else
+	ok "only the throttle unit (lunq_throttle.c, lunq_throttle_dev.c) writes the depth and the lock-free gate"
+fi
+# the checker itself: planted writes in a copy of kmod/ are found
+mkdir "$tmp/kmod"
+cp "$kmod"/lunq_*.[ch] "$tmp/kmod/"
+printf 'static void x(struct lunq_c *lc)\n{\n\tlc->host.thr.depth = 3;\n\tWRITE_ONCE(lc->host.thr.fast_lim, 0);\n\tlc->host.thr.depth++;\n}\n' >> "$tmp/kmod/lunq_io.c"
+if [ "$(depth_writers "$tmp/kmod" | grep -c '^lunq_io\.c:')" = 3 ]; then
+	ok "planted writes of the depth outside the throttle unit are found"
+else
+	nok "planted writes of the depth outside the throttle unit are found"
+	depth_writers "$tmp/kmod" | sed 's/^/#   /'
 fi
 [ "$tap_fails" -eq 0 ]

@@ -13,7 +13,7 @@
 #   provoking QUEUE FULL (no more than a few per hold-off); auto:off puts
 #   back qdepth; lunqctl tune --online settles on the live load.
 # group: throttle integrity
-# time: 20
+# time: 22
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 # null_blk holds each command 8 ms too (its completion timer), so its
@@ -170,3 +170,20 @@ q=$(awk -F' = ' '$1 == "qdepth" { print $2 }' /tmp/tune.txt)
 	fail "tune --online did not restore the policy"
 ok "lunqctl tune --online: qdepth = $q, policy restored"
 dm_remove ao
+
+# --- the key "policy": one key for reaction + auto, the same device ---
+echo "0 $sz lunq $nb 0 2 qdepth:16 policy:knee" | dmsetup create --noudevsync ao || fail "create policy:knee"
+dmsetup mknodes ao
+[ "$(status_field ao throttle_policy)" = knee ] && [ "$(cat /sys/kernel/lunq/ao/policy/auto)" = knee ] &&
+	[ "$(cat /sys/kernel/lunq/ao/policy/reaction)" = none ] ||
+	fail "policy:knee: $(status_field ao throttle_policy), auto $(cat /sys/kernel/lunq/ao/policy/auto)"
+dmsetup table ao | grep -q ' policy:knee$' || fail "TABLE does not echo policy:knee: $(dmsetup table ao)"
+expect lunqctl set ao policy=sd-fc > /dev/null
+[ "$(status_field ao throttle_policy)" = sd-fc ] && [ "$(cat /sys/kernel/lunq/ao/policy/auto)" = off ] &&
+	[ "$(cat /sys/kernel/lunq/ao/policy/reaction)" = sd-fc ] || fail "set policy=sd-fc: $(status_field ao throttle_policy)"
+expect lunqctl set ao reaction=linux > /dev/null
+[ "$(cat /sys/kernel/lunq/ao/policy/policy)" = linux ] || fail "reaction=linux: policy reads $(cat /sys/kernel/lunq/ao/policy/policy)"
+refused_msg ao "set policy:knee reaction:none" "policy: give policy:NAME, or reaction: and auto:, not both"
+refused_msg ao "set policy:fast" "policy: value must be one of fixed, linux, sd, sd-fc, knee, target"
+dm_remove ao
+ok "policy:knee = auto:knee; set policy=sd-fc and reaction=linux move both forms; both at once and a bad name refused"

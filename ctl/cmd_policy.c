@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lunqctl policy: throttle policies written in BPF (lunqctl(8), "policy";
+ * kmod/dm-lunq.rst, "Write your own policy").
+ *
+ *   policy attach NAME FILE.bpf.o  load FILE's struct_ops map (a struct
+ *                                  lunq_policy_ops), name NAME in its
+ *                                  "dev", attach it and pin the link at
+ *                                  /sys/fs/bpf/lunq/NAME
+ *   policy detach NAME             unpin it, and tell the device
+ *   policy show [-j] NAME          the policy in force, where it comes
+ *                                  from (table or bpf), the pin
+ *
+ * Through libbpf 1.5 (linked statically: Debian 12's 1.1 cannot load a
+ * struct_ops type from module BTF).  The kernel module must say it can
+ * (/sys/module/dm_lunq/parameters/bpf_policies: Linux 6.9 and later).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <stdarg.h>
+#include <dirent.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/utsname.h>
+#include <linux/magic.h>
+#include <bpf/libbpf.h>
+#include <bpf/btf.h>
+
+#include "cmd.h"
+#include "dmops.h"
+#include "nl.h"
+#include "util.h"
+#include "options.h"
+
+#define LQ_BPFFS	"/sys/fs/bpf"
+#define LQ_PIN_DIR	LQ_BPFFS "/lunq"
+#define LQ_PARAM	"/sys/module/dm_lunq/parameters/bpf_policies"
+#define LQ_OPS_TYPE	"lunq_policy_ops"
+
+static char lq_bpf_log[4096];	/* libbpf's last warnings (the verifier's) */
+
+static int lq_bpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	size_t n = strlen(lq_bpf_log);
+
+	if (level == LIBBPF_DEBUG || n >= sizeof(lq_bpf_log) - 1)
+		return 0;
+	return vsnprintf(lq_bpf_log + n, sizeof(lq_bpf_log) - n, fmt, ap);
+}
+
+/* libbpf's words, indented, after an error line */
+static void lq_bpf_dump(void)
+{
+	char *l, *save = NULL;
+
+	for (l = strtok_r(lq_bpf_log, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save))
+		fprintf(stderr, "  %s\n", l);
+	lq_bpf_log[0] = '\0';
+}
+
+/* The device, and whether this kernel's dm-lunq takes BPF policies. */
+static int lq_policy_dev(const char *name, struct lq_dev *d, bool need_bpf)
+{
+	struct lq_nl *nl;
+	struct utsname u;
+	char v[8] = "";
+	int rc;
+
+	rc = lq_connect(&nl);
+	if (rc)
+		return rc;
+	rc = lq_find_dev(nl, name, d);
+	lq_nl_close(nl);
+	if (rc || !need_bpf)
+		return rc;
+	if (!lq_read_line(LQ_PARAM, v, sizeof(v)) || v[0] != 'Y') {
+		uname(&u);
+		return lq_error(LQ_EFAIL,
+				"this kernel (%s) cannot run BPF policies: dm-lunq registers its struct_ops type only on Linux 6.9 and later with CONFIG_BPF_SYSCALL, CONFIG_BPF_JIT and module BTF (Debian 12: linux-image-6.12-amd64; its 6.1 and 6.1-rt kernels cannot)",
+				u.release);
+	}
+	return LQ_OK;
+}
+
+static void lq_pin_path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", LQ_PIN_DIR, name);
+}
+
+/* bpffs at /sys/fs/bpf (mounted here when it is not) and our folder. */
+static int lq_bpffs(void)
+{
+	struct statfs st;
+
+	if (statfs(LQ_BPFFS, &st) || st.f_type != BPF_FS_MAGIC) {
+		if (mount("bpf", LQ_BPFFS, "bpf", 0, NULL))
+			return lq_error(errno == EPERM ? LQ_EPERM : LQ_EFAIL,
+					"%s is not a BPF filesystem and mounting one failed: %s",
+					LQ_BPFFS, strerror(errno));
+	}
+	if (mkdir(LQ_PIN_DIR, 0700) && errno != EEXIST)
+		return lq_error(errno == EACCES || errno == EPERM ? LQ_EPERM :
+				LQ_EFAIL, "mkdir %s: %s", LQ_PIN_DIR,
+				strerror(errno));
+	return LQ_OK;
+}
+
+/* Byte offset and size of member @m of struct @type in @btf, or -1. */
+static int lq_member(const struct btf *btf, const char *type, const char *m,
+		     __u32 *size)
+{
+	const struct btf_member *mb;
+	const struct btf_type *t;
+	int id, i;
+
+	id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
+	if (id < 0)
+		return -1;
+	t = btf__type_by_id(btf, id);
+	mb = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, mb++) {
+		if (strcmp(btf__name_by_offset(btf, mb->name_off), m))
+			continue;
+		*size = btf__resolve_size(btf, mb->type);
+		return btf_member_bit_offset(t, i) / 8;
+	}
+	return -1;
+}
+
+/* The object's one struct_ops map of type lunq_policy_ops. */
+static struct bpf_map *lq_ops_map(struct bpf_object *obj, const char *file)
+{
+	const struct btf *btf = bpf_object__btf(obj);
+	struct bpf_map *m, *found = NULL;
+	int n = 0;
+
+	bpf_object__for_each_map(m, obj) {
+		const struct btf_type *t;
+
+		if (bpf_map__type(m) != BPF_MAP_TYPE_STRUCT_OPS)
+			continue;
+		t = btf ? btf__type_by_id(btf, bpf_map__btf_value_type_id(m)) : NULL;
+		if (!t || strcmp(btf__name_by_offset(btf, t->name_off), LQ_OPS_TYPE))
+			continue;
+		found = m;
+		n++;
+	}
+	if (n != 1) {
+		lq_error(LQ_EUSAGE,
+			 "%s: want one struct_ops map of struct %s (SEC(\".struct_ops.link\")), found %d",
+			 file, LQ_OPS_TYPE, n);
+		return NULL;
+	}
+	return found;
+}
+
+static int lq_errno_code(int e)
+{
+	switch (e) {
+	case EPERM:
+	case EACCES:
+		return LQ_EPERM;
+	case ENODEV:
+	case ENOENT:
+		return LQ_ENOTFOUND;
+	case EBUSY:
+	case EEXIST:
+		return LQ_EBUSY;
+	default:
+		return LQ_EFAIL;
+	}
+}
+
+static int policy_attach(const char *name, const char *file)
+{
+	char pin[PATH_MAX], status[4096];
+	struct bpf_link *link = NULL;
+	struct bpf_object *obj;
+	struct bpf_map *map;
+	struct lq_dev d;
+	__u32 dsize = 0;
+	size_t vsize;
+	char *val;
+	int off, rc, e;
+
+	if (access(file, R_OK))
+		return lq_error(LQ_EUSAGE, "%s: %s", file, strerror(errno));
+	rc = lq_policy_dev(name, &d, true);
+	if (rc)
+		return rc;
+	if (geteuid() != 0)
+		return lq_error(LQ_EPERM,
+				"attaching a BPF policy needs root (CAP_BPF, CAP_SYS_ADMIN and CAP_NET_ADMIN)");
+	libbpf_set_print(lq_bpf_print);
+	obj = bpf_object__open_file(file, NULL);
+	if (!obj) {
+		e = errno;
+		rc = lq_error(LQ_EUSAGE, "%s: not a BPF object libbpf can open: %s",
+			      file, strerror(e));
+		lq_bpf_dump();
+		return rc;
+	}
+	map = lq_ops_map(obj, file);
+	if (!map) {
+		rc = LQ_EUSAGE;
+		goto out;
+	}
+	off = lq_member(bpf_object__btf(obj), LQ_OPS_TYPE, "dev", &dsize);
+	val = bpf_map__initial_value(map, &vsize);
+	if (off < 0 || !val || off + dsize > vsize) {
+		rc = lq_error(LQ_EUSAGE, "%s: its struct %s has no char dev[%d] (see lunq_policy.bpf.h)",
+			      file, LQ_OPS_TYPE, LUNQ_NAME_MAX);
+		goto out;
+	}
+	if (strlen(d.name) >= dsize) {
+		rc = lq_error(LQ_EUSAGE, "%s: name longer than %u bytes", d.name, dsize - 1);
+		goto out;
+	}
+	memset(val + off, 0, dsize);
+	memcpy(val + off, d.name, strlen(d.name));
+	if (bpf_object__load(obj)) {
+		e = errno;
+		rc = lq_error(lq_errno_code(e) == LQ_EPERM ? LQ_EPERM : LQ_EUSAGE,
+			      "%s: the kernel refused to load it: %s%s", file,
+			      strerror(e), lq_bpf_log[0] ? "; libbpf and the verifier said:" : "");
+		lq_bpf_dump();
+		goto out;
+	}
+	rc = lq_bpffs();
+	if (rc)
+		goto out;
+	lq_pin_path(pin, sizeof(pin), d.name);
+	/* a pin left by a policy the device dropped (a table reload) */
+	if (!access(pin, F_OK) &&
+	    !lq_dm_status(d.dm_name, d.begin, status, sizeof(status), NULL, 0) &&
+	    strstr(status, "throttle_policy_from=table"))
+		unlink(pin);
+	link = bpf_map__attach_struct_ops(map);
+	if (!link) {
+		e = errno;
+		rc = lq_errno_code(e);
+		if (rc == LQ_EBUSY)
+			lq_error(rc, "%s has a BPF policy already: 'lunqctl policy detach %s' first",
+				 d.name, d.name);
+		else
+			lq_error(rc, "%s: attaching to %s failed: %s", file, d.name,
+				 strerror(e));
+		lq_bpf_dump();
+		goto out;
+	}
+	if (bpf_link__pin(link, pin)) {
+		e = errno;
+		rc = lq_error(lq_errno_code(e), "pinning the link at %s: %s (the policy is detached again)",
+			      pin, strerror(e));
+		goto out;
+	}
+	printf("%s: BPF policy %s attached (%s); its link is pinned at %s\n",
+	       d.name, bpf_map__name(map), file, pin);
+out:
+	bpf_link__destroy(link);	/* the pin keeps it */
+	bpf_object__close(obj);
+	return rc;
+}
+
+static int policy_detach(const char *name)
+{
+	char pin[PATH_MAX], resp[128] = "", err[256];
+	bool unpinned;
+	struct lq_dev d;
+	int rc;
+
+	rc = lq_policy_dev(name, &d, false);
+	if (rc)
+		return rc;
+	if (geteuid() != 0)
+		return lq_error(LQ_EPERM, "detaching a BPF policy needs root");
+	lq_pin_path(pin, sizeof(pin), d.name);
+	unpinned = !unlink(pin);
+	if (!unpinned && errno != ENOENT)
+		return lq_error(lq_errno_code(errno), "%s: %s", pin, strerror(errno));
+	/* the link may be held elsewhere: the device lets go all the same */
+	rc = lq_dm_message(d.dm_name, d.begin, "policy detach", resp,
+			   sizeof(resp), err, sizeof(err));
+	if (rc)
+		return lq_error(rc, "%s", err);
+	resp[strcspn(resp, "\n")] = '\0';
+	if (unpinned || !strcmp(resp, "detached"))
+		printf("%s: BPF policy detached; the table's policy is back\n", d.name);
+	else
+		printf("%s: no BPF policy attached\n", d.name);
+	return LQ_OK;
+}
+
+/* The value of " key=" in a status line into @buf ("-" when absent). */
+static void lq_status_word(const char *status, const char *key, char *buf,
+			   size_t len)
+{
+	size_t k = strlen(key);
+	const char *p;
+
+	for (p = status; (p = strstr(p, key)); p += k)
+		if ((p == status || p[-1] == ' ') && p[k] == '=') {
+			snprintf(buf, len, "%.*s", (int)strcspn(p + k + 1, " \n"),
+				 p + k + 1);
+			return;
+		}
+	snprintf(buf, len, "-");
+}
+
+static int policy_show(const char *name, bool json)
+{
+	char status[4096], err[256], pname[32], from[16], depth[16],
+	     pin[PATH_MAX];
+	struct lq_dev d;
+	bool pinned;
+	int rc;
+
+	rc = lq_policy_dev(name, &d, false);
+	if (rc)
+		return rc;
+	rc = lq_dm_status(d.dm_name, d.begin, status, sizeof(status), err,
+			  sizeof(err));
+	if (rc)
+		return lq_error(rc, "%s", err);
+	lq_status_word(status, "throttle_policy", pname, sizeof(pname));
+	lq_status_word(status, "throttle_policy_from", from, sizeof(from));
+	lq_status_word(status, "qdepth", depth, sizeof(depth));
+	lq_pin_path(pin, sizeof(pin), d.name);
+	pinned = !access(pin, F_OK);
+	if (json)
+		printf("{\"name\":\"%s\",\"policy\":\"%s\",\"from\":\"%s\",\"throttle\":%s,\"pin\":%s%s%s}\n",
+		       d.name, pname, from, depth, pinned ? "\"" : "",
+		       pinned ? pin : "null", pinned ? "\"" : "");
+	else if (pinned && strcmp(from, "bpf"))
+		printf("%s: policy %s (from the table), throttle %s; a link left at %s is attached to nothing (a table reload detached it; 'lunqctl policy detach %s' removes it)\n",
+		       d.name, pname, depth, pin, d.name);
+	else
+		printf("%s: policy %s (from the %s), throttle %s%s%s\n", d.name,
+		       pname, !strcmp(from, "bpf") ? "BPF program" : "table",
+		       depth, pinned ? ", link pinned at " : "",
+		       pinned ? pin : "");
+	return LQ_OK;
+}
+
+int lq_policy_forget(const char *dm_name)
+{
+	char pin[PATH_MAX];
+	size_t n = strlen(dm_name);
+	struct dirent *e;
+	int gone = 0;
+	DIR *dir;
+
+	dir = opendir(LQ_PIN_DIR);
+	if (!dir)
+		return 0;
+	/* the device's own name, and NAME@BEGIN of a table of several */
+	while ((e = readdir(dir)))
+		if (!strncmp(e->d_name, dm_name, n) &&
+		    (!e->d_name[n] || e->d_name[n] == '@')) {
+			lq_pin_path(pin, sizeof(pin), e->d_name);
+			gone += !unlink(pin);
+		}
+	closedir(dir);
+	return gone;
+}
+
+int cmd_policy(int argc, char **argv)
+{
+	struct lq_getopt g;
+	bool json = false;
+	const char *what;
+	int c, n;
+
+	lq_getopt_init(&g, "policy", argc, argv, NULL, 0);
+	while ((c = lq_getopt(&g)) != LQO_END) {
+		switch (c) {
+		case LQO_JSON: json = true; break;
+		case LQO_HELP: return lq_cmd_help("policy");
+		default: return lq_getopt_fail(&g, c);
+		}
+	}
+	n = argc - optind;
+	what = n ? argv[optind] : "";
+	if (!strcmp(what, "attach") && n == 3 && !json)
+		return policy_attach(argv[optind + 1], argv[optind + 2]);
+	if (!strcmp(what, "detach") && n == 2 && !json)
+		return policy_detach(argv[optind + 1]);
+	if (!strcmp(what, "show") && n == 2)
+		return policy_show(argv[optind + 1], json);
+	return lq_usage("policy", "attach NAME FILE.bpf.o | detach NAME | show [-j] NAME");
+}

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dm-lunq throttle policies in BPF, see lunq_bpf.h and kmod/dm-lunq.rst
+ * ("Write your own policy").
+ *
+ * The pattern is tools/testing/selftests/bpf's bpf_testmod: a struct
+ * bpf_struct_ops with cfi_stubs for the members a BPF program may
+ * implement -- start, window, qfull, stop; the built-ins' IO-path and
+ * timer hooks have no stub, so the verifier refuses them -- and
+ * init_member copying the two strings, "name" and "dev".  A program may
+ * read its arguments (BTF-typed, read-only) and call the base helpers;
+ * sleepable programs are refused (they run under the device lock).
+ *
+ * Every answer is clamped to auto_min..auto_max by the dispatch
+ * (lunq_pol.c), and the device calls the policy only from its window work
+ * (lunq_window.c), never in the IO path: a QUEUE FULL is counted there and
+ * heard at the next tick (50 ms).
+ *
+ * Locks: lunq_devs_lock (the registry), then lunq_bpf_lock (the list of
+ * attachments), then the device's msg_lock and lock.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/mutex.h>
+#include <linux/list.h>
+
+#include "lunq_compat.h"
+#include "lunq_core.h"
+#include "lunq_policy.h"
+#include "lunq_dev.h"
+#include "lunq_bpf.h"
+
+static bool bpf_policies;
+module_param(bpf_policies, bool, 0444);
+MODULE_PARM_DESC(bpf_policies,
+		 "read-only: Y when this kernel lets dm-lunq register BPF struct_ops (throttle policies in BPF: 6.9 and later)");
+
+#ifdef LUNQ_HAVE_BPF_POLICY
+#include <linux/bpf.h>
+#include <linux/bpf_verifier.h>
+#include <linux/btf.h>
+
+struct lunq_bpf_att {
+	struct list_head node;
+	const struct lunq_policy_ops *ops;	/* the map's kernel copy */
+	struct lunq_c *lc;
+};
+
+static DEFINE_MUTEX(lunq_bpf_lock);
+static LIST_HEAD(lunq_bpf_atts);
+
+static int lunq_bpf_reg(void *kdata, struct bpf_link *link)
+{
+	const struct lunq_policy_ops *ops = kdata;
+	struct lunq_bpf_att *a;
+	struct lunq_c *lc = NULL;
+	struct lunq_dev *d;
+	int err;
+
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	if (!a)
+		return -ENOMEM;
+	mutex_lock(&lunq_devs_lock);
+	list_for_each_entry(d, &lunq_devs, node)
+		if (d->lc && !strcmp(d->name, ops->dev)) {
+			lc = d->lc;
+			break;
+		}
+	if (!lc) {
+		pr_warn("dm-lunq: BPF policy %s: no lunq device '%s'\n",
+			ops->name, ops->dev);
+		err = -ENODEV;
+		goto out;
+	}
+	mutex_lock(&lunq_bpf_lock);
+	err = lunq_policy_attach(lc, ops);
+	if (!err) {
+		a->ops = ops;
+		a->lc = lc;
+		list_add(&a->node, &lunq_bpf_atts);
+		a = NULL;
+	} else if (err == -EBUSY) {
+		pr_warn("dm-lunq: BPF policy %s: device '%s' has one already\n",
+			ops->name, ops->dev);
+	}
+	mutex_unlock(&lunq_bpf_lock);
+out:
+	mutex_unlock(&lunq_devs_lock);
+	kfree(a);
+	return err;
+}
+
+static void lunq_bpf_unreg(void *kdata, struct bpf_link *link)
+{
+	struct lunq_bpf_att *a, *n;
+
+	mutex_lock(&lunq_bpf_lock);
+	list_for_each_entry_safe(a, n, &lunq_bpf_atts, node) {
+		if (a->ops != kdata)
+			continue;
+		lunq_policy_detach(a->lc, a->ops);
+		list_del(&a->node);
+		kfree(a);
+	}
+	mutex_unlock(&lunq_bpf_lock);
+}
+
+bool lunq_bpf_detach(struct lunq_c *lc)
+{
+	struct lunq_bpf_att *a, *n;
+	bool was = false;
+
+	mutex_lock(&lunq_bpf_lock);
+	list_for_each_entry_safe(a, n, &lunq_bpf_atts, node) {
+		if (a->lc != lc)
+			continue;
+		was |= lunq_policy_detach(lc, a->ops);
+		list_del(&a->node);
+		kfree(a);
+	}
+	mutex_unlock(&lunq_bpf_lock);
+	return was;
+}
+
+/* A NUL-terminated, printable string filling at most @len bytes. */
+static int lunq_bpf_str(char *dst, const char *src, size_t len, bool empty)
+{
+	size_t n = strnlen(src, len);
+	size_t i;
+
+	if (n == len || (!n && !empty))
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (src[i] < 0x21 || src[i] > 0x7e)
+			return -EINVAL;
+	memcpy(dst, src, n + 1);
+	return 1;
+}
+
+static int lunq_bpf_init_member(const struct btf_type *t,
+				const struct btf_member *member,
+				void *kdata, const void *udata)
+{
+	const struct lunq_policy_ops *u = udata;
+	struct lunq_policy_ops *k = kdata;
+	u32 moff = __btf_member_bit_offset(t, member) / 8;
+
+	if (moff == offsetof(struct lunq_policy_ops, name))
+		return lunq_bpf_str(k->name, u->name, sizeof(k->name), false);
+	if (moff == offsetof(struct lunq_policy_ops, dev))
+		return lunq_bpf_str(k->dev, u->dev, sizeof(k->dev), false);
+	return 0;
+}
+
+static int lunq_bpf_check_member(const struct btf_type *t,
+				 const struct btf_member *member,
+				 const struct bpf_prog *prog)
+{
+	/* called under the device's spinlock */
+	return prog->sleepable ? -EINVAL : 0;
+}
+
+static int lunq_bpf_btf_init(struct btf *btf)
+{
+	return 0;
+}
+
+static bool lunq_bpf_valid_access(int off, int size, enum bpf_access_type type,
+				  const struct bpf_prog *prog,
+				  struct bpf_insn_access_aux *info)
+{
+	return bpf_tracing_btf_ctx_access(off, size, type, prog, info);
+}
+
+static const struct bpf_verifier_ops lunq_bpf_verifier_ops = {
+	.is_valid_access = lunq_bpf_valid_access,
+	.get_func_proto = bpf_base_func_proto,
+};
+
+/* The stubs: what a BPF policy may implement (and their CFI types). */
+static u32 lunq_bpf_start(struct lunq_pol *p, const struct lunq_pol_view *v)
+{
+	return v->depth;
+}
+
+static u32 lunq_bpf_window(struct lunq_pol *p, const struct lunq_pol_window *w)
+{
+	return w->v.depth;
+}
+
+static u32 lunq_bpf_qfull(struct lunq_pol *p, const struct lunq_pol_view *v)
+{
+	return v->depth;
+}
+
+static void lunq_bpf_stop(struct lunq_pol *p)
+{
+}
+
+static struct lunq_policy_ops lunq_bpf_stubs = {
+	.start = lunq_bpf_start,
+	.window = lunq_bpf_window,
+	.qfull = lunq_bpf_qfull,
+	.stop = lunq_bpf_stop,
+};
+
+static struct bpf_struct_ops lunq_bpf_ops = {
+	.verifier_ops = &lunq_bpf_verifier_ops,
+	.init = lunq_bpf_btf_init,
+	.check_member = lunq_bpf_check_member,
+	.init_member = lunq_bpf_init_member,
+	.reg = lunq_bpf_reg,
+	.unreg = lunq_bpf_unreg,
+	.cfi_stubs = &lunq_bpf_stubs,
+	.name = "lunq_policy_ops",
+	.owner = THIS_MODULE,
+};
+
+void lunq_bpf_init(void)
+{
+	int err = register_bpf_struct_ops(&lunq_bpf_ops, lunq_policy_ops);
+
+	if (err)
+		pr_warn("dm-lunq: BPF policies unavailable: struct_ops registration failed (%d)\n",
+			err);
+	bpf_policies = !err;
+}
+
+void lunq_bpf_exit(void)
+{
+	/* the struct_ops maps hold the module: none is left by now */
+}
+#else
+void lunq_bpf_init(void)
+{
+}
+
+void lunq_bpf_exit(void)
+{
+}
+
+bool lunq_bpf_detach(struct lunq_c *lc)
+{
+	return false;
+}
+#endif

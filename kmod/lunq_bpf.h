@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dm-lunq throttle policies in BPF: struct lunq_policy_ops registered as a
+ * BPF struct_ops type (kernels whose modules can: 6.9 and later, with
+ * CONFIG_BPF_SYSCALL and CONFIG_BPF_JIT; lunq_bpf.c).  A struct_ops map
+ * names its device in its "dev" member; attaching it (a link, or a map
+ * update) makes it that device's policy (lunq_policy_attach()), and
+ * detaching it, the table's again.  Elsewhere these do nothing and
+ * /sys/module/dm_lunq/parameters/bpf_policies reads N.
+ */
+#ifndef LUNQ_BPF_H
+#define LUNQ_BPF_H
+
+struct lunq_c;
+
+/* Module init and exit: register the struct_ops type (not fatal). */
+void lunq_bpf_init(void);
+void lunq_bpf_exit(void);
+/*
+ * The device @lc goes away (dtr) or is told to ("policy detach"): a BPF
+ * policy attached to it is detached (its link stays, attached to
+ * nothing).  True when there was one.
+ */
+bool lunq_bpf_detach(struct lunq_c *lc);
+
+#endif /* LUNQ_BPF_H */

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dm-lunq policies: what auto:knee and auto:target share (the controller
+ * is lunq_auto.c's; each mode is its own lunq_pol_*.c).
+ */
+#include <linux/math64.h>
+#include <linux/time64.h>
+
+#include "lunq_args.h"
+#include "uapi/lunq.h"
+#include "lunq_pol_ops.h"
+
+/* The controller's constants (kmod/dm-lunq.rst, "auto"). */
+#define LUNQ_AUTO_WIN_NS	(100 * NSEC_PER_MSEC)
+#define LUNQ_AUTO_WIN_IOS	16
+#define LUNQ_AUTO_PROBE_EVERY	30
+#define LUNQ_AUTO_RATE_NS	(10 * NSEC_PER_SEC)
+#define LUNQ_AUTO_SVC_NS	(10 * NSEC_PER_SEC)
+#define LUNQ_AUTO_HOLD_NS	(1 * NSEC_PER_SEC)
+#define LUNQ_AUTO_HOLD_MAX_NS	(32 * NSEC_PER_SEC)
+
+/* Restarts the controller only when its keys or qdepth changed. */
+u32 lunq_pol_auto_start(struct lunq_pol *p, const struct lunq_pol_view *v)
+{
+	const u32 *val = p->val;
+	const struct lunq_auto_cfg *o = &p->autoc.cfg;
+	struct lunq_auto_cfg c = {
+		.mode = val[LUNQ_AUTO],
+		.min = val[LUNQ_AUTO_MIN],
+		.max = val[LUNQ_AUTO_MAX],
+		/* qdepth 0 (unlimited) starts at the top */
+		.start = val[LUNQ_QDEPTH] ?: val[LUNQ_AUTO_MAX],
+		.target_ns = (u64)val[LUNQ_TARGET_US] * NSEC_PER_USEC,
+		.win_ns = LUNQ_AUTO_WIN_NS,
+		.win_ios = LUNQ_AUTO_WIN_IOS,
+		.probe_every = LUNQ_AUTO_PROBE_EVERY,
+		.rate_ns = LUNQ_AUTO_RATE_NS,
+		.svc_ns = LUNQ_AUTO_SVC_NS,
+		.hold_ns = LUNQ_AUTO_HOLD_NS,
+		.hold_max_ns = LUNQ_AUTO_HOLD_MAX_NS,
+	};
+
+	if (c.mode != o->mode || c.min != o->min || c.max != o->max ||
+	    c.start != o->start || c.target_ns != o->target_ns) {
+		lunq_auto_init(&p->autoc, &c, v->now);
+		p->rebase = true;
+	}
+	/* other keys: auto follows what they do */
+	return p->autoc.depth;
+}
+
+/* Another policy takes over: the next start of auto starts afresh. */
+void lunq_pol_auto_stop(struct lunq_pol *p)
+{
+	p->autoc.cfg.mode = LUNQ_AUTO_OFF;
+	p->autoc.phase = LUNQ_AP_OFF;
+}
+
+u32 lunq_pol_auto_window(struct lunq_pol *p, const struct lunq_pol_window *w)
+{
+	struct lunq_auto_sample s = {
+		.ns = w->ns,
+		.ios = w->ios,
+		.svc_sum_ns = w->svc_sum_ns,
+		.p99_ns = w->svc_p99_ns,
+		.wait_ns = w->wait_ns,
+		.qfull = w->qfull,
+	};
+
+	return lunq_auto_window(&p->autoc, &s, w->v.now);
+}
+
+u32 lunq_pol_auto_qfull(struct lunq_pol *p, const struct lunq_pol_view *v)
+{
+	u32 d = lunq_auto_qfull(&p->autoc, v->now, v->in_transport);
+
+	if (d != v->depth)
+		p->rebase = true;	/* a new window after it */
+	return d;
+}
+
+bool lunq_pol_auto_win_ready(const struct lunq_pol *p, u64 ns, u64 ios,
+			     bool *idle)
+{
+	return lunq_auto_window_ready(&p->autoc, ns, ios, idle);
+}
+
+u32 lunq_pol_auto_idle(struct lunq_pol *p, u64 now)
+{
+	return lunq_auto_idle(&p->autoc, now);
+}
+
+void lunq_pol_auto_fill(const struct lunq_pol *p, u64 *v, u64 now)
+{
+	const struct lunq_auto *a = &p->autoc;
+
+	v[LUNQ_ST_AUTO_PHASE] = a->phase;
+	v[LUNQ_ST_AUTO_PEAK_IOPS] = lunq_auto_peak_iops(a, now);
+	v[LUNQ_ST_AUTO_SVC_MIN_NS] = lunq_auto_svc_min(a, now);
+	v[LUNQ_ST_AUTO_KNEE] = lunq_auto_knee(a, now);
+	v[LUNQ_ST_AUTO_P99_NS] = a->p99;
+	v[LUNQ_ST_AUTO_WINDOWS] = a->windows;
+	v[LUNQ_ST_AUTO_MOVES] = a->moves;
+	v[LUNQ_ST_AUTO_SVC_NS] = a->svc;
+}
+
+void lunq_pol_auto_limits(const u32 *val, u32 *min, u32 *max)
+{
+	*min = val[LUNQ_AUTO_MIN];
+	*max = val[LUNQ_AUTO_MAX];
+}

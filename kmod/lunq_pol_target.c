@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dm-lunq policy "target" (auto:target): the largest depth whose service
+ * p99 stays within target_us. The controller is lunq_auto.c's (its rules
+ * in lunq_auto.h), shared with the other auto mode in lunq_pol_auto.c.
+ */
+#include "lunq_pol_ops.h"
+
+const struct lunq_policy_ops lunq_pol_target = {
+	.name = "target",
+	.start = lunq_pol_auto_start,
+	.window = lunq_pol_auto_window,
+	.qfull = lunq_pol_auto_qfull,
+	.stop = lunq_pol_auto_stop,
+	.win_ready = lunq_pol_auto_win_ready,
+	.idle = lunq_pol_auto_idle,
+	.fill = lunq_pol_auto_fill,
+	.limits = lunq_pol_auto_limits,
+};

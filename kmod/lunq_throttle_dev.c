@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dm-lunq's throttle, the device's side, see lunq_throttle_dev.h.
+ */
+#include <linux/ktime.h>
+#include <linux/moduleparam.h>
+
+#include "lunq_throttle_dev.h"
+#include "lunq_trace.h"
+
+const char *const lunq_tcause_names[] = {
+	"set", "qfull", "ramp-up", "restore", "auto", "bpf"
+};
+
+/* Read when the policy changes or the host side goes idle. */
+static bool fast_path = true;
+module_param(fast_path, bool, 0644);
+MODULE_PARM_DESC(fast_path,
+		 "pass-through IO without the device lock when nothing is throttled or emulated (default 1; 0: every IO takes the lock, for comparison)");
+
+bool lunq_throttle_set(struct lunq_c *lc, u32 to, enum lunq_tcause cause,
+		       u64 now)
+{
+	struct lunq_throttle *t = &lc->host.thr;
+	u32 from = t->depth;
+
+	if (!lunq_throttle_store(t, to, cause, now - lc->t0,
+				 cause != LUNQ_TC_SET))
+		return false;
+	trace_lunq_throttle(&lc->evq, from, to, cause);
+	lunq_note(lc, "throttle %u -> %u %s", from, to,
+		  lunq_tcause_names[cause]);
+	if (lc->sysdev) {
+		struct lunq_ev ev = { .kind = LUNQ_EV_THROTTLE, .t = now,
+				      .from = from, .to = to,
+				      .cause = cause };
+
+		lunq_ev_post(&lc->evq, &ev);
+	}
+	lunq_update_fast(lc);
+	return lunq_host_needs_kick(&lc->host);
+}
+
+void lunq_account(struct lunq_c *lc, u64 now)
+{
+	struct lunq_host *h = &lc->host;
+
+	lunq_integ_update(&lc->integ, now, h->q.nr + h->nr_retry, h->inflight);
+	lunq_update_fast(lc);
+}
+
+/*
+ * Open while nothing waits or is emulated -- no LUN slots, other
+ * initiators, pool or service-time model, a policy that leaves the depth
+ * alone between windows (lunq_pol_steady()) -- and the host side is idle
+ * (no waiter, retry or locked IO in flight).
+ */
+void lunq_update_fast(struct lunq_c *lc)
+{
+	struct lunq_host *h = &lc->host;
+	struct lunq_throttle *t = &h->thr;
+	bool f = READ_ONCE(fast_path) && !lc->lun.depth && !lc->lun.foreign &&
+		 !lc->lun.pool && !lc->model.cfg.kind &&
+		 lunq_pol_steady(&lc->pol) &&
+		 !h->q.nr && !h->nr_retry && !h->blocked && !h->dispatching &&
+		 !t->held && !h->inflight && !lc->lun.inflight;
+	u32 lim = lunq_throttle_gate(t, f);
+
+	if (lim == t->fast_lim)
+		return;
+	if (t->fast_lim)
+		lunq_fast_close(lc);
+	/* a new depth: open again only when nothing was in flight */
+	if (lim && !t->held) {
+		t->fast_lba = LUNQ_NO_LBA;
+		WRITE_ONCE(t->fast_lim, lim);
+	}
+}
+
+void lunq_fast_close(struct lunq_c *lc)
+{
+	struct lunq_throttle *t = &lc->host.thr;
+	u64 lba;
+
+	WRITE_ONCE(t->fast_lim, 0);
+	/*
+	 * Pairs with the fully ordered cmpxchg in lunq_fast_take(): an IO
+	 * that still saw the path open is counted in @nfast here, and holds
+	 * the slots until the last such IO completes (lunq_fast_edge()).
+	 */
+	smp_mb();
+	if (atomic_read(&t->nfast))
+		t->held = true;
+	lba = READ_ONCE(t->fast_lba);
+	if (lba != LUNQ_NO_LBA)
+		lc->host.q.cursor = lba;	/* disksort goes on from there */
+}
+
+/*
+ * @nfast from 0 to 1 (@up: the count now, 0 when the path closed
+ * meanwhile) or from 1 to 0, under the lock: busy time starts or ends at
+ * @now (read before the lock; an earlier time than the last integrated
+ * one counts as that), held slots are freed.
+ */
+static int lunq_fast_edge(struct lunq_c *lc, bool up, u64 now)
+{
+	struct lunq_throttle *t = &lc->host.thr;
+	unsigned long flags;
+	bool kick = false;
+	int n = 0;
+
+	spin_lock_irqsave(&lc->lock, flags);
+	if (up) {
+		/* 0 -> 1 only here, and only while the path is open */
+		if (t->fast_lim)
+			n = max(lunq_fast_take(&t->nfast, t->fast_lim, true), 0);
+		if (n == 1)
+			lunq_integ_busy(&lc->integ, now, true);
+	} else if (atomic_dec_return(&t->nfast) == 0) {
+		lunq_integ_busy(&lc->integ, now, false);
+		if (t->held) {
+			t->held = false;
+			kick = lunq_host_needs_kick(&lc->host);
+			lunq_account(lc, now);
+			lunq_arm_timer(lc);
+		}
+	}
+	spin_unlock_irqrestore(&lc->lock, flags);
+	if (kick)
+		lunq_kick(lc);
+	return n;
+}
+
+void lunq_fast_exit(struct lunq_c *lc, u64 now)
+{
+	if (!lunq_fast_put(&lc->host.thr.nfast))
+		lunq_fast_edge(lc, false, now);
+}
+
+static void lunq_fast_max(struct lunq_throttle *t, u32 n)
+{
+	u32 m = READ_ONCE(t->fast_max);
+
+	while (n > m) {
+		u32 seen = cmpxchg(&t->fast_max, m, n);
+
+		if (seen == m)
+			break;
+		m = seen;
+	}
+}
+
+/*
+ * One fully ordered cmpxchg on @nfast (a slot, lunq_fast_take()); 0 <-> 1
+ * goes through the lock (busy time).
+ */
+bool lunq_fast_enter(struct lunq_c *lc, u64 lba, u64 *now)
+{
+	struct lunq_throttle *t = &lc->host.thr;
+	u32 lim = READ_ONCE(t->fast_lim);
+	int v = lim ? lunq_fast_take(&t->nfast, lim, false) : -1;
+
+	if (v < 0)
+		return false;	/* closed, or every slot taken */
+	/* before the edge's lock: the clock is slow in some VMs (HPET) */
+	*now = ktime_get_ns();
+	if (!v) {
+		/* 0 -> 1: the path is checked under the lock there */
+		v = lunq_fast_edge(lc, true, *now);
+		if (!v)
+			return false;
+	} else {
+		/*
+		 * Pairs with smp_mb() in lunq_fast_close(): if the path
+		 * closed before the cmpxchg, this sees it and gives the slot
+		 * back; if it opened again meanwhile, with its own depth.
+		 */
+		lim = READ_ONCE(t->fast_lim);
+		if (unlikely(!lim || (u32)v > lim)) {
+			lunq_fast_exit(lc, *now);
+			return false;
+		}
+	}
+	if (unlikely((u32)v > READ_ONCE(t->fast_max)))
+		lunq_fast_max(t, v);
+	if (lba != LUNQ_NO_LBA)
+		WRITE_ONCE(t->fast_lba, lba);
+	return true;
+}
+
+void lunq_throttle_view(struct lunq_c *lc, struct lunq_pol_view *v, u64 now)
+{
+	v->now = now;
+	v->depth = lc->host.thr.depth;
+	v->min = lc->pol.min;
+	v->max = lc->pol.max;
+	v->in_transport = lc->host.inflight;
+	v->qfull = 0;
+}
+
+unsigned int lunq_tlog_copy(struct lunq_c *lc, struct lunq_tlog *log)
+{
+	unsigned int k;
+
+	spin_lock_irq(&lc->lock);
+	k = lunq_throttle_log(&lc->host.thr, log);
+	spin_unlock_irq(&lc->lock);
+	return k;
+}

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dm-lunq's window work, see lunq_window.h.
+ *
+ * A delayed work runs every LUNQ_WIN_TICK_MS while the device is resumed
+ * and its policy has a window callback.  A tick reads the per-CPU
+ * completion counters; when the window is complete (the policy's own rule,
+ * else LUNQ_WIN_NS) it reads the reads' and writes' service histograms
+ * once (the window's p99 from their difference), the service-time sums,
+ * the time with IOs waiting (the iostat integral wtime) and the QUEUE
+ * FULL count, and gives the policy the window.  Nothing is added to the IO
+ * path.  After every change of depth, and after a reset of the
+ * statistics, the next window starts afresh on a later tick.
+ *
+ * Suspend stops the work; resume starts a new window with the state
+ * carried (the depth stays where the policy left it).  A table reload
+ * starts the policy anew at the new table's qdepth.
+ */
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "lunq_core.h"
+#include "lunq_throttle_dev.h"
+#include "lunq_window.h"
+#include "lunq_trace.h"
+
+#define LUNQ_WIN_TICK_MS	50	/* the work runs this often */
+#define LUNQ_WIN_NS		(100 * NSEC_PER_MSEC)	/* default window */
+
+static bool lunq_win_on(const struct lunq_c *lc)
+{
+	return lc->pol.ops && (lc->pol.ops->window || lc->pol.ext);
+}
+
+/* The window starts now: the counts it will be the difference from. */
+static void lunq_win_base(struct lunq_c *lc, u64 now, u64 ios, u64 wtime,
+			  u64 qfull)
+{
+	struct lunq_win *w = &lc->win;
+
+	w->svc_sum = lunq_stats_svc_window(&lc->st, w->prev, w->win);
+	w->t = now;
+	w->ios = ios;
+	w->wtime = wtime;
+	w->qfull = qfull;
+}
+
+static bool lunq_win_ready(struct lunq_c *lc, u64 ns, u64 ios, bool *idle)
+{
+	const struct lunq_pol *p = &lc->pol;
+
+	if (p->ops->win_ready)
+		return p->ops->win_ready(p, ns, ios, idle);
+	*idle = false;
+	return ns >= LUNQ_WIN_NS;
+}
+
+void lunq_win_work(struct work_struct *work)
+{
+	struct lunq_c *lc = container_of(to_delayed_work(work), struct lunq_c,
+					 win_work);
+	struct lunq_win *w = &lc->win;
+	struct lunq_pol_window s = { 0 };
+	u64 v[__LUNQ_ST_MAX] = { 0 };
+	u64 now, ios, wtime, qfull;
+	bool rebase = false, ready = false, idle = false, kick = false;
+	u32 d, was;
+
+	if (!w->prev)
+		return;
+	lunq_stats_sum(&lc->st, v);
+	ios = v[LUNQ_ST_READS] + v[LUNQ_ST_WRITES];
+
+	spin_lock_irq(&lc->lock);
+	now = ktime_get_ns();
+	if (!lc->win_live || !lunq_win_on(lc)) {
+		spin_unlock_irq(&lc->lock);
+		return;
+	}
+	lunq_integ_update(&lc->integ, now, lc->integ.nwait, lc->integ.nact);
+	wtime = lc->integ.wtime;
+	qfull = lc->qfull;
+	if (lc->pol.ext && lc->pol.qfull_pending) {
+		/* from outside: QUEUE FULL is heard here, not in the IO path */
+		struct lunq_pol_view pv;
+
+		lunq_throttle_view(lc, &pv, now);
+		pv.qfull = lc->pol.qfull_pending;
+		lc->pol.qfull_pending = 0;
+		d = lunq_pol_qfull(&lc->pol, &pv);
+		if (d != pv.depth) {
+			kick |= lunq_throttle_set(lc, d, LUNQ_TC_QFULL, now);
+			lc->win_rebase = true;
+		}
+	}
+	if (lc->pol.rebase) {
+		lc->pol.rebase = false;
+		lc->win_rebase = true;
+	}
+	/* auto's own settling time (past, or 0, for the other policies) */
+	if (now < lc->pol.autoc.settle_until) {
+		lc->win_rebase = true;	/* IOs of the old depth still out */
+	} else if (lc->win_rebase || ios < w->ios) {
+		lc->win_rebase = false;
+		rebase = true;
+	} else {
+		ready = lunq_win_ready(lc, now - w->t, ios - w->ios, &idle);
+		if (idle) {
+			was = lc->host.thr.depth;
+			d = lunq_pol_idle(&lc->pol, now, was);
+			if (d != was)
+				kick |= lunq_throttle_set(lc, d, LUNQ_TC_AUTO,
+							  now);
+		}
+	}
+	spin_unlock_irq(&lc->lock);
+
+	if (rebase || idle) {
+		lunq_win_base(lc, now, ios, wtime, qfull);
+	} else if (ready) {
+		u64 sum = lunq_stats_svc_window(&lc->st, w->prev, w->win);
+
+		s.ns = now - w->t;
+		s.ios = lunq_hist_total(w->win);
+		s.iops = s.ns ? div64_u64(s.ios * NSEC_PER_SEC, s.ns) : 0;
+		s.svc_sum_ns = sum - w->svc_sum;
+		s.svc_mean_ns = s.ios ? div64_u64(s.svc_sum_ns, s.ios) : 0;
+		s.svc_p99_ns = lunq_hist_percentile(w->win, U64_MAX, 990000);
+		s.wait_ns = wtime - w->wtime;
+		s.qfull = qfull - w->qfull;
+		w->svc_sum = sum;
+		w->t = now;
+		w->ios = ios;
+		w->wtime = wtime;
+		w->qfull = qfull;
+	}
+
+	spin_lock_irq(&lc->lock);
+	if (ready && !idle && !lc->win_rebase && !lc->pol.rebase &&
+	    lunq_win_on(lc)) {
+		was = lc->host.thr.depth;
+		lunq_throttle_view(lc, &s.v, now);
+		d = lunq_pol_window(&lc->pol, &s);
+		trace_lunq_auto_window(&lc->evq, &s, was, d);
+		if (d != was) {
+			kick |= lunq_throttle_set(lc, d, lc->pol.ext ?
+						  LUNQ_TC_BPF : LUNQ_TC_AUTO,
+						  now);
+			lc->win_rebase = true;
+		}
+	}
+	lunq_win_kick(lc);
+	spin_unlock_irq(&lc->lock);
+	if (kick)
+		lunq_kick(lc);
+}
+
+bool lunq_win_needed(const struct lunq_policy *p)
+{
+	return lunq_pol_select(p->val)->window;
+}
+
+int lunq_win_alloc(struct lunq_c *lc, bool need)
+{
+	u64 *b;
+
+	if (!need || lc->win.prev)
+		return 0;
+	b = kvcalloc(2 * LUNQ_HIST_BUCKETS, sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
+	lc->win.win = b + LUNQ_HIST_BUCKETS;
+	lc->win.prev = b;
+	return 0;
+}
+
+void lunq_win_free(struct lunq_c *lc)
+{
+	kvfree(lc->win.prev);
+	lc->win.prev = NULL;
+	lc->win.win = NULL;
+}
+
+void lunq_win_kick(struct lunq_c *lc)
+{
+	if (lc->win_live && lunq_win_on(lc))
+		queue_delayed_work(system_wq, &lc->win_work,
+				   msecs_to_jiffies(LUNQ_WIN_TICK_MS));
+}
+
+void lunq_win_start(struct lunq_c *lc)
+{
+	spin_lock_irq(&lc->lock);
+	lc->win_live = true;
+	lc->win_rebase = true;
+	lunq_win_kick(lc);
+	spin_unlock_irq(&lc->lock);
+}
+
+void lunq_win_stop(struct lunq_c *lc)
+{
+	spin_lock_irq(&lc->lock);
+	lc->win_live = false;	/* the work does not queue itself again */
+	spin_unlock_irq(&lc->lock);
+	cancel_delayed_work_sync(&lc->win_work);
+}

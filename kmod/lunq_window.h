@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dm-lunq's window work: for a policy with a window callback (auto, and
+ * any policy loaded from outside), the work that cuts windows from the
+ * statistics the device keeps anyway and gives the policy their figures;
+ * the depth it answers goes to the throttle (lunq_window.c).
+ */
+#ifndef LUNQ_WINDOW_H
+#define LUNQ_WINDOW_H
+
+#include <linux/workqueue.h>
+
+struct lunq_c;
+struct lunq_policy;
+
+/* The delayed work of struct lunq_c.win_work (lunq_core_alloc()). */
+void lunq_win_work(struct work_struct *work);
+/* Whether the policy the table's keys @p select has a window callback. */
+bool lunq_win_needed(const struct lunq_policy *p);
+/*
+ * The window's buffers when @need (may sleep; 0 or -ENOMEM); freed by
+ * lunq_win_free().
+ */
+int lunq_win_alloc(struct lunq_c *lc, bool need);
+void lunq_win_free(struct lunq_c *lc);
+/* Resume and suspend (stop waits for a running tick). */
+void lunq_win_start(struct lunq_c *lc);
+void lunq_win_stop(struct lunq_c *lc);
+/* After a policy change, under the device lock. */
+void lunq_win_kick(struct lunq_c *lc);
+
+#endif /* LUNQ_WINDOW_H */
