@@ -16,15 +16,15 @@
  *            the depth to begin with.  A built-in may keep its state when
  *            none of its own keys changed.
  *   window   optional: the figures of a window of time (struct
- *            lunq_pol_window), cut by the window work (lunq_autorun.c)
+ *            lunq_pol_window), cut by the window work (lunq_window.c)
  *            outside the IO path; the policy returns the depth for the
  *            next one.
  *   qfull    the LUN answered QUEUE FULL; @v->in_transport commands of
  *            this host are still out (the refused one not counted).
  *   stop     another policy takes over (or the device goes away).
  *
- * The built-ins (one file each, lunq_pol_*.c: fixed, linux, sd, sd-fc,
- * knee, target) also use the hooks below, which a policy loaded from
+ * The built-ins (lunq_pol_*.c: fixed, linux, sd, sd-fc in a file each,
+ * knee and target in lunq_pol_auto.c) also use the hooks below, which a policy loaded from
  * outside never gets: they run in the IO path or on the device's timer.
  *
  *   good       a command completed with good status (IO path)
@@ -32,9 +32,11 @@
  *   deadline   when tick next has work, 0: none
  *   steady     the policy will not move the depth on its own from IO
  *              completions or deadlines: the lock-free path may open
+ *   settling   true while IOs sent at an old depth are still out and
+ *              no window may begin (auto, after a move)
  *   win_ready  its own rule for a complete window (else win_ns)
  *   idle       a window that carried no information (win_ready's *idle)
- *   fill       its statistics (auto_*) into the device's
+ *   fill       its statistics (auto_*) into the device's status
  */
 #ifndef LUNQ_POL_OPS_H
 #define LUNQ_POL_OPS_H
@@ -96,6 +98,7 @@ struct lunq_policy_ops {
 	u32 (*tick)(struct lunq_pol *p, u64 now);
 	u64 (*deadline)(const struct lunq_pol *p);
 	bool (*steady)(const struct lunq_pol *p);
+	bool (*settling)(const struct lunq_pol *p, u64 now);
 	bool (*win_ready)(const struct lunq_pol *p, u64 ns, u64 ios,
 			  bool *idle);
 	u32 (*idle)(struct lunq_pol *p, u64 now);
@@ -114,21 +117,19 @@ u32 lunq_pol_react_good(struct lunq_pol *p, u64 now);
 u32 lunq_pol_react_tick(struct lunq_pol *p, u64 now);
 u64 lunq_pol_react_deadline(const struct lunq_pol *p);
 void lunq_pol_react_limits(const u32 *val, u32 *min, u32 *max);
-/* ... and auto (lunq_pol_auto.c) */
-u32 lunq_pol_auto_start(struct lunq_pol *p, const struct lunq_pol_view *v);
-void lunq_pol_auto_stop(struct lunq_pol *p);
-u32 lunq_pol_auto_window(struct lunq_pol *p, const struct lunq_pol_window *w);
-u32 lunq_pol_auto_qfull(struct lunq_pol *p, const struct lunq_pol_view *v);
-bool lunq_pol_auto_win_ready(const struct lunq_pol *p, u64 ns, u64 ios,
-			     bool *idle);
-u32 lunq_pol_auto_idle(struct lunq_pol *p, u64 now);
-void lunq_pol_auto_fill(const struct lunq_pol *p, u64 *v, u64 now);
+/* ... and auto's limits (lunq_pol_auto.c) */
 void lunq_pol_auto_limits(const u32 *val, u32 *min, u32 *max);
 
 /* When the policy's tick has work next, 0: none. */
 static inline u64 lunq_pol_deadline(const struct lunq_pol *p)
 {
 	return p->ops && p->ops->deadline ? p->ops->deadline(p) : 0;
+}
+
+/* Whether no window may begin yet (IOs of an old depth still out). */
+static inline bool lunq_pol_settling(const struct lunq_pol *p, u64 now)
+{
+	return p->ops && p->ops->settling && p->ops->settling(p, now);
 }
 
 /* Whether the policy leaves the depth alone between windows. */

@@ -63,6 +63,36 @@ static void lunq_pol_selects_builtin(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, lunq_pol_select(p.val), &lunq_pol_target);
 }
 
+/*
+ * auto's settling time (IOs of the old depth still out after a move) holds
+ * windows back through the settling hook; other policies never settle.
+ */
+static void lunq_pol_auto_settles(struct kunit *test)
+{
+	struct lunq_pol_view v = { .now = 1000, .depth = 16 };
+	struct lunq_pol p = { 0 };
+	struct lunq_policy t;
+
+	lunq_policy_init(&t);
+	t.val[LUNQ_QDEPTH] = 16;
+	lunq_pol_use(&p, &lunq_pol_fixed, t.val, false);
+	KUNIT_EXPECT_FALSE(test, lunq_pol_settling(&p, 1000));
+	t.val[LUNQ_AUTO] = LUNQ_AUTO_KNEE;
+	lunq_pol_use(&p, lunq_pol_select(t.val), t.val, false);
+	KUNIT_EXPECT_EQ(test, lunq_pol_start(&p, &v), 16U);
+	KUNIT_EXPECT_FALSE(test, lunq_pol_settling(&p, 1000));
+	p.autoc.settle_until = 2000;
+	KUNIT_EXPECT_TRUE(test, lunq_pol_settling(&p, 1999));
+	KUNIT_EXPECT_FALSE(test, lunq_pol_settling(&p, 2000));
+	/* target is the same controller: the same hooks, another name */
+	KUNIT_EXPECT_PTR_EQ(test, lunq_pol_target.settling, lunq_pol_knee.settling);
+	KUNIT_EXPECT_PTR_EQ(test, lunq_pol_target.window, lunq_pol_knee.window);
+	KUNIT_EXPECT_STRNEQ(test, lunq_pol_target.name, lunq_pol_knee.name);
+	/* a policy from outside never settles, whatever auto left */
+	lunq_pol_use(&p, &garbage_ops, t.val, true);
+	KUNIT_EXPECT_FALSE(test, lunq_pol_settling(&p, 1999));
+}
+
 /* 0, 10^9 and everything between come back inside [min, max]. */
 static void lunq_pol_clamps_every_answer(struct kunit *test)
 {
@@ -159,6 +189,7 @@ static void lunq_throttle_store_logs_moves(struct kunit *test)
 static struct kunit_case lunq_pol_cases[] = {
 	KUNIT_CASE(lunq_pol_selects_builtin),
 	KUNIT_CASE(lunq_pol_clamps_every_answer),
+	KUNIT_CASE(lunq_pol_auto_settles),
 	KUNIT_CASE(lunq_pol_reaction_through_ops),
 	KUNIT_CASE(lunq_throttle_store_logs_moves),
 	{}

@@ -102,7 +102,7 @@ void lunq_fast_close(struct lunq_c *lc)
  * @now (read before the lock; an earlier time than the last integrated
  * one counts as that), held slots are freed.
  */
-static int lunq_fast_edge(struct lunq_c *lc, bool up, u64 now)
+int lunq_fast_edge(struct lunq_c *lc, bool up, u64 now)
 {
 	struct lunq_throttle *t = &lc->host.thr;
 	unsigned long flags;
@@ -131,13 +131,7 @@ static int lunq_fast_edge(struct lunq_c *lc, bool up, u64 now)
 	return n;
 }
 
-void lunq_fast_exit(struct lunq_c *lc, u64 now)
-{
-	if (!lunq_fast_put(&lc->host.thr.nfast))
-		lunq_fast_edge(lc, false, now);
-}
-
-static void lunq_fast_max(struct lunq_throttle *t, u32 n)
+void lunq_fast_max(struct lunq_throttle *t, u32 n)
 {
 	u32 m = READ_ONCE(t->fast_max);
 
@@ -148,44 +142,6 @@ static void lunq_fast_max(struct lunq_throttle *t, u32 n)
 			break;
 		m = seen;
 	}
-}
-
-/*
- * One fully ordered cmpxchg on @nfast (a slot, lunq_fast_take()); 0 <-> 1
- * goes through the lock (busy time).
- */
-bool lunq_fast_enter(struct lunq_c *lc, u64 lba, u64 *now)
-{
-	struct lunq_throttle *t = &lc->host.thr;
-	u32 lim = READ_ONCE(t->fast_lim);
-	int v = lim ? lunq_fast_take(&t->nfast, lim, false) : -1;
-
-	if (v < 0)
-		return false;	/* closed, or every slot taken */
-	/* before the edge's lock: the clock is slow in some VMs (HPET) */
-	*now = ktime_get_ns();
-	if (!v) {
-		/* 0 -> 1: the path is checked under the lock there */
-		v = lunq_fast_edge(lc, true, *now);
-		if (!v)
-			return false;
-	} else {
-		/*
-		 * Pairs with smp_mb() in lunq_fast_close(): if the path
-		 * closed before the cmpxchg, this sees it and gives the slot
-		 * back; if it opened again meanwhile, with its own depth.
-		 */
-		lim = READ_ONCE(t->fast_lim);
-		if (unlikely(!lim || (u32)v > lim)) {
-			lunq_fast_exit(lc, *now);
-			return false;
-		}
-	}
-	if (unlikely((u32)v > READ_ONCE(t->fast_max)))
-		lunq_fast_max(t, v);
-	if (lba != LUNQ_NO_LBA)
-		WRITE_ONCE(t->fast_lba, lba);
-	return true;
 }
 
 void lunq_throttle_view(struct lunq_c *lc, struct lunq_pol_view *v, u64 now)

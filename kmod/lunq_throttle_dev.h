@@ -12,6 +12,8 @@
 #ifndef LUNQ_THROTTLE_DEV_H
 #define LUNQ_THROTTLE_DEV_H
 
+#include <linux/ktime.h>
+
 #include "lunq_core.h"
 
 /*
@@ -30,14 +32,58 @@ void lunq_account(struct lunq_c *lc, u64 now);
 void lunq_update_fast(struct lunq_c *lc);
 /* Close the lock-free path (an IO found its slots taken). */
 void lunq_fast_close(struct lunq_c *lc);
+/* The lock-free path's slow parts (lunq_throttle_dev.c). */
+int lunq_fast_edge(struct lunq_c *lc, bool up, u64 now);
+void lunq_fast_max(struct lunq_throttle *t, u32 n);
+
+/* Lock-free: one lock-free IO less at @now; the last one takes the lock. */
+static inline void lunq_fast_exit(struct lunq_c *lc, u64 now)
+{
+	if (!lunq_fast_put(&lc->host.thr.nfast))
+		lunq_fast_edge(lc, false, now);
+}
+
 /*
  * Lock-free (no lock held): take a slot for an IO at @lba (LUNQ_NO_LBA:
  * none, e.g. an empty flush) at *@now (read here).  False: the path is
- * closed or full, the locked path takes the IO.
+ * closed or full, the locked path takes the IO.  Inline in the IO path:
+ * one fully ordered cmpxchg on @nfast (lunq_fast_take()); 0 <-> 1 goes
+ * through the lock (busy time).
  */
-bool lunq_fast_enter(struct lunq_c *lc, u64 lba, u64 *now);
-/* Lock-free: one lock-free IO less at @now; the last one takes the lock. */
-void lunq_fast_exit(struct lunq_c *lc, u64 now);
+static inline bool lunq_fast_enter(struct lunq_c *lc, u64 lba, u64 *now)
+{
+	struct lunq_throttle *t = &lc->host.thr;
+	u32 lim = READ_ONCE(t->fast_lim);
+	int v = lim ? lunq_fast_take(&t->nfast, lim, false) : -1;
+
+	if (v < 0)
+		return false;	/* closed, or every slot taken */
+	/* before the edge's lock: the clock is slow in some VMs (HPET) */
+	*now = ktime_get_ns();
+	if (!v) {
+		/* 0 -> 1: the path is checked under the lock there */
+		v = lunq_fast_edge(lc, true, *now);
+		if (!v)
+			return false;
+	} else {
+		/*
+		 * Pairs with smp_mb() in lunq_fast_close(): if the path
+		 * closed before the cmpxchg, this sees it and gives the slot
+		 * back; if it opened again meanwhile, with its own depth.
+		 */
+		lim = READ_ONCE(t->fast_lim);
+		if (unlikely(!lim || (u32)v > lim)) {
+			lunq_fast_exit(lc, *now);
+			return false;
+		}
+	}
+	if (unlikely((u32)v > READ_ONCE(t->fast_max)))
+		lunq_fast_max(t, v);
+	if (lba != LUNQ_NO_LBA)
+		WRITE_ONCE(t->fast_lba, lba);
+	return true;
+}
+
 /* What a policy's callbacks see at @now (lunq_pol.h). */
 void lunq_throttle_view(struct lunq_c *lc, struct lunq_pol_view *v, u64 now);
 /* The moves kept (<= LUNQ_TLOG_SIZE) into @log, oldest first (locks). */

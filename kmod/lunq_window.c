@@ -99,8 +99,7 @@ void lunq_win_work(struct work_struct *work)
 		lc->pol.rebase = false;
 		lc->win_rebase = true;
 	}
-	/* auto's own settling time (past, or 0, for the other policies) */
-	if (now < lc->pol.autoc.settle_until) {
+	if (lunq_pol_settling(&lc->pol, now)) {
 		lc->win_rebase = true;	/* IOs of the old depth still out */
 	} else if (lc->win_rebase || ios < w->ios) {
 		lc->win_rebase = false;

@@ -112,7 +112,10 @@ cleanup_all() {
 	grep -qs ' /mnt/lunq' /proc/mounts && umount /mnt/lunq
 	# a load the test left running, or a process that just exited (its
 	# io_uring torn down in a workqueue), may hold a device a moment longer
-	killall fio lunqbench blktrace 2>/dev/null
+	killall fio lunqbench blktrace lunqctl 2>/dev/null
+	# BPF policies a test left attached: their pinned links keep dm-lunq
+	# loaded (the next test's rmmod would fail)
+	rm -f /sys/fs/bpf/lunq/* 2>/dev/null
 	for _i in 1 2 3 4 5 6 7 8 9 10; do
 		dmsetup remove_all --noudevsync >/dev/null 2>&1
 		[ -z "$(dmsetup ls 2>/dev/null | grep -v '^No devices found')" ] && break

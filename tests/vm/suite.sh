@@ -41,6 +41,20 @@ stuck() {
 		echo "# pid ${p#/proc/} $(cat "$p/comm" 2>/dev/null): $(tr '\0' ' ' < "$p/cmdline" 2>/dev/null)"
 		sed 's/^/#   /' "$p/stack" 2>/dev/null
 	done
+	# every user task (kernel threads have no cmdline): its state and
+	# where it sleeps, with the kernel stack of the tools a test drives
+	echo "# user tasks (pid state wchan: command):"
+	for p in /proc/[0-9]*; do
+		cl=$(tr '\0' ' ' < "$p/cmdline" 2>/dev/null)
+		[ -n "$cl" ] || continue
+		st=$(awk '{ print $3 }' "$p/stat" 2>/dev/null)
+		echo "#   ${p#/proc/} $st $(cat "$p/wchan" 2>/dev/null): $cl"
+		case $(cat "$p/comm" 2>/dev/null) in
+		lunqctl|lunqbench|fio|dmsetup|blkzone|sg_*) sed 's/^/#     /' "$p/stack" 2>/dev/null ;;
+		esac
+	done
+	# the guest's clock against the RTC's (the host's time under icount)
+	echo "# guest clock $(date +%s), RTC $(cat /sys/class/rtc/rtc0/since_epoch 2>/dev/null || echo -)"
 	echo "# dm devices:"
 	dmsetup status 2>&1 | sed 's/^/#   /'
 	for f in /sys/block/*/inflight; do
