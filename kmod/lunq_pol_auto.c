@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dm-lunq policies "knee" (auto:knee) and "target" (auto:target): one
- * controller, lunq_auto.c's (its rules in lunq_auto.h), in two modes:
- *   knee    the depth of greatest power (IOPS per unit of service time),
- *           found as BBR finds its window: peak rate x least service time;
- *   target  the largest depth whose service p99 stays within target_us.
- * The mode is the table's auto: value, read at start; the two ops differ
- * only in their names.
+ * dm-lunq policies: what auto:knee and auto:target share -- all of their
+ * callbacks (LUNQ_POL_AUTO_OPS in lunq_pol_ops.h): they are one
+ * controller, lunq_auto.c's (its rules in lunq_auto.h), in two modes, and
+ * lunq_pol_knee.c and lunq_pol_target.c give it their names.  The mode is
+ * the table's auto: value, read at start.
  */
 #include <linux/math64.h>
 #include <linux/time64.h>
@@ -25,7 +23,7 @@
 #define LUNQ_AUTO_HOLD_MAX_NS	(32 * NSEC_PER_SEC)
 
 /* Restarts the controller only when its keys or qdepth changed. */
-static u32 lunq_pol_auto_start(struct lunq_pol *p, const struct lunq_pol_view *v)
+u32 lunq_pol_auto_start(struct lunq_pol *p, const struct lunq_pol_view *v)
 {
 	const u32 *val = p->val;
 	const struct lunq_auto_cfg *o = &p->autoc.cfg;
@@ -55,13 +53,13 @@ static u32 lunq_pol_auto_start(struct lunq_pol *p, const struct lunq_pol_view *v
 }
 
 /* Another policy takes over: the next start of auto starts afresh. */
-static void lunq_pol_auto_stop(struct lunq_pol *p)
+void lunq_pol_auto_stop(struct lunq_pol *p)
 {
 	p->autoc.cfg.mode = LUNQ_AUTO_OFF;
 	p->autoc.phase = LUNQ_AP_OFF;
 }
 
-static u32 lunq_pol_auto_window(struct lunq_pol *p, const struct lunq_pol_window *w)
+u32 lunq_pol_auto_window(struct lunq_pol *p, const struct lunq_pol_window *w)
 {
 	struct lunq_auto_sample s = {
 		.ns = w->ns,
@@ -75,7 +73,7 @@ static u32 lunq_pol_auto_window(struct lunq_pol *p, const struct lunq_pol_window
 	return lunq_auto_window(&p->autoc, &s, w->v.now);
 }
 
-static u32 lunq_pol_auto_qfull(struct lunq_pol *p, const struct lunq_pol_view *v)
+u32 lunq_pol_auto_qfull(struct lunq_pol *p, const struct lunq_pol_view *v)
 {
 	u32 d = lunq_auto_qfull(&p->autoc, v->now, v->in_transport);
 
@@ -84,23 +82,23 @@ static u32 lunq_pol_auto_qfull(struct lunq_pol *p, const struct lunq_pol_view *v
 	return d;
 }
 
-static bool lunq_pol_auto_settling(const struct lunq_pol *p, u64 now)
+bool lunq_pol_auto_settling(const struct lunq_pol *p, u64 now)
 {
 	return now < p->autoc.settle_until;
 }
 
-static bool lunq_pol_auto_win_ready(const struct lunq_pol *p, u64 ns,
-				    u64 ios, bool *idle)
+bool lunq_pol_auto_win_ready(const struct lunq_pol *p, u64 ns, u64 ios,
+			     bool *idle)
 {
 	return lunq_auto_window_ready(&p->autoc, ns, ios, idle);
 }
 
-static u32 lunq_pol_auto_idle(struct lunq_pol *p, u64 now)
+u32 lunq_pol_auto_idle(struct lunq_pol *p, u64 now)
 {
 	return lunq_auto_idle(&p->autoc, now);
 }
 
-static void lunq_pol_auto_fill(const struct lunq_pol *p, u64 *v, u64 now)
+void lunq_pol_auto_fill(const struct lunq_pol *p, u64 *v, u64 now)
 {
 	const struct lunq_auto *a = &p->autoc;
 
@@ -119,19 +117,3 @@ void lunq_pol_auto_limits(const u32 *val, u32 *min, u32 *max)
 	*min = val[LUNQ_AUTO_MIN];
 	*max = val[LUNQ_AUTO_MAX];
 }
-
-#define LUNQ_POL_AUTO(n) {					\
-	.name = n,						\
-	.start = lunq_pol_auto_start,				\
-	.window = lunq_pol_auto_window,				\
-	.qfull = lunq_pol_auto_qfull,				\
-	.stop = lunq_pol_auto_stop,				\
-	.settling = lunq_pol_auto_settling,			\
-	.win_ready = lunq_pol_auto_win_ready,			\
-	.idle = lunq_pol_auto_idle,				\
-	.fill = lunq_pol_auto_fill,				\
-	.limits = lunq_pol_auto_limits,				\
-}
-
-const struct lunq_policy_ops lunq_pol_knee = LUNQ_POL_AUTO("knee");
-const struct lunq_policy_ops lunq_pol_target = LUNQ_POL_AUTO("target");

@@ -23,8 +23,8 @@
  *            this host are still out (the refused one not counted).
  *   stop     another policy takes over (or the device goes away).
  *
- * The built-ins (lunq_pol_*.c: fixed, linux, sd, sd-fc in a file each,
- * knee and target in lunq_pol_auto.c) also use the hooks below, which a policy loaded from
+ * The built-ins (one file each, lunq_pol_*.c: fixed, linux, sd, sd-fc,
+ * knee, target) also use the hooks below, which a policy loaded from
  * outside never gets: they run in the IO path or on the device's timer.
  *
  *   good       a command completed with good status (IO path)
@@ -117,8 +117,30 @@ u32 lunq_pol_react_good(struct lunq_pol *p, u64 now);
 u32 lunq_pol_react_tick(struct lunq_pol *p, u64 now);
 u64 lunq_pol_react_deadline(const struct lunq_pol *p);
 void lunq_pol_react_limits(const u32 *val, u32 *min, u32 *max);
-/* ... and auto's limits (lunq_pol_auto.c) */
+/* ... and auto (lunq_pol_auto.c): one controller, two names */
+u32 lunq_pol_auto_start(struct lunq_pol *p, const struct lunq_pol_view *v);
+void lunq_pol_auto_stop(struct lunq_pol *p);
+u32 lunq_pol_auto_window(struct lunq_pol *p, const struct lunq_pol_window *w);
+u32 lunq_pol_auto_qfull(struct lunq_pol *p, const struct lunq_pol_view *v);
+bool lunq_pol_auto_settling(const struct lunq_pol *p, u64 now);
+bool lunq_pol_auto_win_ready(const struct lunq_pol *p, u64 ns, u64 ios,
+			     bool *idle);
+u32 lunq_pol_auto_idle(struct lunq_pol *p, u64 now);
+void lunq_pol_auto_fill(const struct lunq_pol *p, u64 *v, u64 now);
 void lunq_pol_auto_limits(const u32 *val, u32 *min, u32 *max);
+
+#define LUNQ_POL_AUTO_OPS(n) {				\
+	.name = n,					\
+	.start = lunq_pol_auto_start,			\
+	.window = lunq_pol_auto_window,			\
+	.qfull = lunq_pol_auto_qfull,			\
+	.stop = lunq_pol_auto_stop,			\
+	.settling = lunq_pol_auto_settling,		\
+	.win_ready = lunq_pol_auto_win_ready,		\
+	.idle = lunq_pol_auto_idle,			\
+	.fill = lunq_pol_auto_fill,			\
+	.limits = lunq_pol_auto_limits,			\
+}
 
 /* When the policy's tick has work next, 0: none. */
 static inline u64 lunq_pol_deadline(const struct lunq_pol *p)
