@@ -180,7 +180,7 @@ static int lq_errno_code(int e)
 
 static int policy_attach(const char *name, const char *file)
 {
-	char pin[PATH_MAX], status[4096];
+	char pin[PATH_MAX];
 	struct bpf_link *link = NULL;
 	struct bpf_object *obj;
 	struct bpf_map *map;
@@ -238,9 +238,7 @@ static int policy_attach(const char *name, const char *file)
 		goto out;
 	lq_pin_path(pin, sizeof(pin), d.name);
 	/* a pin left by a policy the device dropped (a table reload) */
-	if (!access(pin, F_OK) &&
-	    !lq_dm_status(d.dm_name, d.begin, status, sizeof(status), NULL, 0) &&
-	    strstr(status, "throttle_policy_from=table"))
+	if (!access(pin, F_OK) && !strcmp(d.tpolicy_from, "table"))
 		unlink(pin);
 	link = bpf_map__attach_struct_ops(map);
 	if (!link) {
@@ -298,54 +296,36 @@ static int policy_detach(const char *name)
 	return LQ_OK;
 }
 
-/* The value of " key=" in a status line into @buf ("-" when absent). */
-static void lq_status_word(const char *status, const char *key, char *buf,
-			   size_t len)
-{
-	size_t k = strlen(key);
-	const char *p;
-
-	for (p = status; (p = strstr(p, key)); p += k)
-		if ((p == status || p[-1] == ' ') && p[k] == '=') {
-			snprintf(buf, len, "%.*s", (int)strcspn(p + k + 1, " \n"),
-				 p + k + 1);
-			return;
-		}
-	snprintf(buf, len, "-");
-}
-
 static int policy_show(const char *name, bool json)
 {
-	char status[4096], err[256], pname[32], from[16], depth[16],
-	     pin[PATH_MAX];
+	const char *pname, *from;
+	char pin[PATH_MAX];
+	unsigned long long depth;
 	struct lq_dev d;
-	bool pinned;
+	bool pinned, bpf;
 	int rc;
 
+	/* the policy in force and where it comes from: netlink, as the rest */
 	rc = lq_policy_dev(name, &d, false);
 	if (rc)
 		return rc;
-	rc = lq_dm_status(d.dm_name, d.begin, status, sizeof(status), err,
-			  sizeof(err));
-	if (rc)
-		return lq_error(rc, "%s", err);
-	lq_status_word(status, "throttle_policy", pname, sizeof(pname));
-	lq_status_word(status, "throttle_policy_from", from, sizeof(from));
-	lq_status_word(status, "qdepth", depth, sizeof(depth));
+	pname = d.tpolicy[0] ? d.tpolicy : "-";
+	from = d.tpolicy_from[0] ? d.tpolicy_from : "-";
+	bpf = !strcmp(from, "bpf");
+	depth = d.st[LUNQ_ST_THROTTLE];
 	lq_pin_path(pin, sizeof(pin), d.name);
 	pinned = !access(pin, F_OK);
 	if (json)
-		printf("{\"name\":\"%s\",\"policy\":\"%s\",\"from\":\"%s\",\"throttle\":%s,\"pin\":%s%s%s}\n",
+		printf("{\"name\":\"%s\",\"policy\":\"%s\",\"from\":\"%s\",\"throttle\":%llu,\"pin\":%s%s%s}\n",
 		       d.name, pname, from, depth, pinned ? "\"" : "",
 		       pinned ? pin : "null", pinned ? "\"" : "");
-	else if (pinned && strcmp(from, "bpf"))
-		printf("%s: policy %s (from the table), throttle %s; a link left at %s is attached to nothing (a table reload detached it; 'lunqctl policy detach %s' removes it)\n",
+	else if (pinned && !bpf)
+		printf("%s: policy %s (from the table), throttle %llu; a link left at %s is attached to nothing (a table reload detached it; 'lunqctl policy detach %s' removes it)\n",
 		       d.name, pname, depth, pin, d.name);
 	else
-		printf("%s: policy %s (from the %s), throttle %s%s%s\n", d.name,
-		       pname, !strcmp(from, "bpf") ? "BPF program" : "table",
-		       depth, pinned ? ", link pinned at " : "",
-		       pinned ? pin : "");
+		printf("%s: policy %s (from the %s), throttle %llu%s%s\n", d.name,
+		       pname, bpf ? "BPF program" : "table", depth,
+		       pinned ? ", link pinned at " : "", pinned ? pin : "");
 	return LQ_OK;
 }
 

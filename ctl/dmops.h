@@ -40,9 +40,6 @@ int lq_dm_remove(const char *name, char *err, size_t errlen);
 int lq_dm_message(const char *name, unsigned long long sector,
 		  const char *msg, char *out, size_t outlen, char *err,
 		  size_t errlen);
-/* The INFO status of the lunq target at @sector of @name into @out. */
-int lq_dm_status(const char *name, unsigned long long sector, char *out,
-		 size_t outlen, char *err, size_t errlen);
 
 /* First line of a small (sysfs) file @path, without its newline. */
 bool lq_read_line(const char *path, char *buf, size_t len);

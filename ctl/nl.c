@@ -298,6 +298,9 @@ static void parse_dev(struct nlattr **tb, struct lq_dev *d)
 	copy_str(d->disk, sizeof(d->disk), tb[LUNQ_A_DISK]);
 	copy_str(d->lower, sizeof(d->lower), tb[LUNQ_A_LOWER]);
 	copy_str(d->policy, sizeof(d->policy), tb[LUNQ_A_POLICY]);
+	copy_str(d->tpolicy, sizeof(d->tpolicy), tb[LUNQ_A_THROTTLE_POLICY]);
+	copy_str(d->tpolicy_from, sizeof(d->tpolicy_from),
+		 tb[LUNQ_A_THROTTLE_POLICY_FROM]);
 	if (tb[LUNQ_A_BEGIN])
 		d->begin = nla_get_u64(tb[LUNQ_A_BEGIN]);
 	if (tb[LUNQ_A_LEN])

@@ -49,11 +49,15 @@ static int lunq_nl_put_dev(struct sk_buff *skb, struct lunq_dev *d,
 	u64 v[__LUNQ_ST_MAX];
 	struct lunq_policy p;
 	struct nlattr *nest;
-	char dmname[DM_NAME_LEN];
+	char dmname[DM_NAME_LEN], pname[LUNQ_POL_NAME];
 	void *hdr;
+	bool ext;
 	int i;
 
-	lunq_get_policy(lc, &p);
+	spin_lock_irq(&lc->lock);
+	p = lc->policy;
+	ext = lunq_policy_name(lc, pname);
+	spin_unlock_irq(&lc->lock);
 	lunq_policy_format(&p, words, LUNQ_POLICY_MAX);
 	lunq_fill_stats(lc, v);
 	if (dm_copy_name_and_uuid(dm_table_get_md(lc->ti->table), dmname, NULL))
@@ -70,7 +74,10 @@ static int lunq_nl_put_dev(struct sk_buff *skb, struct lunq_dev *d,
 	    nla_put_u64_64bit(skb, LUNQ_A_BEGIN, d->begin, LUNQ_A_PAD) ||
 	    nla_put_u64_64bit(skb, LUNQ_A_LEN, lc->ti->len, LUNQ_A_PAD) ||
 	    nla_put_string(skb, LUNQ_A_POLICY, words) ||
-	    nla_put_u32(skb, LUNQ_A_VERSION, LUNQ_GENL_VERSION))
+	    nla_put_u32(skb, LUNQ_A_VERSION, LUNQ_GENL_VERSION) ||
+	    nla_put_string(skb, LUNQ_A_THROTTLE_POLICY, pname) ||
+	    nla_put_string(skb, LUNQ_A_THROTTLE_POLICY_FROM,
+			   ext ? "bpf" : "table"))
 		goto cancel;
 	nest = nla_nest_start(skb, LUNQ_A_STATS);
 	if (!nest)

@@ -59,6 +59,8 @@ enum lunq_attr {
 	LUNQ_A_EV_SUPPRESSED,	/* u64: events of this kind rate-limited away */
 	LUNQ_A_PAD,
 	LUNQ_A_VERSION,		/* u32: LUNQ_GENL_VERSION of the module */
+	LUNQ_A_THROTTLE_POLICY,	/* string: the throttle policy in force */
+	LUNQ_A_THROTTLE_POLICY_FROM,	/* string: table or bpf */
 	__LUNQ_A_MAX
 };
 #define LUNQ_A_MAX (__LUNQ_A_MAX - 1)

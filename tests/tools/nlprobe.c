@@ -399,6 +399,11 @@ static void dev_cb(const struct nlmsghdr *nh, void *arg)
 	printf(" policy=\"%s\"", attr_str(tb[LUNQ_A_POLICY]));
 	if (tb[LUNQ_A_VERSION])
 		printf(" version=%llu", (unsigned long long)attr_uint(tb[LUNQ_A_VERSION]));
+	if (tb[LUNQ_A_THROTTLE_POLICY])
+		printf(" throttle_policy=%s", attr_str(tb[LUNQ_A_THROTTLE_POLICY]));
+	if (tb[LUNQ_A_THROTTLE_POLICY_FROM])
+		printf(" throttle_policy_from=%s",
+		       attr_str(tb[LUNQ_A_THROTTLE_POLICY_FROM]));
 	if (tb[LUNQ_A_STATS]) {
 		const struct nlattr *a = tb[LUNQ_A_STATS];
 		const char *p = attr_data(a), *end = p + attr_len(a);

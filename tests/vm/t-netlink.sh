@@ -73,7 +73,9 @@ for d in lq lq2; do
 		[ "$(kv "$l" disk)" = "$(basename "$(dm_sysfs $d)")" ] &&
 		[ "$(kv "$l" lower)" = "$(cat /sys/block/"$(basename "$low")"/dev)" ] &&
 		[ "$(kv "$l" len)" = "$(sectors "$low")" ] &&
-		[ "$(kv "$l" begin)" = 0 ] && [ "$(kv "$l" version)" = 1 ] ||
+		[ "$(kv "$l" begin)" = 0 ] && [ "$(kv "$l" version)" = 1 ] &&
+		[ "$(kv "$l" throttle_policy)" = fixed ] &&
+		[ "$(kv "$l" throttle_policy_from)" = table ] ||
 		fail "dump line of $d: $l"
 done
 [ "$(policy_of "$(grep '^name=lq ' /tmp/dump)")" = qdepth:8 ] &&
@@ -126,6 +128,17 @@ dmsetup table lq | grep -q ' 2 qdepth:3 sched:disksort$' ||
 [ "$(policy_of "$(dev lq)")" = "qdepth:3 sched:disksort" ] &&
 	[ "$(kv "$(dev lq)" throttle)" = 3 ] || fail "get after set: $(dev lq)"
 ok "set 'qdepth:3 sched:disksort': $(dmsetup table lq)"
+# the throttle policy in force, as INFO status says it (a device of its own)
+nb3=$(nullb_create lq_nb3 16) || fail "null_blk 3 setup"
+dm_create lq3 "0 $(sectors "$nb3") lunq $nb3 0 2 qdepth:8 reaction:sd" || fail "create lq3"
+[ "$(kv "$(dev lq3)" throttle_policy)" = sd ] &&
+	[ "$(kv "$(dev lq3)" throttle_policy_from)" = table ] &&
+	[ "$(status_field lq3 throttle_policy)" = sd ] || fail "get lq3 (reaction:sd): $(dev lq3)"
+out=$(nlprobe set lq3 "auto:knee reaction:none") && [ "$out" = ok ] || fail "set auto:knee: $out"
+[ "$(kv "$(dev lq3)" throttle_policy)" = knee ] &&
+	[ "$(status_field lq3 throttle_policy)" = knee ] || fail "get lq3 after auto:knee: $(dev lq3)"
+dm_remove lq3
+ok "the throttle policy in force: sd, then knee after a SET (LUNQ_A_THROTTLE_POLICY, as INFO status)"
 
 # some reads on lq, so that a RESET that should not happen would show
 dd if=/dev/mapper/lq of=/dev/null bs=4k count=16 iflag=direct 2>/dev/null ||
