@@ -93,18 +93,25 @@ fio_json() {
 fio_verify() {
 	_name=$1 _dev=$2
 	shift 2
+	# a file of its own: two can run at once from one shell (one in the
+	# background), and $$ is the same in both
+	_fo=$(mktemp /tmp/fio.XXXXXX)
 	fio --name="$_name" --filename="$_dev" --direct=1 --ioengine=libaio \
 		--verify=crc32c --do_verify=1 --verify_fatal=1 \
 		--verify_dump=0 --output-format=terse --terse-version=3 "$@" \
-		> /tmp/fio.$$ 2>&1
+		> "$_fo" 2>&1
 	_rc=$?
 	if [ $_rc -ne 0 ]; then
-		cat /tmp/fio.$$
+		cat "$_fo"
+		rm -f "$_fo"
 		return $_rc
 	fi
 	# terse v3: 3 job name, 5 error, 6 read KiB, 47 write KiB
-	awk -F";" "{ printf \"fio %s: error=%s read_kb=%s write_kb=%s\\n\", \$3, \$5, \$6, \$47 }" /tmp/fio.$$
-	awk -F';' '$5 != 0 { exit 1 }' /tmp/fio.$$
+	awk -F";" "{ printf \"fio %s: error=%s read_kb=%s write_kb=%s\\n\", \$3, \$5, \$6, \$47 }" "$_fo"
+	awk -F';' '$5 != 0 { bad = 1 } END { exit bad }' "$_fo"
+	_rc=$?
+	rm -f "$_fo"
+	return $_rc
 }
 
 # cleanup_all: remove every dm device, null_blk device and ram disk

