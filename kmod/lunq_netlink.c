@@ -54,10 +54,7 @@ static int lunq_nl_put_dev(struct sk_buff *skb, struct lunq_dev *d,
 	bool ext;
 	int i;
 
-	spin_lock_irq(&lc->lock);
-	p = lc->policy;
-	ext = lunq_policy_name(lc, pname);
-	spin_unlock_irq(&lc->lock);
+	ext = lunq_get_policy(lc, &p, pname);
 	lunq_policy_format(&p, words, LUNQ_POLICY_MAX);
 	lunq_fill_stats(lc, v);
 	if (dm_copy_name_and_uuid(dm_table_get_md(lc->ti->table), dmname, NULL))

@@ -106,11 +106,18 @@ bool lunq_apply_policy(struct lunq_c *lc, u64 now)
 	return kick;
 }
 
-void lunq_get_policy(struct lunq_c *lc, struct lunq_policy *p)
+bool lunq_get_policy(struct lunq_c *lc, struct lunq_policy *p, char *name)
 {
+	bool ext;
+
 	spin_lock_irq(&lc->lock);
 	*p = lc->policy;
+	ext = lc->pol.ext;
+	if (name)
+		strscpy(name, lc->pol.ops ? lc->pol.ops->name : "-",
+			LUNQ_POL_NAME);
 	spin_unlock_irq(&lc->lock);
+	return ext;
 }
 
 int lunq_set_words(struct lunq_c *lc, unsigned int argc, char **argv,
@@ -120,7 +127,7 @@ int lunq_set_words(struct lunq_c *lc, unsigned int argc, char **argv,
 	bool kick;
 
 	mutex_lock(&lc->msg_lock);
-	lunq_get_policy(lc, &np);
+	lunq_get_policy(lc, &np, NULL);
 	*err = lunq_parse_words(lc, &np, argc, argv, true, word);
 	if (!*err && lunq_win_alloc(lc, lunq_win_needed(&np)))
 		*err = "auto: cannot allocate its window's histogram";
@@ -225,10 +232,4 @@ bool lunq_policy_detach(struct lunq_c *lc, const struct lunq_policy_ops *ops)
 	if (kick)
 		lunq_kick(lc);
 	return was;
-}
-
-bool lunq_policy_name(struct lunq_c *lc, char *name)
-{
-	strscpy(name, lc->pol.ops ? lc->pol.ops->name : "-", LUNQ_POL_NAME);
-	return lc->pol.ext;
 }

@@ -22,8 +22,12 @@ const char *lunq_parse_words(struct lunq_c *lc, struct lunq_policy *p,
 			     const char **word);
 /* Push @lc->policy into the IO path; true when waiters can go.  Locked. */
 bool lunq_apply_policy(struct lunq_c *lc, u64 now);
-/* The policy in force. */
-void lunq_get_policy(struct lunq_c *lc, struct lunq_policy *p);
+/*
+ * The table's policy into @p and, when @name is not NULL, the name of the
+ * throttle policy in force (LUNQ_POL_NAME bytes) into @name, under one
+ * lock; true when that one is from outside (BPF).
+ */
+bool lunq_get_policy(struct lunq_c *lc, struct lunq_policy *p, char *name);
 /*
  * Apply @argc "key:value" words, all or nothing (the "set" message).  On
  * error returns -EINVAL, *@err is a constant message and *@word the bad
@@ -53,10 +57,5 @@ int lunq_policy_attach(struct lunq_c *lc, const struct lunq_policy_ops *ops);
  * any from outside) is attached.  True when it was.  May sleep.
  */
 bool lunq_policy_detach(struct lunq_c *lc, const struct lunq_policy_ops *ops);
-
-/* The policy's name into @name (LUNQ_POL_NAME); true: from outside (BPF).
- * Locked.
- */
-bool lunq_policy_name(struct lunq_c *lc, char *name);
 
 #endif /* LUNQ_POLICY_H */

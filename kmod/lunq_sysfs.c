@@ -125,7 +125,7 @@ static ssize_t lunq_policy_line(struct lunq_c *lc, char *buf)
 	struct lunq_policy p;
 	int n;
 
-	lunq_get_policy(lc, &p);
+	lunq_get_policy(lc, &p, NULL);
 	lunq_policy_format(&p, buf, PAGE_SIZE - 1);
 	n = strlen(buf);
 	buf[n++] = '\n';
@@ -185,7 +185,7 @@ static ssize_t lunq_key_value(struct lunq_c *lc, enum lunq_key k, char *buf)
 {
 	struct lunq_policy p;
 
-	lunq_get_policy(lc, &p);
+	lunq_get_policy(lc, &p, NULL);
 	lunq_policy_value(&p, k, buf, PAGE_SIZE - 1);
 	return strlen(strcat(buf, "\n"));
 }

@@ -495,10 +495,7 @@ static void lunq_status(struct dm_target *ti, status_type_t type,
 	switch (type) {
 	case STATUSTYPE_INFO:
 		lunq_fill_stats(lc, v);
-		spin_lock_irq(&lc->lock);
-		policy = lc->policy;
-		ext = lunq_policy_name(lc, pname);
-		spin_unlock_irq(&lc->lock);
+		ext = lunq_get_policy(lc, &policy, pname);
 		DMEMIT("qdepth=%llu sched=%s max_wait_ms=%u",
 		       v[LUNQ_ST_THROTTLE],
 		       policy.val[LUNQ_SCHED] ? "disksort" : "fifo",
@@ -528,7 +525,7 @@ static void lunq_status(struct dm_target *ti, status_type_t type,
 		break;
 
 	case STATUSTYPE_TABLE:
-		lunq_get_policy(lc, &policy);
+		lunq_get_policy(lc, &policy, NULL);
 		DMEMIT("%s %llu", lc->dev->name, (unsigned long long)lc->start);
 		nopt = hweight64(policy.given);
 		if (nopt) {
