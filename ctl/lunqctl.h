@@ -46,7 +46,7 @@ struct lq_dev {
 	char lower[32];			/* "MAJ:MIN" */
 	u64 begin, len;			/* sectors */
 	char policy[LUNQ_POLICY_MAX];	/* "key:value ..." (TABLE status) */
-	char tpolicy[16];		/* the throttle policy in force */
+	char tpolicy[LUNQ_POL_NAME];	/* the throttle policy in force */
 	char tpolicy_from[8];		/* "table" or "bpf" ("" if not told) */
 	u64 st[__LUNQ_ST_MAX];		/* indexed by enum lunq_stat */
 	bool have[__LUNQ_ST_MAX];	/* the module reported it */

@@ -85,8 +85,6 @@ struct lunq_pol {
 	struct lunq_auto autoc;		/* knee, target */
 };
 
-#define LUNQ_POL_NAME	16	/* a policy's name, with its NUL */
-
 struct lunq_policy_ops {
 	/* every policy; the only ones a BPF policy may implement */
 	u32 (*start)(struct lunq_pol *p, const struct lunq_pol_view *v);

@@ -18,6 +18,7 @@
 
 #define LUNQ_NAME_MAX		160	/* with the terminating NUL */
 #define LUNQ_POLICY_MAX		1024	/* a "key:value ..." string, with NUL */
+#define LUNQ_POL_NAME		16	/* a throttle policy's name, with NUL */
 
 enum lunq_cmd {
 	LUNQ_CMD_UNSPEC,
