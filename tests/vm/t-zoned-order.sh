@@ -80,12 +80,11 @@ run() {
 	begin
 	dm_create lq "0 $S lunq $nb 0 $(echo "$_p" | wc -w) $_p" || fail "create $_n: $_p"
 	zwrite "$_n" /dev/mapper/lq 0 4 "$@"
-	set -- "$_n" "$_p"
-	observe "$1" 0 4
+	observe "$_n" 0 4
 	_v=$(status_field lq "$_f")
-	[ "$_v" -gt 0 ] || fail "$1: $_f=$_v, the path did not run ($2)"
-	counters_consistent lq || fail "$1: counters inconsistent"
-	ok "$1 ($2): 4 zones written in order, verify clean, lower full, $_f=$_v"
+	[ "$_v" -gt 0 ] || fail "$_n: $_f=$_v, the path did not run ($_p)"
+	counters_consistent lq || fail "$_n: counters inconsistent"
+	ok "$_n ($_p): 4 zones written in order, verify clean, lower full, $_f=$_v"
 	dm_remove lq
 }
 
