@@ -35,6 +35,11 @@
 #                alignment scan, scsi_debug TASK SET FULL, lunq tunes
 #                itself (auto against static, reactions, oracle); results in
 #                results/demo-<timestamp>/
+#   make arena   deps, build, then in the VM on the instruction-counting
+#                clock: every policy in fixed scenarios (the knee from 1
+#                and 64, capacity 16 -> 4 -> 16, the hostile pool) scored
+#                against the oracle of the same run; results in
+#                results/arena-<timestamp>/ (ARGS="--quick --bpf -o DIR")
 #   make bench   every benchmark (overhead + compare), one JSON and a table
 #                with the goals (ARGS="-o DIR --rounds N ...")
 #   make bench-overhead  lunq vs dm-linear, disksort vs fifo, scale (ARGS="-o DIR ...")
@@ -57,7 +62,7 @@ KDIR ?= $(DEB_KDIR)
 SUBDIRS_USER := $(wildcard lib/Makefile ctl/Makefile bench/Makefile)
 
 .PHONY: bpf-tools kmod-btf policies
-.PHONY: all check-kdir kmod kmod-xflush splat user deps test test-full test-unit test-kunit test-vm test-debug kernel-debug demo tools bench bench-overhead bench-compare checkpatch clean help fuzz
+.PHONY: all check-kdir kmod kmod-xflush splat user deps test test-full test-unit test-kunit test-vm test-debug kernel-debug demo arena tools bench bench-overhead bench-compare checkpatch clean help fuzz
 
 all: kmod splat user tools policies
 
@@ -253,6 +258,14 @@ kernel-debug:
 demo: deps
 	$(MAKE) all
 	scripts/demo $(ARGS)
+
+# the arena (tests/demo/arena.sh): every policy in a fixed set of scenarios,
+# scored against the oracle of the same run, on the instruction-counting
+# clock; about 15 minutes; results in results/arena-<timestamp>/
+# (ARGS="--quick", "--bpf", "-o DIR", "-- --only hostile")
+arena: deps
+	$(MAKE) all
+	scripts/arena $(ARGS)
 
 # benchmark, not a test (no assertions on speed); about 10 minutes under TCG.
 # ARGS are bench/overhead.sh's: --rounds N, --runtime S, --part abc, -o DIR

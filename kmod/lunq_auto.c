@@ -119,6 +119,29 @@ static u32 knee_depth(struct lunq_auto *a, u64 now, u32 d, bool fresh)
 	return fresh || t > d ? t : d;
 }
 
+/*
+ * @d, the estimate's depth, or @proven if higher -- a depth the search
+ * saw grow the rate (up) or hold it (down) -- when the estimate @k256
+ * reaches 95% of it: the LUN showed it takes that many, and Little's
+ * in-flight agrees within noise.  The estimate's 95% margin (depth_of())
+ * is for a knee the search did not confirm; at a confirmed one it would
+ * hold one command under it.
+ */
+static u32 proven_depth(u32 d, u32 k256, u32 proven)
+{
+	if ((u64)proven * 256 * 95 <= (u64)k256 * 100)
+		return max(d, proven);
+	return d;
+}
+
+/* Entering hold at the end of down or up (@proven: see above). */
+static u32 knee_hold(struct lunq_auto *a, u64 now, u32 proven)
+{
+	u32 d = knee_depth(a, now, a->depth, true);
+
+	return proven_depth(d, a->knee256, proven);
+}
+
 void lunq_auto_init(struct lunq_auto *a, const struct lunq_auto_cfg *cfg,
 		    u64 now)
 {
@@ -133,7 +156,7 @@ void lunq_auto_init(struct lunq_auto *a, const struct lunq_auto_cfg *cfg,
 		a->phase = LUNQ_AP_TRACK;
 	else
 		a->phase = a->depth > cfg->min ? LUNQ_AP_DOWN : LUNQ_AP_UP;
-	a->qfull_backoff = cfg->hold_ns;
+	a->qfull_backoff = cfg->qhold_ns;
 	a->miss_backoff = cfg->hold_ns;
 	a->settle_until = now;
 }
@@ -210,18 +233,22 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 			return min_t(u32, a->cfg.start * 2, a->cfg.max);
 		}
 		/* fell after holding, or held down to min: hold between */
+		d = a->ref_depth;
 		to_hold(a);
-		return knee_depth(a, now, a->depth, true);
+		return knee_hold(a, now, d);
 	case LUNQ_AP_UP:
 		if (!a->ref_depth || (bind && a->rate * 4 >= a->ref_rate * 5)) {
+			if (a->ref_depth)
+				a->proven = d;
 			a->ref_rate = a->rate;
 			a->ref_depth = d;
 			if (d < a->cfg.max)
 				return min_t(u32, d * 2, a->cfg.max);
 		}
 		/* no more growth, or the throttle does not limit the load */
+		d = a->ref_depth;
 		to_hold(a);
-		return knee_depth(a, now, a->depth, true);
+		return knee_hold(a, now, d);
 	case LUNQ_AP_PROBE:
 		/*
 		 * More capacity: at least half of the step's share came back
@@ -328,16 +355,17 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	 */
 	if (bind && svc_min && a->hold_n >= 2 &&
 	    a->hold_svc * 4 > svc_min * 5) {
-		u64 k = inflight256(a->rate, svc_min);
+		u64 k = min_t(u64, inflight256(a->rate, svc_min), U32_MAX);
+		u32 t = proven_depth(depth_of(k), k, a->proven);
 
-		if (depth_of(k) < d) {
+		if (t < d) {
 			ext_reset(&a->rate_max, now, a->cfg.rate_ns, a->rate,
 				  true);
 			a->cut_rate = a->rate;
 			a->cut_svc = a->svc;
 			a->cut_depth = d;
 			to_hold(a);
-			return depth_of(k);
+			return t;
 		}
 	}
 	d = knee_depth(a, now, d, false);
@@ -418,12 +446,12 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	    !s->qfull) {
 		a->ceiling = 0;
 		a->refused = 0;
-		a->qfull_backoff = a->cfg.hold_ns;
+		a->qfull_backoff = a->cfg.qhold_ns;
 	}
 	if (a->cfg.mode == LUNQ_AUTO_TARGET) {
 		next = target_window(a, s, now);
 	} else if (a->ceiling && now >= a->ceiling_until &&
-		   a->depth <= a->ceiling && a->phase == LUNQ_AP_HOLD &&
+		   a->depth == a->ceiling && a->phase == LUNQ_AP_HOLD &&
 		   binding(s) && a->depth < a->cfg.max) {
 		/*
 		 * The hold-off ended at the ceiling: try above it at once,
@@ -474,7 +502,7 @@ u32 lunq_auto_qfull(struct lunq_auto *a, u64 now, u32 in_transport)
 		a->ceiling = min(a->ceiling, cut);
 	} else {
 		/*
-		 * The known ceiling refused again: from the fourth time in a
+		 * The known ceiling refused again: from the eighth time in a
 		 * row, hold twice as long (others that come and go for
 		 * seconds are found again within a hold-off; those that stay
 		 * are asked ever more rarely).
@@ -485,7 +513,7 @@ u32 lunq_auto_qfull(struct lunq_auto *a, u64 now, u32 in_transport)
 						       a->cfg.hold_max_ns);
 		} else {
 			a->refused = 0;
-			a->qfull_backoff = a->cfg.hold_ns;
+			a->qfull_backoff = a->cfg.qhold_ns;
 		}
 		a->ceiling = cut;
 		a->ceiling_until = now + a->qfull_backoff;

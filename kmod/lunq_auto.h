@@ -18,7 +18,10 @@
  *
  * auto:knee -- the depth of greatest power (IOPS per unit of service
  * time), found as the BBR estimate: peak rate x minimum service time,
- * the in-flight that fills the LUN without queueing inside it.
+ * the in-flight that fills the LUN without queueing inside it.  Where
+ * the rules below take 95% of an estimate, a depth the search saw grow
+ * the rate (up) or hold it (down) is taken instead when the estimate
+ * reaches 95% of it (proven_depth()): a knee seen is not held one under.
  *   down   from the start depth, halve while the rate holds (>= 85% of
  *          the best seen): the start was above the knee;
  *   up     double while the rate grows by >= 25% (a full pipe when not);
@@ -65,12 +68,13 @@
  *
  * QUEUE FULL (both modes; reaction must be none): the throttle is cut at
  * once to the commands in transport (lunq_auto_qfull(), Solaris sd's
- * rule), which becomes a ceiling for a hold-off of 1 s.  When it ends at
- * the ceiling, auto:knee tries twice the depth at once (phase up): the
+ * rule), which becomes a ceiling for a hold-off of qhold_ns (0.5 s).
+ * When it ends with the depth at the ceiling (the ceiling, not the knee,
+ * bound it), auto:knee tries twice the depth at once (phase up): the
  * other initiators may have left.  Refused again, the ceiling comes back;
- * from the fourth refusal in a row its hold-off doubles, up to 32 s: auto
+ * from the eighth refusal in a row its hold-off doubles, up to 32 s: auto
  * does not keep provoking QUEUE FULL from initiators that stay, and finds
- * the slots of those that come and go within about a second.  A window
+ * the slots of those that come and go within half a second.  A window
  * above the ceiling without QUEUE FULL ends it.
  */
 #ifndef LUNQ_AUTO_H
@@ -96,7 +100,7 @@ enum lunq_auto_phase {
 };
 
 #define LUNQ_AUTO_SLOTS	4	/* sub-windows of a windowed min or max */
-#define LUNQ_AUTO_REFUSED 4	/* refusals of a ceiling before its hold-off
+#define LUNQ_AUTO_REFUSED 8	/* refusals of a ceiling before its hold-off
 				 * doubles
 				 */
 
@@ -116,7 +120,8 @@ struct lunq_auto_cfg {
 	u32 probe_every;	/* windows in hold between probes */
 	u64 rate_ns;		/* rate_max's memory */
 	u64 svc_ns;		/* svc_min's memory */
-	u64 hold_ns;		/* first hold-off after a QUEUE FULL or miss */
+	u64 hold_ns;		/* auto:target: first hold-off after a miss */
+	u64 qhold_ns;		/* first hold-off after a QUEUE FULL */
 	u64 hold_max_ns;	/* longest hold-off */
 };
 
@@ -145,6 +150,7 @@ struct lunq_auto {
 	/* down / up */
 	u64 ref_rate;		/* the rate to beat (x 16) */
 	u32 ref_depth;
+	u32 proven;		/* the last depth up saw grow the rate */
 	/* hold / probe */
 	u32 hold_windows;	/* windows since the last probe */
 	u32 step;		/* the probe's step */

@@ -20,6 +20,7 @@
 #define LUNQ_AUTO_RATE_NS	(10 * NSEC_PER_SEC)
 #define LUNQ_AUTO_SVC_NS	(10 * NSEC_PER_SEC)
 #define LUNQ_AUTO_HOLD_NS	(1 * NSEC_PER_SEC)
+#define LUNQ_AUTO_QHOLD_NS	(500 * NSEC_PER_MSEC)
 #define LUNQ_AUTO_HOLD_MAX_NS	(32 * NSEC_PER_SEC)
 
 /* Restarts the controller only when its keys or qdepth changed. */
@@ -40,6 +41,7 @@ u32 lunq_pol_auto_start(struct lunq_pol *p, const struct lunq_pol_view *v)
 		.rate_ns = LUNQ_AUTO_RATE_NS,
 		.svc_ns = LUNQ_AUTO_SVC_NS,
 		.hold_ns = LUNQ_AUTO_HOLD_NS,
+		.qhold_ns = LUNQ_AUTO_QHOLD_NS,
 		.hold_max_ns = LUNQ_AUTO_HOLD_MAX_NS,
 	};
 

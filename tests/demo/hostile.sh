@@ -9,6 +9,7 @@
 #     SECONDS (T_D); sets D_<POLICY>_{IOPS,P99,Q,R,N}, appends
 #     ${TRACE_CSV:-$OUT/auto-trace.csv} and calls row (the caller's).  HOSTILE_ATTACH=FILE:
 #     a BPF policy attached to aq first (lunqctl policy attach).
+#   hostile_oracle   sets D_oracle_* (see it)
 #   jain A N   Jain's fairness index of two IOPS
 calc() { awk "BEGIN { $1 }"; }
 st() { cat "/sys/kernel/lunq/$1/stats/$2"; }
@@ -52,6 +53,27 @@ hostile() {
 	lunqctl remove aq > /dev/null
 	lunqctl remove nq > /dev/null
 	row D "$_p" - - - - "$_i" 0 "$_p99" "$(calc "printf \"%.2f\", $_q / $_t")" "$_r" "$_ni"
+}
+# hostile_oracle: the oracle of 6D -- each phase alone with its best static
+# depth (8 with the other initiators there: 32 slots - 16 theirs - the
+# neighbour's 8; 16 without: the flash model's channels), T_D / 2 each,
+# averaged, its p99 the worse phase's -- and never below static16 of the
+# same run (D_static16_*, when set): a static policy that beats it is the
+# oracle (ORACLE_FROM says which)
+hostile_oracle() {
+	hostile oracleA "qdepth=8" "qdepth=8" "foreign=16" $((T_D / 2))
+	hostile oracleB "qdepth=16" "qdepth=8" "foreign=0" $((T_D / 2))
+	D_oracle_IOPS=$(calc "print ($D_oracleA_IOPS + $D_oracleB_IOPS) / 2")
+	D_oracle_P99=$(calc "print ($D_oracleA_P99 > $D_oracleB_P99) ? $D_oracleA_P99 : $D_oracleB_P99")
+	D_oracle_Q=$(calc "print ($D_oracleA_Q + $D_oracleB_Q) / 2")
+	D_oracle_R=$((D_oracleA_R + D_oracleB_R))
+	D_oracle_N=$(calc "print ($D_oracleA_N + $D_oracleB_N) / 2")
+	ORACLE_FROM="each phase's best static depth"
+	if [ -n "${D_static16_IOPS:-}" ] && calc "exit !($D_static16_IOPS > $D_oracle_IOPS)"; then
+		ORACLE_FROM="static16: it beat the per-phase runs ($(calc "printf \"%.0f\", $D_oracle_IOPS") IOPS) in this run"
+		D_oracle_IOPS=$D_static16_IOPS D_oracle_P99=$D_static16_P99 D_oracle_Q=$D_static16_Q
+		D_oracle_R=$D_static16_R D_oracle_N=$D_static16_N
+	fi
 }
 # Jain's fairness index of the two LUNs' IOPS: (a + n)^2 / (2 (a^2 + n^2))
 jain() { calc "a = $1; n = $2; printf \"%.2f\", (a + n > 0) ? (a + n) * (a + n) / (2 * (a * a + n * n)) : 0"; }

@@ -50,13 +50,7 @@ HOSTILE_ATTACH=$AIMD hostile aimd "qdepth=16 auto_max=32" "qdepth=8"
 cp /tmp/d-depth /tmp/aimd-depth
 hostile auto "qdepth=16 auto=knee" "qdepth=8"
 hostile static16 "qdepth=16" "qdepth=8"
-hostile oracleA "qdepth=8" "qdepth=8" "foreign=16" $((T_D / 2))
-hostile oracleB "qdepth=16" "qdepth=8" "foreign=0" $((T_D / 2))
-D_oracle_IOPS=$(calc "print ($D_oracleA_IOPS + $D_oracleB_IOPS) / 2")
-D_oracle_P99=$(calc "print ($D_oracleA_P99 > $D_oracleB_P99) ? $D_oracleA_P99 : $D_oracleB_P99")
-D_oracle_Q=$(calc "print ($D_oracleA_Q + $D_oracleB_Q) / 2")
-D_oracle_R=$((D_oracleA_R + D_oracleB_R))
-D_oracle_N=$(calc "print ($D_oracleA_N + $D_oracleB_N) / 2")
+hostile_oracle
 
 printf '\n  %-10s %10s %12s %10s %8s %14s %6s\n' policy IOPS "resp p99" "QFULL/s" resets "neighbour IOPS" Jain
 for p in aimd auto static16 oracle; do

@@ -1,0 +1,31 @@
+# The arena at reduced length (tests/demo/arena.sh --quick --check --only
+# hostile): auto:knee in seed 004's hostile pool against the oracle
+# measured in the same run -- the best static depth of each phase (the
+# other initiators there, and away), found by a sweep of 8, 12, 16 and 24
+# -- and static 16, which must not beat that oracle without becoming it.
+# Checks: auto:knee >= 0.8 x the oracle's IOPS and 0 LUN resets; the
+# sweep found 8 with the others there and 16 without (the pool's arithmetic:
+# 32 slots - 16 foreign - the neighbour's 8, and the flash model's 16
+# channels); arena.json parses and scores every run; arena.svg is SVG.
+# On the instruction-counting clock a run repeats (icount: 96.8% measured).
+# group: throttle
+# time: 100
+. "$LUNQ_SRC/tests/vm/lib.sh"
+
+sh "$LUNQ_SRC/tests/demo/arena.sh" --quick --check --only hostile --policies knee,static16 \
+	--sweep 8,12,16,24 -o /tmp/arena > /tmp/arena.log 2>&1
+rc=$?
+tr -d '\r' < /tmp/arena.log | grep -v '^check ' | sed 's/^/# /'
+tr -d '\r' < /tmp/arena.log | sed -n 's/^check ok: /ok: /p; s/^check FAIL: /FAIL: /p'
+[ "$(grep -c '^check ok' /tmp/arena.log)" = 2 ] || fail "want 2 passed checks, arena.sh exit $rc"
+[ $rc = 0 ] || fail "arena.sh exit $rc"
+grep -q '(oracle: [a-z0-9]*; its depths per phase: 8 16)' /tmp/arena.log ||
+	fail "the sweep's best depths are not 8 (others there) and 16 (away)"
+n=$(jq '[.scores[] | select(.scenario == "hostile")] | length' /tmp/arena/arena.json 2>/dev/null)
+[ "$n" = 3 ] || fail "arena.json: want 3 hostile scores (knee, static16, oracle), got '$n'"
+jq -e '.scores[] | select(.policy == "oracle") | .iops_vs_oracle == 1' /tmp/arena/arena.json > /dev/null ||
+	fail "arena.json: the oracle does not score 1"
+[ "$(head -c 4 /tmp/arena/arena.svg 2>/dev/null)" = "<svg" ] && grep -q '^</svg>$' /tmp/arena/arena.svg &&
+	[ "$(grep -c '<rect ' /tmp/arena/arena.svg)" -ge 3 ] || fail "arena.svg: not an SVG with a bar per score"
+grep -c '^hostile,' /tmp/arena/arena.csv | grep -qx 10 || fail "arena.csv: want 10 runs (8 sweep, 2 policies)"
+ok "arena: auto:knee in the hostile pool against the oracle of the same run"
