@@ -9,7 +9,7 @@
 # channels); arena.json parses and scores every run; arena.svg is SVG.
 # On the instruction-counting clock a run repeats (icount: 96.8% measured).
 # group: throttle
-# time: 100
+# time: 70
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 sh "$LUNQ_SRC/tests/demo/arena.sh" --quick --check --only hostile --policies knee,static16 \
