@@ -132,6 +132,7 @@ static const struct lunq_keydef lunq_keys[LUNQ_NR_KEYS] = {
 		       .duplicate = "policy: given more than once",
 		       .unsupported = "policy: not supported by this build of dm-lunq",
 		       .table_only_msg = "policy: can only be set on the table line" },
+	[LUNQ_SHARE] = LUNQ_UINT(share, 1, 1000, 1, true),
 };
 
 void lunq_policy_init(struct lunq_policy *p)

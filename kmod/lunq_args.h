@@ -47,6 +47,7 @@ enum lunq_key {
 	LUNQ_SPINDLES,
 	LUNQ_STRIPE_KB,
 	LUNQ_POL,		/* "policy": the built-in, or reaction + auto */
+	LUNQ_SHARE,		/* auto in a pool: its weight (PARDA's beta) */
 	LUNQ_NR_KEYS
 };
 

@@ -490,6 +490,30 @@ u32 lunq_auto_idle(struct lunq_auto *a, u64 now)
 	return a->depth;
 }
 
+u32 lunq_auto_limit(struct lunq_auto *a, u64 now, u32 fair, u64 until,
+		    bool busy)
+{
+	u64 svc_min = ext_get(&a->svc_min, now, a->cfg.svc_ns, false);
+	u32 d = a->depth;
+
+	if (a->cfg.mode == LUNQ_AUTO_OFF)
+		return d;
+	fair = clamp(fair, a->cfg.min, a->cfg.max);
+	a->ceiling = fair;
+	a->ceiling_until = until;
+	/* up only while the LUN does not queue at the depth held */
+	if (busy && svc_min && a->svc * 4 > svc_min * 5)
+		busy = false;
+	if (d > fair || (busy && d < fair)) {
+		if (a->phase != LUNQ_AP_TRACK && a->phase != LUNQ_AP_HOLD)
+			to_hold(a);
+		a->depth = fair;
+		a->moves++;
+		a->settle_until = now + 2 * a->svc;
+	}
+	return a->depth;
+}
+
 u32 lunq_auto_qfull(struct lunq_auto *a, u64 now, u32 in_transport)
 {
 	u32 cut;

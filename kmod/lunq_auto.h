@@ -199,6 +199,17 @@ u32 lunq_auto_idle(struct lunq_auto *a, u64 now);
  */
 u32 lunq_auto_qfull(struct lunq_auto *a, u64 now, u32 in_transport);
 
+/*
+ * In a pool: @fair is this device's fair share of the pool until @until
+ * (lunq_pool_fair()); @busy: IOs wait at its throttle.  The share becomes
+ * the ceiling until then, in place of one set by its own QUEUE FULLs,
+ * and the depth goes to it -- down, or, when busy and not queueing inside
+ * the LUN (mean service within a quarter of the least), up: the others
+ * come down to theirs at the same time.  Returns the depth to apply.
+ */
+u32 lunq_auto_limit(struct lunq_auto *a, u64 now, u32 fair, u64 until,
+		    bool busy);
+
 /* Estimates for the views: peak IOPS, minimum mean service time (ns). */
 u64 lunq_auto_peak_iops(const struct lunq_auto *a, u64 now);
 u64 lunq_auto_svc_min(const struct lunq_auto *a, u64 now);

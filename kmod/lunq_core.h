@@ -96,6 +96,8 @@ struct lunq_c {
 	struct lunq_win {
 		u64 t, ios, svc_sum, wtime, qfull;
 		u64 *prev, *win;	/* service histogram, kvmalloc'd */
+		u64 pool_wtime;		/* wtime at the last tick */
+		u32 pool_share;		/* counted in the pool's busy shares */
 	} win;
 
 	struct lunq_dev *sysdev;	/* our entry, once resumed */

@@ -171,6 +171,13 @@ static void lunq_io_refused(struct lunq_c *lc, struct lunq_io *io, u64 now,
 		lunq_io_lun_refuses(lc, now);
 	if (nowait) {
 		lunq_host_done(&lc->host);
+		/*
+		 * Nothing is sent for qfull_delay_us here either: the next
+		 * REQ_NOWAIT IOs get EAGAIN from the host, not QUEUE FULLs
+		 * in a row from the LUN (ten of them reset it).
+		 */
+		if (lc->qfull_delay_ns)
+			lunq_host_block(&lc->host, now + lc->qfull_delay_ns);
 	} else if (io->flags & LUNQ_IO_RETRY) {
 		/* refused again: keeps its place at the head of the retries */
 		lunq_host_retry_again(&lc->host, &io->w, now,

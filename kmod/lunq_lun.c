@@ -5,13 +5,77 @@
  * by several targets and is therefore updated atomically.
  */
 #include <linux/math64.h>
+#include <linux/minmax.h>
 
 #include "lunq_lun.h"
 
 void lunq_pool_init_slots(struct lunq_pool *p, u32 depth)
 {
 	atomic_set(&p->inflight, 0);
+	atomic_set(&p->auto_inflight, 0);
 	p->depth = depth;
+	spin_lock_init(&p->lock);
+	p->acap = 0;
+	p->acap_until = 0;
+	p->hold = LUNQ_POOL_HOLD_NS;
+	p->runs = 0;
+	p->busy_shares = 0;
+}
+
+void lunq_pool_refused(struct lunq_pool *p, u64 now)
+{
+	u32 held = max(atomic_read(&p->auto_inflight), 1);
+	unsigned long flags;
+
+	spin_lock_irqsave(&p->lock, flags);
+	if (!p->acap || now >= p->acap_until) {
+		/* a new run of refusals: at once after the last one? */
+		if (p->acap && now < p->acap_until + p->hold) {
+			if (++p->runs >= LUNQ_POOL_RUNS)
+				p->hold = min(2 * p->hold, LUNQ_POOL_HOLD_MAX_NS);
+		} else {
+			p->runs = 0;
+			p->hold = LUNQ_POOL_HOLD_NS;
+		}
+		p->acap = held;
+		p->acap_t = now;
+	} else if (held < p->acap) {
+		p->acap = held;
+		p->acap_t = now;
+	}
+	p->acap_until = now + p->hold;
+	spin_unlock_irqrestore(&p->lock, flags);
+}
+
+void lunq_pool_busy(struct lunq_pool *p, u32 *mine, u32 share)
+{
+	unsigned long flags;
+
+	if (*mine == share)
+		return;
+	spin_lock_irqsave(&p->lock, flags);
+	p->busy_shares = p->busy_shares - *mine + share;
+	spin_unlock_irqrestore(&p->lock, flags);
+	*mine = share;
+}
+
+u32 lunq_pool_fair(struct lunq_pool *p, u64 now, u32 share, u64 *until,
+		   bool *still)
+{
+	unsigned long flags;
+	u32 f = 0;
+
+	*still = false;
+	spin_lock_irqsave(&p->lock, flags);
+	if (p->acap && now < p->acap_until) {
+		f = div_u64((u64)p->acap * share,
+			    max(p->busy_shares, share));
+		f = max(f, 1U);
+		*until = p->acap_until;
+		*still = now >= p->acap_t + LUNQ_POOL_STILL_NS;
+	}
+	spin_unlock_irqrestore(&p->lock, flags);
+	return f;
 }
 
 u32 lunq_lun_foreign(const struct lunq_lun *l, u64 now)
@@ -42,8 +106,15 @@ bool lunq_lun_admit(struct lunq_lun *l, u64 now)
 
 	if (l->depth && (u64)l->inflight + foreign >= l->depth)
 		return false;
-	if (l->pool && !lunq_pool_get_slot(l->pool, foreign))
+	if (l->pool && !lunq_pool_get_slot(l->pool, foreign)) {
+		if (atomic_read(&l->pool->auto_inflight))
+			lunq_pool_refused(l->pool, now);
 		return false;
+	}
+	if (l->pool && l->pool_auto) {
+		atomic_inc(&l->pool->auto_inflight);
+		l->auto_held++;
+	}
 	l->inflight++;
 	l->consecutive = 0;
 	return true;
@@ -52,8 +123,13 @@ bool lunq_lun_admit(struct lunq_lun *l, u64 now)
 void lunq_lun_release(struct lunq_lun *l)
 {
 	l->inflight--;
-	if (l->pool)
+	if (l->pool) {
 		atomic_dec(&l->pool->inflight);
+		if (l->auto_held) {
+			l->auto_held--;
+			atomic_dec(&l->pool->auto_inflight);
+		}
+	}
 }
 
 bool lunq_lun_qfull(struct lunq_lun *l)

@@ -83,6 +83,19 @@ u32 lunq_pol_tick(struct lunq_pol *p, u64 now, u32 depth)
 	return p->ops->tick ? lunq_pol_clamped(p, p->ops->tick(p, now)) : depth;
 }
 
+bool lunq_pol_shares(const struct lunq_pol *p)
+{
+	return p->ops && !p->ext && p->ops->share;
+}
+
+u32 lunq_pol_share(struct lunq_pol *p, u64 now, u32 fair, u64 until,
+		   bool busy, u32 depth)
+{
+	if (!lunq_pol_shares(p))
+		return depth;
+	return lunq_pol_clamped(p, p->ops->share(p, now, fair, until, busy));
+}
+
 u32 lunq_pol_idle(struct lunq_pol *p, u64 now, u32 depth)
 {
 	return p->ops->idle ? lunq_pol_clamped(p, p->ops->idle(p, now)) : depth;

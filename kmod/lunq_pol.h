@@ -32,6 +32,10 @@ u32 lunq_pol_qfull(struct lunq_pol *p, const struct lunq_pol_view *v);
 u32 lunq_pol_good(struct lunq_pol *p, u64 now, u32 depth);
 u32 lunq_pol_tick(struct lunq_pol *p, u64 now, u32 depth);
 u32 lunq_pol_idle(struct lunq_pol *p, u64 now, u32 depth);
+/* A pool's fair share (auto): whether the policy takes one, and give it */
+bool lunq_pol_shares(const struct lunq_pol *p);
+u32 lunq_pol_share(struct lunq_pol *p, u64 now, u32 fair, u64 until,
+		   bool busy, u32 depth);
 void lunq_pol_stop(struct lunq_pol *p);
 
 #endif /* LUNQ_POL_H */

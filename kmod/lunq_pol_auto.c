@@ -100,6 +100,17 @@ u32 lunq_pol_auto_idle(struct lunq_pol *p, u64 now)
 	return lunq_auto_idle(&p->autoc, now);
 }
 
+u32 lunq_pol_auto_share(struct lunq_pol *p, u64 now, u32 fair, u64 until,
+			bool busy)
+{
+	u32 was = p->autoc.depth;
+	u32 d = lunq_auto_limit(&p->autoc, now, fair, until, busy);
+
+	if (d != was)
+		p->rebase = true;	/* a new window after it */
+	return d;
+}
+
 void lunq_pol_auto_fill(const struct lunq_pol *p, u64 *v, u64 now)
 {
 	const struct lunq_auto *a = &p->autoc;

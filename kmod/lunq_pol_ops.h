@@ -36,6 +36,8 @@
  *              no window may begin (auto, after a move)
  *   win_ready  its own rule for a complete window (else win_ns)
  *   idle       a window that carried no information (win_ready's *idle)
+ *   share      in a pool: the fair share of its slots until a time
+ *              (lunq_pool_fair(), auto; the window work asks every tick)
  *   fill       its statistics (auto_*) into the device's status
  */
 #ifndef LUNQ_POL_OPS_H
@@ -100,6 +102,8 @@ struct lunq_policy_ops {
 	bool (*win_ready)(const struct lunq_pol *p, u64 ns, u64 ios,
 			  bool *idle);
 	u32 (*idle)(struct lunq_pol *p, u64 now);
+	u32 (*share)(struct lunq_pol *p, u64 now, u32 fair, u64 until,
+		     bool busy);
 	void (*fill)(const struct lunq_pol *p, u64 *v, u64 now);
 	/* the limits the device clamps to, from the table's values */
 	void (*limits)(const u32 *val, u32 *min, u32 *max);
@@ -124,6 +128,8 @@ bool lunq_pol_auto_settling(const struct lunq_pol *p, u64 now);
 bool lunq_pol_auto_win_ready(const struct lunq_pol *p, u64 ns, u64 ios,
 			     bool *idle);
 u32 lunq_pol_auto_idle(struct lunq_pol *p, u64 now);
+u32 lunq_pol_auto_share(struct lunq_pol *p, u64 now, u32 fair, u64 until,
+			bool busy);
 void lunq_pol_auto_fill(const struct lunq_pol *p, u64 *v, u64 now);
 void lunq_pol_auto_limits(const u32 *val, u32 *min, u32 *max);
 
@@ -136,6 +142,7 @@ void lunq_pol_auto_limits(const u32 *val, u32 *min, u32 *max);
 	.settling = lunq_pol_auto_settling,		\
 	.win_ready = lunq_pol_auto_win_ready,		\
 	.idle = lunq_pol_auto_idle,			\
+	.share = lunq_pol_auto_share,			\
 	.fill = lunq_pol_auto_fill,			\
 	.limits = lunq_pol_auto_limits,			\
 }

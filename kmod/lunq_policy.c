@@ -157,7 +157,12 @@ bool lunq_policy_qfull(struct lunq_c *lc, u64 now, u32 in_transport)
 		return false;
 	}
 	lunq_throttle_view(lc, &v, now);
-	v.in_transport = in_transport;
+	/*
+	 * auto sharing a pool (lunq_window.c): half of them, as every
+	 * sibling's completions meet the same full pool; the fair share
+	 * (the next tick) gives back what it is owed
+	 */
+	v.in_transport = lc->lun.pool_auto ? in_transport / 2 : in_transport;
 	v.qfull = 1;
 	return lunq_throttle_set(lc, lunq_pol_qfull(&lc->pol, &v),
 				 LUNQ_TC_QFULL, now);

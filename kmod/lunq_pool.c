@@ -4,6 +4,7 @@
  * accounting itself is in lunq_lun.c.
  */
 #include <linux/err.h>
+#include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -52,6 +53,7 @@ struct lunq_pool *lunq_pool_get(const char *name, u32 depth, const char **err)
 		goto out;
 	}
 	lunq_pool_init_slots(&e->slots, depth);
+	e->slots.t0 = ktime_get_ns();
 	strscpy(e->name, name, sizeof(e->name));
 	e->refs = 1;
 	list_add(&e->node, &lunq_pools);

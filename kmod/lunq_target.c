@@ -157,6 +157,8 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		}
 		/* a table joining the pool reads back the pool's depth */
 		lc->policy.val[LUNQ_POOL_DEPTH] = lc->lun.pool->depth;
+		/* and the other initiators come and go as for its other LUNs */
+		lc->lun.t0 = lc->lun.pool->t0;
 		/* a pool that already existed: check foreign against it */
 		ti->error = (char *)lunq_parse_words(lc, &lc->policy, 0, NULL,
 						     false, &err);

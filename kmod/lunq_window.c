@@ -47,6 +47,47 @@ static void lunq_win_base(struct lunq_c *lc, u64 now, u64 ios, u64 wtime,
 	w->qfull = qfull;
 }
 
+/* Not (or no longer) auto in its pool: its commands and share leave it. */
+static void lunq_win_pool_leave(struct lunq_c *lc)
+{
+	if (!lc->lun.pool)
+		return;
+	lc->lun.pool_auto = false;
+	lunq_pool_busy(lc->lun.pool, &lc->win.pool_share, 0);
+}
+
+/*
+ * Auto in a pool (lunq_lun.h, "Fair shares"), every tick: its share
+ * counts while IOs waited at its throttle since the last tick, and then
+ * the pool's fair share is its ceiling.  Returns whether to kick.
+ */
+static bool lunq_win_pool(struct lunq_c *lc, u64 now)
+{
+	struct lunq_win *w = &lc->win;
+	u32 share = lc->pol.val[LUNQ_SHARE], fair, was, d;
+	bool busy, still = false;
+	u64 until = 0;
+
+	if (!lunq_pol_shares(&lc->pol)) {
+		lunq_win_pool_leave(lc);
+		return false;
+	}
+	busy = lc->integ.wtime != w->pool_wtime || lc->integ.nwait;
+	w->pool_wtime = lc->integ.wtime;
+	lc->lun.pool_auto = true;
+	lunq_pool_busy(lc->lun.pool, &w->pool_share, busy ? share : 0);
+	fair = busy ? lunq_pool_fair(lc->lun.pool, now, share, &until,
+				     &still) : 0;
+	if (!fair)
+		return false;
+	was = lc->host.thr.depth;
+	d = lunq_pol_share(&lc->pol, now, fair, until, still, was);
+	if (d == was)
+		return false;
+	lc->win_rebase = true;
+	return lunq_throttle_set(lc, d, LUNQ_TC_AUTO, now);
+}
+
 static bool lunq_win_ready(struct lunq_c *lc, u64 ns, u64 ios, bool *idle)
 {
 	const struct lunq_pol *p = &lc->pol;
@@ -76,11 +117,14 @@ void lunq_win_work(struct work_struct *work)
 	spin_lock_irq(&lc->lock);
 	now = ktime_get_ns();
 	if (!lc->win_live || !lunq_win_on(lc)) {
+		lunq_win_pool_leave(lc);
 		spin_unlock_irq(&lc->lock);
 		return;
 	}
 	lunq_integ_update(&lc->integ, now, lc->integ.nwait, lc->integ.nact);
 	wtime = lc->integ.wtime;
+	if (lc->lun.pool)
+		kick |= lunq_win_pool(lc, now);
 	qfull = lc->qfull;
 	if (lc->pol.ext && lc->pol.qfull_pending) {
 		/* from outside: QUEUE FULL is heard here, not in the IO path */
@@ -204,4 +248,7 @@ void lunq_win_stop(struct lunq_c *lc)
 	lc->win_live = false;	/* the work does not queue itself again */
 	spin_unlock_irq(&lc->lock);
 	cancel_delayed_work_sync(&lc->win_work);
+	spin_lock_irq(&lc->lock);
+	lunq_win_pool_leave(lc);
+	spin_unlock_irq(&lc->lock);
 }

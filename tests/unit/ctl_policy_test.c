@@ -160,6 +160,8 @@ static const struct good_case good[] = {
 	  "rmw_x:13 auto:knee target_us:5000 auto_min:2 auto_max:64" },
 	{ "auto-target", "[vendor=NETAPP]\nauto = target\ntarget_us = 2000\n",
 	  &netapp, "auto:target target_us:2000" },
+	{ "auto-share", "[*]\nauto = knee\nshare = 2\n", &sata,
+	  "auto:knee share:2" },
 };
 
 struct bad_case {

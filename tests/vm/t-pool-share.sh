@@ -1,0 +1,115 @@
+# Fair shares in a pool (auto, key share): auto devices sharing a pool of
+# 32 slots, other initiators holding 16 of them 4 s out of every 8 (on
+# every LUN of the pool at once), LUN reset after 10 QUEUE FULLs in a row,
+# lunqbench QD 32 on every device, on the flash model (16 channels x
+# 8 ms: each device alone would take 16):
+#  1. four devices, equal shares, 16 s: Jain's index over their IOPS
+#     >= 0.95, 0 LUN resets, at most 2 QUEUE FULLs a second each; each
+#     device's throttle at 4 (16 / 4) with the others there and 8 (32 / 4)
+#     without, sampled;
+#  2. shares 1:2 (share:1, share:2), the others there all the time (16
+#     slots for us, below both devices' knee: under contention), 16 s:
+#     IOPS ratio within 10% of 2 (Jain's index over share-normalised IOPS
+#     >= 0.95), 0 resets;
+#  3. two devices, the others there all the time (16 slots for us): the
+#     second stops for 4 s: the first holds all 16 within 2 s of it; the
+#     second starts again: both at 8 within 2 s.
+# The devices start at qdepth:4 (what an even share of the busy phase
+# gives): started at 16 into the full pool, the devices that start last
+# retry a command every 3 ms while the first one's 15 are served, and ten
+# refusals in a row reset their LUN before any share is known.
+# group: throttle qfull
+# time: 50
+. "$LUNQ_SRC/tests/vm/lib.sh"
+. "$LUNQ_SRC/tests/demo/lib.sh"
+. "$LUNQ_SRC/tests/demo/hostile.sh"
+
+FLASH="model=flash channels=16 svc_us=8000"
+nb1=$(nullb_create ps1 512 hw_queue_depth=256) || fail "null_blk"
+nb2=$(nullb_create ps2 512 hw_queue_depth=256) || fail "null_blk"
+nb3=$(nullb_create ps3 512 hw_queue_depth=256) || fail "null_blk"
+nb4=$(nullb_create ps4 512 hw_queue_depth=256) || fail "null_blk"
+
+# mk N "FOREIGN" [WORDS per device ...]: devices s1..sN in pool ps
+mk() {
+	_n=$1 _f=$2
+	shift 2
+	_i=1
+	while [ $_i -le $_n ]; do
+		eval "_b=\$nb$_i"
+		lunqctl create "s$_i" "$_b" pool=ps pool_depth=32 $_f reset_after=10 reset_ms=500 \
+			$FLASH qdepth=4 auto=knee ${1:-} > /dev/null || fail "create s$_i (${1:-})"
+		[ $# -gt 0 ] && shift
+		_i=$((_i + 1))
+	done
+}
+rm_all() { for _d in s1 s2 s3 s4; do lunqctl remove "$_d" > /dev/null 2>&1; done; return 0; }
+# sample T: "ms d1 d2 ..." every 0.25 s into /tmp/ps.depth
+sample() {
+	( _t0=$(now_ms); while [ $(($(now_ms) - _t0)) -lt $(($1 * 1000)) ]; do
+		_l="$(($(now_ms) - _t0))"
+		for _d in $DEVS; do _l="$_l $(st "$_d" throttle)"; done
+		echo "$_l"; sleep 0.25; done ) > /tmp/ps.depth &
+	_smp=$!
+}
+
+# 1. four equal devices
+DEVS="s1 s2 s3 s4"
+mk 4 "foreign=16 foreign_period_ms=8000"
+sample 16
+for d in $DEVS; do lb "$d" 16 0 "/tmp/ps-$d.json" --iodepth 32 & done
+wait
+: > /tmp/ps1.t
+for d in $DEVS; do
+	i=$(lbv "/tmp/ps-$d.json" .totals.iops) q=$(st "$d" qfull) r=$(st "$d" resets)
+	note "$d: $i IOPS, $q QUEUE FULL, $r resets"
+	echo "$d $i $q $r" >> /tmp/ps1.t
+done
+j=$(awk '{ s += $2; q += $2 * $2; n++ } END { printf "%.3f", s * s / (n * q) }' /tmp/ps1.t)
+note "four devices: Jain $j"
+ge "$j" 0.95 || fail "four devices: Jain $j < 0.95"
+awk '$4 != 0 { exit 1 }' /tmp/ps1.t || fail "four devices: LUN resets: $(awk '{ printf "%s:%s ", $1, $4 }' /tmp/ps1.t)"
+awk '$3 > 2 * 16 { exit 1 }' /tmp/ps1.t || fail "four devices: more than 2 QUEUE FULLs a second: $(awk '{ printf "%s:%s ", $1, $3 }' /tmp/ps1.t)"
+# the throttles in the middle of each phase (others there 0-4 s, 8-12 s;
+# away 4-8, 12-16): 4 and 8, every device
+awk '{ ph = int($1 / 4000) % 2; m = $1 % 4000; if (m < 1500 || m > 3500) next
+	for (i = 2; i <= NF; i++) if ($i != (ph ? 8 : 4)) { bad++; print "#   at " $1 " ms: " $0 } }
+	END { exit bad > 4 }' /tmp/ps.depth || fail "four devices: throttles not at 4 (others there) / 8 (away)"
+ok "four devices in one pool: Jain $j, 0 resets, throttles 4 and 8 by phase"
+rm_all
+
+# 2. shares 1:2
+DEVS="s1 s2"
+mk 2 "foreign=16" share=1 share=2
+for d in $DEVS; do lb "$d" 16 0 "/tmp/ps-$d.json" --iodepth 32 & done
+wait
+a=$(lbv /tmp/ps-s1.json .totals.iops) b=$(lbv /tmp/ps-s2.json .totals.iops)
+ra=$(st s1 resets) rb=$(st s2 resets)
+note "shares 1:2: $a and $b IOPS (ratio $(calc "printf \"%.2f\", $b / $a")), resets $ra $rb"
+calc "exit !($b >= 1.8 * $a && $b <= 2.2 * $a)" || fail "shares 1:2: IOPS $a : $b not within 10% of 1:2"
+[ "$ra$rb" = 00 ] || fail "shares 1:2: LUN resets $ra $rb"
+ok "shares 1:2: IOPS $a : $b, Jain over share-normalised IOPS $(jain "$a" "$(calc "print $b / 2")")"
+rm_all
+
+# 3. an idle device hands its slots over, and gets them back
+DEVS="s1 s2"
+mk 2 "foreign=16"
+base=$(now_ms)
+sample 14
+lb s1 14 0 /tmp/ps-s1.json --iodepth 32 &
+_a=$!
+lb s2 4 0 /tmp/ps-s2.json --iodepth 32
+t_stop=$(now_ms)
+sleep 5
+t_go=$(now_ms)
+lb s2 5 0 /tmp/ps-s2b.json --iodepth 32
+wait $_a $_smp
+# first sample (ms since the sampler began) from which s1 holds 16, after s2 stopped
+s_from=$((t_stop - base)) g_from=$((t_go - base))
+h=$(awk -v f="$s_from" -v e="$g_from" '$1 >= f && $1 < e && $2 >= 15 { print $1 - f; exit }' /tmp/ps.depth)
+g=$(awk -v f="$g_from" '$1 >= f && $2 == 8 && $3 == 8 { print $1 - f; exit }' /tmp/ps.depth)
+note "s2 stopped: s1 at 16 after ${h:-never} ms; s2 back: both at 8 after ${g:-never} ms"
+[ -n "$h" ] && [ "$h" -le 2000 ] || fail "idle: s1 did not take the slots within 2 s (${h:-never})"
+[ -n "$g" ] && [ "$g" -le 2000 ] || fail "back: s2 did not get its share within 2 s (${g:-never})"
+ok "an idle device's slots: taken over after $h ms, given back after $g ms"
+rm_all
