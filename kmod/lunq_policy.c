@@ -158,11 +158,14 @@ bool lunq_policy_qfull(struct lunq_c *lc, u64 now, u32 in_transport)
 	}
 	lunq_throttle_view(lc, &v, now);
 	/*
-	 * auto sharing a pool (lunq_window.c): half of them, as every
-	 * sibling's completions meet the same full pool; the fair share
-	 * (the next tick) gives back what it is owed
+	 * auto sharing a pool with other busy auto devices (lunq_window.c):
+	 * half of them, as every sibling's completions meet the same full
+	 * pool; the fair share (a later tick) gives back what it is owed
 	 */
-	v.in_transport = lc->lun.pool_auto ? in_transport / 2 : in_transport;
+	v.in_transport = in_transport;
+	if (lc->lun.pool_auto &&
+	    READ_ONCE(lc->lun.pool->busy_shares) > lc->win.pool_share)
+		v.in_transport = in_transport / 2;
 	v.qfull = 1;
 	return lunq_throttle_set(lc, lunq_pol_qfull(&lc->pol, &v),
 				 LUNQ_TC_QFULL, now);

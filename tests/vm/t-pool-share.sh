@@ -14,6 +14,7 @@
 #  3. two devices, the others there all the time (16 slots for us): the
 #     second stops for 4 s: the first holds all 16 within 2 s of it; the
 #     second starts again: both at 8 within 2 s.
+# A run that misses runs once more (t-auto's rule), the first one shown.
 # The devices start at qdepth:4 (what an even share of the busy phase
 # gives): started at 16 into the full pool, the devices that start last
 # retry a command every 3 ms while the first one's 15 are served, and ten
@@ -53,63 +54,78 @@ sample() {
 	_smp=$!
 }
 
-# 1. four equal devices
-DEVS="s1 s2 s3 s4"
-mk 4 "foreign=16 foreign_period_ms=8000"
-sample 16
-for d in $DEVS; do lb "$d" 16 0 "/tmp/ps-$d.json" --iodepth 32 & done
-wait
-: > /tmp/ps1.t
-for d in $DEVS; do
-	i=$(lbv "/tmp/ps-$d.json" .totals.iops) q=$(st "$d" qfull) r=$(st "$d" resets)
-	note "$d: $i IOPS, $q QUEUE FULL, $r resets"
-	echo "$d $i $q $r" >> /tmp/ps1.t
-done
-j=$(awk '{ s += $2; q += $2 * $2; n++ } END { printf "%.3f", s * s / (n * q) }' /tmp/ps1.t)
-note "four devices: Jain $j"
-ge "$j" 0.95 || fail "four devices: Jain $j < 0.95"
-awk '$4 != 0 { exit 1 }' /tmp/ps1.t || fail "four devices: LUN resets: $(awk '{ printf "%s:%s ", $1, $4 }' /tmp/ps1.t)"
-awk '$3 > 2 * 16 { exit 1 }' /tmp/ps1.t || fail "four devices: more than 2 QUEUE FULLs a second: $(awk '{ printf "%s:%s ", $1, $3 }' /tmp/ps1.t)"
-# the throttles in the middle of each phase (others there 0-4 s, 8-12 s;
-# away 4-8, 12-16): 4 and 8, every device
-awk '{ ph = int($1 / 4000) % 2; m = $1 % 4000; if (m < 1500 || m > 3500) next
-	for (i = 2; i <= NF; i++) if ($i != (ph ? 8 : 4)) { bad++; print "#   at " $1 " ms: " $0 } }
-	END { exit bad > 4 }' /tmp/ps.depth || fail "four devices: throttles not at 4 (others there) / 8 (away)"
-ok "four devices in one pool: Jain $j, 0 resets, throttles 4 and 8 by phase"
-rm_all
+# the experiment; run once more from a clean slate when the first run
+# misses (an experiment, not a computation: as t-auto does), the first
+# run's lines shown
+experiment() {
+	# 1. four equal devices
+	DEVS="s1 s2 s3 s4"
+	mk 4 "foreign=16 foreign_period_ms=8000"
+	sample 16
+	for d in $DEVS; do lb "$d" 16 0 "/tmp/ps-$d.json" --iodepth 32 & done
+	wait
+	: > /tmp/ps1.t
+	for d in $DEVS; do
+		i=$(lbv "/tmp/ps-$d.json" .totals.iops) q=$(st "$d" qfull) r=$(st "$d" resets)
+		note "$d: $i IOPS, $q QUEUE FULL, $r resets"
+		echo "$d $i $q $r" >> /tmp/ps1.t
+	done
+	j=$(awk '{ s += $2; q += $2 * $2; n++ } END { printf "%.3f", s * s / (n * q) }' /tmp/ps1.t)
+	note "four devices: Jain $j"
+	ge "$j" 0.95 || fail "four devices: Jain $j < 0.95"
+	awk '$4 != 0 { exit 1 }' /tmp/ps1.t || fail "four devices: LUN resets: $(awk '{ printf "%s:%s ", $1, $4 }' /tmp/ps1.t)"
+	awk '$3 > 2 * 16 { exit 1 }' /tmp/ps1.t || fail "four devices: more than 2 QUEUE FULLs a second: $(awk '{ printf "%s:%s ", $1, $3 }' /tmp/ps1.t)"
+	# the throttles in the middle of each phase (others there 0-4 s, 8-12 s;
+	# away 4-8, 12-16): 4 and 8, every device
+	awk '{ ph = int($1 / 4000) % 2; m = $1 % 4000; if (m < 1500 || m > 3500) next
+		for (i = 2; i <= NF; i++) if ($i != (ph ? 8 : 4)) { bad++; print "#   at " $1 " ms: " $0 } }
+		END { exit bad > 4 }' /tmp/ps.depth || fail "four devices: throttles not at 4 (others there) / 8 (away)"
+	ok "four devices in one pool: Jain $j, 0 resets, throttles 4 and 8 by phase"
+	rm_all
 
-# 2. shares 1:2
-DEVS="s1 s2"
-mk 2 "foreign=16" share=1 share=2
-for d in $DEVS; do lb "$d" 16 0 "/tmp/ps-$d.json" --iodepth 32 & done
-wait
-a=$(lbv /tmp/ps-s1.json .totals.iops) b=$(lbv /tmp/ps-s2.json .totals.iops)
-ra=$(st s1 resets) rb=$(st s2 resets)
-note "shares 1:2: $a and $b IOPS (ratio $(calc "printf \"%.2f\", $b / $a")), resets $ra $rb"
-calc "exit !($b >= 1.8 * $a && $b <= 2.2 * $a)" || fail "shares 1:2: IOPS $a : $b not within 10% of 1:2"
-[ "$ra$rb" = 00 ] || fail "shares 1:2: LUN resets $ra $rb"
-ok "shares 1:2: IOPS $a : $b, Jain over share-normalised IOPS $(jain "$a" "$(calc "print $b / 2")")"
-rm_all
+	# 2. shares 1:2
+	DEVS="s1 s2"
+	mk 2 "foreign=16" share=1 share=2
+	for d in $DEVS; do lb "$d" 16 0 "/tmp/ps-$d.json" --iodepth 32 & done
+	wait
+	a=$(lbv /tmp/ps-s1.json .totals.iops) b=$(lbv /tmp/ps-s2.json .totals.iops)
+	ra=$(st s1 resets) rb=$(st s2 resets)
+	note "shares 1:2: $a and $b IOPS (ratio $(calc "printf \"%.2f\", $b / $a")), resets $ra $rb"
+	calc "exit !($b >= 1.8 * $a && $b <= 2.2 * $a)" || fail "shares 1:2: IOPS $a : $b not within 10% of 1:2"
+	[ "$ra$rb" = 00 ] || fail "shares 1:2: LUN resets $ra $rb"
+	ok "shares 1:2: IOPS $a : $b, Jain over share-normalised IOPS $(jain "$a" "$(calc "print $b / 2")")"
+	rm_all
 
-# 3. an idle device hands its slots over, and gets them back
-DEVS="s1 s2"
-mk 2 "foreign=16"
-base=$(now_ms)
-sample 14
-lb s1 14 0 /tmp/ps-s1.json --iodepth 32 &
-_a=$!
-lb s2 4 0 /tmp/ps-s2.json --iodepth 32
-t_stop=$(now_ms)
-sleep 5
-t_go=$(now_ms)
-lb s2 5 0 /tmp/ps-s2b.json --iodepth 32
-wait $_a $_smp
-# first sample (ms since the sampler began) from which s1 holds 16, after s2 stopped
-s_from=$((t_stop - base)) g_from=$((t_go - base))
-h=$(awk -v f="$s_from" -v e="$g_from" '$1 >= f && $1 < e && $2 >= 15 { print $1 - f; exit }' /tmp/ps.depth)
-g=$(awk -v f="$g_from" '$1 >= f && $2 == 8 && $3 == 8 { print $1 - f; exit }' /tmp/ps.depth)
-note "s2 stopped: s1 at 16 after ${h:-never} ms; s2 back: both at 8 after ${g:-never} ms"
-[ -n "$h" ] && [ "$h" -le 2000 ] || fail "idle: s1 did not take the slots within 2 s (${h:-never})"
-[ -n "$g" ] && [ "$g" -le 2000 ] || fail "back: s2 did not get its share within 2 s (${g:-never})"
-ok "an idle device's slots: taken over after $h ms, given back after $g ms"
-rm_all
+	# 3. an idle device hands its slots over, and gets them back
+	DEVS="s1 s2"
+	mk 2 "foreign=16"
+	base=$(now_ms)
+	sample 14
+	lb s1 14 0 /tmp/ps-s1.json --iodepth 32 &
+	_a=$!
+	lb s2 4 0 /tmp/ps-s2.json --iodepth 32
+	t_stop=$(now_ms)
+	sleep 5
+	t_go=$(now_ms)
+	lb s2 5 0 /tmp/ps-s2b.json --iodepth 32
+	wait $_a $_smp
+	# first sample (ms since the sampler began) from which s1 holds 16, after s2 stopped
+	s_from=$((t_stop - base)) g_from=$((t_go - base))
+	h=$(awk -v f="$s_from" -v e="$g_from" '$1 >= f && $1 < e && $2 >= 15 { print $1 - f; exit }' /tmp/ps.depth)
+	g=$(awk -v f="$g_from" '$1 >= f && $2 == 8 && $3 == 8 { print $1 - f; exit }' /tmp/ps.depth)
+	note "s2 stopped: s1 at 16 after ${h:-never} ms; s2 back: both at 8 after ${g:-never} ms"
+	[ -n "$h" ] && [ "$h" -le 2000 ] || fail "idle: s1 did not take the slots within 2 s (${h:-never})"
+	[ -n "$g" ] && [ "$g" -le 2000 ] || fail "back: s2 did not get its share within 2 s (${g:-never})"
+	ok "an idle device's slots: taken over after $h ms, given back after $g ms"
+	rm_all
+}
+( experiment ) > /tmp/ps.first 2>&1
+rc=$?
+if [ $rc != 0 ]; then
+	sed 's/^/# first run: /' /tmp/ps.first
+	echo "# the first run missed: running the experiment once more"
+	rm_all
+	experiment
+else
+	cat /tmp/ps.first
+fi
