@@ -243,7 +243,7 @@ for sc in $ONLY; do
 		eval "i=\${P_$(echo "$p" | tr '-' '_')_IOPS:-}"
 		[ -n "$i" ] || continue
 		calc "exit !($i < 0.9 * $O_IOPS)" &&
-			say "  $p loses: $(calc "printf \"%.0f%% of the oracle's IOPS, %.0f fewer a second\", 100 * $i / $O_IOPS, $O_IOPS - $i")"
+			say "  $p loses: it gets $(calc "printf \"%.0f%% of the oracle's IOPS, %.0f fewer a second\", 100 * $i / $O_IOPS, $O_IOPS - $i")"
 	done
 	if [ $CHECK = 1 ] && [ "$sc" = hostile ]; then
 		calc "exit !(${P_knee_IOPS:-0} >= 0.8 * $O_IOPS)"
