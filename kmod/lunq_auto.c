@@ -211,6 +211,12 @@ static void probe_soon(struct lunq_auto *a)
 	a->soon_step = step;
 }
 
+/* A mean service time a quarter above the least: queueing in the LUN. */
+static bool queues(u64 svc, u64 svc_min)
+{
+	return svc_min && svc * 4 > svc_min * 5;
+}
+
 static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		       u64 now)
 {
@@ -315,7 +321,7 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	}
 	svc_min = ext_get(&a->svc_min, now, a->cfg.svc_ns, false);
 	if (a->cut_rate && bind && a->hold_n >= 2 && a->cut_depth > d) {
-		bool queues = svc_min && a->hold_svc * 4 > svc_min * 5;
+		bool q = queues(a->hold_svc, svc_min);
 		u64 r0 = a->cut_rate;
 		u32 d0 = a->cut_depth;
 
@@ -331,7 +337,7 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		 * capacity fell, the rule below goes on).
 		 */
 		a->cut_rate = 0;
-		if (queues && a->hold_svc * 8 >= a->cut_svc * 7) {
+		if (q && a->hold_svc * 8 >= a->cut_svc * 7) {
 			ext_reset(&a->svc_min, now, a->cfg.svc_ns, a->hold_svc,
 				  false);
 			/* their product is d (Little): no estimate above d0 */
@@ -340,7 +346,7 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 			to_hold(a);
 			return d0;
 		}
-		if (!queues && a->hold_rate * 2 * d0 < r0 * (d0 + d)) {
+		if (!q && a->hold_rate * 2 * d0 < r0 * (d0 + d)) {
 			ext_put(&a->rate_max, now, a->cfg.rate_ns, r0, true);
 			to_hold(a);
 			return d0;
@@ -353,8 +359,7 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	 * fell, or the estimate was high.  The rate now, not the remembered
 	 * peak, times the least service time says where the knee is now.
 	 */
-	if (bind && svc_min && a->hold_n >= 2 &&
-	    a->hold_svc * 4 > svc_min * 5) {
+	if (bind && a->hold_n >= 2 && queues(a->hold_svc, svc_min)) {
 		u64 k = min_t(u64, inflight256(a->rate, svc_min), U32_MAX);
 		u32 t = proven_depth(depth_of(k), k, a->proven);
 
@@ -502,7 +507,7 @@ u32 lunq_auto_limit(struct lunq_auto *a, u64 now, u32 fair, u64 until,
 	a->ceiling = fair;
 	a->ceiling_until = until;
 	/* up only while the LUN does not queue at the depth held */
-	if (busy && svc_min && a->svc * 4 > svc_min * 5)
+	if (queues(a->svc, svc_min))
 		busy = false;
 	if (d > fair || (busy && d < fair)) {
 		if (a->phase != LUNQ_AP_TRACK && a->phase != LUNQ_AP_HOLD)

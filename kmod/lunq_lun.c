@@ -24,9 +24,11 @@ void lunq_pool_init_slots(struct lunq_pool *p, u32 depth)
 
 void lunq_pool_refused(struct lunq_pool *p, u64 now)
 {
-	u32 held = max(atomic_read(&p->auto_inflight), 1);
+	u32 held = atomic_read(&p->auto_inflight);
 	unsigned long flags;
 
+	if (!held)
+		return;		/* no auto device holds any: nothing learnt */
 	spin_lock_irqsave(&p->lock, flags);
 	if (!p->acap || now >= p->acap_until) {
 		/* a new run of refusals: at once after the last one? */
@@ -57,6 +59,11 @@ void lunq_pool_busy(struct lunq_pool *p, u32 *mine, u32 share)
 	p->busy_shares = p->busy_shares - *mine + share;
 	spin_unlock_irqrestore(&p->lock, flags);
 	*mine = share;
+}
+
+bool lunq_pool_shared(const struct lunq_pool *p, u32 mine)
+{
+	return READ_ONCE(p->busy_shares) > mine;
 }
 
 u32 lunq_pool_fair(struct lunq_pool *p, u64 now, u32 share, u64 *until,
@@ -107,8 +114,7 @@ bool lunq_lun_admit(struct lunq_lun *l, u64 now)
 	if (l->depth && (u64)l->inflight + foreign >= l->depth)
 		return false;
 	if (l->pool && !lunq_pool_get_slot(l->pool, foreign)) {
-		if (atomic_read(&l->pool->auto_inflight))
-			lunq_pool_refused(l->pool, now);
+		lunq_pool_refused(l->pool, now);
 		return false;
 	}
 	if (l->pool && l->pool_auto) {

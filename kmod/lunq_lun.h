@@ -94,8 +94,14 @@ void lunq_lun_release(struct lunq_lun *l);
  */
 bool lunq_lun_qfull(struct lunq_lun *l);
 
-/* The pool refused a command at @now (lunq_lun_admit() calls it). */
+/*
+ * The pool refused a command at @now (lunq_lun_admit() calls it); only
+ * while auto devices hold commands there does it say anything.
+ */
 void lunq_pool_refused(struct lunq_pool *p, u64 now);
+
+/* Whether busy auto devices besides the one of busy share @mine exist. */
+bool lunq_pool_shared(const struct lunq_pool *p, u32 mine);
 
 /* Replace this device's busy share *@mine (0: not busy) with @share. */
 void lunq_pool_busy(struct lunq_pool *p, u32 *mine, u32 share);

@@ -164,7 +164,7 @@ bool lunq_policy_qfull(struct lunq_c *lc, u64 now, u32 in_transport)
 	 */
 	v.in_transport = in_transport;
 	if (lc->lun.pool_auto &&
-	    READ_ONCE(lc->lun.pool->busy_shares) > lc->win.pool_share)
+	    lunq_pool_shared(lc->lun.pool, lc->win.pool_share))
 		v.in_transport = in_transport / 2;
 	v.qfull = 1;
 	return lunq_throttle_set(lc, lunq_pol_qfull(&lc->pol, &v),

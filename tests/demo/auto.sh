@@ -223,7 +223,7 @@ loses=$(calc "r = $D_auto_IOPS / $D_oracle_IOPS; printf \"%.0f%% of the oracle's
 echo "  auto: $loses, p99 $(calc "printf \"%.2f\", $D_auto_P99 / $D_oracle_P99") x the oracle's; QUEUE FULL/s $D_auto_Q vs linux $D_linux_Q, sd $D_sd_Q"
 # the issue's bar for auto in this case, each said met or missed, by how much
 calc "i = $D_auto_IOPS / $D_oracle_IOPS; p = $D_auto_P99 / $D_oracle_P99; q = $D_auto_Q; r = $D_auto_R
-	a = $D_auto_IOPS; n = $D_auto_N; j = (a + n > 0) ? (a + n) * (a + n) / (2 * (a * a + n * n)) : 0
+	j = $(jain "$D_auto_IOPS" "$D_auto_N")
 	printf \"  against the bar: IOPS %.0f%% of the oracle (>= 90%%: %s), p99 %.2f x (<= 1.5: %s), QUEUE FULL/s %s (<= 2: %s), resets %s (0: %s), Jain %.2f (>= 0.95: %s)\\n\",
 		100 * i, i >= 0.9 ? \"met\" : \"missed\", p, p <= 1.5 ? \"met\" : \"missed\", q, q <= 2 ? \"met\" : \"missed\", r, r == 0 ? \"met\" : \"missed\", j, j >= 0.95 ? \"met\" : \"missed\""
 if [ $CHECK = 1 ]; then
