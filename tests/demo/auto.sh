@@ -221,11 +221,12 @@ echo "   one run per phase, averaged; its p99 is the worse phase's; Jain: fairne
 echo "   the two LUNs' IOPS, 1 = equal, 0.5 = one takes all)"
 loses=$(calc "r = $D_auto_IOPS / $D_oracle_IOPS; printf \"%.0f%% of the oracle's IOPS\", 100 * r")
 echo "  auto: $loses, p99 $(calc "printf \"%.2f\", $D_auto_P99 / $D_oracle_P99") x the oracle's; QUEUE FULL/s $D_auto_Q vs linux $D_linux_Q, sd $D_sd_Q"
-# the issue's bar for auto in this case, each said met or missed, by how much
+# the issue's bar for auto in this case, each said met or missed (in awk's
+# printf a bare > redirects: the tests in parentheses)
 calc "i = $D_auto_IOPS / $D_oracle_IOPS; p = $D_auto_P99 / $D_oracle_P99; q = $D_auto_Q; r = $D_auto_R
 	j = $(jain "$D_auto_IOPS" "$D_auto_N")
 	printf \"  against the bar: IOPS %.0f%% of the oracle (>= 90%%: %s), p99 %.2f x (<= 1.5: %s), QUEUE FULL/s %s (<= 2: %s), resets %s (0: %s), Jain %.2f (>= 0.95: %s)\\n\",
-		100 * i, i >= 0.9 ? \"met\" : \"missed\", p, p <= 1.5 ? \"met\" : \"missed\", q, q <= 2 ? \"met\" : \"missed\", r, r == 0 ? \"met\" : \"missed\", j, j >= 0.95 ? \"met\" : \"missed\""
+		100 * i, (i >= 0.9 ? \"met\" : \"missed\"), p, (p <= 1.5 ? \"met\" : \"missed\"), q, (q <= 2 ? \"met\" : \"missed\"), r, (r == 0 ? \"met\" : \"missed\"), j, (j >= 0.95 ? \"met\" : \"missed\")"
 if [ $CHECK = 1 ]; then
 	calc "exit !($D_auto_Q <= $D_linux_Q && $D_auto_R <= $D_linux_R)"
 	check $? "hostile: auto provokes no more QUEUE FULL ($D_auto_Q/s) or resets ($D_auto_R) than reaction linux ($D_linux_Q/s, $D_linux_R)"

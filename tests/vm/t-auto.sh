@@ -35,4 +35,7 @@ tr -d '\r' < /tmp/auto.log | sed -n 's/^check ok: /ok: /p; s/^check FAIL: /FAIL:
 xmllint --noout /tmp/auto/auto.svg || fail "auto.svg does not parse"
 [ "$(grep -c '<polyline' /tmp/auto/auto.svg)" -ge 18 ] || fail "auto.svg: want 3 panels x 6 policies"
 jq -e '.hostile.auto.iops > 0 and .hostile.oracle.iops > 0' /tmp/auto/auto.json > /dev/null || fail "auto.json"
+# 6D says each of the issue's bars met or missed (five of them)
+[ "$(grep '^  against the bar: ' /tmp/auto.log | grep -oE ': (met|missed)\)' | wc -l)" = 5 ] ||
+	fail "6D: the line 'against the bar' with its five verdicts is missing"
 ok "auto.sh: 8 checks, auto.svg and auto.json"
