@@ -57,7 +57,7 @@ for p in aimd auto static16 oracle; do
 	eval "printf '  %-10s %10.0f %9s ms %10s %8s %14.0f %6s\n' $p \$D_${p}_IOPS \$(ms \$D_${p}_P99) \$D_${p}_Q \$D_${p}_R \$D_${p}_N \$(jain \$D_${p}_IOPS \$D_${p}_N)"
 done
 echo "  (aimd: policies/aimd.bpf.c, attached with lunqctl policy attach; its depth"
-echo "   clamped to auto_min..auto_max = 1..32; oracle as in 6D: each phase's best static depth)"
+echo "   clamped to auto_min..auto_max = 1..32; oracle as in 6D: $ORACLE_FROM)"
 depths=$(awk '{ print $2 }' /tmp/aimd-depth | sort -un | tr '\n' ' ')
 echo "  aimd's depth, sampled every 0.5 s, took the values: $depths"
 calc "a = $D_aimd_IOPS; b = $D_auto_IOPS; o = $D_oracle_IOPS
