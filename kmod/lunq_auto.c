@@ -500,16 +500,16 @@ u32 lunq_auto_limit(struct lunq_auto *a, u64 now, u32 fair, u64 until,
 {
 	u64 svc_min = ext_get(&a->svc_min, now, a->cfg.svc_ns, false);
 	u32 d = a->depth;
+	bool up;
 
 	if (a->cfg.mode == LUNQ_AUTO_OFF)
 		return d;
 	fair = clamp(fair, a->cfg.min, a->cfg.max);
 	a->ceiling = fair;
 	a->ceiling_until = until;
-	/* up only while the LUN does not queue at the depth held */
-	if (queues(a->svc, svc_min))
-		busy = false;
-	if (d > fair || (busy && d < fair)) {
+	/* up only when busy and the LUN does not queue at the depth held */
+	up = busy && !queues(a->svc, svc_min);
+	if (d > fair || (up && d < fair)) {
 		if (a->phase != LUNQ_AP_TRACK && a->phase != LUNQ_AP_HOLD)
 			to_hold(a);
 		a->depth = fair;

@@ -1,46 +1,70 @@
 # tests/demo/arena.sh [--quick] [--check] [--only S,S] [--policies P,P]
-#   [-o DIR] -- the arena: every policy it is given, in a fixed set of
-# scenarios, scored against an oracle computed in the same run.  Runs
-# inside the VM (make arena boots it on the instruction-counting clock,
-# where a run repeats; tests/vm/t-arena.sh runs it --quick --check on the
-# hostile pool).
-#   scenarios (--only, all by default):
+#   [--sweep D,D] [-o DIR] -- the arena: every policy it is given, in a
+# fixed set of scenarios, scored against an oracle computed in the same
+# run.  Runs inside the VM (make arena boots it on the instruction-counting
+# clock, where a run repeats; tests/vm/t-arena.sh runs it --quick --check).
+#   scenarios (--only, all by default), each with its objective:
 #     knee1     flash model, 16 channels x 8 ms, closed loop QD 64, the
-#               policy starting at depth 1
+#               policy starting at depth 1; most IOPS
 #     knee64    the same from depth 64
 #     capacity  the same from 32, channels 16 -> 4 -> 16 (a third each)
+#     target    a 7200 rpm disk sorting its own queue (lun_order:sptf,
+#               lun_depth 32), random reads QD 32, from 32: most IOPS
+#               with lunq's service p99 within TARGET_MS (200): a deeper
+#               queue sorts better and waits longer
 #     hostile   seed 004's pool (tests/demo/hostile.sh): 32 slots, a busy
 #               neighbour at static 8, other initiators holding 16 slots
-#               half of every 8 s, LUN reset after 10 QUEUE FULLs in a row
+#               half of every 8 s, LUN reset after 10 QUEUE FULLs in a
+#               row, from 16; most IOPS
+#     wcache    seed 004's writes behind reads: the disk with its write
+#               cache on, random reads and writes at 25/s each (open
+#               loop), from 2; the lowest write p99 (lunq's total_write:
+#               arrival to completion, the wait behind a read included)
+#     bubble    demonstration 1's latency bubble: the disk (2 ms a
+#               command, 8 ms seeks) under sched:disksort, a sequential
+#               stream at QD 16 and 10 far reads/s (lunqbench --preset
+#               bubble), from 2; most IOPS with no read over BUBBLE_MS
+#               (1000) in lunq (total_read's max)
 #   --sweep D,D   the static depths of the oracle's sweep (4,8,12,16,24,32)
-#   policies (--policies, all by default): knee (auto:knee), linux, sd,
-#     sd-fc (the reactions), static16, and on kernels that take BPF policies
-#     aimd (policies/aimd.bpf.c); each starts at the scenario's depth
+#   policies (--policies, all by default): knee (auto:knee), target
+#     (auto:target, target_us = the scenario's; in target only), linux,
+#     sd, sd-fc (the reactions), static16, and on kernels that take BPF
+#     policies aimd (policies/aimd.bpf.c); each starts at the scenario's
+#     depth
 #   the oracle: for each phase of a scenario (the conditions it holds
 #     still: channels, other initiators there or not), a sweep of static
-#     depths run with that phase held; the best depth (most IOPS; within
-#     1% of it, fewer QUEUE FULLs, then a response p99 lower by 5%, then
-#     the lower depth) per phase; the oracle's IOPS is their time-weighted
-#     mean, its p99 the worst phase's.  It must not be beaten by a static
-#     policy of the same run: when static16 does better by more than 0.5%
-#     (a run's spread), it is the oracle, and the table says so.
-#   scores per policy and scenario: IOPS / oracle, response p99 / oracle,
-#     QUEUE FULL/s, LUN resets, Jain's index with the neighbour (hostile),
-#     time to settle (the depth sampled every 0.25 s inside +-25% of the
-#     phase's oracle depth from then to the phase's end; the longest over
-#     the phases; - when it never does)
-#   arena.txt (the table), arena.json, arena.svg (IOPS / oracle, a bar
-#   per policy and scenario), arena.csv (every run)
+#     depths run with that phase held; the best depth per phase: among the
+#     depths that meet the scenario's bound (if any does), most IOPS;
+#     within 1% of it, fewer QUEUE FULLs, then a latency lower by 5%, then
+#     the lower depth (none meets it: the lowest latency); the oracle's
+#     IOPS is their time-weighted mean, its latency the worst phase's.
+#     It must not be beaten by a static policy of the same run: when
+#     static16 meets the bound and does better by more than 0.5% (a run's
+#     spread), it is the oracle, and the table says so.
+#   scores per policy and scenario: IOPS / oracle, the scenario's latency
+#     (response p99 unless said) / oracle's, QUEUE FULL/s, LUN resets,
+#     Jain's index with the neighbour (hostile), time to settle (the depth
+#     sampled every 0.25 s inside +-25% of the phase's oracle depth from
+#     then to the phase's end; the longest over the phases; - when it
+#     never does); a policy over the bound, or below 90% of the oracle's
+#     IOPS, or at 1.5 times its latency, is said to lose, and by how much
+#   arena.txt (the table), arena.json, arena.svg (the score, a bar per
+#   policy and scenario: IOPS / oracle, in wcache the oracle's write p99 /
+#   the policy's; pale where over the bound), arena.csv (every run)
 # --quick   8 s a phase (16 in full)   --check  the issue's criteria for
 #           auto:knee in the hostile pool, at reduced length: IOPS >= 0.8
-#           x the oracle's, 0 resets (t-arena)
+#           x the oracle's, 0 resets; where a scenario has a bound, the
+#           oracle meets it; in bubble, lunqbench's read max agrees with
+#           lunq's on every static depth of the sweep (t-arena)
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/demo/lib.sh"
 . "$LUNQ_SRC/tests/demo/hostile.sh"
 
-QUICK=0 CHECK=0 OUT=${LUNQ_OUT:-/tmp/arena} ONLY="knee1 knee64 capacity hostile"
+SCENARIOS="knee1 knee64 capacity target hostile wcache bubble"
+POLICIES="knee target linux sd sd-fc static16 aimd"
+QUICK=0 CHECK=0 OUT=${LUNQ_OUT:-/tmp/arena} ONLY=$SCENARIOS POLS=$POLICIES
 SWEEP="4 8 12 16 24 32"
-POLS="knee linux sd sd-fc static16 aimd"
+TARGET_MS=200 BUBBLE_MS=1000
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) QUICK=1 ;;
@@ -54,12 +78,16 @@ while [ $# -gt 0 ]; do
 	shift
 done
 for s in $ONLY; do
-	case $s in knee1|knee64|capacity|hostile) ;;
-	*) echo "arena.sh: unknown scenario '$s' (knee1, knee64, capacity, hostile)" >&2; exit 2 ;; esac
+	case " $SCENARIOS " in *" $s "*) ;;
+	*) echo "arena.sh: unknown scenario '$s' ($(echo $SCENARIOS | sed 's/ /, /g'))" >&2; exit 2 ;; esac
 done
 for p in $POLS; do
-	case $p in knee|linux|sd|sd-fc|static16|aimd) ;;
-	*) echo "arena.sh: unknown policy '$p' (knee, linux, sd, sd-fc, static16, aimd)" >&2; exit 2 ;; esac
+	case " $POLICIES " in *" $p "*) ;;
+	*) echo "arena.sh: unknown policy '$p' ($(echo $POLICIES | sed 's/ /, /g'))" >&2; exit 2 ;; esac
+done
+for d in $SWEEP; do
+	case $d in ''|*[!0-9]*) echo "arena.sh: --sweep takes depths 1..1024, not '$d'" >&2; exit 2 ;; esac
+	[ "$d" -ge 1 ] && [ "$d" -le 1024 ] || { echo "arena.sh: --sweep takes depths 1..1024, not '$d'" >&2; exit 2; }
 done
 mkdir -p "$OUT" || exit 2
 if [ $QUICK = 1 ]; then T=8; else T=16; fi
@@ -75,21 +103,82 @@ nb=$(nullb_create arena_nb 512 hw_queue_depth=256 irqmode=2 completion_nsec=8000
 	{ echo "null_blk failed"; exit 1; }
 nb2=$(nullb_create arena_nb2 512 hw_queue_depth=256) || { echo "null_blk failed"; exit 1; }
 FLASH="model=flash svc_us=8000"
-echo "scenario,run,policy,seconds,iops,resp_p99_ns,qfull_s,resets,neighbour_iops,settle_ms" > "$OUT/arena.csv"
+DISK="model=hdd seek_ms=8 rpm=7200"
+echo "scenario,run,policy,seconds,iops,lat_ns,qfull_s,resets,neighbour_iops,settle_ms" > "$OUT/arena.csv"
 
-# the scenario's start depth and phases: "WORDS SHARE" per phase, in order
-start_of() { case $1 in knee1) echo 1 ;; knee64) echo 64 ;; capacity) echo 32 ;; hostile) echo 16 ;; esac; }
+# a scenario: its start depth, its phases ("WORDS" each, in order), the
+# LUN's words (the lower device's first), the load (lunqbench's options),
+# its latency (what lat_of measures) and the bound of its objective (ns;
+# 0: none)
+start_of() {
+	case $1 in knee1) echo 1 ;; knee64) echo 64 ;; capacity) echo 32 ;; target) echo 32 ;;
+	hostile) echo 16 ;; wcache|bubble) echo 2 ;; esac
+}
 phases_of() {
 	case $1 in
 	knee1|knee64) echo "channels=16" ;;
 	capacity) echo "channels=16 channels=4 channels=16" ;;
+	target) echo "lun_order=sptf" ;;
 	hostile) echo "foreign=16 foreign=0" ;;
+	wcache) echo "wce=1" ;;
+	bubble) echo "sched=disksort" ;;
 	esac
 }
-# the policy's words (start depth $2)
+lun_of() {
+	case $1 in
+	knee1|knee64|capacity) echo "$nb $FLASH" ;;
+	target) echo "$nb2 $DISK svc_us=500 lun_depth=32" ;;
+	hostile) echo "$nb pool=arena pool_depth=32 reset_after=10 reset_ms=500 $FLASH channels=16" ;;
+	wcache) echo "$nb2 $DISK svc_us=500 cache_mb=64" ;;
+	bubble) echo "$nb2 $DISK svc_us=2000 mbps=100" ;;
+	esac
+}
+load_of() {
+	case $1 in
+	knee1|knee64|capacity) echo "--iodepth 64" ;;
+	target|hostile) echo "--iodepth 32" ;;
+	wcache) echo "--iorate 50 --rdpct 50" ;;
+	bubble) echo "--preset bubble" ;;
+	esac
+}
+lat_name() {
+	case $1 in
+	target) echo "service p99" ;;
+	wcache) echo "write p99" ;;
+	bubble) echo "read max" ;;
+	*) echo "resp p99" ;;
+	esac
+}
+bound_of() {
+	case $1 in
+	target) echo $((TARGET_MS * 1000000)) ;;
+	bubble) echo $((BUBBLE_MS * 1000000)) ;;
+	*) echo 0 ;;
+	esac
+}
+objective_of() {
+	case $1 in
+	target) echo "most IOPS with service p99 <= $TARGET_MS ms" ;;
+	wcache) echo "the lowest write p99 (open loop: the IOPS are the load's)" ;;
+	bubble) echo "most IOPS with no read over $BUBBLE_MS ms in lunq" ;;
+	*) echo "most IOPS" ;;
+	esac
+}
+# lat_of SCEN JSON: the scenario's latency of the run just done (ns)
+lat_of() {
+	case $1 in
+	target) lq_hist aq service_read p99 ;;
+	wcache) lq_hist aq total_write p99 ;;
+	bubble) lq_hist aq total_read max ;;
+	*) lbv "$2" '.totals.percentiles_ns.response.p99' ;;
+	esac
+}
+# the policy's words (start depth $2, scenario $3); nothing when the
+# policy does not apply to the scenario (auto:target needs a target)
 words_of() {
 	case $1 in
 	knee) echo "qdepth=$2 auto=knee" ;;
+	target) [ "$3" = target ] && echo "qdepth=$2 auto=target target_us=$((TARGET_MS * 1000))" ;;
 	linux) echo "qdepth=$2 reaction=linux" ;;
 	sd) echo "qdepth=$2 reaction=sd" ;;
 	sd-fc) echo "qdepth=$2 reaction=sd-fc" ;;
@@ -98,27 +187,29 @@ words_of() {
 	q*) echo "qdepth=${1#q}" ;;
 	esac
 }
+# the LUN's words for the whole scenario: its first phase, which the run
+# then changes (capacity), or the other initiators' coming and going
+whole_of() {
+	case $1 in
+	hostile) echo "foreign=16 foreign_period_ms=$P_D" ;;
+	*) phases_of "$1" | cut -d' ' -f1 ;;
+	esac
+}
 
 # run SCEN LABEL POLICY [PHASE]: one run of T s a phase (PHASE: that
-# phase alone, held for T s); sets R_IOPS R_P99 R_Q R_R R_N, the depth
+# phase alone, held for T s); sets R_IOPS R_LAT R_Q R_R R_N (and R_LBMAX,
+# lunqbench's response max), the depth
 # samples in /tmp/arena.depth ("ms depth")
 run() {
 	_sc=$1 _lb=$2 _po=$3 _ph=${4:-}
-	_w=$(words_of "$_po" "$(start_of "$_sc")")
-	if [ -n "$_ph" ]; then _n=1; else _n=$(phases_of "$_sc" | wc -w); fi
+	_w=$(words_of "$_po" "$(start_of "$_sc")" "$_sc")
+	if [ -n "$_ph" ]; then _n=1; else _n=$(phases_of "$_sc" | wc -w); _ph=$(whole_of "$_sc"); fi
 	_t=$((T * _n))
-	case $_sc in
-	hostile)
-		_f="foreign=16 foreign_period_ms=$P_D"
-		[ -n "$_ph" ] && _f=$_ph
-		lunqctl create aq "$nb" pool=arena pool_depth=32 $_f reset_after=10 reset_ms=500 \
-			$FLASH channels=16 $_w > /dev/null || { echo "create aq ($_lb) failed"; return 1; }
+	lunqctl create aq $(lun_of "$_sc") $_ph $_w > /dev/null || { echo "create aq ($_lb) failed"; return 1; }
+	if [ "$_sc" = hostile ]; then
 		lunqctl create nq "$nb2" pool=arena $FLASH channels=16 qdepth=8 > /dev/null ||
-			{ echo "create nq failed"; lunqctl remove aq > /dev/null; return 1; } ;;
-	*)
-		lunqctl create aq "$nb" $FLASH ${_ph:-channels=16} $_w > /dev/null ||
-			{ echo "create aq ($_lb) failed"; return 1; } ;;
-	esac
+			{ echo "create nq failed"; lunqctl remove aq > /dev/null; return 1; }
+	fi
 	if [ "$_po" = aimd ]; then
 		lunqctl policy attach aq "$AIMD" > /dev/null || echo "policy attach ($_lb) failed"
 	fi
@@ -127,7 +218,7 @@ run() {
 		echo "$(($(now_ms) - _t0)) $(st aq throttle)"; sleep 0.25; _i=$((_i + 1)); done ) > /tmp/arena.depth &
 	_s=$!
 	_sch=
-	if [ "$_sc" = capacity ] && [ -z "$_ph" ]; then
+	if [ "$_sc" = capacity ] && [ "$_n" -gt 1 ]; then
 		( sleep "$T"; lunqctl set aq channels=4 > /dev/null
 		  sleep "$T"; lunqctl set aq channels=16 > /dev/null ) &
 		_sch=$!
@@ -136,13 +227,13 @@ run() {
 	if [ "$_sc" = hostile ]; then
 		lb nq "$_t" 0 /tmp/arena-nq.json --iodepth 32 &
 		_nn=$!
-		lb aq "$_t" 0 /tmp/arena-aq.json --iodepth 32
-	else
-		lb aq "$_t" 0 /tmp/arena-aq.json
 	fi
+	lunqbench --json --elapsed "$_t" --interval 0.5 $(load_of "$_sc") /dev/mapper/aq \
+		> /tmp/arena-aq.json 2> /tmp/arena-aq.err || { cat /tmp/arena-aq.err; echo "lunqbench failed ($_lb)"; }
 	wait $_s $_sch $_nn
 	R_IOPS=$(lbv /tmp/arena-aq.json .totals.iops)
-	R_P99=$(lbv /tmp/arena-aq.json '.totals.percentiles_ns.response.p99')
+	R_LAT=$(lat_of "$_sc" /tmp/arena-aq.json)
+	R_LBMAX=$(lbv /tmp/arena-aq.json '.totals.percentiles_ns.response.max')
 	R_Q=$(calc "printf \"%.2f\", $(st aq qfull) / $_t")
 	R_R=$(st aq resets)
 	R_N=0
@@ -153,6 +244,29 @@ run() {
 	return 0
 }
 
+# better IOPS LAT QFULL_S BOUND BI BL BQ: the run (IOPS LAT QFULL_S) beats
+# the best so far (BI BL BQ; BI 0: none) -- meeting BOUND (ns, 0: none)
+# first; then most IOPS; within 1% of it, fewer QUEUE FULLs, then a
+# latency lower by 5% (the sweep goes up, so a tie keeps the lower depth);
+# where neither meets the bound, the lower latency
+better() {
+	calc "i = $1; l = $2; q = $3; b = $4; bi = $5; bl = $6; bq = $7
+		if (bi == 0) exit 0
+		ok = (b == 0 || l <= b); bok = (b == 0 || bl <= b)
+		if (ok != bok) exit !ok
+		if (!ok) exit !(l < bl)
+		exit !(i > 1.01 * bi || (i >= 0.99 * bi && (q < bq - 0.5 || (q <= bq + 0.5 && l < 0.95 * bl))))"
+}
+# beats SCEN IOPS LAT BOUND O_IOPS O_LAT: a static policy's run beats the
+# sweep's oracle: within the bound, more IOPS by over 0.5% (a run's
+# spread); in wcache (the load's IOPS), a latency lower by 5%
+beats() {
+	if [ "$1" = wcache ]; then
+		calc "exit !($2 >= 0.99 * $5 && $3 < 0.95 * $6)"
+	else
+		calc "exit !($2 > 1.005 * $5 && ($4 == 0 || $3 <= $4))"
+	fi
+}
 # settle FILE MS "D D ...": the phases follow one another every MS ms
 # (cycling through the list); for each, the ms from its start until the
 # depth stays within +-25% of its oracle depth D to its end; the longest;
@@ -172,118 +286,145 @@ JSON=
 TXT=$OUT/arena.txt
 : > "$TXT"
 say() { echo "$*"; echo "$*" >> "$TXT"; }
+r3() { calc "printf \"%.${3:-3}f\", $2 ? $1 / $2 : 0"; }
+# score SCEN IOPS LAT: the objective against the oracle's (O_IOPS O_LAT):
+# IOPS / oracle's, in wcache the oracle's latency / this one's
+score() { if [ "$1" = wcache ]; then r3 "$O_LAT" "$3" 4; else r3 "$2" "$O_IOPS" 4; fi; }
 
 say "the arena: $(date -u '+%Y-%m-%d %H:%M:%S UTC'), kernel $(uname -r), clock ${LUNQ_VM_ACCEL:-tcg}; $T s a phase"
 say "  scores against the oracle of the same run (best static depth per phase, from a sweep of $SWEEP)"
 for sc in $ONLY; do
+	B=$(bound_of "$sc") LN=$(lat_name "$sc")
 	say ""
-	say "--- $sc ($(phases_of "$sc" | sed 's/ / -> /g'), the policies start at depth $(start_of "$sc"))"
+	say "--- $sc ($(phases_of "$sc" | sed 's/ / -> /g'), the policies start at depth $(start_of "$sc"); objective: $(objective_of "$sc"))"
 	# the sweep: each distinct phase held alone
-	O_DEPTHS= O_IOPS=0 O_P99=0 O_N=0 np=0
+	O_DEPTHS= O_IOPS=0 O_LAT=0 O_N=0 O_Q=0 O_R=0 O_OK=1 np=0
 	for ph in $(phases_of "$sc"); do
 		np=$((np + 1))
-		key=lun_$(echo "$ph" | tr '=' '_')
-		[ "$sc" = hostile ] && key=pool_$(echo "$ph" | tr '=' '_')
+		case $sc in knee1|knee64|capacity) key=lun ;; *) key=$sc ;; esac
+		key=${key}_$(echo "$ph" | tr '=' '_')
 		eval "bd=\${SW_${key}_D:-}"
 		if [ -z "$bd" ]; then
-			bd=0 bi=0 bp=0 bn=0 bq=0
+			bd=0 bi=0 bl=0 bn=0 bq=0 br=0
 			for d in $SWEEP; do
 				run "$sc" "sweep $ph q$d" "q$d" "$ph" || continue
-				csv "$sc" sweep "q$d/$ph" "$T" "$R_IOPS" "$R_P99" "$R_Q" "$R_R" "$R_N" -
-				# most IOPS; within 1% of it, fewer QUEUE FULLs, then
-				# a lower p99 (by 5%), then the lower depth
-				if calc "exit !($R_IOPS > 1.01 * $bi || ($R_IOPS >= 0.99 * $bi &&
-					($R_Q < $bq - 0.5 || ($R_Q <= $bq + 0.5 && $R_P99 < 0.95 * $bp))))"; then
-					bd=$d bi=$R_IOPS bp=$R_P99 bn=$R_N bq=$R_Q
+				csv "$sc" sweep "q$d/$ph" "$T" "$R_IOPS" "$R_LAT" "$R_Q" "$R_R" "$R_N" -
+				# bubble: lunqbench's response max (lunq's time and
+				# the submission's) over the bound where lunq's is
+				if [ "$sc" = bubble ] && [ $CHECK = 1 ]; then
+					calc "exit !(($R_LAT > $B) == ($R_LBMAX > $B) && $R_LBMAX >= $R_LAT)"
+					check $? "bubble, static $d: lunqbench's read max $(ms "$R_LBMAX") ms and lunq's $(ms "$R_LAT") ms on the same side of $(ms "$B") ms"
+				fi
+				if better "$R_IOPS" "$R_LAT" "$R_Q" "$B" "$bi" "$bl" "$bq"; then
+					bd=$d bi=$R_IOPS bl=$R_LAT bn=$R_N bq=$R_Q br=$R_R
 				fi
 			done
-			eval "SW_${key}_D=$bd SW_${key}_I=$bi SW_${key}_P=$bp SW_${key}_N=$bn"
-			say "  sweep, $ph held: best static depth $bd, $(calc "printf \"%.0f\", $bi") IOPS, response p99 $(ms "$bp") ms"
+			eval "SW_${key}_D=$bd SW_${key}_I=$bi SW_${key}_L=$bl SW_${key}_N=$bn SW_${key}_Q=$bq SW_${key}_R=$br"
+			say "  sweep, $ph held: best static depth $bd, $(calc "printf \"%.0f\", $bi") IOPS, $LN $(ms "$bl") ms"
 		fi
-		eval "bd=\$SW_${key}_D bi=\$SW_${key}_I bp=\$SW_${key}_P bn=\$SW_${key}_N"
+		eval "bd=\$SW_${key}_D bi=\$SW_${key}_I bl=\$SW_${key}_L bn=\$SW_${key}_N bq=\$SW_${key}_Q br=\$SW_${key}_R"
 		O_DEPTHS="$O_DEPTHS $bd"
-		O_IOPS=$(calc "print $O_IOPS + $bi") O_N=$(calc "print $O_N + $bn")
-		calc "exit !($bp > $O_P99)" && O_P99=$bp
+		O_IOPS=$(calc "print $O_IOPS + $bi") O_N=$(calc "print $O_N + $bn") O_Q=$(calc "print $O_Q + $bq") O_R=$((O_R + br))
+		calc "exit !($bl > $O_LAT)" && O_LAT=$bl
 	done
 	O_IOPS=$(calc "print $O_IOPS / $np") O_N=$(calc "print $O_N / $np") O_FROM="sweep"
+	O_Q=$(calc "printf \"%.2f\", $O_Q / $np")
+	[ "$B" = 0 ] || calc "exit !($O_LAT <= $B)" || O_OK=0
+	[ $O_OK = 1 ] || say "  no static depth of the sweep meets the bound: the oracle is the lowest $LN"
 	# every policy over the whole scenario
+	RAN=
 	for p in $POLS; do
+		[ -n "$(words_of "$p" 1 "$sc")" ] || continue
 		run "$sc" "$p" "$p" || continue
+		RAN="$RAN $p"
 		if [ "$sc" = hostile ]; then L=$((P_D / 2)); else L=$((T * 1000)); fi
 		st_ms=$(settle /tmp/arena.depth "$L" "$O_DEPTHS")
-		csv "$sc" policy "$p" $((T * np)) "$R_IOPS" "$R_P99" "$R_Q" "$R_R" "$R_N" "$st_ms"
+		csv "$sc" policy "$p" $((T * np)) "$R_IOPS" "$R_LAT" "$R_Q" "$R_R" "$R_N" "$st_ms"
 		pv=$(echo "$p" | tr '-' '_')
-		eval "P_${pv}_IOPS=$R_IOPS P_${pv}_P99=$R_P99 P_${pv}_Q=$R_Q P_${pv}_R=$R_R P_${pv}_N=$R_N P_${pv}_S=$st_ms"
+		eval "P_${pv}_IOPS=$R_IOPS P_${pv}_LAT=$R_LAT P_${pv}_Q=$R_Q P_${pv}_R=$R_R P_${pv}_N=$R_N P_${pv}_S=$st_ms"
 		# a static policy that beats the sweep's oracle (by more than
-		# 0.5%, the spread of a run) is the oracle
-		if [ "$p" = static16 ] && calc "exit !($R_IOPS > 1.005 * $O_IOPS)"; then
-			say "  static16 beat the sweep's oracle ($(calc "printf \"%.0f\", $O_IOPS") IOPS): it is the oracle of this run"
-			O_IOPS=$R_IOPS O_P99=$R_P99 O_N=$R_N O_FROM=static16
+		# 0.5%, the spread of a run, within the bound) is the oracle
+		if [ "$p" = static16 ] && beats "$sc" "$R_IOPS" "$R_LAT" "$B" "$O_IOPS" "$O_LAT"; then
+			say "  static16 beat the sweep's oracle ($(calc "printf \"%.0f\", $O_IOPS") IOPS, $LN $(ms "$O_LAT") ms): it is the oracle of this run"
+			O_IOPS=$R_IOPS O_LAT=$R_LAT O_N=$R_N O_Q=$R_Q O_R=$R_R O_FROM=static16
 		fi
 	done
-	say "$(printf '  %-9s %9s %8s %10s %9s %8s %7s %6s %9s' policy IOPS "/oracle" "resp p99" "/oracle" QFULL/s resets Jain settle)"
-	for p in $POLS oracle; do
+	say "$(printf '  %-9s %9s %8s %12s %8s %8s %7s %6s %9s' policy IOPS "/oracle" "$LN" "/oracle" QFULL/s resets Jain settle)"
+	for p in $RAN oracle; do
 		if [ $p = oracle ]; then
-			i=$O_IOPS pp=$O_P99 q=0.00 r=0 n=$O_N s="-"
+			i=$O_IOPS l=$O_LAT q=$O_Q r=$O_R n=$O_N s="-"
 		else
 			pv=$(echo "$p" | tr '-' '_')
-			eval "i=\${P_${pv}_IOPS:-} pp=\${P_${pv}_P99:-} q=\${P_${pv}_Q:-} r=\${P_${pv}_R:-} n=\${P_${pv}_N:-} s=\${P_${pv}_S:-}"
-			[ -n "$i" ] || continue
+			eval "i=\$P_${pv}_IOPS l=\$P_${pv}_LAT q=\$P_${pv}_Q r=\$P_${pv}_R n=\$P_${pv}_N s=\$P_${pv}_S"
 			[ "$s" = -1 ] && s=never || s="$s ms"
 		fi
 		j=-
 		[ "$sc" = hostile ] && j=$(jain "$i" "$n")
-		say "$(printf '  %-9s %9.0f %8s %7s ms %9s %8s %7s %6s %9s' "$p" "$i" "$(calc "printf \"%.3f\", $i / $O_IOPS")" "$(ms "$pp")" "$(calc "printf \"%.2f\", $O_P99 ? $pp / $O_P99 : 0")" "$q" "$r" "$j" "$s")"
-		JSON="$JSON{\"scenario\": \"$sc\", \"policy\": \"$p\", \"iops\": $i, \"iops_vs_oracle\": $(calc "printf \"%.4f\", $i / $O_IOPS"), \"resp_p99_ns\": $pp, \"p99_vs_oracle\": $(calc "printf \"%.4f\", $O_P99 ? $pp / $O_P99 : 0"), \"qfull_s\": $q, \"resets\": $r, \"jain\": $([ "$j" = - ] && echo null || echo "$j"), \"settle_ms\": $(case $s in never) echo null ;; -) echo null ;; *) echo "${s% ms}" ;; esac)},"
+		say "$(printf '  %-9s %9.0f %8s %9s ms %8s %8s %7s %6s %9s' "$p" "$i" "$(r3 "$i" "$O_IOPS")" "$(ms "$l")" "$(r3 "$l" "$O_LAT" 2)" "$q" "$r" "$j" "$s")"
+		JSON="$JSON{\"scenario\": \"$sc\", \"policy\": \"$p\", \"iops\": $i, \"iops_vs_oracle\": $(r3 "$i" "$O_IOPS" 4), \"lat\": \"$LN\", \"lat_ns\": $l, \"lat_vs_oracle\": $(r3 "$l" "$O_LAT" 4), \"bound_ns\": $([ "$B" = 0 ] && echo null || echo "$B"), \"qfull_s\": $q, \"resets\": $r, \"jain\": $([ "$j" = - ] && echo null || echo "$j"), \"settle_ms\": $(case $s in never|-) echo null ;; *) echo "${s% ms}" ;; esac), \"score\": $(score "$sc" "$i" "$l"), \"meets_bound\": $(calc "print ($B == 0 || $l <= $B) ? \"true\" : \"false\"")},"
 	done
 	say "  (oracle: $O_FROM; its depths per phase:$O_DEPTHS)"
-	eval "O_${sc}_IOPS=$O_IOPS"
-	# where a policy loses, by how much
-	for p in $POLS; do
-		eval "i=\${P_$(echo "$p" | tr '-' '_')_IOPS:-}"
-		[ -n "$i" ] || continue
-		calc "exit !($i < 0.9 * $O_IOPS)" &&
+	eval "O_${sc}_IOPS=$O_IOPS O_${sc}_LAT=$O_LAT"
+	# where a policy loses, and by how much
+	for p in $RAN; do
+		pv=$(echo "$p" | tr '-' '_')
+		eval "i=\$P_${pv}_IOPS l=\$P_${pv}_LAT"
+		if [ "$B" != 0 ] && calc "exit !($l > $B)"; then
+			say "  $p loses: its $LN $(ms "$l") ms is over the bound of $(ms "$B") ms"
+		elif [ "$sc" = wcache ] && calc "exit !($l > 1.5 * $O_LAT)"; then
+			say "  $p loses: its $LN $(ms "$l") ms is $(r3 "$l" "$O_LAT" 1)x the oracle's"
+		elif calc "exit !($i < 0.9 * $O_IOPS)"; then
 			say "  $p loses: it gets $(calc "printf \"%.0f%% of the oracle's IOPS, %.0f fewer a second\", 100 * $i / $O_IOPS, $O_IOPS - $i")"
+		elif calc "exit !($l > 1.5 * $O_LAT)"; then
+			say "  $p loses on latency: its $LN $(ms "$l") ms is $(r3 "$l" "$O_LAT" 1)x the oracle's"
+		fi
 	done
+	if [ $CHECK = 1 ] && [ "$B" != 0 ]; then
+		[ $O_OK = 1 ]
+		check $? "$sc: the oracle ($O_FROM, depths$O_DEPTHS) meets the bound: $LN $(ms "$O_LAT") ms <= $(ms "$B") ms"
+	fi
 	if [ $CHECK = 1 ] && [ "$sc" = hostile ]; then
 		calc "exit !(${P_knee_IOPS:-0} >= 0.8 * $O_IOPS)"
 		check $? "hostile: auto:knee $(calc "printf \"%.0f\", ${P_knee_IOPS:-0}") IOPS >= 0.8 x the oracle's $(calc "printf \"%.0f\", $O_IOPS") (same run)"
 		[ "${P_knee_R:--1}" = 0 ]
 		check $? "hostile: auto:knee caused ${P_knee_R:-?} LUN resets (want 0)"
 	fi
-	unset $(for p in $POLS; do pv=$(echo "$p" | tr '-' '_'); echo "P_${pv}_IOPS P_${pv}_P99 P_${pv}_Q P_${pv}_R P_${pv}_N P_${pv}_S"; done)
+	unset $(for p in $POLICIES; do pv=$(echo "$p" | tr '-' '_'); echo "P_${pv}_IOPS P_${pv}_LAT P_${pv}_Q P_${pv}_R P_${pv}_N P_${pv}_S"; done)
 done
 echo "{\"kernel\": \"$(uname -r)\", \"clock\": \"${LUNQ_VM_ACCEL:-tcg}\", \"phase_s\": $T, \"scores\": [${JSON%,}]}" > "$OUT/arena.json"
 jq . "$OUT/arena.json" > /dev/null 2>&1 || echo "arena.json does not parse"
 
 # arena.svg: IOPS / oracle, one group of bars per scenario, a bar per policy
-jq -r '.scores[] | "\(.scenario) \(.policy) \(.iops_vs_oracle)"' "$OUT/arena.json" | awk '
+jq -r '.scores[] | "\(.scenario) \(.policy) \(.score) \(.meets_bound)"' "$OUT/arena.json" | awk '
 	{ if (!($1 in si)) { si[$1] = ++ns; sn[ns] = $1 }
 	  if (!($2 in pi)) { pi[$2] = ++np; pn[np] = $2 }
-	  v[si[$1], pi[$2]] = $3 }
+	  v[si[$1], pi[$2]] = $3; ok[si[$1], pi[$2]] = ($4 == "true") }
 	END {
-		split("#4e79a7 #f28e2b #e15759 #76b7b2 #59a14f #bab0ac", col, " ")
-		bw = 14; gw = np * bw + 24; W = 70 + ns * gw + 130; H = 260; y0 = 220; sc = 160 / 1.2
+		split("#4e79a7 #f28e2b #e15759 #76b7b2 #59a14f #edc948 #b07aa1 #bab0ac", col, " ")
+		bw = 14; gw = np * bw + 24; W = 70 + ns * gw + 130; if (W < 620) W = 620; H = 260; y0 = 220; sc = 160 / 1.2
 		printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n", W, H
-		printf "<text x=\"%d\" y=\"16\" font-size=\"13\">the arena: IOPS / oracle (best static depth per phase)</text>\n", 70
+		printf "<text x=\"%d\" y=\"16\" font-size=\"13\">the arena: score against the oracle (best static depth per phase)</text>\n", 70
+		printf "<text x=\"%d\" y=\"30\" fill=\"#555\">IOPS / oracle; wcache: oracle write p99 / policy; pale, crossed: over the scenario bound</text>\n", 70
 		for (t = 0; t <= 1.2; t += 0.2) {
 			y = y0 - t * sc
 			printf "<line x1=\"60\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", 70 + ns * gw, y, y, (t > 0.99 && t < 1.01) ? "#000" : "#ddd"
 			printf "<text x=\"55\" y=\"%.1f\" text-anchor=\"end\">%.1f</text>\n", y + 4, t
 		}
-		printf "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" text-anchor=\"middle\">IOPS / oracle</text>\n", y0 - 80, y0 - 80
+		printf "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" text-anchor=\"middle\">score</text>\n", y0 - 80, y0 - 80
 		for (s = 1; s <= ns; s++) {
 			x = 70 + (s - 1) * gw
 			for (p = 1; p <= np; p++) {
 				if (!((s, p) in v)) continue
 				h = v[s, p] * sc; if (h > 1.2 * sc) h = 1.2 * sc
-				printf "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\"><title>%s %s %.3f</title></rect>\n", x + (p - 1) * bw, y0 - h, bw - 2, h, col[(p - 1) % 6 + 1], sn[s], pn[p], v[s, p]
+				printf "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\"%s><title>%s %s %.3f%s</title></rect>\n", x + (p - 1) * bw, y0 - h, bw - 2, h, col[(p - 1) % 8 + 1], ok[s, p] ? "" : " fill-opacity=\"0.3\"", sn[s], pn[p], v[s, p], ok[s, p] ? "" : " (over the bound)"
+				if (!ok[s, p])
+					printf "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">x</text>\n", x + (p - 1) * bw + (bw - 2) / 2, y0 - h - 2
 			}
 			printf "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x + np * bw / 2, y0 + 16, sn[s]
 		}
 		for (p = 1; p <= np; p++) {
 			lx = 80 + ns * gw; ly = 40 + p * 16
-			printf "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>\n", lx, ly - 9, col[(p - 1) % 6 + 1], lx + 14, ly, pn[p]
+			printf "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>\n", lx, ly - 9, col[(p - 1) % 8 + 1], lx + 14, ly, pn[p]
 		}
 		print "</svg>"
 	}' > "$OUT/arena.svg"

@@ -3,10 +3,10 @@
 # every LUN of the pool at once), LUN reset after 10 QUEUE FULLs in a row,
 # lunqbench QD 32 on every device, on the flash model (16 channels x
 # 8 ms: each device alone would take 16):
-#  1. four devices, equal shares, 16 s: Jain's index over their IOPS
+#  1. eight devices, equal shares, 16 s: Jain's index over their IOPS
 #     >= 0.95, 0 LUN resets, at most 2 QUEUE FULLs a second each; each
-#     device's throttle at 4 (16 / 4) with the others there and 8 (32 / 4)
-#     without, sampled;
+#     device's throttle at 2 (16 / 8) with the others there and 4 (32 / 8)
+#     without, sampled (PS_N=4 runs four: 4 and 8);
 #  2. shares 1:2 (share:1, share:2), the others there all the time (16
 #     slots for us, below both devices' knee: under contention), 16 s:
 #     IOPS ratio within 10% of 2 (Jain's index over share-normalised IOPS
@@ -15,21 +15,24 @@
 #     second stops for 4 s: the first holds all 16 within 2 s of it; the
 #     second starts again: both at 8 within 2 s.
 # A run that misses runs once more (t-auto's rule), the first one shown.
-# The devices start at qdepth:4 (what an even share of the busy phase
-# gives): started at 16 into the full pool, the devices that start last
+# The devices start at an even share of the busy phase (2 in 1, 4 in 2
+# and 3): started at 16 into the full pool, the devices that start last
 # retry a command every 3 ms while the first one's 15 are served, and ten
 # refusals in a row reset their LUN before any share is known.
 # group: throttle qfull
-# time: 50
+# time: 60
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/demo/lib.sh"
 . "$LUNQ_SRC/tests/demo/hostile.sh"
 
 FLASH="model=flash channels=16 svc_us=8000"
-nb1=$(nullb_create ps1 512 hw_queue_depth=256) || fail "null_blk"
-nb2=$(nullb_create ps2 512 hw_queue_depth=256) || fail "null_blk"
-nb3=$(nullb_create ps3 512 hw_queue_depth=256) || fail "null_blk"
-nb4=$(nullb_create ps4 512 hw_queue_depth=256) || fail "null_blk"
+N1=${PS_N:-8}	# the devices of 1 (PS_N: 2, 4 or 8)
+case $N1 in 2|4|8) ;; *) fail "PS_N=$N1: want 2, 4 or 8" ;; esac
+i=1
+while [ $i -le "$N1" ]; do
+	eval "nb$i=\$(nullb_create ps$i 256 hw_queue_depth=256)" || fail "null_blk"
+	i=$((i + 1))
+done
 
 # mk N "FOREIGN" [WORDS per device ...]: devices s1..sN in pool ps
 mk() {
@@ -39,12 +42,12 @@ mk() {
 	while [ $_i -le $_n ]; do
 		eval "_b=\$nb$_i"
 		lunqctl create "s$_i" "$_b" pool=ps pool_depth=32 $_f reset_after=10 reset_ms=500 \
-			$FLASH qdepth=4 auto=knee ${1:-} > /dev/null || fail "create s$_i (${1:-})"
+			$FLASH qdepth=${Q0:-4} auto=knee ${1:-} > /dev/null || fail "create s$_i (${1:-})"
 		[ $# -gt 0 ] && shift
 		_i=$((_i + 1))
 	done
 }
-rm_all() { for _d in s1 s2 s3 s4; do lunqctl remove "$_d" > /dev/null 2>&1; done; return 0; }
+rm_all() { for _d in s1 s2 s3 s4 s5 s6 s7 s8; do lunqctl remove "$_d" > /dev/null 2>&1; done; return 0; }
 # sample T: "ms d1 d2 ..." every 0.25 s into /tmp/ps.depth
 sample() {
 	( _t0=$(now_ms); while [ $(($(now_ms) - _t0)) -lt $(($1 * 1000)) ]; do
@@ -58,9 +61,12 @@ sample() {
 # misses (an experiment, not a computation: as t-auto does), the first
 # run's lines shown
 experiment() {
-	# 1. four equal devices
-	DEVS="s1 s2 s3 s4"
-	mk 4 "foreign=16 foreign_period_ms=8000"
+	# 1. N1 equal devices, starting at an even share of the busy phase
+	DEVS= i=1
+	while [ $i -le "$N1" ]; do DEVS="$DEVS s$i"; i=$((i + 1)); done
+	Q0=$((16 / N1))
+	mk "$N1" "foreign=16 foreign_period_ms=8000"
+	Q0=4
 	sample 16
 	for d in $DEVS; do lb "$d" 16 0 "/tmp/ps-$d.json" --iodepth 32 & done
 	wait
@@ -71,16 +77,16 @@ experiment() {
 		echo "$d $i $q $r" >> /tmp/ps1.t
 	done
 	j=$(awk '{ s += $2; q += $2 * $2; n++ } END { printf "%.3f", s * s / (n * q) }' /tmp/ps1.t)
-	note "four devices: Jain $j"
-	ge "$j" 0.95 || fail "four devices: Jain $j < 0.95"
-	awk '$4 != 0 { exit 1 }' /tmp/ps1.t || fail "four devices: LUN resets: $(awk '{ printf "%s:%s ", $1, $4 }' /tmp/ps1.t)"
-	awk '$3 > 2 * 16 { exit 1 }' /tmp/ps1.t || fail "four devices: more than 2 QUEUE FULLs a second: $(awk '{ printf "%s:%s ", $1, $3 }' /tmp/ps1.t)"
+	note "$N1 devices: Jain $j"
+	ge "$j" 0.95 || fail "$N1 devices: Jain $j < 0.95"
+	awk '$4 != 0 { exit 1 }' /tmp/ps1.t || fail "$N1 devices: LUN resets: $(awk '{ printf "%s:%s ", $1, $4 }' /tmp/ps1.t)"
+	awk '$3 > 2 * 16 { exit 1 }' /tmp/ps1.t || fail "$N1 devices: more than 2 QUEUE FULLs a second: $(awk '{ printf "%s:%s ", $1, $3 }' /tmp/ps1.t)"
 	# the throttles in the middle of each phase (others there 0-4 s, 8-12 s;
-	# away 4-8, 12-16): 4 and 8, every device
-	awk '{ ph = int($1 / 4000) % 2; m = $1 % 4000; if (m < 1500 || m > 3500) next
-		for (i = 2; i <= NF; i++) if ($i != (ph ? 8 : 4)) { bad++; print "#   at " $1 " ms: " $0 } }
-		END { exit bad > 4 }' /tmp/ps.depth || fail "four devices: throttles not at 4 (others there) / 8 (away)"
-	ok "four devices in one pool: Jain $j, 0 resets, throttles 4 and 8 by phase"
+	# away 4-8, 12-16): 16 / N1 and 32 / N1, every device
+	awk -v n="$N1" '{ ph = int($1 / 4000) % 2; m = $1 % 4000; if (m < 1500 || m > 3500) next
+		for (i = 2; i <= NF; i++) if ($i != (ph ? 32 : 16) / n) { bad++; print "#   at " $1 " ms: " $0 } }
+		END { exit bad > n }' /tmp/ps.depth || fail "$N1 devices: throttles not at $((16 / N1)) (others there) / $((32 / N1)) (away)"
+	ok "$N1 devices in one pool: Jain $j, 0 resets, throttles $((16 / N1)) and $((32 / N1)) by phase"
 	rm_all
 
 	# 2. shares 1:2
