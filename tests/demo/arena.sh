@@ -397,9 +397,16 @@ jq . "$OUT/arena.json" > /dev/null 2>&1 || echo "arena.json does not parse"
 # arena.svg: IOPS / oracle, one group of bars per scenario, a bar per policy
 jq -r '.scores[] | "\(.scenario) \(.policy) \(.score) \(.meets_bound)"' "$OUT/arena.json" | awk '
 	{ if (!($1 in si)) { si[$1] = ++ns; sn[ns] = $1 }
-	  if (!($2 in pi)) { pi[$2] = ++np; pn[np] = $2 }
-	  v[si[$1], pi[$2]] = $3; ok[si[$1], pi[$2]] = ($4 == "true") }
+	  seen[$2] = 1
+	  vv[si[$1], $2] = $3; okk[si[$1], $2] = ($4 == "true") }
 	END {
+		# the policies in a fixed order, the oracle last
+		n = split("knee target linux sd sd-fc static16 aimd oracle", order, " ")
+		for (k = 1; k <= n; k++)
+			if (order[k] in seen) { pn[++np] = order[k]; pi[order[k]] = np }
+		for (s = 1; s <= ns; s++)
+			for (p = 1; p <= np; p++)
+				if ((s, pn[p]) in vv) { v[s, p] = vv[s, pn[p]]; ok[s, p] = okk[s, pn[p]] }
 		split("#4e79a7 #f28e2b #e15759 #76b7b2 #59a14f #edc948 #b07aa1 #bab0ac", col, " ")
 		bw = 14; gw = np * bw + 24; W = 70 + ns * gw + 130; if (W < 620) W = 620; H = 260; y0 = 220; sc = 160 / 1.2
 		printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n", W, H
@@ -417,6 +424,8 @@ jq -r '.scores[] | "\(.scenario) \(.policy) \(.score) \(.meets_bound)"' "$OUT/ar
 				if (!((s, p) in v)) continue
 				h = v[s, p] * sc; if (h > 1.2 * sc) h = 1.2 * sc
 				printf "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\"%s><title>%s %s %.3f%s</title></rect>\n", x + (p - 1) * bw, y0 - h, bw - 2, h, col[(p - 1) % 8 + 1], ok[s, p] ? "" : " fill-opacity=\"0.3\"", sn[s], pn[p], v[s, p], ok[s, p] ? "" : " (over the bound)"
+				if (v[s, p] < 0.05)
+					printf "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"9\">0</text>\n", x + (p - 1) * bw + (bw - 2) / 2, y0 - 3
 				if (!ok[s, p])
 					printf "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">x</text>\n", x + (p - 1) * bw + (bw - 2) / 2, y0 - h - 2
 			}
