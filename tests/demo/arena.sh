@@ -29,8 +29,10 @@
 #   policies (--policies, all by default): knee (auto:knee), target
 #     (auto:target, target_us = the scenario's; in target only), linux,
 #     sd, sd-fc (the reactions), static16, and on kernels that take BPF
-#     policies aimd (policies/aimd.bpf.c); each starts at the scenario's
-#     depth
+#     policies aimd, kyber and parda (policies/*.bpf.c) and any FILE.bpf.o
+#     given (a BPF policy of yours: named FILE, its path as the guest sees
+#     it -- scripts/arena copies it there); each starts at the scenario's
+#     depth (a BPF policy with auto_max 64)
 #   the oracle: for each phase of a scenario (the conditions it holds
 #     still: channels, other initiators there or not), a sweep of static
 #     depths run with that phase held; the best depth per phase: among the
@@ -61,7 +63,7 @@
 . "$LUNQ_SRC/tests/demo/hostile.sh"
 
 SCENARIOS="knee1 knee64 capacity target hostile wcache bubble"
-POLICIES="knee target linux sd sd-fc static16 aimd"
+POLICIES="knee target linux sd sd-fc static16 aimd kyber parda"
 QUICK=0 CHECK=0 OUT=${LUNQ_OUT:-/tmp/arena} ONLY=$SCENARIOS POLS=$POLICIES
 SWEEP="4 8 12 16 24 32"
 TARGET_MS=200 BUBBLE_MS=1000
@@ -81,23 +83,44 @@ for s in $ONLY; do
 	case " $SCENARIOS " in *" $s "*) ;;
 	*) echo "arena.sh: unknown scenario '$s' ($(echo $SCENARIOS | sed 's/ /, /g'))" >&2; exit 2 ;; esac
 done
-for p in $POLS; do
-	case " $POLICIES " in *" $p "*) ;;
-	*) echo "arena.sh: unknown policy '$p' ($(echo $POLICIES | sed 's/ /, /g'))" >&2; exit 2 ;; esac
-done
 for d in $SWEEP; do
 	case $d in ''|*[!0-9]*) echo "arena.sh: --sweep takes depths 1..1024, not '$d'" >&2; exit 2 ;; esac
 	[ "$d" -ge 1 ] && [ "$d" -le 1024 ] || { echo "arena.sh: --sweep takes depths 1..1024, not '$d'" >&2; exit 2; }
 done
+# a policy's name (FILE for FILE.bpf.o), its variable's, its BPF object
+name_of() { case $1 in *.bpf.o) basename "$1" .bpf.o ;; *) echo "$1" ;; esac; }
+var_of() { name_of "$1" | tr -c 'A-Za-z0-9\n' '_'; }
+bpf_of() {
+	case $1 in
+	aimd|kyber|parda) echo "$LUNQ_SRC/build/policies/$1.bpf.o" ;;
+	*.bpf.o) echo "$1" ;;
+	esac
+}
+NAMES=
+for p in $POLS; do
+	case $p in
+	*.bpf.o) [ -f "$p" ] || { echo "arena.sh: no BPF policy file '$p'" >&2; exit 2; } ;;
+	*) case " $POLICIES " in *" $p "*) ;;
+		*) echo "arena.sh: unknown policy '$p' ($(echo $POLICIES | sed 's/ /, /g'), or a FILE.bpf.o)" >&2; exit 2 ;; esac ;;
+	esac
+	v=$(var_of "$p")
+	case " $NAMES " in *" $v "*) echo "arena.sh: two policies named '$(name_of "$p")'" >&2; exit 2 ;; esac
+	NAMES="$NAMES $v"
+done
 mkdir -p "$OUT" || exit 2
 if [ $QUICK = 1 ]; then T=8; else T=16; fi
 P_D=8000	# hostile: the others there 4 s, away 4 s, as in 6D
-AIMD=$LUNQ_SRC/build/policies/aimd.bpf.o
-if [ "$(cat /sys/module/dm_lunq/parameters/bpf_policies 2>/dev/null)" != Y ] || [ ! -f "$AIMD" ]; then
-	case " $POLS " in *" aimd "*)
-		echo "  (aimd left out: $(uname -r) takes no BPF policies, or $AIMD is missing)" ;; esac
-	POLS=$(echo " $POLS " | sed 's/ aimd / /; s/^ //; s/ $//')
-fi
+BPF=$(cat /sys/module/dm_lunq/parameters/bpf_policies 2>/dev/null)
+keep=
+for p in $POLS; do
+	o=$(bpf_of "$p")
+	if [ -n "$o" ] && { [ "$BPF" != Y ] || [ ! -f "$o" ]; }; then
+		echo "  ($(name_of "$p") left out: $(uname -r) takes no BPF policies, or $o is missing)"
+		continue
+	fi
+	keep="$keep $p"
+done
+POLS=$keep
 
 nb=$(nullb_create arena_nb 512 hw_queue_depth=256 irqmode=2 completion_nsec=8000000) ||
 	{ echo "null_blk failed"; exit 1; }
@@ -183,7 +206,7 @@ words_of() {
 	sd) echo "qdepth=$2 reaction=sd" ;;
 	sd-fc) echo "qdepth=$2 reaction=sd-fc" ;;
 	static16) echo "qdepth=16" ;;
-	aimd) echo "qdepth=$2 auto_max=64" ;;
+	aimd|kyber|parda|*.bpf.o) echo "qdepth=$2 auto_max=64" ;;
 	q*) echo "qdepth=${1#q}" ;;
 	esac
 }
@@ -210,8 +233,12 @@ run() {
 		lunqctl create nq "$nb2" pool=arena $FLASH channels=16 qdepth=8 > /dev/null ||
 			{ echo "create nq failed"; lunqctl remove aq > /dev/null; return 1; }
 	fi
-	if [ "$_po" = aimd ]; then
-		lunqctl policy attach aq "$AIMD" > /dev/null || echo "policy attach ($_lb) failed"
+	_o=$(bpf_of "$_po")
+	if [ -n "$_o" ] && ! lunqctl policy attach aq "$_o" > /tmp/arena-attach.out 2>&1; then
+		echo "  $_lb left out: lunqctl policy attach $_o: $(tail -1 /tmp/arena-attach.out)"
+		lunqctl remove aq > /dev/null
+		[ "$_sc" = hostile ] && lunqctl remove nq > /dev/null
+		return 1
 	fi
 	_t0=$(now_ms)
 	( _i=0; while [ $_i -lt $((_t * 4)) ]; do
@@ -238,7 +265,7 @@ run() {
 	R_R=$(st aq resets)
 	R_N=0
 	[ -n "$_nn" ] && R_N=$(lbv /tmp/arena-nq.json .totals.iops)
-	[ "$_po" = aimd ] && lunqctl policy detach aq > /dev/null 2>&1
+	[ -n "$_o" ] && lunqctl policy detach aq > /dev/null 2>&1
 	lunqctl remove aq > /dev/null
 	[ "$_sc" = hostile ] && lunqctl remove nq > /dev/null
 	return 0
@@ -335,12 +362,12 @@ for sc in $ONLY; do
 	RAN=
 	for p in $POLS; do
 		[ -n "$(words_of "$p" 1 "$sc")" ] || continue
-		run "$sc" "$p" "$p" || continue
+		run "$sc" "$(name_of "$p")" "$p" || continue
 		RAN="$RAN $p"
 		if [ "$sc" = hostile ]; then L=$((P_D / 2)); else L=$((T * 1000)); fi
 		st_ms=$(settle /tmp/arena.depth "$L" "$O_DEPTHS")
-		csv "$sc" policy "$p" $((T * np)) "$R_IOPS" "$R_LAT" "$R_Q" "$R_R" "$R_N" "$st_ms"
-		pv=$(echo "$p" | tr '-' '_')
+		csv "$sc" policy "$(name_of "$p")" $((T * np)) "$R_IOPS" "$R_LAT" "$R_Q" "$R_R" "$R_N" "$st_ms"
+		pv=$(var_of "$p")
 		eval "P_${pv}_IOPS=$R_IOPS P_${pv}_LAT=$R_LAT P_${pv}_Q=$R_Q P_${pv}_R=$R_R P_${pv}_N=$R_N P_${pv}_S=$st_ms"
 		# a static policy that beats the sweep's oracle (by more than
 		# 0.5%, the spread of a run, within the bound) is the oracle
@@ -351,32 +378,33 @@ for sc in $ONLY; do
 	done
 	say "$(printf '  %-9s %9s %8s %12s %8s %8s %7s %6s %9s' policy IOPS "/oracle" "$LN" "/oracle" QFULL/s resets Jain settle)"
 	for p in $RAN oracle; do
+		nm=$(name_of "$p")
 		if [ $p = oracle ]; then
 			i=$O_IOPS l=$O_LAT q=$O_Q r=$O_R n=$O_N s="-"
 		else
-			pv=$(echo "$p" | tr '-' '_')
+			pv=$(var_of "$p")
 			eval "i=\$P_${pv}_IOPS l=\$P_${pv}_LAT q=\$P_${pv}_Q r=\$P_${pv}_R n=\$P_${pv}_N s=\$P_${pv}_S"
 			[ "$s" = -1 ] && s=never || s="$s ms"
 		fi
 		j=-
 		[ "$sc" = hostile ] && j=$(jain "$i" "$n")
-		say "$(printf '  %-9s %9.0f %8s %9s ms %8s %8s %7s %6s %9s' "$p" "$i" "$(r3 "$i" "$O_IOPS")" "$(ms "$l")" "$(r3 "$l" "$O_LAT" 2)" "$q" "$r" "$j" "$s")"
-		JSON="$JSON{\"scenario\": \"$sc\", \"policy\": \"$p\", \"iops\": $i, \"iops_vs_oracle\": $(r3 "$i" "$O_IOPS" 4), \"lat\": \"$LN\", \"lat_ns\": $l, \"lat_vs_oracle\": $(r3 "$l" "$O_LAT" 4), \"bound_ns\": $([ "$B" = 0 ] && echo null || echo "$B"), \"qfull_s\": $q, \"resets\": $r, \"jain\": $([ "$j" = - ] && echo null || echo "$j"), \"settle_ms\": $(case $s in never|-) echo null ;; *) echo "${s% ms}" ;; esac), \"score\": $(score "$sc" "$i" "$l"), \"meets_bound\": $(calc "print ($B == 0 || $l <= $B) ? \"true\" : \"false\"")},"
+		say "$(printf '  %-9s %9.0f %8s %9s ms %8s %8s %7s %6s %9s' "$nm" "$i" "$(r3 "$i" "$O_IOPS")" "$(ms "$l")" "$(r3 "$l" "$O_LAT" 2)" "$q" "$r" "$j" "$s")"
+		JSON="$JSON{\"scenario\": \"$sc\", \"policy\": \"$nm\", \"iops\": $i, \"iops_vs_oracle\": $(r3 "$i" "$O_IOPS" 4), \"lat\": \"$LN\", \"lat_ns\": $l, \"lat_vs_oracle\": $(r3 "$l" "$O_LAT" 4), \"bound_ns\": $([ "$B" = 0 ] && echo null || echo "$B"), \"qfull_s\": $q, \"resets\": $r, \"jain\": $([ "$j" = - ] && echo null || echo "$j"), \"settle_ms\": $(case $s in never|-) echo null ;; *) echo "${s% ms}" ;; esac), \"score\": $(score "$sc" "$i" "$l"), \"meets_bound\": $(calc "print ($B == 0 || $l <= $B) ? \"true\" : \"false\"")},"
 	done
 	say "  (oracle: $O_FROM; its depths per phase:$O_DEPTHS)"
 	eval "O_${sc}_IOPS=$O_IOPS O_${sc}_LAT=$O_LAT"
 	# where a policy loses, and by how much
 	for p in $RAN; do
-		pv=$(echo "$p" | tr '-' '_')
+		pv=$(var_of "$p") nm=$(name_of "$p")
 		eval "i=\$P_${pv}_IOPS l=\$P_${pv}_LAT"
 		if [ "$B" != 0 ] && calc "exit !($l > $B)"; then
-			say "  $p loses: its $LN $(ms "$l") ms is over the bound of $(ms "$B") ms"
+			say "  $nm loses: its $LN $(ms "$l") ms is over the bound of $(ms "$B") ms"
 		elif [ "$sc" = wcache ] && calc "exit !($l > 1.5 * $O_LAT)"; then
-			say "  $p loses: its $LN $(ms "$l") ms is $(r3 "$l" "$O_LAT" 1)x the oracle's"
+			say "  $nm loses: its $LN $(ms "$l") ms is $(r3 "$l" "$O_LAT" 1)x the oracle's"
 		elif calc "exit !($i < 0.9 * $O_IOPS)"; then
-			say "  $p loses: it gets $(calc "printf \"%.0f%% of the oracle's IOPS, %.0f fewer a second\", 100 * $i / $O_IOPS, $O_IOPS - $i")"
+			say "  $nm loses: it gets $(calc "printf \"%.0f%% of the oracle's IOPS, %.0f fewer a second\", 100 * $i / $O_IOPS, $O_IOPS - $i")"
 		elif calc "exit !($l > 1.5 * $O_LAT)"; then
-			say "  $p loses on latency: its $LN $(ms "$l") ms is $(r3 "$l" "$O_LAT" 1)x the oracle's"
+			say "  $nm loses on latency: its $LN $(ms "$l") ms is $(r3 "$l" "$O_LAT" 1)x the oracle's"
 		fi
 	done
 	if [ $CHECK = 1 ] && [ "$B" != 0 ]; then
@@ -389,7 +417,7 @@ for sc in $ONLY; do
 		[ "${P_knee_R:--1}" = 0 ]
 		check $? "hostile: auto:knee caused ${P_knee_R:-?} LUN resets (want 0)"
 	fi
-	unset $(for p in $POLICIES; do pv=$(echo "$p" | tr '-' '_'); echo "P_${pv}_IOPS P_${pv}_LAT P_${pv}_Q P_${pv}_R P_${pv}_N P_${pv}_S"; done)
+	unset $(for pv in $NAMES; do echo "P_${pv}_IOPS P_${pv}_LAT P_${pv}_Q P_${pv}_R P_${pv}_N P_${pv}_S"; done)
 done
 echo "{\"kernel\": \"$(uname -r)\", \"clock\": \"${LUNQ_VM_ACCEL:-tcg}\", \"phase_s\": $T, \"scores\": [${JSON%,}]}" > "$OUT/arena.json"
 jq . "$OUT/arena.json" > /dev/null 2>&1 || echo "arena.json does not parse"
@@ -397,17 +425,21 @@ jq . "$OUT/arena.json" > /dev/null 2>&1 || echo "arena.json does not parse"
 # arena.svg: IOPS / oracle, one group of bars per scenario, a bar per policy
 jq -r '.scores[] | "\(.scenario) \(.policy) \(.score) \(.meets_bound)"' "$OUT/arena.json" | awk '
 	{ if (!($1 in si)) { si[$1] = ++ns; sn[ns] = $1 }
+	  if (!($2 in seen) && $2 != "oracle") un[++nu] = $2
 	  seen[$2] = 1
 	  vv[si[$1], $2] = $3; okk[si[$1], $2] = ($4 == "true") }
 	END {
 		# the policies in a fixed order, the oracle last
-		n = split("knee target linux sd sd-fc static16 aimd oracle", order, " ")
+		n = split("knee target linux sd sd-fc static16 aimd kyber parda", order, " ")
 		for (k = 1; k <= n; k++)
 			if (order[k] in seen) { pn[++np] = order[k]; pi[order[k]] = np }
+		for (k = 1; k <= nu; k++)
+			if (!(un[k] in pi)) { pn[++np] = un[k]; pi[un[k]] = np }
+		if ("oracle" in seen) { pn[++np] = "oracle"; pi["oracle"] = np }
 		for (s = 1; s <= ns; s++)
 			for (p = 1; p <= np; p++)
 				if ((s, pn[p]) in vv) { v[s, p] = vv[s, pn[p]]; ok[s, p] = okk[s, pn[p]] }
-		split("#4e79a7 #f28e2b #e15759 #76b7b2 #59a14f #edc948 #b07aa1 #bab0ac", col, " ")
+		split("#4e79a7 #f28e2b #e15759 #76b7b2 #59a14f #edc948 #ff9da7 #9c755f #8cd17d #b07aa1", col, " ")
 		bw = 14; gw = np * bw + 24; W = 70 + ns * gw + 130; if (W < 620) W = 620; H = 260; y0 = 220; sc = 160 / 1.2
 		printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n", W, H
 		printf "<text x=\"%d\" y=\"16\" font-size=\"13\">the arena: score against the oracle (best static depth per phase)</text>\n", 70
@@ -423,7 +455,7 @@ jq -r '.scores[] | "\(.scenario) \(.policy) \(.score) \(.meets_bound)"' "$OUT/ar
 			for (p = 1; p <= np; p++) {
 				if (!((s, p) in v)) continue
 				h = v[s, p] * sc; if (h > 1.2 * sc) h = 1.2 * sc
-				printf "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\"%s><title>%s %s %.3f%s</title></rect>\n", x + (p - 1) * bw, y0 - h, bw - 2, h, col[(p - 1) % 8 + 1], ok[s, p] ? "" : " fill-opacity=\"0.3\"", sn[s], pn[p], v[s, p], ok[s, p] ? "" : " (over the bound)"
+				printf "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\"%s><title>%s %s %.3f%s</title></rect>\n", x + (p - 1) * bw, y0 - h, bw - 2, h, col[(p == np && pn[p] == "oracle") ? 10 : (p - 1) % 9 + 1], ok[s, p] ? "" : " fill-opacity=\"0.3\"", sn[s], pn[p], v[s, p], ok[s, p] ? "" : " (over the bound)"
 				if (v[s, p] < 0.05)
 					printf "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"9\">0</text>\n", x + (p - 1) * bw + (bw - 2) / 2, y0 - 3
 				if (!ok[s, p])
@@ -433,7 +465,7 @@ jq -r '.scores[] | "\(.scenario) \(.policy) \(.score) \(.meets_bound)"' "$OUT/ar
 		}
 		for (p = 1; p <= np; p++) {
 			lx = 80 + ns * gw; ly = 40 + p * 16
-			printf "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>\n", lx, ly - 9, col[(p - 1) % 8 + 1], lx + 14, ly, pn[p]
+			printf "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>\n", lx, ly - 9, col[(p == np && pn[p] == "oracle") ? 10 : (p - 1) % 9 + 1], lx + 14, ly, pn[p]
 		}
 		print "</svg>"
 	}' > "$OUT/arena.svg"
