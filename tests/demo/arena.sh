@@ -99,7 +99,10 @@ bpf_of() {
 NAMES=
 for p in $POLS; do
 	case $p in
-	*.bpf.o) [ -f "$p" ] || { echo "arena.sh: no BPF policy file '$p'" >&2; exit 2; } ;;
+	*.bpf.o)
+		[ -f "$p" ] || { echo "arena.sh: no BPF policy file '$p'" >&2; exit 2; }
+		case $(name_of "$p") in oracle|*[!A-Za-z0-9_-]*|'')
+			echo "arena.sh: a BPF policy's file is named by letters, digits, - and _ before .bpf.o (and not oracle): '$p'" >&2; exit 2 ;; esac ;;
 	*) case " $POLICIES " in *" $p "*) ;;
 		*) echo "arena.sh: unknown policy '$p' ($(echo $POLICIES | sed 's/ /, /g'), or a FILE.bpf.o)" >&2; exit 2 ;; esac ;;
 	esac
