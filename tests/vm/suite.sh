@@ -34,6 +34,17 @@ i=0 failed=0
 completions() {
 	cat /sys/block/*/stat 2>/dev/null | awk '{ n += $1 + $5 } END { print n + 0 }'
 }
+# kill_leftovers NAME: what a test that timed out leaves running --
+# timeout ends its script, not the scripts it started (tests/demo/*.sh
+# with their samplers), which would go on creating devices beside its
+# second run -- by the command line
+kill_leftovers() {
+	for _p in /proc/[0-9]*; do
+		_c=$(tr '\0' ' ' < "$_p/cmdline" 2>/dev/null) || continue
+		case $_c in *"/t-$1.sh"*|*"/tests/demo/"*) kill -9 "${_p#/proc/}" 2>/dev/null ;; esac
+	done
+	return 0
+}
 # stuck: what a timed-out test left behind, for the log: tasks in D state
 # with their kernel stacks, the dm devices' status, block devices with IO
 # in flight (the known hangs on 6.1's one-vCPU icount clock left no trace)
@@ -95,6 +106,7 @@ for name in $names; do
 		echo "FAIL: timed out after ${LUNQ_TEST_TIMEOUT:-300} s" >> "$log"
 		stuck > "$log.stuck" 2>&1
 		cat "$log.stuck" >> "$log"
+		kill_leftovers "$name"
 		# On the icount clock a test that timed out while nothing was
 		# stuck in the kernel (IO still completing -- a task in D state
 		# may be waiting for it -- or no task in D state and no IO in
@@ -112,7 +124,8 @@ for name in $names; do
 			retried=1
 			case $rc in 124|143)
 				echo "FAIL: timed out again after ${LUNQ_TEST_TIMEOUT:-300} s" >> "$log"
-				stuck >> "$log" 2>&1 ;;
+				stuck >> "$log" 2>&1
+				kill_leftovers "$name" ;;
 			esac
 		fi
 		rm -f "$log.stuck" ;;
