@@ -155,7 +155,7 @@ TRACE_BT = $(wildcard trace/lunq-*.bt)
 POLICY_SRCS = $(wildcard policies/*.bpf.c)
 POLICY_OBJS = $(patsubst policies/%.c,build/policies/%.o,$(POLICY_SRCS)) \
 	      build/policies/garbage-zero.bpf.o build/policies/garbage-huge.bpf.o \
-	      build/policies/garbage-random.bpf.o
+	      build/policies/garbage-random.bpf.o build/policies/compat-aimd.bpf.o
 BPF_CFLAGS = -O2 -g -Wall -target bpf -D__TARGET_ARCH_x86 -Ibuild/bpf/include \
 	     -Ipolicies -idirafter /usr/include/$(shell gcc -dumpmachine)
 policies: $(POLICY_OBJS)
@@ -167,6 +167,12 @@ build/policies/%.bpf.o: policies/%.bpf.c policies/lunq_policy.bpf.h build/bpf/in
 build/policies/garbage-%.bpf.o: tests/bpf/garbage.bpf.c policies/lunq_policy.bpf.h build/bpf/include/bpf/libbpf.h
 	@mkdir -p $(@D)
 	clang $(BPF_CFLAGS) -DGARBAGE_$(shell echo $* | tr a-z A-Z) -c $< -o $@
+# aimd as built against wave 3's header (a first argument struct lunq_pol *,
+# char dev[160] in the ops): a policy built before the views grew and the
+# device left the ops must keep loading (t-bpf-policy)
+build/policies/compat-aimd.bpf.o: tests/bpf/compat/aimd.bpf.c tests/bpf/compat/lunq_policy.bpf.h build/bpf/include/bpf/libbpf.h
+	@mkdir -p $(@D)
+	clang $(BPF_CFLAGS) -c $< -o $@
 
 install: $(LUNQ_KO) build/tools/blknotes
 	@[ -n "$(KVER)" ] && [ "$(KREL)" = "$(KVER)" ] || \

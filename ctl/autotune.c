@@ -20,7 +20,7 @@
 const char *lq_auto_mode_name(u32 mode)
 {
 	static char names[8][16];	/* by value, filled when first asked */
-	struct lunq_policy p;
+	struct lunq_keys p;
 	enum lunq_key key;
 	char word[32];
 	u64 seen = 0;
@@ -28,11 +28,11 @@ const char *lq_auto_mode_name(u32 mode)
 	if (mode >= ARRAY_SIZE(names))
 		return "?";
 	if (!names[mode][0]) {
-		lunq_policy_init(&p);
+		lunq_keys_init(&p);
 		p.val[LUNQ_AUTO] = mode;
 		lunq_policy_value(&p, LUNQ_AUTO, names[mode], sizeof(names[mode]));
 		snprintf(word, sizeof(word), "auto:%s", names[mode]);
-		lunq_policy_init(&p);
+		lunq_keys_init(&p);
 		if (lunq_parse_word(&p, word, &seen, &key) || p.val[LUNQ_AUTO] != mode)
 			snprintf(names[mode], sizeof(names[mode]), "?");
 	}
@@ -46,7 +46,7 @@ const char *lq_auto_phase_name(u64 phase)
 
 bool lq_auto_view_get(const struct lq_dev *d, struct lq_auto_view *v)
 {
-	struct lunq_policy p;
+	struct lunq_keys p;
 
 	memset(v, 0, sizeof(*v));
 	if (!d->have[LUNQ_ST_AUTO_PHASE] || lq_policy_parse(d->policy, &p))

@@ -181,7 +181,7 @@ int cmd_list(int argc, char **argv)
 }
 
 static void show_text(const struct lq_dev *d, const struct lq_ident *id,
-		      const struct lunq_policy *p, const char *pool,
+		      const struct lunq_keys *p, const char *pool,
 		      const struct lq_dev *all, int n)
 {
 	char lower[64], size[32], v[64];
@@ -239,7 +239,7 @@ static void show_text(const struct lq_dev *d, const struct lq_ident *id,
 }
 
 static void show_json(const struct lq_dev *d, const struct lq_ident *id,
-		      const struct lunq_policy *p, const char *pool,
+		      const struct lunq_keys *p, const char *pool,
 		      const struct lq_dev *all, int n)
 {
 	char v[64];
@@ -304,7 +304,7 @@ int cmd_show(int argc, char **argv)
 	struct lq_nl *nl;
 	struct lq_dev d, *all = NULL;
 	struct lq_ident id;
-	struct lunq_policy p;
+	struct lunq_keys p;
 	char pool[LUNQ_POOL_NAME_MAX + 1];
 	bool json;
 	int rc, n = 0;
@@ -347,7 +347,7 @@ out:
 int cmd_set(int argc, char **argv)
 {
 	char words[LUNQ_POLICY_MAX], err[512], name[LUNQ_NAME_MAX];
-	struct lunq_policy before, after;
+	struct lunq_keys before, after;
 	struct lq_nl *nl;
 	struct lq_dev d;
 	int rc, k, changed = 0;

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lunqctl policy: throttle policies written in BPF (lunqctl(8), "policy";
- * kmod/dm-lunq.rst, "Write your own policy").
+ * doc/policies.md, "Write your own policy").
  *
  *   policy attach NAME FILE.bpf.o  load FILE's struct_ops map (a struct
- *                                  lunq_policy_ops), name NAME in its
- *                                  "dev", attach it and pin the link at
+ *                                  lunq_policy_ops), tell device NAME to
+ *                                  expect it by its name ("policy expect"),
+ *                                  attach it and pin the link at
  *                                  /sys/fs/bpf/lunq/NAME
  *   policy detach NAME             unpin it, and tell the device
  *   policy show [-j] NAME          the policy in force, where it comes
@@ -185,7 +186,8 @@ static int policy_attach(const char *name, const char *file)
 	struct bpf_object *obj;
 	struct bpf_map *map;
 	struct lq_dev d;
-	__u32 dsize = 0;
+	char pname[LUNQ_POL_NAME], msg[LUNQ_POL_NAME + 16], err[256];
+	__u32 dsize = 0, nsize = 0;
 	size_t vsize;
 	char *val;
 	int off, rc, e;
@@ -212,19 +214,19 @@ static int policy_attach(const char *name, const char *file)
 		rc = LQ_EUSAGE;
 		goto out;
 	}
-	off = lq_member(bpf_object__btf(obj), LQ_OPS_TYPE, "dev", &dsize);
 	val = bpf_map__initial_value(map, &vsize);
-	if (off < 0 || !val || off + dsize > vsize) {
-		rc = lq_error(LQ_EUSAGE, "%s: its struct %s has no char dev[%d] (see lunq_policy.bpf.h)",
-			      file, LQ_OPS_TYPE, LUNQ_NAME_MAX);
+	off = lq_member(bpf_object__btf(obj), LQ_OPS_TYPE, "name", &nsize);
+	if (off < 0 || !val || off + nsize > vsize || nsize > LUNQ_POL_NAME ||
+	    !val[off] || strnlen(val + off, nsize) == nsize) {
+		rc = lq_error(LQ_EUSAGE, "%s: its struct %s has no name (char name[%d], set by LUNQ_POLICY in lunq_policy.bpf.h)",
+			      file, LQ_OPS_TYPE, LUNQ_POL_NAME);
 		goto out;
 	}
-	if (strlen(d.name) >= dsize) {
-		rc = lq_error(LQ_EUSAGE, "%s: name longer than %u bytes", d.name, dsize - 1);
-		goto out;
-	}
-	memset(val + off, 0, dsize);
-	memcpy(val + off, d.name, strlen(d.name));
+	snprintf(pname, sizeof(pname), "%s", val + off);
+	/* built against wave 3's header: the device was named in "dev" */
+	off = lq_member(bpf_object__btf(obj), LQ_OPS_TYPE, "dev", &dsize);
+	if (off >= 0 && off + dsize <= vsize)
+		memset(val + off, 0, dsize);	/* zero: libbpf skips it */
 	if (bpf_object__load(obj)) {
 		e = errno;
 		rc = lq_error(lq_errno_code(e) == LQ_EPERM ? LQ_EPERM : LQ_EUSAGE,
@@ -240,6 +242,14 @@ static int policy_attach(const char *name, const char *file)
 	/* a pin left by a policy the device dropped (a table reload) */
 	if (!access(pin, F_OK) && !strcmp(d.tpolicy_from, "table"))
 		unlink(pin);
+	/* the device takes the next policy of this name registered */
+	snprintf(msg, sizeof(msg), "policy expect %s", pname);
+	rc = lq_dm_message(d.dm_name, d.begin, msg, NULL, 0, err, sizeof(err));
+	if (rc) {
+		lq_error(rc, "%s (a BPF policy named '%s' is expected by another lunq device, or its name is refused: see dmesg)",
+			 err, pname);
+		goto out;
+	}
 	link = bpf_map__attach_struct_ops(map);
 	if (!link) {
 		e = errno;

@@ -379,7 +379,7 @@ struct dev_state {
 static int policy_values(const char *policy, char *qd, size_t qlen,
 			 char *sched, size_t slen)
 {
-	struct lunq_policy p;
+	struct lunq_keys p;
 
 	if (lq_policy_parse(policy, &p))
 		return -1;

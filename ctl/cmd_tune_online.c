@@ -204,7 +204,7 @@ struct on_dev {
 
 static int remember_policy(struct on_dev *od)
 {
-	struct lunq_policy p;
+	struct lunq_keys p;
 
 	if (lq_policy_parse(od->d.policy, &p))
 		return lq_error(LQ_EFAIL, "%s: cannot parse the kernel's policy \"%s\"",

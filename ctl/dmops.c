@@ -547,7 +547,7 @@ static int lq_check_name(const char *name, char *err, size_t errlen)
 static int lq_check_words(char *const *words, int nwords, char *err,
 			  size_t errlen)
 {
-	struct lunq_policy p;
+	struct lunq_keys p;
 	enum lunq_key key;
 	const char *msg;
 	u64 seen = 0;
@@ -555,7 +555,7 @@ static int lq_check_words(char *const *words, int nwords, char *err,
 
 	if (nwords < 0 || (nwords && !words))
 		return lq_fail(err, errlen, LQ_EUSAGE, "invalid policy words");
-	lunq_policy_init(&p);
+	lunq_keys_init(&p);
 	for (i = 0; i < nwords; i++) {
 		enum lunq_arg_err aerr;
 

@@ -21,12 +21,12 @@ int lq_kv_normalize(const char *arg, char *out, size_t outlen)
 int lq_kv_words(int argc, char *const *argv, enum lq_kv_mode mode,
 		char *out, size_t outlen, char *err, size_t errlen)
 {
-	struct lunq_policy p;
+	struct lunq_keys p;
 	size_t pos = 0;
 	u64 seen = 0;
 	int i;
 
-	lunq_policy_init(&p);
+	lunq_keys_init(&p);
 	out[0] = '\0';
 	for (i = 0; i < argc; i++) {
 		char word[LUNQ_POLICY_MAX];
@@ -75,7 +75,7 @@ int lq_kv_words(int argc, char *const *argv, enum lq_kv_mode mode,
 	return 0;
 }
 
-int lq_policy_read(const char *policy, struct lunq_policy *p, const char **why)
+int lq_policy_read(const char *policy, struct lunq_keys *p, const char **why)
 {
 	/* a word is at least "k:v" and a blank: room for every word */
 	char buf[LUNQ_POLICY_MAX], *w[LUNQ_POLICY_MAX / 4 + 1];
@@ -86,7 +86,7 @@ int lq_policy_read(const char *policy, struct lunq_policy *p, const char **why)
 	if (!why)
 		why = &dummy;
 	*why = NULL;
-	lunq_policy_init(p);
+	lunq_keys_init(p);
 	if (snprintf(buf, sizeof(buf), "%s", policy) >= (int)sizeof(buf)) {
 		*why = "policy too long";
 		return -1;

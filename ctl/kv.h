@@ -3,7 +3,7 @@
  * lunqctl: policy arguments "key=value" or "key:value" -> the kernel's
  * "key:value" words, checked with the module's own parser
  * (kmod/lunq_args.c) so a bad word is refused before anything is sent;
- * and the other way, the kernel's policy string -> a struct lunq_policy.
+ * and the other way, the kernel's policy string -> a struct lunq_keys.
  */
 #ifndef LUNQCTL_KV_H
 #define LUNQCTL_KV_H
@@ -44,9 +44,9 @@ int lq_kv_normalize(const char *arg, char *out, size_t outlen);
  * can hold or a string too long means lunqctl and the module disagree
  * about a key both know: -1.
  */
-int lq_policy_read(const char *policy, struct lunq_policy *p, const char **why);
+int lq_policy_read(const char *policy, struct lunq_keys *p, const char **why);
 
-static inline int lq_policy_parse(const char *policy, struct lunq_policy *p)
+static inline int lq_policy_parse(const char *policy, struct lunq_keys *p)
 {
 	return lq_policy_read(policy, p, NULL);
 }

@@ -285,7 +285,7 @@ int main(int argc, char **argv)
 
 void lq_pool_of(const char *policy, char *buf, size_t len)
 {
-	struct lunq_policy p;
+	struct lunq_keys p;
 
 	buf[0] = '\0';
 	if (!lq_policy_parse(policy, &p) && (p.given & (1ULL << LUNQ_POOL)))

@@ -289,7 +289,7 @@ bad:
  * "key:value" of @k in @p as the kernel prints it ("qdepth:016" is
  * "qdepth:16") into @out (LQ_PF_WORD_MAX bytes); -1 when too long.
  */
-static int lq_canonical(const struct lunq_policy *p, enum lunq_key k,
+static int lq_canonical(const struct lunq_keys *p, enum lunq_key k,
 			char *out)
 {
 	char val[LQ_PF_WORD_MAX];
@@ -304,7 +304,7 @@ static int lq_canonical(const struct lunq_policy *p, enum lunq_key k,
 static void lq_pf_setting(struct lq_pf_parser *ps, int line, char *p)
 {
 	struct lq_pf_section *sec = lq_pf_cur(ps);
-	struct lunq_policy scratch;
+	struct lunq_keys scratch;
 	enum lunq_arg_err aerr;
 	const char *msg;
 	size_t klen, vlen;
@@ -355,7 +355,7 @@ static void lq_pf_setting(struct lq_pf_parser *ps, int line, char *p)
 	word[klen] = ':';
 	memcpy(word + klen + 1, val, vlen);
 	word[klen + 1 + vlen] = '\0';
-	lunq_policy_init(&scratch);
+	lunq_keys_init(&scratch);
 	aerr = lunq_parse_word(&scratch, word, &ps->seen, &k);
 	if (!aerr)
 		ps->key_line[k] = line;
@@ -516,7 +516,7 @@ int lq_pf_resolve(const struct lq_pf *pf, const struct lq_ident *id,
 int lq_pf_changes(const char *current_policy, const struct lq_pf_word *w,
 		  int n, struct lq_pf_change *out, const char **why)
 {
-	struct lunq_policy cur, np;
+	struct lunq_keys cur, np;
 	enum lunq_arg_err aerr;
 	u64 seen = 0;
 	enum lunq_key k;
@@ -527,7 +527,7 @@ int lq_pf_changes(const char *current_policy, const struct lq_pf_word *w,
 	np = cur;
 	for (i = 0; i < n; i++) {
 		char old[LQ_PF_WORD_MAX], new[LQ_PF_WORD_MAX];
-		struct lunq_policy one = cur;
+		struct lunq_keys one = cur;
 		u64 one_seen = 0;
 
 		aerr = lunq_parse_word(&one, w[i].word, &one_seen, &k);

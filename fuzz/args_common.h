@@ -54,7 +54,7 @@ static void fuzz_check_value(enum lunq_key k, u32 v, const char *pool)
 }
 
 /* Every given key of @p holds a valid value; defaults are valid too. */
-static void fuzz_check_policy(const struct lunq_policy *p)
+static void fuzz_check_policy(const struct lunq_keys *p)
 {
 	unsigned int k;
 
@@ -79,17 +79,17 @@ static void fuzz_check_policy(const struct lunq_policy *p)
  * a refused word leaves @p and @seen alone and has a message; an accepted
  * one changes exactly its key, to the value the word spells.
  */
-static enum lunq_arg_err fuzz_parse_word(struct lunq_policy *p,
+static enum lunq_arg_err fuzz_parse_word(struct lunq_keys *p,
 					 const char *word, u64 *seen,
 					 enum lunq_key *key)
 {
-	struct lunq_policy before = *p;
+	struct lunq_keys before = *p;
 	u64 seen_before = *seen;
 	const struct lunq_keydef *d;
 	enum lunq_arg_err e;
 	const char *colon = strchr(word, ':'), *msg, *val;
 	char buf[64], w2[128];
-	struct lunq_policy q;
+	struct lunq_keys q;
 	enum lunq_key k2;
 	u64 s2 = 0;
 	size_t klen;
@@ -160,7 +160,7 @@ static enum lunq_arg_err fuzz_parse_word(struct lunq_policy *p,
 	FUZZ_CHECK(lunq_policy_value(p, *key, buf, sizeof(buf)) <
 		   (int)sizeof(buf));
 	snprintf(w2, sizeof(w2), "%s:%s", d->name, buf);
-	lunq_policy_init(&q);
+	lunq_keys_init(&q);
 	FUZZ_CHECK(lunq_parse_word(&q, w2, &s2, &k2) == LUNQ_ARG_OK);
 	FUZZ_CHECK(k2 == *key && q.val[k2] == p->val[k2]);
 	return e;
@@ -169,7 +169,7 @@ static enum lunq_arg_err fuzz_parse_word(struct lunq_policy *p,
 /* lunq_policy_check() on @p: NULL, or a message; NULL only when the
  * rules of dm-lunq.rst hold.
  */
-static const char *fuzz_policy_check(const struct lunq_policy *p)
+static const char *fuzz_policy_check(const struct lunq_keys *p)
 {
 	const char *msg = lunq_policy_check(p);
 	const u32 *v = p->val;
@@ -191,10 +191,10 @@ static const char *fuzz_policy_check(const struct lunq_policy *p)
  * sysfs "table" file) parse back, through lunq_split_words(), into the
  * same policy; a short buffer gets whole words only, never an overflow.
  */
-static void fuzz_check_format(const struct lunq_policy *p, size_t shortlen)
+static void fuzz_check_format(const struct lunq_keys *p, size_t shortlen)
 {
 	char full[LUNQ_POLICY_MAX], *argv[FUZZ_MAX_WORDS], *small;
-	struct lunq_policy q;
+	struct lunq_keys q;
 	unsigned int n, ns, i, k;
 	enum lunq_key key;
 	u64 seen = 0;
@@ -227,7 +227,7 @@ static void fuzz_check_format(const struct lunq_policy *p, size_t shortlen)
 
 	argc = lunq_split_words(full, argv, FUZZ_MAX_WORDS);
 	FUZZ_CHECK(argc == (int)n);
-	lunq_policy_init(&q);
+	lunq_keys_init(&q);
 	for (i = 0; i < n; i++)
 		FUZZ_CHECK(lunq_parse_word(&q, argv[i], &seen, &key) ==
 			   LUNQ_ARG_OK);

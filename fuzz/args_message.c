@@ -60,10 +60,10 @@ static int fuzz_split(char *line, char **argv, unsigned int max)
 }
 
 /* One "set" line applied to *@p as lunq_set_words() does; true if kept. */
-static bool fuzz_set(struct lunq_policy *p, char *line)
+static bool fuzz_set(struct lunq_keys *p, char *line)
 {
 	char *argv[FUZZ_MAX_WORDS];
-	struct lunq_policy np = *p;
+	struct lunq_keys np = *p;
 	u64 seen = 0;
 	int argc, i;
 
@@ -93,17 +93,17 @@ static bool fuzz_set(struct lunq_policy *p, char *line)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *buf = fuzz_strndup(data, size), *line, *next;
-	struct lunq_policy p, table;
+	struct lunq_keys p, table;
 	unsigned int k;
 
-	lunq_policy_init(&p);
+	lunq_keys_init(&p);
 	for (line = buf; line; line = next) {
 		next = memchr(line, '\n', size - (line - buf));
 		if (next)
 			*next++ = '\0';
 		if (line == buf) {
 			/* the table line: all or nothing, rules checked */
-			struct lunq_policy np = p;
+			struct lunq_keys np = p;
 			char *argv[FUZZ_MAX_WORDS];
 			u64 seen = 0;
 			int argc = fuzz_split(line, argv, FUZZ_MAX_WORDS);

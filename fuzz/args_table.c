@@ -12,14 +12,14 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *buf, *argv[FUZZ_MAX_WORDS];
-	struct lunq_policy p;
+	struct lunq_keys p;
 	size_t shortlen = size ? data[0] : 0;
 	u64 seen = 0;
 	int argc, i;
 
 	buf = fuzz_strndup(data, size);
 	argc = fuzz_words(buf, size, argv, FUZZ_MAX_WORDS);
-	lunq_policy_init(&p);
+	lunq_keys_init(&p);
 	fuzz_check_policy(&p);
 	/*
 	 * The kernel stops at the first refused word; going on checks that a

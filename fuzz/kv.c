@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *buf, *argv[MAX_ARGS], *out, *err, *copy, *w, *save = NULL;
 	enum lq_kv_mode mode;
 	size_t outlen, errlen;
-	struct lunq_policy p;
+	struct lunq_keys p;
 	u64 seen = 0;
 	int argc, rc, i;
 
@@ -74,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	copy = strdup(out);
 	if (!copy)
 		abort();
-	lunq_policy_init(&p);
+	lunq_keys_init(&p);
 	i = 0;
 	for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
 		char norm[LUNQ_POLICY_MAX];

@@ -48,12 +48,12 @@ static void check_errs(const char *errs)
 /* Words of lq_pf_resolve(): valid live words, one per key, key order. */
 static void check_words(const struct lq_pf_word *w, int n, int max)
 {
-	struct lunq_policy p;
+	struct lunq_keys p;
 	u64 seen = 0;
 	int i;
 
 	FUZZ_CHECK(n >= 0 && n <= max && n <= LUNQ_NR_KEYS);
-	lunq_policy_init(&p);
+	lunq_keys_init(&p);
 	for (i = 0; i < n; i++) {
 		enum lunq_key k;
 		char val[LQ_PF_WORD_MAX];
@@ -90,12 +90,12 @@ static void check_changes(const char *cur, const struct lq_pf_word *w, int n,
 	}
 	FUZZ_CHECK(c >= 0 && c <= n);	/* @w are valid words */
 	for (i = 0; i < c; i++) {
-		struct lunq_policy p;
+		struct lunq_keys p;
 		enum lunq_key k;
 		u64 seen = 0;
 
 		FUZZ_CHECK(strcmp(ch[i].old, ch[i].new));
-		lunq_policy_init(&p);
+		lunq_keys_init(&p);
 		FUZZ_CHECK(lunq_parse_word(&p, ch[i].word, &seen, &k) ==
 			   LUNQ_ARG_OK && k == ch[i].key);
 	}

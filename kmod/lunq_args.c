@@ -35,7 +35,7 @@ static const char *const lunq_auto_names[] = { "off", "knee", "target" };
 
 static const char *const lunq_order_names[] = { "fifo", "sptf" };
 
-/* "policy": the built-ins (kmod/lunq_pol_*.c), as reaction and auto say */
+/* "policy": the built-ins (lunq_pol_react.c, lunq_pol_auto.c), as reaction and auto say */
 static const char *const lunq_pol_names[] = {
 	"fixed", "linux", "sd", "sd-fc", "knee", "target"
 };
@@ -135,7 +135,7 @@ static const struct lunq_keydef lunq_keys[LUNQ_NR_KEYS] = {
 	[LUNQ_SHARE] = LUNQ_UINT(share, 1, 1000, 1, true),
 };
 
-void lunq_policy_init(struct lunq_policy *p)
+void lunq_keys_init(struct lunq_keys *p)
 {
 	unsigned int i;
 
@@ -167,7 +167,7 @@ const char *lunq_table_only_error(enum lunq_key key)
 
 #define LUNQ_GIVEN(p, k) ((p)->given & (1ULL << (k)))
 
-const char *lunq_policy_resolve(struct lunq_policy *p, u64 seen)
+const char *lunq_policy_resolve(struct lunq_keys *p, u64 seen)
 {
 	/* policy's values as reaction and auto say them, and back */
 	static const u32 react_of[] = { 0, 1, 2, 3, 0, 0 };
@@ -187,7 +187,7 @@ const char *lunq_policy_resolve(struct lunq_policy *p, u64 seen)
 	return NULL;
 }
 
-const char *lunq_policy_check(const struct lunq_policy *p)
+const char *lunq_policy_check(const struct lunq_keys *p)
 {
 	const u32 *v = p->val;
 
@@ -282,7 +282,7 @@ static bool lunq_parse_value(const struct lunq_keydef *d, const char *s,
 	return false;
 }
 
-enum lunq_arg_err lunq_parse_word(struct lunq_policy *p, const char *word,
+enum lunq_arg_err lunq_parse_word(struct lunq_keys *p, const char *word,
 				  u64 *seen, enum lunq_key *key)
 {
 	const char *colon = strchr(word, ':');
@@ -340,7 +340,7 @@ const char *lunq_arg_error(enum lunq_arg_err err, enum lunq_key key)
 	return "Invalid optional argument";
 }
 
-unsigned int lunq_policy_format(const struct lunq_policy *p, char *buf,
+unsigned int lunq_policy_format(const struct lunq_keys *p, char *buf,
 				size_t len)
 {
 	unsigned int i, n = 0;
@@ -382,7 +382,7 @@ bool lunq_key_numeric(enum lunq_key key)
 	       lunq_keys[key].type != LUNQ_T_NAME;
 }
 
-int lunq_policy_value(const struct lunq_policy *p, enum lunq_key key,
+int lunq_policy_value(const struct lunq_keys *p, enum lunq_key key,
 		      char *buf, size_t len)
 {
 	const struct lunq_keydef *d = &lunq_keys[key];

@@ -53,8 +53,8 @@ enum lunq_key {
 
 #define LUNQ_POOL_NAME_MAX 31
 
-/* A complete policy: the value of every key, and which were given. */
-struct lunq_policy {
+/* The table's keys: the value of every key, and which were given. */
+struct lunq_keys {
 	u32 val[LUNQ_NR_KEYS];	/* numbers, or the index into an enum's names */
 	char pool[LUNQ_POOL_NAME_MAX + 1];
 	u64 given;		/* bit per key: named on the table line */
@@ -70,7 +70,7 @@ enum lunq_arg_err {
 	LUNQ_ARG_UNSUPPORTED,	/* known key, feature not in this build */
 };
 
-void lunq_policy_init(struct lunq_policy *p);
+void lunq_keys_init(struct lunq_keys *p);
 
 /*
  * The key "policy" names a built-in throttle policy (fixed, linux, sd,
@@ -79,7 +79,7 @@ void lunq_policy_init(struct lunq_policy *p);
  * and auto, reaction: or auto: sets policy.  NULL, or the error when both
  * forms were given.
  */
-const char *lunq_policy_resolve(struct lunq_policy *p, u64 seen);
+const char *lunq_policy_resolve(struct lunq_keys *p, u64 seen);
 
 /*
  * Parse one "key:value" word into @p.  @seen holds a bit per key already
@@ -87,7 +87,7 @@ const char *lunq_policy_resolve(struct lunq_policy *p, u64 seen);
  * failure returns the reason, sets *@key to the key concerned (LUNQ_NR_KEYS
  * when none) and leaves @p and @seen as they were.
  */
-enum lunq_arg_err lunq_parse_word(struct lunq_policy *p, const char *word,
+enum lunq_arg_err lunq_parse_word(struct lunq_keys *p, const char *word,
 				  u64 *seen, enum lunq_key *key);
 
 /* A constant, human-readable message for an error on @key. */
@@ -114,20 +114,20 @@ const char *lunq_table_only_error(enum lunq_key key);
  * Rules between keys, checked on every complete policy (table line and
  * message alike).  NULL when @p is consistent, else a constant message.
  */
-const char *lunq_policy_check(const struct lunq_policy *p);
+const char *lunq_policy_check(const struct lunq_keys *p);
 
 /*
  * Print the given keys as "key:value" words separated by spaces into @buf
  * (at most @len bytes, NUL-terminated).  Returns the number of words.
  */
-unsigned int lunq_policy_format(const struct lunq_policy *p, char *buf,
+unsigned int lunq_policy_format(const struct lunq_keys *p, char *buf,
 				size_t len);
 
 /*
  * Print the value of @key in @p (given or default) into @buf, as a table
  * word would carry it; snprintf's return value.
  */
-int lunq_policy_value(const struct lunq_policy *p, enum lunq_key key,
+int lunq_policy_value(const struct lunq_keys *p, enum lunq_key key,
 		      char *buf, size_t len);
 
 /*

@@ -8,7 +8,7 @@
 #include <kunit/test.h>
 #include "lunq_args.h"
 
-static enum lunq_arg_err parse(struct lunq_policy *p, u64 *seen,
+static enum lunq_arg_err parse(struct lunq_keys *p, u64 *seen,
 			       const char *word, enum lunq_key *key)
 {
 	return lunq_parse_word(p, word, seen, key);
@@ -16,11 +16,11 @@ static enum lunq_arg_err parse(struct lunq_policy *p, u64 *seen,
 
 static void lunq_args_ranges(struct kunit *test)
 {
-	struct lunq_policy p;
+	struct lunq_keys p;
 	enum lunq_key key;
 	u64 seen = 0;
 
-	lunq_policy_init(&p);
+	lunq_keys_init(&p);
 	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "qdepth:65535", &key),
 			LUNQ_ARG_OK);
 	KUNIT_EXPECT_EQ(test, p.val[LUNQ_QDEPTH], 65535U);
@@ -44,11 +44,11 @@ static void lunq_args_ranges(struct kunit *test)
 
 static void lunq_args_sched_enum(struct kunit *test)
 {
-	struct lunq_policy p;
+	struct lunq_keys p;
 	enum lunq_key key;
 	u64 seen = 0;
 
-	lunq_policy_init(&p);
+	lunq_keys_init(&p);
 	KUNIT_EXPECT_EQ(test, p.val[LUNQ_SCHED], 0U);
 	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "sched:disksort", &key),
 			LUNQ_ARG_OK);
@@ -63,11 +63,11 @@ static void lunq_args_sched_enum(struct kunit *test)
 
 static void lunq_args_form(struct kunit *test)
 {
-	struct lunq_policy p;
+	struct lunq_keys p;
 	enum lunq_key key;
 	u64 seen = 0;
 
-	lunq_policy_init(&p);
+	lunq_keys_init(&p);
 	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "qdepth", &key),
 			LUNQ_ARG_NO_COLON);
 	KUNIT_EXPECT_EQ(test, parse(&p, &seen, ":4", &key),
@@ -87,12 +87,12 @@ static void lunq_args_form(struct kunit *test)
 
 static void lunq_args_format(struct kunit *test)
 {
-	struct lunq_policy p;
+	struct lunq_keys p;
 	enum lunq_key key;
 	char buf[128];
 	u64 seen = 0;
 
-	lunq_policy_init(&p);
+	lunq_keys_init(&p);
 	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "max_wait_ms:500", &key),
 			LUNQ_ARG_OK);
 	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "sched:disksort", &key),
@@ -119,13 +119,13 @@ static void lunq_args_policy_key(struct kunit *test)
 		{ "reaction:sd-fc", 3, 0, 3 }, { "auto:knee", 0, 1, 4 },
 		{ "auto:target", 0, 2, 5 }, { "reaction:none", 0, 0, 0 },
 	};
-	struct lunq_policy p;
+	struct lunq_keys p;
 	enum lunq_key key;
 	unsigned int i;
 	u64 seen;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		lunq_policy_init(&p);
+		lunq_keys_init(&p);
 		seen = 0;
 		KUNIT_ASSERT_EQ(test, parse(&p, &seen, cases[i].word, &key),
 				LUNQ_ARG_OK);
@@ -137,13 +137,13 @@ static void lunq_args_policy_key(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, p.val[LUNQ_POL], cases[i].pol, "%s",
 				    cases[i].word);
 	}
-	lunq_policy_init(&p);
+	lunq_keys_init(&p);
 	seen = 0;
 	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "policy:knee", &key), LUNQ_ARG_OK);
 	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "reaction:linux", &key), LUNQ_ARG_OK);
 	KUNIT_EXPECT_STREQ(test, lunq_policy_resolve(&p, seen),
 			   "policy: give policy:NAME, or reaction: and auto:, not both");
-	lunq_policy_init(&p);
+	lunq_keys_init(&p);
 	seen = 0;
 	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "policy:fast", &key),
 			LUNQ_ARG_BAD_VALUE);

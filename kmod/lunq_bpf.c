@@ -4,12 +4,17 @@
  * ("Write your own policy").
  *
  * The pattern is tools/testing/selftests/bpf's bpf_testmod: a struct
- * bpf_struct_ops with cfi_stubs for the members a BPF program may
- * implement -- start, window, qfull, stop; the built-ins' IO-path and
- * timer hooks have no stub, so the verifier refuses them -- and
- * init_member copying the two strings, "name" and "dev".  A program may
- * read its arguments (BTF-typed, read-only) and call the base helpers;
- * sleepable programs are refused (they run under the device lock).
+ * bpf_struct_ops with cfi_stubs for every member of struct
+ * lunq_policy_ops (lunq_pol_ops.h: start, window, qfull, stop, all a BPF
+ * program may implement) and init_member copying its name.  A program may
+ * read its arguments (BTF-typed, read-only views) and call the base
+ * helpers; sleepable programs are refused (they run under the device
+ * lock).
+ *
+ * The device a policy serves is not in the table: lunqctl first tells the
+ * device which policy to expect ("policy expect NAME", lunq_bpf_expect()),
+ * then registers the struct_ops link; registration attaches the policy to
+ * the one device expecting its name.
  *
  * Every answer is clamped to auto_min..auto_max by the dispatch
  * (lunq_pol.c), and the device calls the policy only from its window work
@@ -50,11 +55,22 @@ struct lunq_bpf_att {
 static DEFINE_MUTEX(lunq_bpf_lock);
 static LIST_HEAD(lunq_bpf_atts);
 
+/* The device expecting a policy of this name; lunq_devs_lock held. */
+static struct lunq_dev *lunq_bpf_expecting(const char *name)
+{
+	struct lunq_dev *d;
+
+	list_for_each_entry(d, &lunq_devs, node)
+		if (d->lc && d->lc->bpf_expect[0] &&
+		    !strcmp(d->lc->bpf_expect, name))
+			return d;
+	return NULL;
+}
+
 static int lunq_bpf_reg(void *kdata, struct bpf_link *link)
 {
 	const struct lunq_policy_ops *ops = kdata;
 	struct lunq_bpf_att *a;
-	struct lunq_c *lc = NULL;
 	struct lunq_dev *d;
 	int err;
 
@@ -62,35 +78,51 @@ static int lunq_bpf_reg(void *kdata, struct bpf_link *link)
 	if (!a)
 		return -ENOMEM;
 	mutex_lock(&lunq_devs_lock);
-	list_for_each_entry(d, &lunq_devs, node)
-		if (d->lc && !strcmp(d->name, ops->dev)) {
-			lc = d->lc;
-			break;
-		}
-	if (!lc) {
-		pr_warn("dm-lunq: BPF policy %s: no lunq device '%s'\n",
-			ops->name, ops->dev);
+	mutex_lock(&lunq_bpf_lock);
+	d = lunq_bpf_expecting(ops->name);
+	if (!d) {
+		pr_warn("dm-lunq: BPF policy %s: no lunq device expects it ('policy expect %s' first)\n",
+			ops->name, ops->name);
 		err = -ENODEV;
 		goto out;
 	}
-	mutex_lock(&lunq_bpf_lock);
-	err = lunq_policy_attach(lc, ops);
+	err = lunq_policy_attach(d->lc, ops, d->name);
+	d->lc->bpf_expect[0] = '\0';	/* expected once, taken or not */
 	if (!err) {
 		a->ops = ops;
-		a->lc = lc;
+		a->lc = d->lc;
 		list_add(&a->node, &lunq_bpf_atts);
 		a = NULL;
 	} else if (err == -EBUSY) {
 		pr_warn("dm-lunq: BPF policy %s: device '%s' has one already\n",
-			ops->name, ops->dev);
+			ops->name, d->name);
 	}
-	mutex_unlock(&lunq_bpf_lock);
 out:
+	mutex_unlock(&lunq_bpf_lock);
 	mutex_unlock(&lunq_devs_lock);
 	kfree(a);
 	return err;
 }
 
+int lunq_bpf_expect(struct lunq_c *lc, const char *name)
+{
+	struct lunq_dev *d;
+	size_t n = strnlen(name, LUNQ_POL_NAME);
+	int err = 0;
+
+	if (!n || n == LUNQ_POL_NAME)
+		return -EINVAL;
+	mutex_lock(&lunq_devs_lock);
+	mutex_lock(&lunq_bpf_lock);
+	d = lunq_bpf_expecting(name);
+	if (d && d->lc != lc)
+		err = -EBUSY;	/* registration could not tell them apart */
+	else
+		strscpy(lc->bpf_expect, name, sizeof(lc->bpf_expect));
+	mutex_unlock(&lunq_bpf_lock);
+	mutex_unlock(&lunq_devs_lock);
+	return err;
+}
 static void lunq_bpf_unreg(void *kdata, struct bpf_link *link)
 {
 	struct lunq_bpf_att *a, *n;
@@ -124,12 +156,12 @@ bool lunq_bpf_detach(struct lunq_c *lc)
 }
 
 /* A NUL-terminated, printable string filling at most @len bytes. */
-static int lunq_bpf_str(char *dst, const char *src, size_t len, bool empty)
+static int lunq_bpf_str(char *dst, const char *src, size_t len)
 {
 	size_t n = strnlen(src, len);
 	size_t i;
 
-	if (n == len || (!n && !empty))
+	if (n == len || !n)
 		return -EINVAL;
 	for (i = 0; i < n; i++)
 		if (src[i] < 0x21 || src[i] > 0x7e)
@@ -147,9 +179,7 @@ static int lunq_bpf_init_member(const struct btf_type *t,
 	u32 moff = __btf_member_bit_offset(t, member) / 8;
 
 	if (moff == offsetof(struct lunq_policy_ops, name))
-		return lunq_bpf_str(k->name, u->name, sizeof(k->name), false);
-	if (moff == offsetof(struct lunq_policy_ops, dev))
-		return lunq_bpf_str(k->dev, u->dev, sizeof(k->dev), false);
+		return lunq_bpf_str(k->name, u->name, sizeof(k->name));
 	return 0;
 }
 
@@ -179,22 +209,25 @@ static const struct bpf_verifier_ops lunq_bpf_verifier_ops = {
 };
 
 /* The stubs: what a BPF policy may implement (and their CFI types). */
-static u32 lunq_bpf_start(struct lunq_pol *p, const struct lunq_pol_view *v)
+static u32 lunq_bpf_start(const struct lunq_pol_dev *d,
+			  const struct lunq_pol_view *v)
 {
 	return v->depth;
 }
 
-static u32 lunq_bpf_window(struct lunq_pol *p, const struct lunq_pol_window *w)
+static u32 lunq_bpf_window(const struct lunq_pol_dev *d,
+			   const struct lunq_pol_window *w)
 {
 	return w->v.depth;
 }
 
-static u32 lunq_bpf_qfull(struct lunq_pol *p, const struct lunq_pol_view *v)
+static u32 lunq_bpf_qfull(const struct lunq_pol_dev *d,
+			  const struct lunq_pol_view *v)
 {
 	return v->depth;
 }
 
-static void lunq_bpf_stop(struct lunq_pol *p)
+static void lunq_bpf_stop(const struct lunq_pol_dev *d)
 {
 }
 
@@ -243,5 +276,10 @@ void lunq_bpf_exit(void)
 bool lunq_bpf_detach(struct lunq_c *lc)
 {
 	return false;
+}
+
+int lunq_bpf_expect(struct lunq_c *lc, const char *name)
+{
+	return -EOPNOTSUPP;
 }
 #endif

@@ -2,10 +2,12 @@
 /*
  * dm-lunq throttle policies in BPF: struct lunq_policy_ops registered as a
  * BPF struct_ops type (kernels whose modules can: 6.9 and later, with
- * CONFIG_BPF_SYSCALL and CONFIG_BPF_JIT; lunq_bpf.c).  A struct_ops map
- * names its device in its "dev" member; attaching it (a link, or a map
- * update) makes it that device's policy (lunq_policy_attach()), and
- * detaching it, the table's again.  Elsewhere these do nothing and
+ * CONFIG_BPF_SYSCALL and CONFIG_BPF_JIT; lunq_bpf.c).  A device told to
+ * expect a policy by name (lunq_bpf_expect(), the "policy expect NAME"
+ * message) takes the struct_ops map of that name when it is attached (a
+ * link, or a map update): it becomes that device's policy
+ * (lunq_policy_attach()), and detaching it makes the table's the policy
+ * again.  Elsewhere these do nothing and
  * /sys/module/dm_lunq/parameters/bpf_policies reads N.
  */
 #ifndef LUNQ_BPF_H
@@ -22,5 +24,12 @@ void lunq_bpf_exit(void);
  * nothing).  True when there was one.
  */
 bool lunq_bpf_detach(struct lunq_c *lc);
+/*
+ * The device @lc expects the BPF policy named @name (the next one of that
+ * name registered attaches to it).  -EINVAL for an empty or too long
+ * name, -EBUSY when another device expects that name, -EOPNOTSUPP
+ * without BPF policies.  May sleep.
+ */
+int lunq_bpf_expect(struct lunq_c *lc, const char *name);
 
 #endif /* LUNQ_BPF_H */

@@ -50,8 +50,9 @@ struct lunq_c *lunq_core_alloc(struct dm_target *ti, work_func_t dispatch,
 	hrtimer_setup(&lc->timer, lunq_timer_fn, CLOCK_MONOTONIC,
 		      HRTIMER_MODE_ABS_SOFT);
 	lunq_evq_init(&lc->evq);
+	lc->pol.evq = &lc->evq;
 	lunq_host_init(&lc->host);
-	lunq_policy_init(&lc->policy);
+	lunq_keys_init(&lc->keys);
 	lc->t0 = ktime_get_ns();
 	lc->crtime = lc->t0;
 	lc->lun.t0 = lc->t0;
@@ -209,8 +210,7 @@ void lunq_fill_stats(struct lunq_c *lc, u64 *v)
 	v[LUNQ_ST_WTIME_NS] = lc->integ.wtime;
 	v[LUNQ_ST_RTIME_NS] = lc->integ.rtime;
 	v[LUNQ_ST_CRTIME_NS] = lc->crtime;
-	if (lc->pol.ops && lc->pol.ops->fill)
-		lc->pol.ops->fill(&lc->pol, v, now);
+	lunq_pol_fill(&lc->pol, v, now);
 	spin_unlock_irq(&lc->lock);
 }
 

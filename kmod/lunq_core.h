@@ -45,15 +45,16 @@ struct lunq_c {
 	bool zoned;			/* lower device is zoned */
 
 	/*
-	 * @lock protects @host (throttle and wait queue), @policy, @pol and
+	 * @lock protects @host (throttle and wait queue), @keys, @pol and
 	 * @pushback.  It is taken once in map and once in end_io per IO
 	 * (none on the lock-free path, lunq_throttle.h), with interrupts off
 	 * because end_io may run in hard-irq context.
 	 */
 	spinlock_t lock;
 	struct lunq_host host;
-	struct lunq_policy policy;	/* what TABLE status echoes */
+	struct lunq_keys keys;		/* the table's keys: TABLE status */
 	struct lunq_pol pol;		/* the throttle policy it selects */
+	char bpf_expect[LUNQ_POL_NAME];	/* a BPF policy's name; lunq_bpf.c */
 	bool pushback;			/* in a noflush suspend */
 
 	/* The emulated LUN, also under @lock. */
@@ -95,9 +96,14 @@ struct lunq_c {
 	bool win_rebase;		/* the next tick starts a window */
 	struct lunq_win {
 		u64 t, ios, svc_sum, wtime, qfull;
+		u64 rlen, wait_sum;	/* in flight and waits, integrated */
 		u64 *prev, *win;	/* service histogram, kvmalloc'd */
+		u64 *wprev, *wwin;	/* wait histogram, the same block */
 		u64 pool_wtime;		/* wtime at the last tick */
 		u32 pool_share;		/* counted in the pool's busy shares */
+		u64 view_wtime;		/* wtime at the last tick (the view) */
+		u32 view_share;		/* counted busy in the pool's view */
+		u32 view_busy, view_part;	/* the pool's view, last tick */
 	} win;
 
 	struct lunq_dev *sysdev;	/* our entry, once resumed */

@@ -50,6 +50,16 @@ u64 lunq_hist_upper(u32 idx)
 	return lunq_hist_lower(idx + 1) - 1;
 }
 
+u64 lunq_hist_min(const u64 *counts)
+{
+	u32 i;
+
+	for (i = 0; i < LUNQ_HIST_BUCKETS; i++)
+		if (counts[i])
+			return lunq_hist_lower(i);
+	return 0;
+}
+
 u64 lunq_hist_total(const u64 *counts)
 {
 	u64 n = 0;

@@ -47,6 +47,9 @@ u64 lunq_hist_upper(u32 idx);
  */
 u64 lunq_hist_percentile(const u64 *counts, u64 max, u32 ppm);
 
+/* The lower bound of the lowest bucket counted in @counts, 0: none. */
+u64 lunq_hist_min(const u64 *counts);
+
 /* Sum of @counts. */
 u64 lunq_hist_total(const u64 *counts);
 

@@ -61,6 +61,24 @@ void lunq_pool_busy(struct lunq_pool *p, u32 *mine, u32 share)
 	*mine = share;
 }
 
+void lunq_pool_view(struct lunq_pool *p, u32 *mine, u32 share, u32 *busy,
+		    u32 *part)
+{
+	unsigned long flags;
+	u32 w = max(share, 1U);
+
+	spin_lock_irqsave(&p->lock, flags);
+	if (*mine != share) {
+		p->view_busy = p->view_busy - !!*mine + !!share;
+		p->view_shares = p->view_shares - *mine + share;
+		*mine = share;
+	}
+	*busy = p->view_busy;
+	*part = div_u64((u64)p->depth * w,
+			p->view_shares + (share ? 0 : w));
+	spin_unlock_irqrestore(&p->lock, flags);
+}
+
 bool lunq_pool_shared(const struct lunq_pool *p, u32 mine)
 {
 	return READ_ONCE(p->busy_shares) > mine;

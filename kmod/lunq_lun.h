@@ -61,6 +61,8 @@ struct lunq_pool {
 	u64 hold;		/* acap's hold */
 	u32 runs;		/* runs of refusals in a row */
 	u32 busy_shares;	/* of the auto devices with IOs waiting */
+	u32 view_busy;		/* devices with a window work, IOs waiting */
+	u32 view_shares;	/* their shares (the share: key) */
 };
 
 struct lunq_lun {
@@ -105,6 +107,15 @@ bool lunq_pool_shared(const struct lunq_pool *p, u32 mine);
 
 /* Replace this device's busy share *@mine (0: not busy) with @share. */
 void lunq_pool_busy(struct lunq_pool *p, u32 *mine, u32 share);
+
+/*
+ * What a policy's window sees of the pool (struct lunq_pol_window): this
+ * device's busy share *@mine (0: not busy) replaced by @share, then the
+ * busy devices and this device's part of the pool's depth by shares
+ * (when it is busy; else as if it were).
+ */
+void lunq_pool_view(struct lunq_pool *p, u32 *mine, u32 share, u32 *busy,
+		    u32 *part);
 
 /*
  * The fair share at @now of a busy auto device of weight @share, 0 when

@@ -47,7 +47,7 @@ static int lunq_nl_put_dev(struct sk_buff *skb, struct lunq_dev *d,
 {
 	struct lunq_c *lc = d->lc;
 	u64 v[__LUNQ_ST_MAX];
-	struct lunq_policy p;
+	struct lunq_keys p;
 	struct nlattr *nest;
 	char dmname[DM_NAME_LEN], pname[LUNQ_POL_NAME];
 	void *hdr;

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dm-lunq throttle policies: selection and the clamped dispatch (see
- * lunq_pol.h).  Pure logic; KUnit: lunq_pol_test.c.
+ * dm-lunq throttle policies: selection and the clamped, traced dispatch
+ * (see lunq_pol.h).  Pure logic; KUnit: lunq_pol_test.c.
  */
 #include "lunq_args.h"
 #include "lunq_pol.h"
+#include "lunq_trace.h"
 
-const struct lunq_policy_ops *lunq_pol_select(const u32 *val)
+const struct lunq_builtin *lunq_pol_select(const u32 *val)
 {
 	switch (val[LUNQ_AUTO]) {
 	case LUNQ_AUTO_KNEE:
@@ -25,67 +26,120 @@ const struct lunq_policy_ops *lunq_pol_select(const u32 *val)
 	return &lunq_pol_fixed;
 }
 
-void lunq_pol_use(struct lunq_pol *p, const struct lunq_policy_ops *ops,
-		  const u32 *val, bool ext)
+void lunq_pol_use(struct lunq_pol *p, const struct lunq_builtin *bi,
+		  const u32 *val)
 {
-	if (p->ops && p->ops != ops)
+	if (p->ext || (p->bi && p->bi != bi))
 		lunq_pol_stop(p);
-	p->ops = ops;
+	p->bi = bi;
+	p->ext = NULL;
 	p->val = val;
-	p->ext = ext;
 	p->qfull_pending = 0;
-	/* one from outside moves the depth where auto may: auto_min..max */
-	if (ext || !ops->limits)
-		lunq_pol_auto_limits(val, &p->min, &p->max);
-	else
-		ops->limits(val, &p->min, &p->max);
+	bi->limits(val, &p->min, &p->max);
+}
+
+void lunq_pol_use_ext(struct lunq_pol *p, const struct lunq_policy_ops *ops,
+		      const u32 *val)
+{
+	if (p->bi || (p->ext && p->ext != ops))
+		lunq_pol_stop(p);
+	p->bi = NULL;
+	p->ext = ops;
+	p->val = val;
+	p->qfull_pending = 0;
+	/* one from outside moves the depth where auto may */
+	lunq_pol_auto_limits(val, &p->min, &p->max);
 }
 
 void lunq_pol_stop(struct lunq_pol *p)
 {
-	if (p->ops && p->ops->stop)
-		p->ops->stop(p);
+	if (p->ext && p->ext->stop)
+		p->ext->stop(&p->dev);
+	else if (p->bi && p->bi->stop)
+		p->bi->stop(p);
 }
 
-static u32 lunq_pol_clamped(const struct lunq_pol *p, u32 d)
+const char *lunq_pol_name(const struct lunq_pol *p)
 {
-	return lunq_pol_clamp(d, p->min, p->max);
+	if (p->ext)
+		return p->ext->name;
+	return p->bi ? p->bi->name : "-";
+}
+
+/* Every answer: clamped to the limits, and traced with what it saw. */
+static u32 lunq_pol_answer(const struct lunq_pol *p, enum lunq_pol_hook hook,
+			   u32 depth, u32 d, const struct lunq_pol_window *w)
+{
+	u32 c = lunq_pol_clamp(d, p->min, p->max);
+
+	if (p->evq)
+		trace_lunq_pol_answer(p->evq, lunq_pol_name(p), hook, depth,
+				      d, c, w);
+	return c;
 }
 
 u32 lunq_pol_start(struct lunq_pol *p, const struct lunq_pol_view *v)
 {
-	if (!p->ops->start)
-		return lunq_pol_clamped(p, v->depth);
-	return lunq_pol_clamped(p, p->ops->start(p, v));
+	u32 d = v->depth;
+
+	if (p->ext && p->ext->start)
+		d = p->ext->start(&p->dev, v);
+	else if (p->bi)
+		d = p->bi->start(p, v);
+	return lunq_pol_answer(p, LUNQ_PH_START, v->depth, d, NULL);
 }
 
 u32 lunq_pol_window(struct lunq_pol *p, const struct lunq_pol_window *w)
 {
-	if (!p->ops->window)
+	u32 d;
+
+	if (p->ext && p->ext->window)
+		d = p->ext->window(&p->dev, w);
+	else if (p->bi && p->bi->window)
+		d = p->bi->window(p, w);
+	else
 		return w->v.depth;
-	return lunq_pol_clamped(p, p->ops->window(p, w));
+	return lunq_pol_answer(p, LUNQ_PH_WINDOW, w->v.depth, d, w);
 }
 
 u32 lunq_pol_qfull(struct lunq_pol *p, const struct lunq_pol_view *v)
 {
-	if (!p->ops->qfull)
-		return lunq_pol_clamped(p, v->depth);
-	return lunq_pol_clamped(p, p->ops->qfull(p, v));
+	u32 d = v->depth;
+
+	if (p->ext && p->ext->qfull)
+		d = p->ext->qfull(&p->dev, v);
+	else if (p->bi && p->bi->qfull)
+		d = p->bi->qfull(p, v);
+	return lunq_pol_answer(p, LUNQ_PH_QFULL, v->depth, d, NULL);
 }
 
 u32 lunq_pol_good(struct lunq_pol *p, u64 now, u32 depth)
 {
-	return p->ops->good ? lunq_pol_clamped(p, p->ops->good(p, now)) : depth;
+	if (!p->bi || !p->bi->good)
+		return depth;
+	return lunq_pol_answer(p, LUNQ_PH_GOOD, depth, p->bi->good(p, now),
+			       NULL);
 }
 
 u32 lunq_pol_tick(struct lunq_pol *p, u64 now, u32 depth)
 {
-	return p->ops->tick ? lunq_pol_clamped(p, p->ops->tick(p, now)) : depth;
+	if (!p->bi || !p->bi->tick)
+		return depth;
+	return lunq_pol_answer(p, LUNQ_PH_TICK, depth, p->bi->tick(p, now),
+			       NULL);
+}
+
+u32 lunq_pol_idle(struct lunq_pol *p, u64 now, u32 depth)
+{
+	if (!p->bi || !p->bi->idle)
+		return depth;
+	return lunq_pol_answer(p, LUNQ_PH_IDLE, depth, p->bi->idle(p, now),
+			       NULL);
 }
 
 bool lunq_pol_shares(const struct lunq_pol *p)
 {
-	return p->ops && !p->ext && p->ops->share;
+	return p->bi && p->bi->share;
 }
 
 u32 lunq_pol_share(struct lunq_pol *p, u64 now, u32 fair, u64 until,
@@ -93,10 +147,26 @@ u32 lunq_pol_share(struct lunq_pol *p, u64 now, u32 fair, u64 until,
 {
 	if (!lunq_pol_shares(p))
 		return depth;
-	return lunq_pol_clamped(p, p->ops->share(p, now, fair, until, busy));
+	return lunq_pol_answer(p, LUNQ_PH_SHARE, depth,
+			       p->bi->share(p, now, fair, until, busy), NULL);
 }
 
-u32 lunq_pol_idle(struct lunq_pol *p, u64 now, u32 depth)
+bool lunq_pol_windows(const struct lunq_pol *p)
 {
-	return p->ops->idle ? lunq_pol_clamped(p, p->ops->idle(p, now)) : depth;
+	return p->ext || (p->bi && p->bi->window);
+}
+
+bool lunq_pol_win_ready(const struct lunq_pol *p, u64 ns, u64 ios,
+			u64 dflt_ns, bool *idle)
+{
+	if (p->bi && p->bi->win_ready)
+		return p->bi->win_ready(p, ns, ios, idle);
+	*idle = false;
+	return ns >= dflt_ns;
+}
+
+void lunq_pol_fill(const struct lunq_pol *p, u64 *v, u64 now)
+{
+	if (p->bi && p->bi->fill)
+		p->bi->fill(p, v, now);
 }

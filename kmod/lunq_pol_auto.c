@@ -1,17 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dm-lunq policies: what auto:knee and auto:target share -- all of their
- * callbacks (LUNQ_POL_AUTO_OPS in lunq_pol_ops.h): they are one
- * controller, lunq_auto.c's (its rules in lunq_auto.h), in two modes, and
- * lunq_pol_knee.c and lunq_pol_target.c give it their names.  The mode is
- * the table's auto: value, read at start.
+ * dm-lunq policies: auto, the built-ins of the table's auto: key -- one
+ * controller, lunq_auto.c's (its rules in lunq_auto.h), in two modes, read
+ * from the table at start:
+ *
+ *   knee    (auto:knee) the depth of greatest power (IOPS per unit of
+ *           service time), found as BBR finds its window: peak rate x
+ *           least service time
+ *   target  (auto:target) the largest depth whose service p99 stays within
+ *           target_us
+ *
+ * auto reads the window through the view every policy gets (struct
+ * lunq_pol_window, lunq_pol_ops.h), as a BPF policy would.
  */
 #include <linux/math64.h>
 #include <linux/time64.h>
 
 #include "lunq_args.h"
 #include "uapi/lunq.h"
-#include "lunq_pol_ops.h"
+#include "lunq_builtin.h"
 
 /* The controller's constants (kmod/dm-lunq.rst, "auto"). */
 #define LUNQ_AUTO_WIN_NS	(100 * NSEC_PER_MSEC)
@@ -24,7 +31,7 @@
 #define LUNQ_AUTO_HOLD_MAX_NS	(32 * NSEC_PER_SEC)
 
 /* Restarts the controller only when its keys or qdepth changed. */
-u32 lunq_pol_auto_start(struct lunq_pol *p, const struct lunq_pol_view *v)
+static u32 lunq_pol_auto_start(struct lunq_pol *p, const struct lunq_pol_view *v)
 {
 	const u32 *val = p->val;
 	const struct lunq_auto_cfg *o = &p->autoc.cfg;
@@ -55,13 +62,13 @@ u32 lunq_pol_auto_start(struct lunq_pol *p, const struct lunq_pol_view *v)
 }
 
 /* Another policy takes over: the next start of auto starts afresh. */
-void lunq_pol_auto_stop(struct lunq_pol *p)
+static void lunq_pol_auto_stop(struct lunq_pol *p)
 {
 	p->autoc.cfg.mode = LUNQ_AUTO_OFF;
 	p->autoc.phase = LUNQ_AP_OFF;
 }
 
-u32 lunq_pol_auto_window(struct lunq_pol *p, const struct lunq_pol_window *w)
+static u32 lunq_pol_auto_window(struct lunq_pol *p, const struct lunq_pol_window *w)
 {
 	struct lunq_auto_sample s = {
 		.ns = w->ns,
@@ -75,7 +82,7 @@ u32 lunq_pol_auto_window(struct lunq_pol *p, const struct lunq_pol_window *w)
 	return lunq_auto_window(&p->autoc, &s, w->v.now);
 }
 
-u32 lunq_pol_auto_qfull(struct lunq_pol *p, const struct lunq_pol_view *v)
+static u32 lunq_pol_auto_qfull(struct lunq_pol *p, const struct lunq_pol_view *v)
 {
 	u32 d = lunq_auto_qfull(&p->autoc, v->now, v->in_transport);
 
@@ -84,23 +91,23 @@ u32 lunq_pol_auto_qfull(struct lunq_pol *p, const struct lunq_pol_view *v)
 	return d;
 }
 
-bool lunq_pol_auto_settling(const struct lunq_pol *p, u64 now)
+static bool lunq_pol_auto_settling(const struct lunq_pol *p, u64 now)
 {
 	return now < p->autoc.settle_until;
 }
 
-bool lunq_pol_auto_win_ready(const struct lunq_pol *p, u64 ns, u64 ios,
+static bool lunq_pol_auto_win_ready(const struct lunq_pol *p, u64 ns, u64 ios,
 			     bool *idle)
 {
 	return lunq_auto_window_ready(&p->autoc, ns, ios, idle);
 }
 
-u32 lunq_pol_auto_idle(struct lunq_pol *p, u64 now)
+static u32 lunq_pol_auto_idle(struct lunq_pol *p, u64 now)
 {
 	return lunq_auto_idle(&p->autoc, now);
 }
 
-u32 lunq_pol_auto_share(struct lunq_pol *p, u64 now, u32 fair, u64 until,
+static u32 lunq_pol_auto_share(struct lunq_pol *p, u64 now, u32 fair, u64 until,
 			bool busy)
 {
 	u32 was = p->autoc.depth;
@@ -111,7 +118,7 @@ u32 lunq_pol_auto_share(struct lunq_pol *p, u64 now, u32 fair, u64 until,
 	return d;
 }
 
-void lunq_pol_auto_fill(const struct lunq_pol *p, u64 *v, u64 now)
+static void lunq_pol_auto_fill(const struct lunq_pol *p, u64 *v, u64 now)
 {
 	const struct lunq_auto *a = &p->autoc;
 
@@ -130,3 +137,21 @@ void lunq_pol_auto_limits(const u32 *val, u32 *min, u32 *max)
 	*min = val[LUNQ_AUTO_MIN];
 	*max = val[LUNQ_AUTO_MAX];
 }
+
+#define LUNQ_POL_AUTO_OPS(n) {				\
+	.name = n,					\
+	.start = lunq_pol_auto_start,			\
+	.window = lunq_pol_auto_window,			\
+	.qfull = lunq_pol_auto_qfull,			\
+	.stop = lunq_pol_auto_stop,			\
+	.settling = lunq_pol_auto_settling,		\
+	.win_ready = lunq_pol_auto_win_ready,		\
+	.idle = lunq_pol_auto_idle,			\
+	.share = lunq_pol_auto_share,			\
+	.fill = lunq_pol_auto_fill,			\
+	.limits = lunq_pol_auto_limits,			\
+}
+
+/* one set of hooks: the controller reads its mode from the table */
+const struct lunq_builtin lunq_pol_knee = LUNQ_POL_AUTO_OPS("knee");
+const struct lunq_builtin lunq_pol_target = LUNQ_POL_AUTO_OPS("target");

@@ -1,178 +1,139 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * dm-lunq throttle policies: a family, as the service-time models are;
- * this is their interface (the dispatch is lunq_pol.h).
- * A policy decides the depth the throttle (lunq_throttle.h) holds; the
- * device (lunq_policy.c) calls the one in force and clamps each answer to
- * its limits before the throttle takes it.
+ * dm-lunq throttle policies: the interface a policy from outside (BPF,
+ * lunq_bpf.c) implements, shaped like sched_ext's struct sched_ext_ops:
+ * every member of struct lunq_policy_ops may be written in BPF, and every
+ * argument is a read-only view.  policies/lunq_policy.bpf.h is its BPF
+ * side; the built-ins' interface, a superset kept inside the module, is
+ * struct lunq_builtin (lunq_pol.h).
  *
- * Every callback runs under the device's lock, with interrupts off: it
- * must not sleep, allocate or take locks.  Each returns the depth it wants
- * (0: no limit, only where the limits allow it).
- *
- *   start    the table was loaded or a "set" message changed keys (a
- *            built-in), or the policy was attached (BPF): it (re)starts
- *            from the table's values @p->val (enum lunq_key) and returns
- *            the depth to begin with.  A built-in may keep its state when
- *            none of its own keys changed.
- *   window   optional: the figures of a window of time (struct
- *            lunq_pol_window), cut by the window work (lunq_window.c)
- *            outside the IO path; the policy returns the depth for the
- *            next one.
- *   qfull    the LUN answered QUEUE FULL; @v->in_transport commands of
- *            this host are still out (the refused one not counted).
- *   stop     another policy takes over (or the device goes away).
- *
- * The built-ins (one file each, lunq_pol_*.c: fixed, linux, sd, sd-fc,
- * knee, target) also use the hooks below, which a policy loaded from
- * outside never gets: they run in the IO path or on the device's timer.
- *
- *   good       a command completed with good status (IO path)
- *   tick       a deadline the policy set (deadline) has come
- *   deadline   when tick next has work, 0: none
- *   steady     the policy will not move the depth on its own from IO
- *              completions or deadlines: the lock-free path may open
- *   settling   true while IOs sent at an old depth are still out and
- *              no window may begin (auto, after a move)
- *   win_ready  its own rule for a complete window (else win_ns)
- *   idle       a window that carried no information (win_ready's *idle)
- *   share      in a pool: the fair share of its slots until a time
- *              (lunq_pool_fair(), auto; the window work asks every tick)
- *   fill       its statistics (auto_*) into the device's status
+ * The views only grow: a field is appended, never moved or removed, and a
+ * BPF policy reads them through CO-RE (by name), so a policy built
+ * against an older header keeps loading.
  */
 #ifndef LUNQ_POL_OPS_H
 #define LUNQ_POL_OPS_H
 
 #include <linux/types.h>
-#include "lunq_react.h"
-#include "lunq_auto.h"
 #include "uapi/lunq.h"
 
-/* What every callback may read.  Times in ns (monotonic). */
+/**
+ * struct lunq_pol_dev - the device a callback is about, read-only
+ * @id: a number no other lunq device has while this one exists
+ * @name: its name (the dm device's)
+ */
+struct lunq_pol_dev {
+	u32 id;
+	char name[LUNQ_NAME_MAX];
+};
+
+/**
+ * struct lunq_pol_view - what every callback may read; times in ns
+ * @now: the kernel's monotonic clock
+ * @depth: the depth in force (0: no limit)
+ * @min: every answer is clamped to @min..@max
+ * @max: see @min
+ * @in_transport: this host's commands outstanding below, now
+ * @qfull: in qfull, the QUEUE FULLs this call reports (a BPF policy hears
+ *	those of a window tick, 50 ms, at once); 0 elsewhere
+ */
 struct lunq_pol_view {
 	u64 now;
-	u32 depth;		/* the depth in force (0: no limit) */
-	u32 min, max;		/* the limits answers are clamped to */
-	u32 in_transport;	/* this host's commands outstanding below */
-	u32 qfull;		/* qfull: the QUEUE FULLs this call reports
-				 * (1; a BPF policy hears those of a tick at
-				 * once), 0 elsewhere
-				 */
+	u32 depth;
+	u32 min, max;
+	u32 in_transport;
+	u32 qfull;
 };
 
-/* One window's figures (differences over the window), read-only. */
+/**
+ * struct lunq_pol_window - one window's figures (differences over it)
+ * @v: the view at the window's end
+ * @ns: its length
+ * @ios: reads and writes completed in it
+ * @iops: @ios per second
+ * @svc_mean_ns: their mean service time (sent below to done)
+ * @svc_p99_ns: their service p99
+ * @svc_sum_ns: their service times summed
+ * @wait_ns: the time with at least one command waiting in lunq
+ * @qfull: QUEUE FULL answers
+ * @svc_min_ns: the least service time (its histogram bucket's lower bound)
+ * @svc_p50_ns: the median service time
+ * @inflight_x1000: the mean number of commands in flight below over the
+ *	window, times 1000 (@in_transport is only the instant's)
+ * @lunq_wait_mean_ns: the mean time the window's commands waited in lunq
+ *	before they were sent below (0 for those that did not wait)
+ * @lunq_wait_p99_ns: the p99 of that wait
+ * @pool_depth: the slots of the pool the LUN shares (0: not in a pool)
+ * @pool_busy: the busy devices of the pool (with commands waiting at their
+ *	throttle), this one included when it is
+ * @pool_share: this device's share of @pool_depth when the pool's busy
+ *	devices split it fairly (by their share: keys); 0 when not in a pool
+ */
 struct lunq_pol_window {
 	struct lunq_pol_view v;
-	u64 ns;			/* its length */
-	u64 ios;		/* reads and writes completed in it */
-	u64 iops;		/* ios per second */
-	u64 svc_mean_ns;	/* their mean service time (sent to done) */
-	u64 svc_p99_ns;		/* their service p99 */
-	u64 svc_sum_ns;		/* their service times summed */
-	u64 wait_ns;		/* time with at least one IO waiting */
-	u64 qfull;		/* QUEUE FULL answers */
+	u64 ns;
+	u64 ios;
+	u64 iops;
+	u64 svc_mean_ns;
+	u64 svc_p99_ns;
+	u64 svc_sum_ns;
+	u64 wait_ns;
+	u64 qfull;
+	/* appended by wave 4 */
+	u64 svc_min_ns;
+	u64 svc_p50_ns;
+	u64 inflight_x1000;
+	u64 lunq_wait_mean_ns;
+	u64 lunq_wait_p99_ns;
+	u32 pool_depth;
+	u32 pool_busy;
+	u32 pool_share;
 };
 
-/* The policies' state: each uses its own part. */
-struct lunq_pol {
-	const struct lunq_policy_ops *ops;
-	const u32 *val;		/* the table's values (enum lunq_key) */
-	u32 min, max;		/* the limits (lunq_policy.c) */
-	bool rebase;		/* restarted: the next window starts afresh */
-	bool ext;		/* @ops from outside (BPF): only start, window,
-				 * qfull and stop, never in the IO path
-				 */
-	u32 qfull_pending;	/* ext: QUEUE FULLs for the next window tick */
-	struct lunq_react react;	/* fixed, linux, sd, sd-fc */
-	struct lunq_auto autoc;		/* knee, target */
-};
-
+/**
+ * struct lunq_policy_ops - a throttle policy from outside (BPF struct_ops)
+ *
+ * A policy decides the depth lunq's throttle holds for one device.  Every
+ * callback runs under the device's lock with interrupts off, from the
+ * device's window work (every 50 ms at most), never in the IO path: it
+ * must not sleep.  Each returns the depth it wants; the device clamps it
+ * to @v->min..@v->max (auto_min..auto_max) before the throttle takes it.
+ * A callback left out keeps the depth in force.
+ *
+ * The device a policy serves is not named here: lunqctl policy attach
+ * tells the device which policy to expect by its @name ("policy expect"
+ * message), then attaches the struct_ops link.
+ */
 struct lunq_policy_ops {
-	/* every policy; the only ones a BPF policy may implement */
-	u32 (*start)(struct lunq_pol *p, const struct lunq_pol_view *v);
-	u32 (*window)(struct lunq_pol *p, const struct lunq_pol_window *w);
-	u32 (*qfull)(struct lunq_pol *p, const struct lunq_pol_view *v);
-	void (*stop)(struct lunq_pol *p);
-	/* built-ins only */
-	u32 (*good)(struct lunq_pol *p, u64 now);
-	u32 (*tick)(struct lunq_pol *p, u64 now);
-	u64 (*deadline)(const struct lunq_pol *p);
-	bool (*steady)(const struct lunq_pol *p);
-	bool (*settling)(const struct lunq_pol *p, u64 now);
-	bool (*win_ready)(const struct lunq_pol *p, u64 ns, u64 ios,
-			  bool *idle);
-	u32 (*idle)(struct lunq_pol *p, u64 now);
-	u32 (*share)(struct lunq_pol *p, u64 now, u32 fair, u64 until,
-		     bool busy);
-	void (*fill)(const struct lunq_pol *p, u64 *v, u64 now);
-	/* the limits the device clamps to, from the table's values */
-	void (*limits)(const u32 *val, u32 *min, u32 *max);
+	/**
+	 * @start: the policy was attached: (re)start from @v and return the
+	 * depth to begin with.
+	 */
+	u32 (*start)(const struct lunq_pol_dev *d,
+		     const struct lunq_pol_view *v);
+	/**
+	 * @window: a window of time ended (about 100 ms, and at least one
+	 * completion); return the depth for the next one.  No window begins
+	 * while the answer of the last is settling in.
+	 */
+	u32 (*window)(const struct lunq_pol_dev *d,
+		      const struct lunq_pol_window *w);
+	/**
+	 * @qfull: the LUN answered QUEUE FULL @v->qfull times since the last
+	 * window tick; return the depth to hold.
+	 */
+	u32 (*qfull)(const struct lunq_pol_dev *d,
+		     const struct lunq_pol_view *v);
+	/**
+	 * @stop: the policy is detached (or the device goes away); the
+	 * table's keys take over.
+	 */
+	void (*stop)(const struct lunq_pol_dev *d);
+	/**
+	 * @name: the policy's name, shown by lunqctl policy show; what a
+	 * device expects ("policy expect NAME") before it is attached.
+	 */
 	char name[LUNQ_POL_NAME];
-	/* a BPF policy: the device it attaches to (lunq_bpf.c) */
-	char dev[LUNQ_NAME_MAX];
 };
-
-/* Shared by the built-ins: the reactions (lunq_pol_react.c) ... */
-u32 lunq_pol_react_start(struct lunq_pol *p, const struct lunq_pol_view *v);
-u32 lunq_pol_react_qfull(struct lunq_pol *p, const struct lunq_pol_view *v);
-u32 lunq_pol_react_good(struct lunq_pol *p, u64 now);
-u32 lunq_pol_react_tick(struct lunq_pol *p, u64 now);
-u64 lunq_pol_react_deadline(const struct lunq_pol *p);
-void lunq_pol_react_limits(const u32 *val, u32 *min, u32 *max);
-/* ... and auto (lunq_pol_auto.c): one controller, two names */
-u32 lunq_pol_auto_start(struct lunq_pol *p, const struct lunq_pol_view *v);
-void lunq_pol_auto_stop(struct lunq_pol *p);
-u32 lunq_pol_auto_window(struct lunq_pol *p, const struct lunq_pol_window *w);
-u32 lunq_pol_auto_qfull(struct lunq_pol *p, const struct lunq_pol_view *v);
-bool lunq_pol_auto_settling(const struct lunq_pol *p, u64 now);
-bool lunq_pol_auto_win_ready(const struct lunq_pol *p, u64 ns, u64 ios,
-			     bool *idle);
-u32 lunq_pol_auto_idle(struct lunq_pol *p, u64 now);
-u32 lunq_pol_auto_share(struct lunq_pol *p, u64 now, u32 fair, u64 until,
-			bool busy);
-void lunq_pol_auto_fill(const struct lunq_pol *p, u64 *v, u64 now);
-void lunq_pol_auto_limits(const u32 *val, u32 *min, u32 *max);
-
-#define LUNQ_POL_AUTO_OPS(n) {				\
-	.name = n,					\
-	.start = lunq_pol_auto_start,			\
-	.window = lunq_pol_auto_window,			\
-	.qfull = lunq_pol_auto_qfull,			\
-	.stop = lunq_pol_auto_stop,			\
-	.settling = lunq_pol_auto_settling,		\
-	.win_ready = lunq_pol_auto_win_ready,		\
-	.idle = lunq_pol_auto_idle,			\
-	.share = lunq_pol_auto_share,			\
-	.fill = lunq_pol_auto_fill,			\
-	.limits = lunq_pol_auto_limits,			\
-}
-
-/* When the policy's tick has work next, 0: none. */
-static inline u64 lunq_pol_deadline(const struct lunq_pol *p)
-{
-	return p->ops && p->ops->deadline ? p->ops->deadline(p) : 0;
-}
-
-/* Whether no window may begin yet (IOs of an old depth still out). */
-static inline bool lunq_pol_settling(const struct lunq_pol *p, u64 now)
-{
-	return p->ops && p->ops->settling && p->ops->settling(p, now);
-}
-
-/* Whether the policy leaves the depth alone between windows. */
-static inline bool lunq_pol_steady(const struct lunq_pol *p)
-{
-	return !p->ops || !p->ops->steady || p->ops->steady(p);
-}
-
-/* Clamp a policy's answer @d to [@min, @max] (@max 0: no limit). */
-static inline u32 lunq_pol_clamp(u32 d, u32 min, u32 max)
-{
-	if (!max)
-		return d;
-	if (d < min)
-		return min;
-	return d > max ? max : d;
-}
 
 #endif /* LUNQ_POL_OPS_H */

@@ -10,9 +10,42 @@
 #include "lunq_pol.h"
 #include "lunq_throttle.h"
 
-static u32 garbage;	/* what the test policy answers */
+static u32 garbage;	/* what the test policies answer */
 static int stops;
+static const struct lunq_pol_dev *seen;	/* the device ext callbacks got */
 
+/* A policy from outside: struct lunq_policy_ops, read-only views. */
+static u32 x_start(const struct lunq_pol_dev *d, const struct lunq_pol_view *v)
+{
+	seen = d;
+	return garbage;
+}
+
+static u32 x_window(const struct lunq_pol_dev *d,
+		    const struct lunq_pol_window *w)
+{
+	seen = d;
+	return garbage;
+}
+
+static u32 x_qfull(const struct lunq_pol_dev *d, const struct lunq_pol_view *v)
+{
+	seen = d;
+	return garbage;
+}
+
+static void x_stop(const struct lunq_pol_dev *d)
+{
+	seen = d;
+	stops++;
+}
+
+static const struct lunq_policy_ops garbage_ops = {
+	.name = "garbage", .start = x_start, .window = x_window,
+	.qfull = x_qfull, .stop = x_stop,
+};
+
+/* The same answers from a built-in, limits 2..32. */
 static u32 g_start(struct lunq_pol *p, const struct lunq_pol_view *v)
 {
 	return garbage;
@@ -39,16 +72,16 @@ static void g_limits(const u32 *val, u32 *min, u32 *max)
 	*max = 32;
 }
 
-static const struct lunq_policy_ops garbage_ops = {
+static const struct lunq_builtin garbage_builtin = {
 	.name = "garbage", .start = g_start, .window = g_window,
 	.qfull = g_qfull, .stop = g_stop, .limits = g_limits,
 };
 
 static void lunq_pol_selects_builtin(struct kunit *test)
 {
-	struct lunq_policy p;
+	struct lunq_keys p;
 
-	lunq_policy_init(&p);
+	lunq_keys_init(&p);
 	KUNIT_EXPECT_PTR_EQ(test, lunq_pol_select(p.val), &lunq_pol_fixed);
 	p.val[LUNQ_REACTION] = LUNQ_REACT_LINUX;
 	KUNIT_EXPECT_PTR_EQ(test, lunq_pol_select(p.val), &lunq_pol_linux);
@@ -71,14 +104,14 @@ static void lunq_pol_auto_settles(struct kunit *test)
 {
 	struct lunq_pol_view v = { .now = 1000, .depth = 16 };
 	struct lunq_pol p = { 0 };
-	struct lunq_policy t;
+	struct lunq_keys t;
 
-	lunq_policy_init(&t);
+	lunq_keys_init(&t);
 	t.val[LUNQ_QDEPTH] = 16;
-	lunq_pol_use(&p, &lunq_pol_fixed, t.val, false);
+	lunq_pol_use(&p, &lunq_pol_fixed, t.val);
 	KUNIT_EXPECT_FALSE(test, lunq_pol_settling(&p, 1000));
 	t.val[LUNQ_AUTO] = LUNQ_AUTO_KNEE;
-	lunq_pol_use(&p, lunq_pol_select(t.val), t.val, false);
+	lunq_pol_use(&p, lunq_pol_select(t.val), t.val);
 	KUNIT_EXPECT_EQ(test, lunq_pol_start(&p, &v), 16U);
 	KUNIT_EXPECT_FALSE(test, lunq_pol_settling(&p, 1000));
 	p.autoc.settle_until = 2000;
@@ -89,7 +122,7 @@ static void lunq_pol_auto_settles(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, lunq_pol_target.window, lunq_pol_knee.window);
 	KUNIT_EXPECT_STRNEQ(test, lunq_pol_target.name, lunq_pol_knee.name);
 	/* a policy from outside never settles, whatever auto left */
-	lunq_pol_use(&p, &garbage_ops, t.val, true);
+	lunq_pol_use_ext(&p, &garbage_ops, t.val);
 	KUNIT_EXPECT_FALSE(test, lunq_pol_settling(&p, 1999));
 }
 
@@ -99,32 +132,73 @@ static void lunq_pol_clamps_every_answer(struct kunit *test)
 	static const u32 answers[] = { 0, 1, 2, 31, 32, 33, 1000000000, U32_MAX };
 	struct lunq_pol_window w = { .v = { .depth = 8 } };
 	struct lunq_pol p = { 0 };
-	struct lunq_policy t;
-	unsigned int i;
+	struct lunq_keys t;
+	unsigned int i, k;
 
-	lunq_policy_init(&t);
-	lunq_pol_use(&p, &garbage_ops, t.val, false);
-	for (i = 0; i < ARRAY_SIZE(answers); i++) {
-		u32 want = answers[i] < 2 ? 2 : answers[i] > 32 ? 32 : answers[i];
+	lunq_keys_init(&t);
+	t.val[LUNQ_AUTO_MIN] = 2;	/* a policy from outside: auto's */
+	t.val[LUNQ_AUTO_MAX] = 32;
+	for (k = 0; k < 2; k++) {
+		if (k)
+			lunq_pol_use_ext(&p, &garbage_ops, t.val);
+		else
+			lunq_pol_use(&p, &garbage_builtin, t.val);
+		for (i = 0; i < ARRAY_SIZE(answers); i++) {
+			u32 want = answers[i] < 2 ? 2 :
+				   answers[i] > 32 ? 32 : answers[i];
 
-		garbage = answers[i];
-		KUNIT_EXPECT_EQ(test, lunq_pol_start(&p, &w.v), want);
-		KUNIT_EXPECT_EQ(test, lunq_pol_window(&p, &w), want);
-		KUNIT_EXPECT_EQ(test, lunq_pol_qfull(&p, &w.v), want);
+			garbage = answers[i];
+			KUNIT_EXPECT_EQ(test, lunq_pol_start(&p, &w.v), want);
+			KUNIT_EXPECT_EQ(test, lunq_pol_window(&p, &w), want);
+			KUNIT_EXPECT_EQ(test, lunq_pol_qfull(&p, &w.v), want);
+		}
+		/* hooks it lacks: the depth in force stays */
+		KUNIT_EXPECT_EQ(test, lunq_pol_good(&p, 0, 7), 7U);
+		KUNIT_EXPECT_EQ(test, lunq_pol_tick(&p, 0, 7), 7U);
+		KUNIT_EXPECT_EQ(test, lunq_pol_idle(&p, 0, 7), 7U);
+		KUNIT_EXPECT_EQ(test, lunq_pol_share(&p, 0, 3, 0, true, 7), 7U);
+		KUNIT_EXPECT_FALSE(test, lunq_pol_shares(&p));
+		KUNIT_EXPECT_EQ(test, lunq_pol_deadline(&p), 0ULL);
+		KUNIT_EXPECT_TRUE(test, lunq_pol_steady(&p));
+		KUNIT_EXPECT_TRUE(test, lunq_pol_windows(&p));
+		KUNIT_EXPECT_STREQ(test, lunq_pol_name(&p), "garbage");
 	}
-	/* hooks it lacks: the depth in force stays */
-	KUNIT_EXPECT_EQ(test, lunq_pol_good(&p, 0, 7), 7U);
-	KUNIT_EXPECT_EQ(test, lunq_pol_tick(&p, 0, 7), 7U);
-	KUNIT_EXPECT_EQ(test, lunq_pol_idle(&p, 0, 7), 7U);
-	KUNIT_EXPECT_EQ(test, lunq_pol_deadline(&p), 0ULL);
-	KUNIT_EXPECT_TRUE(test, lunq_pol_steady(&p));
 	/* another policy takes over: the old one is stopped, once */
 	stops = 0;
 	t.val[LUNQ_QDEPTH] = 16;
-	lunq_pol_use(&p, &lunq_pol_fixed, t.val, false);
+	lunq_pol_use(&p, &lunq_pol_fixed, t.val);
 	KUNIT_EXPECT_EQ(test, stops, 1);
 	KUNIT_EXPECT_EQ(test, lunq_pol_start(&p, &w.v), 16U);
 	KUNIT_EXPECT_EQ(test, lunq_pol_qfull(&p, &w.v), 16U);
+	KUNIT_EXPECT_STREQ(test, lunq_pol_name(&p), "fixed");
+}
+
+/* A policy from outside gets the device's view, never its state. */
+static void lunq_pol_ext_sees_the_device(struct kunit *test)
+{
+	struct lunq_pol_window w = { .v = { .depth = 8 } };
+	struct lunq_pol p = { 0 };
+	struct lunq_keys t;
+
+	lunq_keys_init(&t);
+	p.dev.id = 42;
+	strscpy(p.dev.name, "lun0", sizeof(p.dev.name));
+	lunq_pol_use_ext(&p, &garbage_ops, t.val);
+	KUNIT_EXPECT_PTR_EQ(test, p.bi, NULL);
+	garbage = 8;
+	seen = NULL;
+	lunq_pol_start(&p, &w.v);
+	KUNIT_EXPECT_PTR_EQ(test, seen, (const struct lunq_pol_dev *)&p.dev);
+	seen = NULL;
+	lunq_pol_window(&p, &w);
+	KUNIT_EXPECT_PTR_EQ(test, seen, (const struct lunq_pol_dev *)&p.dev);
+	KUNIT_EXPECT_EQ(test, seen->id, 42U);
+	KUNIT_EXPECT_STREQ(test, seen->name, "lun0");
+	/* the table's policy again: the one from outside is stopped */
+	stops = 0;
+	lunq_pol_use(&p, lunq_pol_select(t.val), t.val);
+	KUNIT_EXPECT_EQ(test, stops, 1);
+	KUNIT_EXPECT_PTR_EQ(test, p.ext, NULL);
 }
 
 /* The reactions keep their rules through the ops, inside [1, qdepth]. */
@@ -132,12 +206,12 @@ static void lunq_pol_reaction_through_ops(struct kunit *test)
 {
 	struct lunq_pol_view v = { .now = 1000 };
 	struct lunq_pol p = { 0 };
-	struct lunq_policy t;
+	struct lunq_keys t;
 
-	lunq_policy_init(&t);
+	lunq_keys_init(&t);
 	t.val[LUNQ_QDEPTH] = 16;
 	t.val[LUNQ_REACTION] = LUNQ_REACT_SD;
-	lunq_pol_use(&p, lunq_pol_select(t.val), t.val, false);
+	lunq_pol_use(&p, lunq_pol_select(t.val), t.val);
 	v.depth = lunq_pol_start(&p, &v);
 	KUNIT_EXPECT_EQ(test, v.depth, 16U);
 	v.in_transport = 5;	/* sd: cut to the commands in transport */
@@ -190,6 +264,7 @@ static struct kunit_case lunq_pol_cases[] = {
 	KUNIT_CASE(lunq_pol_selects_builtin),
 	KUNIT_CASE(lunq_pol_clamps_every_answer),
 	KUNIT_CASE(lunq_pol_auto_settles),
+	KUNIT_CASE(lunq_pol_ext_sees_the_device),
 	KUNIT_CASE(lunq_pol_reaction_through_ops),
 	KUNIT_CASE(lunq_throttle_store_logs_moves),
 	{}

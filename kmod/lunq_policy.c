@@ -13,11 +13,11 @@
  * Parse into a copy of *@p and check the result as a whole; on success
  * replace *@p.
  */
-const char *lunq_parse_words(struct lunq_c *lc, struct lunq_policy *p,
+const char *lunq_parse_words(struct lunq_c *lc, struct lunq_keys *p,
 			     unsigned int argc, char **argv, bool live,
 			     const char **word)
 {
-	struct lunq_policy np = *p;
+	struct lunq_keys np = *p;
 	const char *err;
 	u64 seen = 0;
 	unsigned int i;
@@ -55,7 +55,7 @@ const char *lunq_parse_words(struct lunq_c *lc, struct lunq_policy *p,
 
 bool lunq_apply_policy(struct lunq_c *lc, u64 now)
 {
-	const u32 *v = lc->policy.val;
+	const u32 *v = lc->keys.val;
 	struct lunq_model_cfg mc = {
 		.kind = v[LUNQ_MODEL],
 		.svc_us = v[LUNQ_SVC_US],
@@ -80,11 +80,11 @@ bool lunq_apply_policy(struct lunq_c *lc, u64 now)
 
 	if (lc->pol.ext) {
 		/* attached from outside: it stays, within the new limits */
-		lunq_pol_use(&lc->pol, lc->pol.ops, v, true);
+		lunq_pol_use_ext(&lc->pol, lc->pol.ext, v);
 		d = lunq_pol_clamp(lc->host.thr.depth, lc->pol.min,
 				   lc->pol.max);
 	} else {
-		lunq_pol_use(&lc->pol, lunq_pol_select(v), v, false);
+		lunq_pol_use(&lc->pol, lunq_pol_select(v), v);
 		lunq_throttle_view(lc, &pv, now);
 		d = lunq_pol_start(&lc->pol, &pv);
 	}
@@ -106,16 +106,15 @@ bool lunq_apply_policy(struct lunq_c *lc, u64 now)
 	return kick;
 }
 
-bool lunq_get_policy(struct lunq_c *lc, struct lunq_policy *p, char *name)
+bool lunq_get_policy(struct lunq_c *lc, struct lunq_keys *p, char *name)
 {
 	bool ext;
 
 	spin_lock_irq(&lc->lock);
-	*p = lc->policy;
+	*p = lc->keys;
 	ext = lc->pol.ext;
 	if (name)
-		strscpy(name, lc->pol.ops ? lc->pol.ops->name : "-",
-			LUNQ_POL_NAME);
+		strscpy(name, lunq_pol_name(&lc->pol), LUNQ_POL_NAME);
 	spin_unlock_irq(&lc->lock);
 	return ext;
 }
@@ -123,7 +122,7 @@ bool lunq_get_policy(struct lunq_c *lc, struct lunq_policy *p, char *name)
 int lunq_set_words(struct lunq_c *lc, unsigned int argc, char **argv,
 		   const char **err, const char **word)
 {
-	struct lunq_policy np;
+	struct lunq_keys np;
 	bool kick;
 
 	mutex_lock(&lc->msg_lock);
@@ -136,7 +135,7 @@ int lunq_set_words(struct lunq_c *lc, unsigned int argc, char **argv,
 		return -EINVAL;
 	}
 	spin_lock_irq(&lc->lock);
-	lc->policy = np;
+	lc->keys = np;
 	kick = lunq_apply_policy(lc, ktime_get_ns());
 	lunq_arm_timer(lc);
 	lunq_win_kick(lc);
@@ -187,7 +186,8 @@ bool lunq_policy_tick(struct lunq_c *lc, u64 now)
 				 LUNQ_TC_RESTORE, now);
 }
 
-int lunq_policy_attach(struct lunq_c *lc, const struct lunq_policy_ops *ops)
+int lunq_policy_attach(struct lunq_c *lc, const struct lunq_policy_ops *ops,
+		       const char *name)
 {
 	struct lunq_pol_view pv;
 	bool kick = false;
@@ -203,7 +203,9 @@ int lunq_policy_attach(struct lunq_c *lc, const struct lunq_policy_ops *ops)
 		err = -EBUSY;
 	} else {
 		now = ktime_get_ns();
-		lunq_pol_use(&lc->pol, ops, lc->policy.val, true);
+		lc->pol.dev.id = lc->evq.devt;
+		strscpy(lc->pol.dev.name, name, sizeof(lc->pol.dev.name));
+		lunq_pol_use_ext(&lc->pol, ops, lc->keys.val);
 		lunq_throttle_view(lc, &pv, now);
 		kick = lunq_throttle_set(lc, lunq_pol_start(&lc->pol, &pv),
 					 LUNQ_TC_SET, now);
@@ -225,11 +227,11 @@ bool lunq_policy_detach(struct lunq_c *lc, const struct lunq_policy_ops *ops)
 
 	mutex_lock(&lc->msg_lock);
 	spin_lock_irq(&lc->lock);
-	was = lc->pol.ext && (!ops || lc->pol.ops == ops);
+	was = lc->pol.ext && (!ops || lc->pol.ext == ops);
 	if (was) {
 		lunq_pol_stop(&lc->pol);
-		lc->pol.ops = NULL;	/* the table's, started afresh */
-		lc->pol.ext = false;
+		lc->pol.ext = NULL;	/* the table's, started afresh */
+		lc->pol.bi = NULL;
 		kick = lunq_apply_policy(lc, ktime_get_ns());
 		lc->win_rebase = true;
 		lunq_arm_timer(lc);

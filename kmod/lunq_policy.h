@@ -17,17 +17,17 @@
  * message, table-only keys refused).  NULL or the error text; *@word is
  * the bad word or NULL.
  */
-const char *lunq_parse_words(struct lunq_c *lc, struct lunq_policy *p,
+const char *lunq_parse_words(struct lunq_c *lc, struct lunq_keys *p,
 			     unsigned int argc, char **argv, bool live,
 			     const char **word);
-/* Push @lc->policy into the IO path; true when waiters can go.  Locked. */
+/* Push @lc->keys into the IO path; true when waiters can go.  Locked. */
 bool lunq_apply_policy(struct lunq_c *lc, u64 now);
 /*
  * The table's policy into @p and, when @name is not NULL, the name of the
  * throttle policy in force (LUNQ_POL_NAME bytes) into @name, under one
  * lock; true when that one is from outside (BPF).
  */
-bool lunq_get_policy(struct lunq_c *lc, struct lunq_policy *p, char *name);
+bool lunq_get_policy(struct lunq_c *lc, struct lunq_keys *p, char *name);
 /*
  * Apply @argc "key:value" words, all or nothing (the "set" message).  On
  * error returns -EINVAL, *@err is a constant message and *@word the bad
@@ -48,10 +48,11 @@ bool lunq_policy_tick(struct lunq_c *lc, u64 now);
 /*
  * A policy from outside (BPF, lunq_bpf.c) takes over from the table's
  * keys until detached: started at once, its limits auto_min..auto_max,
- * its QUEUE FULL heard by the window work.  -EBUSY when one is attached
- * already, -ENOMEM.  May sleep.
+ * its QUEUE FULL heard by the window work; its callbacks name the device
+ * @name.  -EBUSY when one is attached already, -ENOMEM.  May sleep.
  */
-int lunq_policy_attach(struct lunq_c *lc, const struct lunq_policy_ops *ops);
+int lunq_policy_attach(struct lunq_c *lc, const struct lunq_policy_ops *ops,
+		       const char *name);
 /*
  * Back to the policy of the table's keys, started afresh, when @ops (NULL:
  * any from outside) is attached.  True when it was.  May sleep.

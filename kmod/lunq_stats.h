@@ -91,6 +91,12 @@ void lunq_stats_hist(struct lunq_stats *st, enum lunq_hist_kind kind,
  */
 u64 lunq_stats_svc_window(struct lunq_stats *st, u64 *prev, u64 *win);
 
+/*
+ * The same for the reads' and writes' wait in lunq (those that did not
+ * wait in bucket 0).  Returns the sum of all their waits so far (ns).
+ */
+u64 lunq_stats_wait_window(struct lunq_stats *st, u64 *prev, u64 *win);
+
 void lunq_stats_zero(struct lunq_stats *st);
 
 /* Add everything of @src (idle, about to go) to @dst: a table reload. */

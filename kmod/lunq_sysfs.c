@@ -122,7 +122,7 @@ static ssize_t fast_path_show(struct kobject *kobj, struct kobj_attribute *a,
 
 static ssize_t lunq_policy_line(struct lunq_c *lc, char *buf)
 {
-	struct lunq_policy p;
+	struct lunq_keys p;
 	int n;
 
 	lunq_get_policy(lc, &p, NULL);
@@ -183,7 +183,7 @@ static struct attribute *lunq_key_list[LUNQ_NR_KEYS + 1];
 
 static ssize_t lunq_key_value(struct lunq_c *lc, enum lunq_key k, char *buf)
 {
-	struct lunq_policy p;
+	struct lunq_keys p;
 
 	lunq_get_policy(lc, &p, NULL);
 	lunq_policy_value(&p, k, buf, PAGE_SIZE - 1);

@@ -65,7 +65,7 @@ static int lunq_parse_opts(struct lunq_c *lc, struct dm_arg_set *as)
 	ret = dm_read_arg_group(&opt_args, as, &n, &ti->error);
 	if (ret)
 		return ret;
-	ti->error = (char *)lunq_parse_words(lc, &lc->policy, n, as->argv,
+	ti->error = (char *)lunq_parse_words(lc, &lc->keys, n, as->argv,
 					     false, &word);
 	if (ti->error) {
 		if (word)
@@ -145,9 +145,9 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		ret = -EINVAL;
 		goto bad;
 	}
-	if (lc->policy.given & (1U << LUNQ_POOL)) {
-		lc->lun.pool = lunq_pool_get(lc->policy.pool,
-					     lc->policy.val[LUNQ_POOL_DEPTH],
+	if (lc->keys.given & (1U << LUNQ_POOL)) {
+		lc->lun.pool = lunq_pool_get(lc->keys.pool,
+					     lc->keys.val[LUNQ_POOL_DEPTH],
 					     &err);
 		if (IS_ERR(lc->lun.pool)) {
 			ti->error = (char *)err;
@@ -156,11 +156,11 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 			goto bad;
 		}
 		/* a table joining the pool reads back the pool's depth */
-		lc->policy.val[LUNQ_POOL_DEPTH] = lc->lun.pool->depth;
+		lc->keys.val[LUNQ_POOL_DEPTH] = lc->lun.pool->depth;
 		/* and the other initiators come and go as for its other LUNs */
 		lc->lun.t0 = lc->lun.pool->t0;
 		/* a pool that already existed: check foreign against it */
-		ti->error = (char *)lunq_parse_words(lc, &lc->policy, 0, NULL,
+		ti->error = (char *)lunq_parse_words(lc, &lc->keys, 0, NULL,
 						     false, &err);
 		if (ti->error) {
 			ret = -EINVAL;
@@ -170,7 +170,7 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 
 	lc->spare = lunq_dev_alloc();
 	if (!lc->spare || lunq_stats_alloc(&lc->st) ||
-	    lunq_win_alloc(lc, lunq_win_needed(&lc->policy))) {
+	    lunq_win_alloc(lc, lunq_win_needed(&lc->keys))) {
 		ti->error = "Cannot allocate counters and histograms";
 		ret = -ENOMEM;
 		goto bad;
@@ -185,7 +185,7 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	 * model whatever "wce" says live; without one, the lower device's
 	 * show through.
 	 */
-	if (lc->policy.val[LUNQ_MODEL])
+	if (lc->keys.val[LUNQ_MODEL])
 		ti->flush_supported = true;
 	ti->num_discard_bios = 1;
 	ti->num_secure_erase_bios = 1;
@@ -430,6 +430,25 @@ static int lunq_msg_set(struct lunq_c *lc, unsigned int argc, char **argv)
 }
 
 /*
+ * "policy expect NAME": the BPF policy named NAME, when registered next,
+ * is this device's (lunq_bpf.h); lunqctl policy attach sends it first.
+ */
+static int lunq_msg_expect(struct lunq_c *lc, const char *name)
+{
+	int err = lunq_bpf_expect(lc, name);
+
+	if (err == -EINVAL)
+		DMERR("policy expect: '%.32s' is not a policy name (1 to %d characters)",
+		      name, LUNQ_POL_NAME - 1);
+	else if (err == -EBUSY)
+		DMERR("policy expect: another lunq device expects '%s' already",
+		      name);
+	else if (err == -EOPNOTSUPP)
+		DMERR("policy expect: this kernel has no BPF policies (bpf_policies=N)");
+	return err;
+}
+
+/*
  * "throttle log": the last LUNQ_TLOG_SIZE moves of the live throttle, oldest
  * first, one per line: <ms since the table was loaded> <from> <to> <cause>.
  */
@@ -464,6 +483,9 @@ static int lunq_message(struct dm_target *ti, unsigned int argc, char **argv,
 	if (argc == 2 && !strcmp(argv[0], "throttle") &&
 	    !strcmp(argv[1], "log"))
 		return lunq_msg_tlog(lc, result, maxlen);
+	if (argc == 3 && !strcmp(argv[0], "policy") &&
+	    !strcmp(argv[1], "expect"))
+		return lunq_msg_expect(lc, argv[2]);
 	if (argc == 2 && !strcmp(argv[0], "policy") &&
 	    !strcmp(argv[1], "detach")) {
 		/* a BPF policy: the table's again (its link stays) */
@@ -471,7 +493,7 @@ static int lunq_message(struct dm_target *ti, unsigned int argc, char **argv,
 			  lunq_bpf_detach(lc) ? "detached" : "none attached");
 		return 1;
 	}
-	DMERR("%s: unknown message '%.32s': expected 'set <key:value>...', 'stats reset', 'throttle log' or 'policy detach'",
+	DMERR("%s: unknown message '%.32s': expected 'set <key:value>...', 'stats reset', 'throttle log', 'policy expect NAME' or 'policy detach'",
 	      dm_device_name(dm_table_get_md(ti->table)),
 	      argc ? argv[0] : "");
 	return -EINVAL;
@@ -488,7 +510,7 @@ static void lunq_status(struct dm_target *ti, status_type_t type,
 {
 	struct lunq_c *lc = ti->private;
 	u64 v[__LUNQ_ST_MAX];
-	struct lunq_policy policy;
+	struct lunq_keys policy;
 	char pname[LUNQ_POL_NAME];
 	unsigned int nopt;
 	bool ext;
@@ -579,9 +601,9 @@ static void lunq_io_hints(struct dm_target *ti, struct queue_limits *limits)
 {
 	struct lunq_c *lc = ti->private;
 
-	unsigned int pblk = lc->policy.val[LUNQ_PBLK];
+	unsigned int pblk = lc->keys.val[LUNQ_PBLK];
 
-	if (lc->policy.given & (1U << LUNQ_PBLK)) {
+	if (lc->keys.given & (1U << LUNQ_PBLK)) {
 		limits->physical_block_size = max(limits->physical_block_size,
 						  pblk);
 		limits->io_min = max_t(unsigned int, limits->io_min,

@@ -20,6 +20,8 @@
  *   lunq_bubble    a completion took longer than bubble_ms
  *   lunq_auto_window  one window of the policy (auto, or one loaded from
  *                     outside): its figures and its decision
+ *   lunq_pol_answer   every answer of the policy in force, any hook:
+ *                     its inputs, its answer and the depth clamped
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM lunq
@@ -31,6 +33,7 @@
 #include <linux/blk_types.h>
 #include "lunq_events.h"
 #include "lunq_pol_ops.h"
+#include "lunq_builtin.h"
 
 #define LUNQ_TRACE_NAME	32
 
@@ -48,6 +51,13 @@ TRACE_DEFINE_ENUM(LUNQ_TC_RAMP_UP);
 TRACE_DEFINE_ENUM(LUNQ_TC_RESTORE);
 TRACE_DEFINE_ENUM(LUNQ_TC_AUTO);
 TRACE_DEFINE_ENUM(LUNQ_TC_BPF);
+TRACE_DEFINE_ENUM(LUNQ_PH_START);
+TRACE_DEFINE_ENUM(LUNQ_PH_WINDOW);
+TRACE_DEFINE_ENUM(LUNQ_PH_QFULL);
+TRACE_DEFINE_ENUM(LUNQ_PH_GOOD);
+TRACE_DEFINE_ENUM(LUNQ_PH_TICK);
+TRACE_DEFINE_ENUM(LUNQ_PH_IDLE);
+TRACE_DEFINE_ENUM(LUNQ_PH_SHARE);
 
 #define LUNQ_TP_DEV_ASSIGN(q)				\
 	do {						\
@@ -300,6 +310,75 @@ TRACE_EVENT(lunq_auto_window,
 		  __entry->name, __entry->ns, __entry->ios, __entry->iops,
 		  __entry->svc_mean_ns, __entry->p99_ns, __entry->wait_ns,
 		  __entry->qfull, __entry->from, __entry->to)
+);
+
+/*
+ * Every answer of the throttle policy in force (a built-in or one from
+ * outside): the hook that asked, the depth in force, the policy's own
+ * answer and the depth after clamping; a window's answer with the
+ * window's figures (0 for the other hooks).
+ */
+TRACE_EVENT(lunq_pol_answer,
+	TP_PROTO(const struct lunq_evq *q, const char *policy, u8 hook,
+		 u32 depth, u32 answer, u32 clamped,
+		 const struct lunq_pol_window *w),
+	TP_ARGS(q, policy, hook, depth, answer, clamped, w),
+	TP_STRUCT__entry(
+		__field(dev_t, dev)
+		__array(char, name, LUNQ_TRACE_NAME)
+		__array(char, policy, LUNQ_POL_NAME)
+		__field(u8, hook)
+		__field(u32, depth)
+		__field(u32, answer)
+		__field(u32, clamped)
+		__field(u64, ios)
+		__field(u64, iops)
+		__field(u64, svc_min_ns)
+		__field(u64, svc_p50_ns)
+		__field(u64, svc_p99_ns)
+		__field(u64, inflight_x1000)
+		__field(u64, wait_p99_ns)
+		__field(u64, qfull)
+		__field(u32, pool_depth)
+		__field(u32, pool_busy)
+		__field(u32, pool_share)
+	),
+	TP_fast_assign(
+		LUNQ_TP_DEV_ASSIGN(q);
+		strscpy(__entry->policy, policy, LUNQ_POL_NAME);
+		__entry->hook = hook;
+		__entry->depth = depth;
+		__entry->answer = answer;
+		__entry->clamped = clamped;
+		__entry->ios = w ? w->ios : 0;
+		__entry->iops = w ? w->iops : 0;
+		__entry->svc_min_ns = w ? w->svc_min_ns : 0;
+		__entry->svc_p50_ns = w ? w->svc_p50_ns : 0;
+		__entry->svc_p99_ns = w ? w->svc_p99_ns : 0;
+		__entry->inflight_x1000 = w ? w->inflight_x1000 : 0;
+		__entry->wait_p99_ns = w ? w->lunq_wait_p99_ns : 0;
+		__entry->qfull = w ? w->qfull : 0;
+		__entry->pool_depth = w ? w->pool_depth : 0;
+		__entry->pool_busy = w ? w->pool_busy : 0;
+		__entry->pool_share = w ? w->pool_share : 0;
+	),
+	TP_printk(LUNQ_TP_DEV_FMT " policy=%s hook=%s depth=%u answer=%u clamped=%u ios=%llu iops=%llu svc_min=%llu svc_p50=%llu svc_p99=%llu inflight=%llu wait_p99=%llu qfull=%llu pool=%u busy=%u share=%u",
+		  MAJOR(__entry->dev), MINOR(__entry->dev), __entry->name,
+		  __entry->policy,
+		  __print_symbolic(__entry->hook,
+				 { LUNQ_PH_START, "start" },
+				 { LUNQ_PH_WINDOW, "window" },
+				 { LUNQ_PH_QFULL, "qfull" },
+				 { LUNQ_PH_GOOD, "good" },
+				 { LUNQ_PH_TICK, "tick" },
+				 { LUNQ_PH_IDLE, "idle" },
+				 { LUNQ_PH_SHARE, "share" }),
+		  __entry->depth, __entry->answer, __entry->clamped,
+		  __entry->ios, __entry->iops, __entry->svc_min_ns,
+		  __entry->svc_p50_ns, __entry->svc_p99_ns,
+		  __entry->inflight_x1000, __entry->wait_p99_ns,
+		  __entry->qfull, __entry->pool_depth, __entry->pool_busy,
+		  __entry->pool_share)
 );
 
 #endif /* _LUNQ_TRACE_H */

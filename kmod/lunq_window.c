@@ -31,20 +31,75 @@
 
 static bool lunq_win_on(const struct lunq_c *lc)
 {
-	return lc->pol.ops && (lc->pol.ops->window || lc->pol.ext);
+	return lunq_pol_windows(&lc->pol);
 }
 
 /* The window starts now: the counts it will be the difference from. */
 static void lunq_win_base(struct lunq_c *lc, u64 now, u64 ios, u64 wtime,
-			  u64 qfull)
+			  u64 qfull, u64 rlen)
 {
 	struct lunq_win *w = &lc->win;
 
 	w->svc_sum = lunq_stats_svc_window(&lc->st, w->prev, w->win);
+	w->wait_sum = lunq_stats_wait_window(&lc->st, w->wprev, w->wwin);
 	w->t = now;
 	w->ios = ios;
 	w->wtime = wtime;
 	w->qfull = qfull;
+	w->rlen = rlen;
+}
+
+/*
+ * The window's figures, from the counts now and at its start (struct
+ * lunq_pol_window, lunq_pol_ops.h); the next window starts from here.
+ */
+static void lunq_win_cut(struct lunq_c *lc, struct lunq_pol_window *s, u64 now,
+			 u64 ios, u64 wtime, u64 qfull, u64 rlen)
+{
+	struct lunq_win *w = &lc->win;
+	u64 sum = lunq_stats_svc_window(&lc->st, w->prev, w->win);
+	u64 wsum = lunq_stats_wait_window(&lc->st, w->wprev, w->wwin);
+	u64 waited = lunq_hist_total(w->wwin);
+
+	s->ns = now - w->t;
+	s->ios = lunq_hist_total(w->win);
+	s->iops = s->ns ? div64_u64(s->ios * NSEC_PER_SEC, s->ns) : 0;
+	s->svc_sum_ns = sum - w->svc_sum;
+	s->svc_mean_ns = s->ios ? div64_u64(s->svc_sum_ns, s->ios) : 0;
+	s->svc_p99_ns = lunq_hist_percentile(w->win, U64_MAX, 990000);
+	s->svc_p50_ns = lunq_hist_percentile(w->win, U64_MAX, 500000);
+	s->svc_min_ns = lunq_hist_min(w->win);
+	s->wait_ns = wtime - w->wtime;
+	s->qfull = qfull - w->qfull;
+	s->inflight_x1000 = s->ns ? div64_u64((rlen - w->rlen) * 1000, s->ns)
+				  : 0;
+	s->lunq_wait_mean_ns = waited ? div64_u64(wsum - w->wait_sum, waited)
+				      : 0;
+	s->lunq_wait_p99_ns = lunq_hist_percentile(w->wwin, U64_MAX, 990000);
+	w->svc_sum = sum;
+	w->wait_sum = wsum;
+	w->t = now;
+	w->ios = ios;
+	w->wtime = wtime;
+	w->qfull = qfull;
+	w->rlen = rlen;
+}
+
+/* What the window sees of the pool: its busy devices, this one's part. */
+static void lunq_win_pool_view(struct lunq_c *lc, bool busy)
+{
+	struct lunq_win *w = &lc->win;
+	u32 share = busy ? lc->keys.val[LUNQ_SHARE] : 0;
+
+	if (!lc->lun.pool)
+		return;
+	lunq_pool_view(lc->lun.pool, &w->view_share, share, &w->view_busy,
+		       &w->view_part);
+}
+
+static void lunq_win_pool_view_leave(struct lunq_c *lc)
+{
+	lunq_win_pool_view(lc, false);
 }
 
 /* Not (or no longer) auto in its pool: its commands and share leave it. */
@@ -88,15 +143,6 @@ static bool lunq_win_pool(struct lunq_c *lc, u64 now)
 	return lunq_throttle_set(lc, d, LUNQ_TC_AUTO, now);
 }
 
-static bool lunq_win_ready(struct lunq_c *lc, u64 ns, u64 ios, bool *idle)
-{
-	const struct lunq_pol *p = &lc->pol;
-
-	if (p->ops->win_ready)
-		return p->ops->win_ready(p, ns, ios, idle);
-	*idle = false;
-	return ns >= LUNQ_WIN_NS;
-}
 
 void lunq_win_work(struct work_struct *work)
 {
@@ -105,7 +151,7 @@ void lunq_win_work(struct work_struct *work)
 	struct lunq_win *w = &lc->win;
 	struct lunq_pol_window s = { 0 };
 	u64 v[__LUNQ_ST_MAX] = { 0 };
-	u64 now, ios, wtime, qfull;
+	u64 now, ios, wtime, qfull, rlen;
 	bool rebase = false, ready = false, idle = false, kick = false;
 	u32 d, was;
 
@@ -118,13 +164,20 @@ void lunq_win_work(struct work_struct *work)
 	now = ktime_get_ns();
 	if (!lc->win_live || !lunq_win_on(lc)) {
 		lunq_win_pool_leave(lc);
+		lunq_win_pool_view_leave(lc);
 		spin_unlock_irq(&lc->lock);
 		return;
 	}
 	lunq_integ_update(&lc->integ, now, lc->integ.nwait, lc->integ.nact);
 	wtime = lc->integ.wtime;
-	if (lc->lun.pool)
+	rlen = lc->integ.rlentime - lc->fast_rlen0 +
+	       lunq_stats_fast_rlen(&lc->st, now);
+	if (lc->lun.pool) {
+		lunq_win_pool_view(lc, wtime != w->view_wtime ||
+				   lc->integ.nwait);
+		w->view_wtime = wtime;
 		kick |= lunq_win_pool(lc, now);
+	}
 	qfull = lc->qfull;
 	if (lc->pol.ext && lc->pol.qfull_pending) {
 		/* from outside: QUEUE FULL is heard here, not in the IO path */
@@ -149,7 +202,8 @@ void lunq_win_work(struct work_struct *work)
 		lc->win_rebase = false;
 		rebase = true;
 	} else {
-		ready = lunq_win_ready(lc, now - w->t, ios - w->ios, &idle);
+		ready = lunq_pol_win_ready(&lc->pol, now - w->t,
+					   ios - w->ios, LUNQ_WIN_NS, &idle);
 		if (idle) {
 			was = lc->host.thr.depth;
 			d = lunq_pol_idle(&lc->pol, now, was);
@@ -160,31 +214,21 @@ void lunq_win_work(struct work_struct *work)
 	}
 	spin_unlock_irq(&lc->lock);
 
-	if (rebase || idle) {
-		lunq_win_base(lc, now, ios, wtime, qfull);
-	} else if (ready) {
-		u64 sum = lunq_stats_svc_window(&lc->st, w->prev, w->win);
-
-		s.ns = now - w->t;
-		s.ios = lunq_hist_total(w->win);
-		s.iops = s.ns ? div64_u64(s.ios * NSEC_PER_SEC, s.ns) : 0;
-		s.svc_sum_ns = sum - w->svc_sum;
-		s.svc_mean_ns = s.ios ? div64_u64(s.svc_sum_ns, s.ios) : 0;
-		s.svc_p99_ns = lunq_hist_percentile(w->win, U64_MAX, 990000);
-		s.wait_ns = wtime - w->wtime;
-		s.qfull = qfull - w->qfull;
-		w->svc_sum = sum;
-		w->t = now;
-		w->ios = ios;
-		w->wtime = wtime;
-		w->qfull = qfull;
-	}
+	if (rebase || idle)
+		lunq_win_base(lc, now, ios, wtime, qfull, rlen);
+	else if (ready)
+		lunq_win_cut(lc, &s, now, ios, wtime, qfull, rlen);
 
 	spin_lock_irq(&lc->lock);
 	if (ready && !idle && !lc->win_rebase && !lc->pol.rebase &&
 	    lunq_win_on(lc)) {
 		was = lc->host.thr.depth;
 		lunq_throttle_view(lc, &s.v, now);
+		if (lc->lun.pool) {
+			s.pool_depth = lc->lun.pool->depth;
+			s.pool_busy = w->view_busy;
+			s.pool_share = w->view_part;
+		}
 		d = lunq_pol_window(&lc->pol, &s);
 		trace_lunq_auto_window(&lc->evq, &s, was, d);
 		if (d != was) {
@@ -200,7 +244,7 @@ void lunq_win_work(struct work_struct *work)
 		lunq_kick(lc);
 }
 
-bool lunq_win_needed(const struct lunq_policy *p)
+bool lunq_win_needed(const struct lunq_keys *p)
 {
 	return lunq_pol_select(p->val)->window;
 }
@@ -211,10 +255,12 @@ int lunq_win_alloc(struct lunq_c *lc, bool need)
 
 	if (!need || lc->win.prev)
 		return 0;
-	b = kvcalloc(2 * LUNQ_HIST_BUCKETS, sizeof(*b), GFP_KERNEL);
+	b = kvcalloc(4 * LUNQ_HIST_BUCKETS, sizeof(*b), GFP_KERNEL);
 	if (!b)
 		return -ENOMEM;
 	lc->win.win = b + LUNQ_HIST_BUCKETS;
+	lc->win.wprev = b + 2 * LUNQ_HIST_BUCKETS;
+	lc->win.wwin = b + 3 * LUNQ_HIST_BUCKETS;
 	lc->win.prev = b;
 	return 0;
 }
@@ -224,6 +270,8 @@ void lunq_win_free(struct lunq_c *lc)
 	kvfree(lc->win.prev);
 	lc->win.prev = NULL;
 	lc->win.win = NULL;
+	lc->win.wprev = NULL;
+	lc->win.wwin = NULL;
 }
 
 void lunq_win_kick(struct lunq_c *lc)
@@ -250,5 +298,6 @@ void lunq_win_stop(struct lunq_c *lc)
 	cancel_delayed_work_sync(&lc->win_work);
 	spin_lock_irq(&lc->lock);
 	lunq_win_pool_leave(lc);
+	lunq_win_pool_view_leave(lc);
 	spin_unlock_irq(&lc->lock);
 }

@@ -11,12 +11,12 @@
 #include <linux/workqueue.h>
 
 struct lunq_c;
-struct lunq_policy;
+struct lunq_keys;
 
 /* The delayed work of struct lunq_c.win_work (lunq_core_alloc()). */
 void lunq_win_work(struct work_struct *work);
 /* Whether the policy the table's keys @p select has a window callback. */
-bool lunq_win_needed(const struct lunq_policy *p);
+bool lunq_win_needed(const struct lunq_keys *p);
 /*
  * The window's buffers when @need (may sleep; 0 or -ENOMEM); freed by
  * lunq_win_free().

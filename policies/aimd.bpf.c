@@ -13,7 +13,7 @@ const volatile __u32 good_threshold = 64;	/* completions per +1 */
 __u32 qfulls, goods;
 
 SEC("struct_ops/aimd_start")
-__u32 BPF_PROG(aimd_start, struct lunq_pol *p, const struct lunq_pol_view *v)
+__u32 BPF_PROG(aimd_start, const struct lunq_pol_dev *dev, const struct lunq_pol_view *v)
 {
 	qfulls = 0;
 	goods = 0;
@@ -21,7 +21,7 @@ __u32 BPF_PROG(aimd_start, struct lunq_pol *p, const struct lunq_pol_view *v)
 }
 
 SEC("struct_ops/aimd_qfull")
-__u32 BPF_PROG(aimd_qfull, struct lunq_pol *p, const struct lunq_pol_view *v)
+__u32 BPF_PROG(aimd_qfull, const struct lunq_pol_dev *dev, const struct lunq_pol_view *v)
 {
 	goods = 0;
 	qfulls += v->qfull;
@@ -32,7 +32,7 @@ __u32 BPF_PROG(aimd_qfull, struct lunq_pol *p, const struct lunq_pol_view *v)
 }
 
 SEC("struct_ops/aimd_window")
-__u32 BPF_PROG(aimd_window, struct lunq_pol *p, const struct lunq_pol_window *w)
+__u32 BPF_PROG(aimd_window, const struct lunq_pol_dev *dev, const struct lunq_pol_window *w)
 {
 	__u32 up;
 

@@ -11,7 +11,7 @@
 const volatile __u64 target_ns = 10000000;	/* service p99 goal: 10 ms */
 
 SEC("struct_ops/kyber_window")
-__u32 BPF_PROG(kyber_window, struct lunq_pol *p, const struct lunq_pol_window *w)
+__u32 BPF_PROG(kyber_window, const struct lunq_pol_dev *dev, const struct lunq_pol_window *w)
 {
 	__u32 d = w->v.depth;
 	__u64 p99 = w->svc_p99_ns;

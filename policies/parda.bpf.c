@@ -14,14 +14,14 @@ const volatile __u32 beta = 2;			/* the share */
 __u64 w16;					/* the window, x16 */
 
 SEC("struct_ops/parda_start")
-__u32 BPF_PROG(parda_start, struct lunq_pol *p, const struct lunq_pol_view *v)
+__u32 BPF_PROG(parda_start, const struct lunq_pol_dev *dev, const struct lunq_pol_view *v)
 {
 	w16 = (__u64)(v->depth ?: v->max) * 16;
 	return v->depth;
 }
 
 SEC("struct_ops/parda_window")
-__u32 BPF_PROG(parda_window, struct lunq_pol *p, const struct lunq_pol_window *w)
+__u32 BPF_PROG(parda_window, const struct lunq_pol_dev *dev, const struct lunq_pol_window *w)
 {
 	__u64 lt = w->svc_mean_ns;
 

@@ -20,19 +20,19 @@ static __always_inline __u32 answer(void)
 }
 
 SEC("struct_ops/g_start")
-__u32 BPF_PROG(g_start, struct lunq_pol *p, const struct lunq_pol_view *v)
+__u32 BPF_PROG(g_start, const struct lunq_pol_dev *dev, const struct lunq_pol_view *v)
 {
 	return answer();
 }
 
 SEC("struct_ops/g_window")
-__u32 BPF_PROG(g_window, struct lunq_pol *p, const struct lunq_pol_window *w)
+__u32 BPF_PROG(g_window, const struct lunq_pol_dev *dev, const struct lunq_pol_window *w)
 {
 	return answer();
 }
 
 SEC("struct_ops/g_qfull")
-__u32 BPF_PROG(g_qfull, struct lunq_pol *p, const struct lunq_pol_view *v)
+__u32 BPF_PROG(g_qfull, const struct lunq_pol_dev *dev, const struct lunq_pol_view *v)
 {
 	return answer();
 }

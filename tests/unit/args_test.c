@@ -11,7 +11,7 @@
 #define TAP_PREFIX "args-"
 #include "tap.h"
 
-static enum lunq_arg_err parse(struct lunq_policy *p, const char *w,
+static enum lunq_arg_err parse(struct lunq_keys *p, const char *w,
 			       enum lunq_key *k)
 {
 	u64 seen = 0;
@@ -21,12 +21,12 @@ static enum lunq_arg_err parse(struct lunq_policy *p, const char *w,
 
 int main(void)
 {
-	struct lunq_policy p, q, before;
+	struct lunq_keys p, q, before;
 	enum lunq_key k;
 	char buf[256];
 	u64 seen;
 
-	lunq_policy_init(&p);
+	lunq_keys_init(&p);
 	check(p.val[LUNQ_QDEPTH] == 0 && p.val[LUNQ_PBLK] == 512 &&
 	      p.val[LUNQ_CHANNELS] == 1 && p.given == 0, "defaults");
 
@@ -124,7 +124,7 @@ int main(void)
 	      "format");
 	check(lunq_policy_format(&p, buf, 20) == 1 &&
 	      !strcmp(buf, "qdepth:8"), "format-truncates-whole-words");
-	lunq_policy_init(&p);
+	lunq_keys_init(&p);
 	check(lunq_policy_format(&p, buf, sizeof(buf)) == 0 && !buf[0],
 	      "format-empty");
 	{

@@ -31,7 +31,7 @@ static int same(const char *got, const char *want)
 
 static void test_policy(void)
 {
-	struct lunq_policy p;
+	struct lunq_keys p;
 
 	check(!lq_policy_parse("qdepth:32 auto:knee target_us:0 auto_max:64", &p) &&
 	      p.val[LUNQ_QDEPTH] == 32 && p.val[LUNQ_AUTO] == LQ_AUTO_KNEE &&

@@ -35,7 +35,7 @@ static int run(enum lq_kv_mode mode, const char *want, const char *err_has,
 static void test_policy_read(void)
 {
 	char big[LUNQ_POLICY_MAX + 16], many[LUNQ_POLICY_MAX];
-	struct lunq_policy p;
+	struct lunq_keys p;
 	const char *why = "unset";
 	int i;
 

@@ -461,10 +461,10 @@ static void test_ident(void)
 static struct lq_pf_word W(const char *word)
 {
 	struct lq_pf_word w = { .line = 7, .section = "[s]" };
-	struct lunq_policy p;
+	struct lunq_keys p;
 	u64 seen = 0;
 
-	lunq_policy_init(&p);
+	lunq_keys_init(&p);
 	lunq_parse_word(&p, word, &seen, &w.key);
 	snprintf(w.word, sizeof(w.word), "%s", word);
 	return w;

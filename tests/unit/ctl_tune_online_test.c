@@ -158,7 +158,7 @@ int lq_nl_get_dev(struct lq_nl *nl, const char *name, struct lq_dev *d)
 int lq_nl_set(struct lq_nl *nl, const char *name, const char *words)
 {
 	char buf[LUNQ_POLICY_MAX], *w[LUNQ_NR_KEYS];
-	struct lunq_policy p;
+	struct lunq_keys p;
 	u64 seen = 0;
 	int i, k;
 
