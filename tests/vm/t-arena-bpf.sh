@@ -6,8 +6,8 @@
 # left out with lunqctl's error and has no score; kyber acted: the
 # depth sampled during its run (the last) fell from the 64 it started at
 # (its 10 ms target against the LUN's 32 ms at 64); mine and kyber have
-# depth samples in arena.json and a line in arena-depth-knee64.svg.  Kernels without BPF
-# struct_ops from modules (6.1, RT): SKIP naming it.
+# depth samples in arena.json and a line in arena-depth-knee64.svg.
+# Kernels without BPF struct_ops from modules (6.1, RT): SKIP naming it.
 # group: bpf
 # clock: tcg
 # time: 30
