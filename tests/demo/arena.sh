@@ -52,7 +52,17 @@
 #     IOPS, or at 1.5 times its latency, is said to lose, and by how much
 #   arena.txt (the table), arena.json, arena.svg (the score, a bar per
 #   policy and scenario: IOPS / oracle, in wcache the oracle's write p99 /
-#   the policy's; pale where over the bound), arena.csv (every run)
+#   the policy's; pale where over the bound), arena.csv (every run),
+#   arena-depth-SCENARIO.svg (each policy's depth over its run, a line
+#   each, and the oracle's depth per phase) and arena-depth.csv (the same:
+#   scenario, policy, ms since the load started, the depth from then on),
+#   the depth also in arena.json ("depth": [[ms, depth], ...] per score).
+#   The depth comes from the device's throttle log (dmsetup message NAME
+#   0 throttle log: every move, its time and cause), read once a second
+#   (it keeps the last 128 moves) and at the run's end; the settle time is
+#   measured on it every 0.25 s.  Off the instruction-counting clock
+#   (scripts/arena --bpf: plain TCG) the table and arena.json say the
+#   scores are noisy and not comparable with the icount tables
 # --quick   8 s a phase (16 in full)   --check  the issue's criteria for
 #           auto:knee in the hostile pool, at reduced length: IOPS >= 0.8
 #           x the oracle's, 0 resets; where a scenario has a bound, the
@@ -131,6 +141,10 @@ nb2=$(nullb_create arena_nb2 512 hw_queue_depth=256) || { echo "null_blk failed"
 FLASH="model=flash svc_us=8000"
 DISK="model=hdd seek_ms=8 rpm=7200"
 echo "scenario,run,policy,seconds,iops,lat_ns,qfull_s,resets,neighbour_iops,settle_ms" > "$OUT/arena.csv"
+# every policy's depth over its run (and the oracle's per phase): from ms
+# on (since the load started), depth; a run's last row is its end
+echo "scenario,policy,ms,depth" > "$OUT/arena-depth.csv"
+: > /tmp/arena-phases
 
 # a scenario: its start depth, its phases ("WORDS" each, in order), the
 # LUN's words (the lower device's first), the load (lunqbench's options),
@@ -222,10 +236,48 @@ whole_of() {
 	esac
 }
 
+# steps TLOG CRTIME_NS T0_MS END_MS DEPTH0: the depth over a run, from
+# the device's throttle log ("MS FROM TO CAUSE" a move, MS since the
+# device was created; read every second, blocks ending in "--", as it
+# keeps only the last 128 moves): "MS DEPTH" from MS on (ms since the load
+# started, T0_MS on the guest's clock; CRTIME_NS, the device's creation on
+# the monotonic clock), the first at 0 (DEPTH0, the depth read then, when
+# no move tells it: the table's depth is not a move), the last at END_MS
+# (the run's end); "gap N" last when N stretches of moves were lost
+# between two reads (none expected)
+steps() {
+	awk -v c="$2" -v t0="$3" -v end="$4" -v d0="$5" '
+		$0 == "--" { if (bn == 0) next
+			k = 0
+			if (n > 0) for (i = bn; i >= 1; i--) if (b[i] == e[n]) { k = i; break }
+			if (n > 0 && k == 0) gaps++
+			for (i = k + 1; i <= bn; i++) e[++n] = b[i]
+			bn = 0; next }
+		NF == 4 && $1 ~ /^[0-9]+$/ { b[++bn] = $0 }
+		END {
+			off = int(c / 1e6) - t0; d = d0
+			for (i = 1; i <= n; i++) {
+				split(e[i], f, " "); t = f[1] + off
+				if (t > 0) { d = f[2]; break }
+				d = f[3]
+			}
+			print 0, d
+			for (; i <= n; i++) {
+				split(e[i], f, " "); t = f[1] + off
+				if (t >= end) break
+				if (f[3] != d) print t, f[3]
+				d = f[3]
+			}
+			print end, d
+			if (gaps) print "gap", gaps
+		}' "$1"
+}
+
 # run SCEN LABEL POLICY [PHASE]: one run of T s a phase (PHASE: that
 # phase alone, held for T s); sets R_IOPS R_LAT R_Q R_R R_N (and R_LBMAX,
-# lunqbench's response max), the depth
-# samples in /tmp/arena.depth ("ms depth")
+# lunqbench's response max), R_GAPS; the depth over the run in
+# /tmp/arena.steps ("ms depth" from ms on, steps above), and sampled from
+# it every 0.25 s in /tmp/arena.depth ("ms depth")
 run() {
 	_sc=$1 _lb=$2 _po=$3 _ph=${4:-}
 	_w=$(words_of "$_po" "$(start_of "$_sc")" "$_sc")
@@ -243,9 +295,11 @@ run() {
 		[ "$_sc" = hostile ] && lunqctl remove nq > /dev/null
 		return 1
 	fi
-	_t0=$(now_ms)
-	( _i=0; while [ $_i -lt $((_t * 4)) ]; do
-		echo "$(($(now_ms) - _t0)) $(st aq throttle)"; sleep 0.25; _i=$((_i + 1)); done ) > /tmp/arena.depth &
+	_t0=$(now_ms) _d0=$(st aq throttle)
+	# the throttle log, read once a second (one dmsetup a second, the
+	# guest's only work beside the load): exact times of every move
+	( _i=0; while [ $_i -lt "$_t" ]; do
+		sleep 1; dmsetup message aq 0 throttle log; echo --; _i=$((_i + 1)); done ) > /tmp/arena.tlog 2>&1 &
 	_s=$!
 	_sch=
 	if [ "$_sc" = capacity ] && [ "$_n" -gt 1 ]; then
@@ -261,6 +315,14 @@ run() {
 	lunqbench --json --elapsed "$_t" --interval 0.5 $(load_of "$_sc") /dev/mapper/aq \
 		> /tmp/arena-aq.json 2> /tmp/arena-aq.err || { cat /tmp/arena-aq.err; echo "lunqbench failed ($_lb)"; }
 	wait $_s $_sch $_nn
+	{ dmsetup message aq 0 throttle log; echo --; } >> /tmp/arena.tlog 2>&1
+	steps /tmp/arena.tlog "$(st aq crtime_ns)" "$_t0" $((_t * 1000)) "$_d0" > /tmp/arena.steps
+	R_GAPS=$(awk '$1 == "gap" { print $2 }' /tmp/arena.steps)
+	R_GAPS=${R_GAPS:-0}
+	sed -i '/^gap /d' /tmp/arena.steps
+	awk -v end=$((_t * 1000)) '{ t[NR] = $1; d[NR] = $2 }
+		END { k = 1; for (s = 0; s < end; s += 250) { while (k < NR && t[k + 1] <= s) k++; print s, d[k] } }' \
+		/tmp/arena.steps > /tmp/arena.depth
 	R_IOPS=$(lbv /tmp/arena-aq.json .totals.iops)
 	R_LAT=$(lat_of "$_sc" /tmp/arena-aq.json)
 	R_LBMAX=$(lbv /tmp/arena-aq.json '.totals.percentiles_ns.response.max')
@@ -323,6 +385,12 @@ score() { if [ "$1" = wcache ]; then r3 "$O_LAT" "$3" 4; else r3 "$2" "$O_IOPS" 
 
 say "the arena: $(date -u '+%Y-%m-%d %H:%M:%S UTC'), kernel $(uname -r), clock ${LUNQ_VM_ACCEL:-tcg}; $T s a phase"
 say "  scores against the oracle of the same run (best static depth per phase, from a sweep of $SWEEP)"
+# off the instruction-counting clock (--bpf: the plain TCG clock) a run
+# does not repeat: say so in the table and the JSON
+CLOCK=${LUNQ_VM_ACCEL:-tcg} CLOCK_NOTE=
+[ "$CLOCK" = icount ] ||
+	CLOCK_NOTE="clock $CLOCK, not icount: these scores are noisy (a run does not repeat) and not comparable with the icount tables of make arena"
+[ -z "$CLOCK_NOTE" ] || say "  NOTE: $CLOCK_NOTE"
 for sc in $ONLY; do
 	B=$(bound_of "$sc") LN=$(lat_name "$sc")
 	say ""
@@ -371,7 +439,10 @@ for sc in $ONLY; do
 		st_ms=$(settle /tmp/arena.depth "$L" "$O_DEPTHS")
 		csv "$sc" policy "$(name_of "$p")" $((T * np)) "$R_IOPS" "$R_LAT" "$R_Q" "$R_R" "$R_N" "$st_ms"
 		pv=$(var_of "$p")
-		eval "P_${pv}_IOPS=$R_IOPS P_${pv}_LAT=$R_LAT P_${pv}_Q=$R_Q P_${pv}_R=$R_R P_${pv}_N=$R_N P_${pv}_S=$st_ms"
+		eval "P_${pv}_IOPS=$R_IOPS P_${pv}_LAT=$R_LAT P_${pv}_Q=$R_Q P_${pv}_R=$R_R P_${pv}_N=$R_N P_${pv}_S=$st_ms P_${pv}_G=$R_GAPS"
+		cp /tmp/arena.steps "/tmp/arena-steps-$pv"
+		awk -v s="$sc" -v p="$(name_of "$p")" '{ print s "," p "," $1 "," $2 }' /tmp/arena.steps >> "$OUT/arena-depth.csv"
+		[ "$R_GAPS" = 0 ] || say "  ($(name_of "$p"): $R_GAPS stretches of its depth's moves lost between two reads of the throttle log)"
 		# a static policy that beats the sweep's oracle (by more than
 		# 0.5%, the spread of a run, within the bound) is the oracle
 		if [ "$p" = static16 ] && beats "$sc" "$R_IOPS" "$R_LAT" "$B" "$O_IOPS" "$O_LAT"; then
@@ -379,20 +450,28 @@ for sc in $ONLY; do
 			O_IOPS=$R_IOPS O_LAT=$R_LAT O_N=$R_N O_Q=$R_Q O_R=$R_R O_FROM=static16
 		fi
 	done
+	# the oracle's depth: its depth per phase, the phases every L ms
+	if [ "$sc" = hostile ]; then L=$((P_D / 2)); else L=$((T * 1000)); fi
+	awk -v ds="$O_DEPTHS" -v l="$L" -v end=$((T * np * 1000)) 'BEGIN {
+		n = split(ds, d, " "); p = -1
+		for (t = 0; t < end; t += l) { k = int(t / l) % n + 1; if (d[k] != p) print t, d[k]; p = d[k] }
+		print end, p }' > /tmp/arena-steps-oracle
+	awk -v s="$sc" '{ print s ",oracle," $1 "," $2 }' /tmp/arena-steps-oracle >> "$OUT/arena-depth.csv"
+	echo "$sc $L $((T * np * 1000)) $(phases_of "$sc")" >> /tmp/arena-phases
 	say "$(printf '  %-9s %9s %8s %12s %8s %8s %7s %6s %9s' policy IOPS "/oracle" "$LN" "/oracle" QFULL/s resets Jain settle)"
 	for p in $RAN oracle; do
 		nm=$(name_of "$p")
 		if [ $p = oracle ]; then
-			i=$O_IOPS l=$O_LAT q=$O_Q r=$O_R n=$O_N s="-"
+			i=$O_IOPS l=$O_LAT q=$O_Q r=$O_R n=$O_N s="-" g=0 pv=oracle
 		else
 			pv=$(var_of "$p")
-			eval "i=\$P_${pv}_IOPS l=\$P_${pv}_LAT q=\$P_${pv}_Q r=\$P_${pv}_R n=\$P_${pv}_N s=\$P_${pv}_S"
+			eval "i=\$P_${pv}_IOPS l=\$P_${pv}_LAT q=\$P_${pv}_Q r=\$P_${pv}_R n=\$P_${pv}_N s=\$P_${pv}_S g=\$P_${pv}_G"
 			[ "$s" = -1 ] && s=never || s="$s ms"
 		fi
 		j=-
 		[ "$sc" = hostile ] && j=$(jain "$i" "$n")
 		say "$(printf '  %-9s %9.0f %8s %9s ms %8s %8s %7s %6s %9s' "$nm" "$i" "$(r3 "$i" "$O_IOPS")" "$(ms "$l")" "$(r3 "$l" "$O_LAT" 2)" "$q" "$r" "$j" "$s")"
-		JSON="$JSON{\"scenario\": \"$sc\", \"policy\": \"$nm\", \"iops\": $i, \"iops_vs_oracle\": $(r3 "$i" "$O_IOPS" 4), \"lat\": \"$LN\", \"lat_ns\": $l, \"lat_vs_oracle\": $(r3 "$l" "$O_LAT" 4), \"bound_ns\": $([ "$B" = 0 ] && echo null || echo "$B"), \"qfull_s\": $q, \"resets\": $r, \"jain\": $([ "$j" = - ] && echo null || echo "$j"), \"settle_ms\": $(case $s in never|-) echo null ;; *) echo "${s% ms}" ;; esac), \"score\": $(score "$sc" "$i" "$l"), \"meets_bound\": $(calc "print ($B == 0 || $l <= $B) ? \"true\" : \"false\"")},"
+		JSON="$JSON{\"scenario\": \"$sc\", \"policy\": \"$nm\", \"iops\": $i, \"iops_vs_oracle\": $(r3 "$i" "$O_IOPS" 4), \"lat\": \"$LN\", \"lat_ns\": $l, \"lat_vs_oracle\": $(r3 "$l" "$O_LAT" 4), \"bound_ns\": $([ "$B" = 0 ] && echo null || echo "$B"), \"qfull_s\": $q, \"resets\": $r, \"jain\": $([ "$j" = - ] && echo null || echo "$j"), \"settle_ms\": $(case $s in never|-) echo null ;; *) echo "${s% ms}" ;; esac), \"score\": $(score "$sc" "$i" "$l"), \"meets_bound\": $(calc "print ($B == 0 || $l <= $B) ? \"true\" : \"false\""), \"depth\": [$(awk '{ printf("%s[%d, %d]", (NR > 1 ? ", " : ""), $1, $2) }' "/tmp/arena-steps-$pv")], \"depth_gaps\": $g},"
 	done
 	say "  (oracle: $O_FROM; its depths per phase:$O_DEPTHS)"
 	eval "O_${sc}_IOPS=$O_IOPS O_${sc}_LAT=$O_LAT"
@@ -420,9 +499,10 @@ for sc in $ONLY; do
 		[ "${P_knee_R:--1}" = 0 ]
 		check $? "hostile: auto:knee caused ${P_knee_R:-?} LUN resets (want 0)"
 	fi
-	unset $(for pv in $NAMES; do echo "P_${pv}_IOPS P_${pv}_LAT P_${pv}_Q P_${pv}_R P_${pv}_N P_${pv}_S"; done)
+	unset $(for pv in $NAMES; do echo "P_${pv}_IOPS P_${pv}_LAT P_${pv}_Q P_${pv}_R P_${pv}_N P_${pv}_S P_${pv}_G"; done)
+	rm -f /tmp/arena-steps-*
 done
-echo "{\"kernel\": \"$(uname -r)\", \"clock\": \"${LUNQ_VM_ACCEL:-tcg}\", \"phase_s\": $T, \"scores\": [${JSON%,}]}" > "$OUT/arena.json"
+echo "{\"kernel\": \"$(uname -r)\", \"clock\": \"$CLOCK\", \"comparable_with_icount\": $([ -z "$CLOCK_NOTE" ] && echo true || echo false), \"clock_note\": $([ -z "$CLOCK_NOTE" ] && echo null || echo "\"$CLOCK_NOTE\""), \"phase_s\": $T, \"scores\": [${JSON%,}]}" > "$OUT/arena.json"
 jq . "$OUT/arena.json" > /dev/null 2>&1 || echo "arena.json does not parse"
 
 # arena.svg: IOPS / oracle, one group of bars per scenario, a bar per policy
@@ -472,5 +552,72 @@ jq -r '.scores[] | "\(.scenario) \(.policy) \(.score) \(.meets_bound)"' "$OUT/ar
 		}
 		print "</svg>"
 	}' > "$OUT/arena.svg"
-echo "arena.txt, arena.json, arena.svg and arena.csv in $OUT"
+# arena-depth-SCENARIO.svg: each policy's depth over its run, a line each
+# (the colours of arena.svg), the oracle's depth per phase dashed
+awk -F, -v out="$OUT" '
+	FILENAME != ARGV[2] { split($0, w, " "); L[w[1]] = w[2]; E[w[1]] = w[3]
+		np_[w[1]] = split($0, x, " ") - 3; for (k = 4; k <= np_[w[1]] + 3; k++) ph[w[1], k - 3] = x[k]; next }
+	FNR == 1 { next }
+	{ if (!($1 in si)) { si[$1] = ++ns; sn[ns] = $1 }
+	  if (!($2 in seen) && $2 != "oracle") un[++nu] = $2
+	  seen[$2] = 1
+	  k = ++cnt[$1, $2]; T[$1, $2, k] = $3; D[$1, $2, k] = $4
+	  if ($4 > ymax[$1]) ymax[$1] = $4 }
+	END {
+		n = split("knee target linux sd sd-fc static16 aimd kyber parda", order, " ")
+		for (k = 1; k <= n; k++)
+			if (order[k] in seen) { pn[++np] = order[k]; pi[order[k]] = np }
+		for (k = 1; k <= nu; k++)
+			if (!(un[k] in pi)) { pn[++np] = un[k]; pi[un[k]] = np }
+		if ("oracle" in seen) { pn[++np] = "oracle"; pi["oracle"] = np }
+		split("#4e79a7 #f28e2b #e15759 #76b7b2 #59a14f #edc948 #ff9da7 #9c755f #8cd17d #b07aa1", col, " ")
+		x0 = 60; x1 = 580; y0 = 360; y1 = 60
+		for (s = 1; s <= ns; s++) {
+			sc = sn[s]; f = out "/arena-depth-" sc ".svg"; end = E[sc]; if (end <= 0) end = 1
+			for (st = 1; ymax[sc] / st > 8; st *= 2) ;
+			top = st * int((ymax[sc] + st - 1) / st); if (top < 4) top = 4
+			printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"780\" height=\"410\" font-family=\"sans-serif\" font-size=\"11\">\n" > f
+			printf "<text x=\"%d\" y=\"18\" font-size=\"13\">the arena, %s: each policy'"'"'s depth over its run</text>\n", x0, sc > f
+			printf "<text x=\"%d\" y=\"34\" fill=\"#555\">from the device'"'"'s throttle log (every move); the oracle dashed: its best static depth per phase</text>\n", x0 > f
+			for (d = 0; d <= top; d += st) {
+				y = y0 - d * (y0 - y1) / top
+				printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x0, x1, y, y, d ? "#ddd" : "#000" > f
+				printf "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%d</text>\n", x0 - 5, y + 4, d > f
+			}
+			for (st2 = 1000; end / st2 > 12; st2 *= 2) ;
+			for (t = 0; t <= end; t += st2) {
+				x = x0 + t * (x1 - x0) / end
+				printf "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n", x, x, y0, y0 + 4 > f
+				printf "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n", x, y0 + 16, t / 1000 > f
+			}
+			printf "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n", x0, x0, y1, y0 > f
+			printf "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">time since the load started (s)</text>\n", (x0 + x1) / 2, y0 + 34 > f
+			printf "<text x=\"16\" y=\"%d\" transform=\"rotate(-90 16 %d)\" text-anchor=\"middle\">depth (commands the policy lets out)</text>\n", (y0 + y1) / 2, (y0 + y1) / 2 > f
+			# the phases: a line where one ends, its words on top
+			l = L[sc]; m = np_[sc]
+			for (t = 0; l > 0 && t < end; t += l) {
+				x = x0 + t * (x1 - x0) / end; xe = x0 + (t + l > end ? end : t + l) * (x1 - x0) / end
+				if (t > 0) printf "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#999\" stroke-dasharray=\"2,3\"/>\n", x, x, y1 - 8, y0 > f
+				if (m > 0) printf "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"9\" fill=\"#555\">%s</text>\n", (x + xe) / 2, y1 - 10, ph[sc, int(t / l) % m + 1] > f
+			}
+			ly = y1
+			for (p = 1; p <= np; p++) {
+				nm = pn[p]; c = cnt[sc, nm]
+				if (!c) continue
+				orc = (nm == "oracle")
+				sw = orc ? 1.5 : 4.5 - 3 * (p - 1) / (np > 2 ? np - 2 : 1)
+				path = ""
+				for (k = 1; k <= c; k++) {
+					x = x0 + T[sc, nm, k] * (x1 - x0) / end; y = y0 - D[sc, nm, k] * (y0 - y1) / top
+					path = path (k == 1 ? sprintf("M%.1f %.1f", x, y) : sprintf(" H%.1f V%.1f", x, y))
+				}
+				printf "<path class=\"depth\" data-policy=\"%s\" d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\"%s stroke-linejoin=\"round\"><title>%s</title></path>\n", nm, path, col[orc ? 10 : (p - 1) % 9 + 1], sw, orc ? " stroke-dasharray=\"6,4\"" : "", orc ? "oracle: the best static depth per phase" : nm ": " c - 2 " moves" > f
+				printf "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"%.1f\"%s/><text x=\"%d\" y=\"%d\">%s</text>\n", x1 + 20, x1 + 44, ly, ly, col[orc ? 10 : (p - 1) % 9 + 1], sw, orc ? " stroke-dasharray=\"6,4\"" : "", x1 + 50, ly + 4, nm > f
+				ly += 18
+			}
+			print "</svg>" > f
+			close(f)
+		}
+	}' /tmp/arena-phases "$OUT/arena-depth.csv"
+echo "arena.txt, arena.json, arena.svg, arena.csv, arena-depth.csv and arena-depth-SCENARIO.svg in $OUT"
 exit $FAILS

@@ -5,8 +5,9 @@
 # and kyber are scored (arena.json: a score each, with IOPS), notbpf is
 # left out with lunqctl's error and has no score; kyber acted: the
 # depth sampled during its run (the last) fell from the 64 it started at
-# (its 10 ms target against the LUN's 32 ms at 64).  Kernels without BPF
-# struct_ops from modules (6.1, RT): SKIP naming it.
+# (its 10 ms target against the LUN's 32 ms at 64); mine and kyber have
+# depth samples in arena.json and a line in arena-depth-knee64.svg.
+# Kernels without BPF struct_ops from modules (6.1, RT): SKIP naming it.
 # group: bpf
 # clock: tcg
 # time: 30
@@ -32,6 +33,11 @@ grep -q '^  notbpf left out: lunqctl policy attach ' /tmp/arenab.log ||
 	fail "notbpf.bpf.o was not left out with lunqctl's error"
 [ "$(jq '[.scores[] | select(.policy == "notbpf")] | length' /tmp/arenab/arena.json)" = 0 ] ||
 	fail "arena.json scores notbpf.bpf.o"
+for p in mine kyber; do
+	jq -e --arg p "$p" '.scores[] | select(.policy == $p) | (.depth | length >= 2)' /tmp/arenab/arena.json > /dev/null ||
+		fail "arena.json: no depth samples for $p"
+	grep -q "<path class=\"depth\" data-policy=\"$p\"" /tmp/arenab/arena-depth-knee64.svg || fail "arena-depth-knee64.svg: no line for $p"
+done
 lo=$(awk 'NR == 1 || $2 < m { m = $2 } END { print m }' /tmp/arena.depth)
 [ -n "$lo" ] && [ "$lo" -lt 64 ] || fail "kyber's run: the depth never fell from 64 (least '$lo')"
 ok "arena: mine.bpf.o and kyber scored, notbpf.bpf.o left out with lunqctl's error, kyber's depth 64 -> $lo"

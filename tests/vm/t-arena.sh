@@ -9,7 +9,10 @@
 # the flash model's 16 channels) -- or 12 with the others there, which on
 # RT once got 1.2% more IOPS than 8 through 132 QUEUE FULLs a second
 # retried (the rule: most IOPS, fewer QUEUE FULLs only within 1%);
-# arena.json parses and scores every run; arena.svg is SVG.
+# arena.json parses and scores every run; arena.svg is SVG; the depth
+# over time: arena-depth-hostile.svg has a line per policy and the
+# oracle's, arena.json a depth per score from 0 to the run's end (16 s),
+# arena-depth.csv rows for each policy.
 # On the instruction-counting clock a run repeats (icount: 96.8% measured).
 # The scenarios with a bound or a latency objective: t-arena-bounds.
 # group: throttle
@@ -32,5 +35,14 @@ jq -e '.scores[] | select(.policy == "oracle") | .iops_vs_oracle == 1' /tmp/aren
 [ "$(head -c 4 /tmp/arena/arena.svg 2>/dev/null)" = "<svg" ] && grep -q '^</svg>$' /tmp/arena/arena.svg &&
 	[ "$(grep -c '<rect ' /tmp/arena/arena.svg)" -ge 3 ] || fail "arena.svg: not an SVG with a bar per score"
 grep -c '^hostile,' /tmp/arena/arena.csv | grep -qx 10 || fail "arena.csv: want 10 runs (8 sweep, 2 policies)"
+D=/tmp/arena/arena-depth-hostile.svg
+[ "$(head -c 4 "$D" 2>/dev/null)" = "<svg" ] && grep -q '^</svg>$' "$D" || fail "$D: not an SVG"
+for p in knee static16 oracle; do
+	grep -q "<path class=\"depth\" data-policy=\"$p\" d=\"M[0-9.]* [0-9.]* H" "$D" || fail "$D: no line for $p"
+	jq -e --arg p "$p" '.scores[] | select(.policy == $p) | (.depth | length >= 2 and .[0][0] == 0 and .[-1][0] == 16000)' \
+		/tmp/arena/arena.json > /dev/null || fail "arena.json: $p has no depth from 0 to 16000 ms"
+done
+grep -q '^hostile,knee,0,[0-9]' /tmp/arena/arena-depth.csv && grep -q '^hostile,static16,16000,' /tmp/arena/arena-depth.csv ||
+	fail "arena-depth.csv: no depth rows for knee and static16"
 ok "arena: auto:knee in the hostile pool against the oracle of the same run"
 
