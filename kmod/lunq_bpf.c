@@ -29,6 +29,7 @@
 #include <linux/string.h>
 #include <linux/mutex.h>
 #include <linux/list.h>
+#include <linux/jiffies.h>
 
 #include "lunq_compat.h"
 #include "lunq_core.h"
@@ -55,6 +56,9 @@ struct lunq_bpf_att {
 static DEFINE_MUTEX(lunq_bpf_lock);
 static LIST_HEAD(lunq_bpf_atts);
 
+/* An expectation lasts this long: lunqctl attaches right after. */
+#define LUNQ_BPF_EXPECT_JIFFIES	(10 * HZ)
+
 /* The device expecting a policy of this name; lunq_devs_lock held. */
 static struct lunq_dev *lunq_bpf_expecting(const char *name)
 {
@@ -62,6 +66,8 @@ static struct lunq_dev *lunq_bpf_expecting(const char *name)
 
 	list_for_each_entry(d, &lunq_devs, node)
 		if (d->lc && d->lc->bpf_expect[0] &&
+		    time_before(jiffies, d->lc->bpf_expect_t +
+				LUNQ_BPF_EXPECT_JIFFIES) &&
 		    !strcmp(d->lc->bpf_expect, name))
 			return d;
 	return NULL;
@@ -115,10 +121,12 @@ int lunq_bpf_expect(struct lunq_c *lc, const char *name)
 	mutex_lock(&lunq_devs_lock);
 	mutex_lock(&lunq_bpf_lock);
 	d = lunq_bpf_expecting(name);
-	if (d && d->lc != lc)
+	if (d && d->lc != lc) {
 		err = -EBUSY;	/* registration could not tell them apart */
-	else
+	} else {
 		strscpy(lc->bpf_expect, name, sizeof(lc->bpf_expect));
+		lc->bpf_expect_t = jiffies;
+	}
 	mutex_unlock(&lunq_bpf_lock);
 	mutex_unlock(&lunq_devs_lock);
 	return err;

@@ -26,7 +26,7 @@ void lunq_bpf_exit(void);
 bool lunq_bpf_detach(struct lunq_c *lc);
 /*
  * The device @lc expects the BPF policy named @name (the next one of that
- * name registered attaches to it).  -EINVAL for an empty or too long
+ * name registered within 10 s attaches to it).  -EINVAL for an empty or too long
  * name, -EBUSY when another device expects that name, -EOPNOTSUPP
  * without BPF policies.  May sleep.
  */

@@ -55,6 +55,7 @@ struct lunq_c {
 	struct lunq_keys keys;		/* the table's keys: TABLE status */
 	struct lunq_pol pol;		/* the throttle policy it selects */
 	char bpf_expect[LUNQ_POL_NAME];	/* a BPF policy's name; lunq_bpf.c */
+	unsigned long bpf_expect_t;	/* jiffies: when it was expected */
 	bool pushback;			/* in a noflush suspend */
 
 	/* The emulated LUN, also under @lock. */

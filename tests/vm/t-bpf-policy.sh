@@ -6,6 +6,10 @@
 #  1. aimd (policies/aimd.bpf.c) under lun_depth:4: every QUEUE FULL move
 #     in the throttle log halves the depth exactly, every window move adds;
 #     blktrace at null_blk: never more in flight than the highest depth set.
+#     The same from aimd built against wave 3's header (a policy built
+#     before the views grew keeps loading), each answer traced
+#     (lunq_pol_answer) with a consistent view; "policy expect" refuses
+#     one name on two devices and a name too long.
 #  2. kyber and parda: every window (trace event lunq_auto_window: its
 #     figures and the answer) is the example's rule, recomputed here from
 #     the event's figures; blktrace: in flight <= the highest depth.
@@ -30,7 +34,7 @@ mount -t configfs none /sys/kernel/config 2>/dev/null
 nb1=$(nullb_create nbp1 256 irqmode=2 completion_nsec=1000000) || fail "null_blk nbp1"
 nb2=$(nullb_create nbp2 256 irqmode=2 completion_nsec=1000000) || fail "null_blk nbp2"
 sz=$(sectors "$nb1")
-for f in aimd kyber parda garbage-zero garbage-huge garbage-random; do
+for f in aimd kyber parda garbage-zero garbage-huge garbage-random compat-aimd; do
 	[ -f "$P/$f.bpf.o" ] || fail "$P/$f.bpf.o missing (make policies)"
 done
 
@@ -61,6 +65,20 @@ win_off() {
 	echo 0 > $tr/events/lunq/lunq_auto_window/enable
 	grep -q 'LOST\|overrun: [1-9]' $tr/trace && fail "trace buffer overran"
 	sed -n "s/.* $1 window \([0-9]*\) ns: \([0-9]*\) ios ([0-9]*\/s) svc mean \([0-9]*\) p99 \([0-9]*\) ns, waiting \([0-9]*\) ns, qfull \([0-9]*\); depth \([0-9]*\) -> \([0-9]*\)$/\1 \2 \4 \3 \5 \6 \7 \8/p" $tr/trace
+}
+# pa_on, pa_off: the lunq_pol_answer lines of device NAME
+pa_on() {
+	echo 0 > $tr/tracing_on
+	echo > $tr/trace
+	echo 4096 > $tr/buffer_size_kb
+	echo 1 > $tr/events/lunq/lunq_pol_answer/enable
+	echo 1 > $tr/tracing_on
+}
+pa_off() {
+	echo 0 > $tr/tracing_on
+	echo 0 > $tr/events/lunq/lunq_pol_answer/enable
+	grep -q 'LOST\|overrun: [1-9]' $tr/trace && fail "trace buffer overran"
+	grep "lunq_pol_answer: .* $1 policy=" $tr/trace | sed 's/.* policy=/policy=/'
 }
 # run NAME DEV ARGS...: fio write+verify on NAME with blktrace at DEV; the
 # most commands in flight at DEV in /tmp/maxc
@@ -95,6 +113,47 @@ ok "aimd: every QUEUE FULL move halves, every window move adds; null_blk in flig
 lc 0 policy detach lq
 lc_out "detached"
 [ -e /sys/fs/bpf/lunq/lq ] && fail "detach left the pin"
+dm_remove lq
+
+# --- 1b. aimd built against wave 3's header (tests/bpf/compat) ----------------
+# its ops have char dev[160] and a first argument struct lunq_pol *: it
+# loads (lunqctl leaves "dev" zero, libbpf skips it), keeps its rule, and
+# every answer is the trace event lunq_pol_answer with the window's view
+dm_create lq "0 $sz lunq $nb1 0 3 qdepth:8 lun_depth:4 auto_max:32" || fail "create"
+lc 0 policy attach lq "$P/compat-aimd.bpf.o"
+lc_out "BPF policy aimd attached"
+pa_on
+run lq "$nb1" --size=16m
+pa_off lq > /tmp/pa
+tlog lq > /tmp/tl
+awk '$4 == "qfull" && $3 != ($2 >= 2 ? int($2 / 2) : 1) { print; bad = 1 }
+     $4 == "bpf" && $3 <= $2 { print; bad = 1 } END { exit bad }' /tmp/tl ||
+	fail "compat aimd: a move that is not its rule"
+grep -q ' qfull$' /tmp/tl && grep -q ' bpf$' /tmp/tl || { cat /tmp/tl; fail "compat aimd: want both halvings and increases"; }
+nw=$(grep -c ' hook=window ' /tmp/pa) nq=$(grep -c ' hook=qfull ' /tmp/pa)
+[ "$nw" -ge 5 ] && [ "$nq" -ge 1 ] || fail "lunq_pol_answer: $nw window and $nq qfull answers of aimd"
+# the view: min <= p50 <= p99, in flight between 0 and the highest depth
+awk -v top="$(top lq 8)" '/ hook=window / {
+	for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	if (f["policy"] != "aimd" || f["clamped"] < 1 || f["clamped"] > 32 ||
+	    (f["ios"] > 0 && !(f["svc_min"] > 0 && f["svc_min"] <= f["svc_p50"] && f["svc_p50"] <= f["svc_p99"])) ||
+	    f["inflight"] > top * 1000 || f["pool"] != 0) { print; bad = 1 }
+	if (f["inflight"] > 0) busy++ }
+	END { if (!busy) { print "no window with commands in flight"; bad = 1 }; exit bad }' /tmp/pa ||
+	fail "lunq_pol_answer: a window whose view is impossible"
+ok "aimd built against wave 3's header loads and keeps its rule; $nw window and $nq qfull answers traced (lunq_pol_answer), each view consistent (svc min <= p50 <= p99, in flight <= $(top lq 8))"
+lc 0 policy detach lq
+# a name is expected by one device at a time, and must be 1..15 characters
+dm_create lq2 "0 $sz lunq $nb2 0 1 qdepth:4" || fail "create lq2"
+expect dmsetup message lq 0 policy expect onename
+dmsetup message lq2 0 policy expect onename 2> /dev/null && fail "two devices expect one name"
+dmsetup message lq 0 policy expect 0123456789abcdef 2> /dev/null && fail "a 16-character name expected"
+lc 0 policy attach lq2 "$P/garbage-zero.bpf.o"
+lc 0 policy show lq2
+lc_out "policy garbage (from the BPF program)"
+lc 0 policy detach lq2
+ok "'policy expect': one device per name (another is refused), names of 1..15 characters; an attach to another device is unaffected"
+dm_remove lq2
 dm_remove lq
 
 # --- 2. kyber and parda: each window recomputed from its figures ----------------
