@@ -24,6 +24,10 @@
 #                debug kernel), all in quick mode: what CI runs, within
 #                the time plan of tests/budget; the time of each test in
 #                build/test-times.tsv
+#   make check   sparse (kbuild's C=2) on kmod/ against the VM kernel (6.1)
+#                and 6.12 when its headers are installed; fails on any
+#                warning and prints them (scripts/sparse-kmod; make test
+#                runs it too, tests/unit/sparse.sh)
 #   make test-full  make test, then make test-debug (the long forms)
 #   make kmod-xflush  TEST ONLY: the crash test's negative control module
 #                (build/kmod-xflush/; make tools builds it)
@@ -62,7 +66,7 @@ KDIR ?= $(DEB_KDIR)
 SUBDIRS_USER := $(wildcard lib/Makefile ctl/Makefile bench/Makefile)
 
 .PHONY: bpf-tools kmod-btf policies
-.PHONY: all check-kdir kmod kmod-xflush splat user deps test test-full test-unit test-kunit test-vm test-debug kernel-debug demo arena tools bench bench-overhead bench-compare checkpatch clean help fuzz
+.PHONY: all check check-kdir kmod kmod-xflush splat user deps test test-full test-unit test-kunit test-vm test-debug kernel-debug demo arena tools bench bench-overhead bench-compare checkpatch clean help fuzz
 
 all: kmod splat user tools policies
 
@@ -293,6 +297,10 @@ bench-compare: all
 FUZZ_TIME ?= 600
 fuzz:
 	fuzz/run --time $(FUZZ_TIME)
+
+# sparse on kmod/ (6.1, and 6.12 when installed): no warning allowed
+check:
+	scripts/sparse-kmod
 
 checkpatch:
 	perl $$(scripts/linux-src)/scripts/checkpatch.pl --no-tree --strict -f $$(git ls-files 'kmod/*.c' 'kmod/*.h')

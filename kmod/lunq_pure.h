@@ -2,9 +2,13 @@
 /*
  * Types for the pure-logic parts of dm-lunq.
  *
- * Files that include only this header (lunq_args.c and the later sort,
- * throttle and histogram code) build both in the kernel and in userspace,
- * so KUnit suites and userspace fuzzers exercise the very same code.
+ * Included by lunq_args.h, lunq_hist.h, lunq_integ.h and lunq_names.h (and
+ * lib/lq.h): lunq_args.c, lunq_hist.c, lunq_integ.c and lunq_names.c
+ * build both in the kernel and in userspace (liblunq, lunqctl, lunqbench,
+ * the unit tests and fuzzers), so KUnit suites and userspace tests
+ * exercise the very same code.  The wait queue (lunq_sched.c) and the
+ * throttle (lunq_throttle.c) do not include it: they are kernel-only,
+ * tested by KUnit.
  */
 #ifndef LUNQ_PURE_H
 #define LUNQ_PURE_H

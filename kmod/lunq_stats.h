@@ -11,6 +11,7 @@
 
 #include <linux/percpu.h>
 #include <linux/atomic.h>
+#include <linux/blk_types.h>
 #include "lunq_hist.h"
 #include "uapi/lunq.h"
 
@@ -53,7 +54,7 @@ struct lunq_stats {
 
 /* What one completed IO contributes. */
 struct lunq_done {
-	unsigned int op;	/* REQ_OP_* */
+	enum req_op op;
 	bool flush;		/* an empty flush */
 	bool error;
 	u64 sector;		/* start, 512-byte sectors of the dm device */

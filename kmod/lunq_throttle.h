@@ -11,7 +11,7 @@
  * Who decides the depth is the policy in force (lunq_policy.c: the table's
  * fixed qdepth, a reaction, auto, a BPF policy); every one of them goes
  * through lunq_throttle_set() (lunq_throttle_dev.h), which clamps nothing:
- * lunq_policy.c clamps an answer to the policy's limits first.
+ * the dispatch in lunq_pol.c clamps an answer to the policy's limits first.
  *
  * The lock-free path (lunq_throttle_dev.c): open while @fast_lim is not 0,
  * its value then the live depth (LUNQ_FAST_NOLIMIT for 0): one word, so a
@@ -21,7 +21,8 @@
  * ends.  When the path closes with IOs in flight, @held keeps every slot
  * of the locked path taken until the last of them completes.
  *
- * KUnit: lunq_sched_test.c (admission through the host), lunq_policy_test.c.
+ * KUnit: lunq_sched_test.c (admission through the host), lunq_pol_test.c
+ * (the store and its log).
  */
 #ifndef LUNQ_THROTTLE_H
 #define LUNQ_THROTTLE_H

@@ -26,6 +26,28 @@
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM lunq
 
+/*
+ * @op as the events record it: enum req_op's number as a plain integer.
+ * REQ_OP_* are blk_opf_t, a type sparse restricts to bitwise use, so
+ * neither TRACE_DEFINE_ENUM nor __print_symbolic may hold them; these
+ * names of the same numbers can.  Defined once: the rest of this header
+ * is read again by define_trace.h.
+ */
+#ifndef LUNQ_TRACE_OPS_ONCE
+#define LUNQ_TRACE_OPS_ONCE
+#include <linux/blk_types.h>
+
+enum lunq_trace_op {
+	LUNQ_TRACE_OP_READ = (__force u8)REQ_OP_READ,
+	LUNQ_TRACE_OP_WRITE = (__force u8)REQ_OP_WRITE,
+	LUNQ_TRACE_OP_FLUSH = (__force u8)REQ_OP_FLUSH,
+	LUNQ_TRACE_OP_DISCARD = (__force u8)REQ_OP_DISCARD,
+	LUNQ_TRACE_OP_SECURE_ERASE = (__force u8)REQ_OP_SECURE_ERASE,
+	LUNQ_TRACE_OP_WRITE_ZEROES = (__force u8)REQ_OP_WRITE_ZEROES,
+	LUNQ_TRACE_OP_ZONE_APPEND = (__force u8)REQ_OP_ZONE_APPEND,
+};
+#endif
+
 #if !defined(_LUNQ_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
 #define _LUNQ_TRACE_H
 
@@ -38,13 +60,13 @@
 #define LUNQ_TRACE_NAME	32
 
 /* enum values in the print formats, for perf and trace-cmd */
-TRACE_DEFINE_ENUM(REQ_OP_READ);
-TRACE_DEFINE_ENUM(REQ_OP_WRITE);
-TRACE_DEFINE_ENUM(REQ_OP_FLUSH);
-TRACE_DEFINE_ENUM(REQ_OP_DISCARD);
-TRACE_DEFINE_ENUM(REQ_OP_SECURE_ERASE);
-TRACE_DEFINE_ENUM(REQ_OP_WRITE_ZEROES);
-TRACE_DEFINE_ENUM(REQ_OP_ZONE_APPEND);
+TRACE_DEFINE_ENUM(LUNQ_TRACE_OP_READ);
+TRACE_DEFINE_ENUM(LUNQ_TRACE_OP_WRITE);
+TRACE_DEFINE_ENUM(LUNQ_TRACE_OP_FLUSH);
+TRACE_DEFINE_ENUM(LUNQ_TRACE_OP_DISCARD);
+TRACE_DEFINE_ENUM(LUNQ_TRACE_OP_SECURE_ERASE);
+TRACE_DEFINE_ENUM(LUNQ_TRACE_OP_WRITE_ZEROES);
+TRACE_DEFINE_ENUM(LUNQ_TRACE_OP_ZONE_APPEND);
 TRACE_DEFINE_ENUM(LUNQ_TC_SET);
 TRACE_DEFINE_ENUM(LUNQ_TC_QFULL);
 TRACE_DEFINE_ENUM(LUNQ_TC_RAMP_UP);
@@ -69,7 +91,8 @@ TRACE_DEFINE_ENUM(LUNQ_PH_SHARE);
 
 /* An IO of the lunq device: where, how much, what. */
 DECLARE_EVENT_CLASS(lunq_bio_class,
-	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes, u8 op),
+	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes,
+		 enum req_op op),
 	TP_ARGS(q, sector, bytes, op),
 	TP_STRUCT__entry(
 		__field(dev_t, dev)
@@ -82,29 +105,30 @@ DECLARE_EVENT_CLASS(lunq_bio_class,
 		LUNQ_TP_DEV_ASSIGN(q);
 		__entry->sector = sector;
 		__entry->bytes = bytes;
-		__entry->op = op;
+		__entry->op = (__force u8)op;
 	),
 	TP_printk(LUNQ_TP_DEV_FMT " %s %llu + %u bytes", MAJOR(__entry->dev), MINOR(__entry->dev),
 		  __entry->name,
 		  __print_symbolic(__entry->op,
-				 { REQ_OP_READ, "read" },
-				 { REQ_OP_WRITE, "write" },
-				 { REQ_OP_FLUSH, "flush" },
-				 { REQ_OP_DISCARD, "discard" },
-				 { REQ_OP_SECURE_ERASE, "secure-erase" },
-				 { REQ_OP_WRITE_ZEROES, "write-zeroes" },
-				 { REQ_OP_ZONE_APPEND, "zone-append" }),
+				 { LUNQ_TRACE_OP_READ, "read" },
+				 { LUNQ_TRACE_OP_WRITE, "write" },
+				 { LUNQ_TRACE_OP_FLUSH, "flush" },
+				 { LUNQ_TRACE_OP_DISCARD, "discard" },
+				 { LUNQ_TRACE_OP_SECURE_ERASE, "secure-erase" },
+				 { LUNQ_TRACE_OP_WRITE_ZEROES, "write-zeroes" },
+				 { LUNQ_TRACE_OP_ZONE_APPEND, "zone-append" }),
 		  (unsigned long long)__entry->sector, __entry->bytes)
 );
 
 DEFINE_EVENT(lunq_bio_class, lunq_wait,
-	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes, u8 op),
+	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes,
+		 enum req_op op),
 	TP_ARGS(q, sector, bytes, op)
 );
 
 TRACE_EVENT(lunq_dispatch,
-	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes, u8 op,
-		 sector_t lsector, u64 wait_ns),
+	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes,
+		 enum req_op op, sector_t lsector, u64 wait_ns),
 	TP_ARGS(q, sector, bytes, op, lsector, wait_ns),
 	TP_STRUCT__entry(
 		__field(dev_t, dev)
@@ -119,7 +143,7 @@ TRACE_EVENT(lunq_dispatch,
 		LUNQ_TP_DEV_ASSIGN(q);
 		__entry->sector = sector;
 		__entry->bytes = bytes;
-		__entry->op = op;
+		__entry->op = (__force u8)op;
 		__entry->lsector = lsector;
 		__entry->wait_ns = wait_ns;
 	),
@@ -127,21 +151,21 @@ TRACE_EVENT(lunq_dispatch,
 		  MAJOR(__entry->dev), MINOR(__entry->dev),
 		  __entry->name,
 		  __print_symbolic(__entry->op,
-				 { REQ_OP_READ, "read" },
-				 { REQ_OP_WRITE, "write" },
-				 { REQ_OP_FLUSH, "flush" },
-				 { REQ_OP_DISCARD, "discard" },
-				 { REQ_OP_SECURE_ERASE, "secure-erase" },
-				 { REQ_OP_WRITE_ZEROES, "write-zeroes" },
-				 { REQ_OP_ZONE_APPEND, "zone-append" }),
+				 { LUNQ_TRACE_OP_READ, "read" },
+				 { LUNQ_TRACE_OP_WRITE, "write" },
+				 { LUNQ_TRACE_OP_FLUSH, "flush" },
+				 { LUNQ_TRACE_OP_DISCARD, "discard" },
+				 { LUNQ_TRACE_OP_SECURE_ERASE, "secure-erase" },
+				 { LUNQ_TRACE_OP_WRITE_ZEROES, "write-zeroes" },
+				 { LUNQ_TRACE_OP_ZONE_APPEND, "zone-append" }),
 		  (unsigned long long)__entry->sector, __entry->bytes,
 		  (unsigned long long)__entry->lsector, __entry->wait_ns)
 );
 
 /* A completion (lunq_complete) and a slow one (lunq_bubble). */
 DECLARE_EVENT_CLASS(lunq_done_class,
-	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes, u8 op,
-		 int error, u64 wait_ns, u64 svc_ns),
+	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes,
+		 enum req_op op, int error, u64 wait_ns, u64 svc_ns),
 	TP_ARGS(q, sector, bytes, op, error, wait_ns, svc_ns),
 	TP_STRUCT__entry(
 		__field(dev_t, dev)
@@ -157,7 +181,7 @@ DECLARE_EVENT_CLASS(lunq_done_class,
 		LUNQ_TP_DEV_ASSIGN(q);
 		__entry->sector = sector;
 		__entry->bytes = bytes;
-		__entry->op = op;
+		__entry->op = (__force u8)op;
 		__entry->error = error;
 		__entry->wait_ns = wait_ns;
 		__entry->svc_ns = svc_ns;
@@ -166,27 +190,27 @@ DECLARE_EVENT_CLASS(lunq_done_class,
 		  MAJOR(__entry->dev), MINOR(__entry->dev),
 		  __entry->name,
 		  __print_symbolic(__entry->op,
-				 { REQ_OP_READ, "read" },
-				 { REQ_OP_WRITE, "write" },
-				 { REQ_OP_FLUSH, "flush" },
-				 { REQ_OP_DISCARD, "discard" },
-				 { REQ_OP_SECURE_ERASE, "secure-erase" },
-				 { REQ_OP_WRITE_ZEROES, "write-zeroes" },
-				 { REQ_OP_ZONE_APPEND, "zone-append" }),
+				 { LUNQ_TRACE_OP_READ, "read" },
+				 { LUNQ_TRACE_OP_WRITE, "write" },
+				 { LUNQ_TRACE_OP_FLUSH, "flush" },
+				 { LUNQ_TRACE_OP_DISCARD, "discard" },
+				 { LUNQ_TRACE_OP_SECURE_ERASE, "secure-erase" },
+				 { LUNQ_TRACE_OP_WRITE_ZEROES, "write-zeroes" },
+				 { LUNQ_TRACE_OP_ZONE_APPEND, "zone-append" }),
 		  (unsigned long long)__entry->sector, __entry->bytes,
 		  __entry->wait_ns, __entry->svc_ns,
 		  __entry->wait_ns + __entry->svc_ns, __entry->error)
 );
 
 DEFINE_EVENT(lunq_done_class, lunq_complete,
-	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes, u8 op,
-		 int error, u64 wait_ns, u64 svc_ns),
+	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes,
+		 enum req_op op, int error, u64 wait_ns, u64 svc_ns),
 	TP_ARGS(q, sector, bytes, op, error, wait_ns, svc_ns)
 );
 
 DEFINE_EVENT(lunq_done_class, lunq_bubble,
-	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes, u8 op,
-		 int error, u64 wait_ns, u64 svc_ns),
+	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes,
+		 enum req_op op, int error, u64 wait_ns, u64 svc_ns),
 	TP_ARGS(q, sector, bytes, op, error, wait_ns, svc_ns)
 );
 
@@ -219,8 +243,8 @@ TRACE_EVENT(lunq_throttle,
 );
 
 TRACE_EVENT(lunq_qfull,
-	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes, u8 op,
-		 u32 depth, u32 transport),
+	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes,
+		 enum req_op op, u32 depth, u32 transport),
 	TP_ARGS(q, sector, bytes, op, depth, transport),
 	TP_STRUCT__entry(
 		__field(dev_t, dev)
@@ -235,7 +259,7 @@ TRACE_EVENT(lunq_qfull,
 		LUNQ_TP_DEV_ASSIGN(q);
 		__entry->sector = sector;
 		__entry->bytes = bytes;
-		__entry->op = op;
+		__entry->op = (__force u8)op;
 		__entry->depth = depth;
 		__entry->transport = transport;
 	),
@@ -243,13 +267,13 @@ TRACE_EVENT(lunq_qfull,
 		  MAJOR(__entry->dev), MINOR(__entry->dev),
 		  __entry->name,
 		  __print_symbolic(__entry->op,
-				 { REQ_OP_READ, "read" },
-				 { REQ_OP_WRITE, "write" },
-				 { REQ_OP_FLUSH, "flush" },
-				 { REQ_OP_DISCARD, "discard" },
-				 { REQ_OP_SECURE_ERASE, "secure-erase" },
-				 { REQ_OP_WRITE_ZEROES, "write-zeroes" },
-				 { REQ_OP_ZONE_APPEND, "zone-append" }),
+				 { LUNQ_TRACE_OP_READ, "read" },
+				 { LUNQ_TRACE_OP_WRITE, "write" },
+				 { LUNQ_TRACE_OP_FLUSH, "flush" },
+				 { LUNQ_TRACE_OP_DISCARD, "discard" },
+				 { LUNQ_TRACE_OP_SECURE_ERASE, "secure-erase" },
+				 { LUNQ_TRACE_OP_WRITE_ZEROES, "write-zeroes" },
+				 { LUNQ_TRACE_OP_ZONE_APPEND, "zone-append" }),
 		  (unsigned long long)__entry->sector, __entry->bytes,
 		  __entry->depth, __entry->transport)
 );
