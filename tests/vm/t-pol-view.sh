@@ -10,7 +10,7 @@
 #   two busy devices in a pool of 32: the view says pool 32, busy 2, share
 #   16; the other one idle: busy 1, share 32.
 # group: throttle stats
-# time: 30
+# time: 20
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 tr=/sys/kernel/tracing
@@ -49,7 +49,7 @@ io_ms() {
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 
 # --- one device: the service, the wait, the mean in flight -------------------
-dm_create pva "0 $sz lunq $nb1 0 3 qdepth:16 auto:knee $FLASH" || fail "create"
+dm_create pva "0 $sz lunq $nb1 0 5 qdepth:16 auto:knee $FLASH" || fail "create"
 load pva 3		# past auto's first moves
 pa_on
 q0=$(io_ms "$nb1") t0=$(now_ms)
@@ -77,8 +77,8 @@ dm_remove pva
 
 # --- two devices in a pool: its depth, busy devices, this one's share --------
 P="pool:pv pool_depth:32"
-dm_create pvb "0 $sz lunq $nb1 0 4 qdepth:8 auto:knee $P $FLASH" || fail "create pvb"
-dm_create pvc "0 $sz lunq $nb2 0 4 qdepth:8 auto:knee $P $FLASH" || fail "create pvc"
+dm_create pvb "0 $sz lunq $nb1 0 7 qdepth:8 auto:knee $P $FLASH" || fail "create pvb"
+dm_create pvc "0 $sz lunq $nb2 0 7 qdepth:8 auto:knee $P $FLASH" || fail "create pvc"
 load pvc 6 &
 fc=$!
 sleep 1
