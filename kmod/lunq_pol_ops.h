@@ -64,10 +64,12 @@ struct lunq_pol_view {
  *	before they were sent below (0 for those that did not wait)
  * @lunq_wait_p99_ns: the p99 of that wait
  * @pool_depth: the slots of the pool the LUN shares (0: not in a pool)
- * @pool_busy: the busy devices of the pool (with commands waiting at their
- *	throttle), this one included when it is
- * @pool_share: this device's share of @pool_depth when the pool's busy
- *	devices split it fairly (by their share: keys); 0 when not in a pool
+ * @pool_busy: the busy devices of the pool: those whose policy has windows
+ *	(auto, BPF) and whose commands waited at their throttle since the
+ *	last tick (50 ms), this one included when it is
+ * @pool_share: this device's part of @pool_depth when the busy devices
+ *	split it by their share: keys (as if it were busy when it is not);
+ *	0 when not in a pool
  */
 struct lunq_pol_window {
 	struct lunq_pol_view v;
