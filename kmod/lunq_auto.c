@@ -160,7 +160,7 @@ static u32 proven_depth(u32 d, u32 k256, u32 proven)
 }
 
 /* Entering hold at the end of down or up (@proven: see above). */
-static u32 knee_hold(struct lunq_auto *a, u64 now, u32 proven)
+static u32 knee_enter_hold(struct lunq_auto *a, u64 now, u32 proven)
 {
 	u32 d = knee_depth(a, now, a->depth, true);
 
@@ -264,7 +264,7 @@ static u32 knee_down_window(struct lunq_auto *a, u64 now)
 	/* fell after holding, or held down to min: hold between */
 	d = a->ref_depth;
 	to_hold(a);
-	return knee_hold(a, now, d);
+	return knee_enter_hold(a, now, d);
 }
 
 /* Phase up: double while the rate grows by a quarter (@bind: binding). */
@@ -283,7 +283,7 @@ static u32 knee_up_window(struct lunq_auto *a, bool bind, u64 now)
 	/* no more growth, or the throttle does not limit the load */
 	d = a->ref_depth;
 	to_hold(a);
-	return knee_hold(a, now, d);
+	return knee_enter_hold(a, now, d);
 }
 
 /* Phase probe: one window at base + step decides. */

@@ -115,9 +115,9 @@ static void lunq_win_pool_leave(struct lunq_c *lc)
  */
 static bool lunq_win_pool(struct lunq_c *lc, u64 now)
 {
-	u32 fair, was = lc->host.thr.depth, d;
-	bool still;
-	u64 until;
+	u32 fair, was, d;
+	bool still = false;
+	u64 until = 0;
 
 	if (!lunq_pol_shares(&lc->pol)) {
 		lunq_win_pool_leave(lc);
@@ -128,6 +128,7 @@ static bool lunq_win_pool(struct lunq_c *lc, u64 now)
 			      lc->integ.nwait, &until, &still);
 	if (!fair)
 		return false;
+	was = lc->host.thr.depth;
 	d = lunq_pol_share(&lc->pol, now, fair, until, still, was);
 	if (d == was)
 		return false;
