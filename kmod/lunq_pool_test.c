@@ -3,8 +3,8 @@
  * KUnit suite for lunq_pool.c (suite lunq_pool): auto's fair shares of a
  * pool (acap from refusals, busy shares, the fair share, the window
  * work's tick, the halving of QUEUE FULL's commands in transport), the
- * seats' counts and the registry.  LUNs (lunq_lun.c) drive the pool as
- * the target does.  Run alone with
+ * window's view of the pool, the seats' counts and the registry.  LUNs
+ * (lunq_lun.c) drive the pool as the target does.  Run alone with
  *   tests/kunit/run 'lunq_pool*'
  */
 #include <kunit/test.h>
@@ -225,6 +225,36 @@ static void lunq_pool_transport_halved(struct kunit *test)
 }
 
 /*
+ * The window's view of the pool (every policy with a window): the busy
+ * devices and this one's part of the depth by shares; a device that is
+ * not busy is counted out but told its part as if it were.
+ */
+static void lunq_pool_view_parts(struct kunit *test)
+{
+	struct lunq_pool p = { 0 };
+	u32 ma = 0, mb = 0, busy, part;
+
+	lunq_pool_init_slots(&p, 32);
+	lunq_pool_view(&p, &ma, 1, &busy, &part);
+	KUNIT_EXPECT_EQ(test, busy, 1U);
+	KUNIT_EXPECT_EQ(test, part, 32U);
+	lunq_pool_view(&p, &mb, 2, &busy, &part);
+	KUNIT_EXPECT_EQ(test, busy, 2U);
+	KUNIT_EXPECT_EQ(test, part, 21U);	/* 32 x 2 / 3 */
+	lunq_pool_view(&p, &ma, 1, &busy, &part);
+	KUNIT_EXPECT_EQ(test, part, 10U);	/* 32 x 1 / 3 */
+	lunq_pool_view(&p, &mb, 0, &busy, &part);
+	KUNIT_EXPECT_EQ(test, busy, 1U);
+	KUNIT_EXPECT_EQ(test, part, 16U);	/* as if busy at 1: 32 / 2 */
+	KUNIT_EXPECT_EQ(test, mb, 0U);
+	/* auto's busy shares are apart */
+	KUNIT_EXPECT_EQ(test, p.busy_shares, 0U);
+	lunq_pool_view(&p, &ma, 0, &busy, &part);
+	KUNIT_EXPECT_EQ(test, p.view_busy, 0U);
+	KUNIT_EXPECT_EQ(test, p.view_shares, 0U);
+}
+
+/*
  * The registry: the first table names the depth, later ones may repeat
  * it or leave it out; another depth, or no depth for a new pool, is an
  * error; the last reference frees it.
@@ -257,6 +287,7 @@ static struct kunit_case lunq_pool_cases[] = {
 	KUNIT_CASE(lunq_pool_acap_runs),
 	KUNIT_CASE(lunq_pool_tick_shares),
 	KUNIT_CASE(lunq_pool_transport_halved),
+	KUNIT_CASE(lunq_pool_view_parts),
 	KUNIT_CASE(lunq_pool_registry),
 	{}
 };
