@@ -11,6 +11,31 @@
 
 #define NS_PER_S	1000000000ULL
 
+/* ---- hold-offs ---- */
+
+void lunq_holdoff_init(struct lunq_holdoff *h, u64 base, u32 from, u64 max)
+{
+	h->base = base;
+	h->from = from;
+	h->max = max;
+	lunq_holdoff_reset(h);
+}
+
+void lunq_holdoff_reset(struct lunq_holdoff *h)
+{
+	h->ns = h->base;
+	h->n = 0;
+}
+
+u64 lunq_holdoff_again(struct lunq_holdoff *h)
+{
+	if (h->n < h->from)
+		h->n++;
+	if (h->n >= h->from)
+		h->ns = min(2 * h->ns, h->max);
+	return h->ns;
+}
+
 /* ---- windowed extremes: LUNQ_AUTO_SLOTS sub-windows of horizon/SLOTS ---- */
 
 static u64 ext_epoch(u64 now, u64 horizon)
@@ -135,7 +160,7 @@ static u32 proven_depth(u32 d, u32 k256, u32 proven)
 }
 
 /* Entering hold at the end of down or up (@proven: see above). */
-static u32 knee_hold(struct lunq_auto *a, u64 now, u32 proven)
+static u32 knee_enter_hold(struct lunq_auto *a, u64 now, u32 proven)
 {
 	u32 d = knee_depth(a, now, a->depth, true);
 
@@ -156,8 +181,10 @@ void lunq_auto_init(struct lunq_auto *a, const struct lunq_auto_cfg *cfg,
 		a->phase = LUNQ_AP_TRACK;
 	else
 		a->phase = a->depth > cfg->min ? LUNQ_AP_DOWN : LUNQ_AP_UP;
-	a->qfull_backoff = cfg->qhold_ns;
-	a->miss_backoff = cfg->hold_ns;
+	lunq_holdoff_init(&a->qhold, cfg->qhold_ns, LUNQ_AUTO_REFUSED,
+			  cfg->hold_max_ns);
+	lunq_holdoff_init(&a->miss, cfg->hold_ns, LUNQ_AUTO_MISSED,
+			  cfg->hold_max_ns);
 	a->settle_until = now;
 }
 
@@ -217,101 +244,173 @@ static bool queues(u64 svc, u64 svc_min)
 	return svc_min && svc * 4 > svc_min * 5;
 }
 
-static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
-		       u64 now)
+/* Phase down: halve while the rate holds. */
+static u32 knee_down_window(struct lunq_auto *a, u64 now)
 {
-	bool bind = binding(s);
 	u32 d = a->depth;
+
+	if (!a->ref_depth || a->rate * 100 >= a->ref_rate * 85) {
+		/* the rate held: the knee is lower still */
+		a->ref_rate = max(a->ref_rate, a->rate);
+		a->ref_depth = d;
+		if (d > a->cfg.min)
+			return max(d / 2, a->cfg.min);
+	} else if (a->ref_depth == a->cfg.start) {
+		/* fell at once: the start was at or below the knee */
+		a->phase = LUNQ_AP_UP;
+		a->ref_depth = a->cfg.start;
+		return min_t(u32, a->cfg.start * 2, a->cfg.max);
+	}
+	/* fell after holding, or held down to min: hold between */
+	d = a->ref_depth;
+	to_hold(a);
+	return knee_enter_hold(a, now, d);
+}
+
+/* Phase up: double while the rate grows by a quarter (@bind: binding). */
+static u32 knee_up_window(struct lunq_auto *a, bool bind, u64 now)
+{
+	u32 d = a->depth;
+
+	if (!a->ref_depth || (bind && a->rate * 4 >= a->ref_rate * 5)) {
+		if (a->ref_depth)
+			a->proven = d;
+		a->ref_rate = a->rate;
+		a->ref_depth = d;
+		if (d < a->cfg.max)
+			return min_t(u32, d * 2, a->cfg.max);
+	}
+	/* no more growth, or the throttle does not limit the load */
+	d = a->ref_depth;
+	to_hold(a);
+	return knee_enter_hold(a, now, d);
+}
+
+/* Phase probe: one window at base + step decides. */
+static u32 knee_probe_window(struct lunq_auto *a, u64 now)
+{
+	u32 d = a->depth;
+
+	/*
+	 * More capacity: at least half of the step's share came back as
+	 * rate, and for a step under an eighth of the depth (where noise
+	 * could fake that much rate) the service time did not grow by more
+	 * than a quarter of it (5% at most) -- else the step queued inside
+	 * the LUN.  A larger step is judged by the rate alone: a host's
+	 * service-time noise (10% under TCG) would fail it, and a false
+	 * pass queues in the LUN, which the queueing rule undoes.  With
+	 * three quarters of the share or more, probe again with twice the
+	 * step.
+	 */
+	if (a->rate * 2 * a->base >=
+	    a->base_rate * (2 * a->base + a->step) &&
+	    (a->step * 8 >= a->base ||
+	     (a->svc * 4 * a->base <=
+	      a->base_svc * (4 * a->base + a->step) &&
+	      a->svc * 100 <= a->base_svc * 105))) {
+		/*
+		 * Less than three quarters of the share: the step reached
+		 * the knee -- hold at the estimate, which now has this
+		 * window's rate.
+		 */
+		if (a->rate * 4 * a->base <
+		    a->base_rate * (4 * a->base + 3 * a->step)) {
+			/*
+			 * The knee is past half the step: hold there at
+			 * least (the estimate's minimum service time is
+			 * biased low by noise), and probe again soon -- it
+			 * grew.
+			 */
+			probe_soon(a);
+			return knee_depth(a, now, a->base + a->step / 2,
+					  false);
+		}
+		a->grew = true;
+		a->base = d;
+		a->base_rate = a->rate;
+		a->base_svc = a->svc;
+		a->step = min_t(u32, a->step * 2, 1U << 15);
+		return d + a->step;
+	}
+	/*
+	 * The last depth that passed, or the estimate if higher; after
+	 * steps that passed the capacity may still be growing (a noisy
+	 * window ended the probe): probe again soon.
+	 */
+	if (a->grew)
+		probe_soon(a);
+	else
+		to_hold(a);
+	return knee_depth(a, now, a->base, false);
+}
+
+/*
+ * In hold, two windows after a queueing cut: judge it.  Still queueing
+ * and the service time did not fall by an eighth: every IO got slower (a
+ * slower device, a busy host), the service time now is the new floor.
+ * No longer queueing but the rate fell by half the depth's share or more
+ * (above the knee a cut keeps the rate): the windows that triggered it
+ * were noise.  Either way the cut is undone: returns the depth before
+ * it.  Otherwise it stands (still queueing with a shorter service time:
+ * the capacity fell, the queueing rule goes on): returns 0.
+ */
+static u32 knee_judge_cut(struct lunq_auto *a, u64 now, u64 svc_min)
+{
+	bool q = queues(a->hold_svc, svc_min);
+	u64 r0 = a->cut_rate;
+	u32 d0 = a->cut_depth;
+
+	a->cut_rate = 0;
+	if (q && a->hold_svc * 8 >= a->cut_svc * 7) {
+		ext_reset(&a->svc_min, now, a->cfg.svc_ns, a->hold_svc, false);
+		/* their product is d (Little): no estimate above d0 */
+		ext_reset(&a->rate_max, now, a->cfg.rate_ns, a->hold_rate,
+			  true);
+		to_hold(a);
+		return d0;
+	}
+	if (!q && a->hold_rate * 2 * d0 < r0 * (d0 + a->depth)) {
+		ext_put(&a->rate_max, now, a->cfg.rate_ns, r0, true);
+		to_hold(a);
+		return d0;
+	}
+	return 0;
+}
+
+/*
+ * In hold, queueing inside the LUN: the mean service time, averaged over
+ * the hold windows (two at least: one slow window is noise), a quarter
+ * above the least.  The depth is above the knee -- the capacity fell, or
+ * the estimate was high.  The rate now, not the remembered peak, times
+ * the least service time says where the knee is now: returns that depth
+ * when below the depth held (the cut, judged two windows later by
+ * knee_judge_cut()), else 0.
+ */
+static u32 knee_queueing_cut(struct lunq_auto *a, u64 now, u64 svc_min)
+{
+	u64 k = min_t(u64, inflight256(a->rate, svc_min), U32_MAX);
+	u32 t = proven_depth(depth_of(k), k, a->proven);
+
+	if (t >= a->depth)
+		return 0;
+	ext_reset(&a->rate_max, now, a->cfg.rate_ns, a->rate, true);
+	a->cut_rate = a->rate;
+	a->cut_svc = a->svc;
+	a->cut_depth = a->depth;
+	to_hold(a);
+	return t;
+}
+
+/*
+ * Phase hold (@bind: binding): the estimate's depth, cut on queueing,
+ * and a probe every probe_every windows.
+ */
+static u32 knee_hold_window(struct lunq_auto *a, bool bind, u64 now)
+{
+	u32 d = a->depth, t;
 	u64 svc_min;
 
-	switch (a->phase) {
-	case LUNQ_AP_DOWN:
-		if (!a->ref_depth || a->rate * 100 >= a->ref_rate * 85) {
-			/* the rate held: the knee is lower still */
-			a->ref_rate = max(a->ref_rate, a->rate);
-			a->ref_depth = d;
-			if (d > a->cfg.min)
-				return max(d / 2, a->cfg.min);
-		} else if (a->ref_depth == a->cfg.start) {
-			/* fell at once: the start was at or below the knee */
-			a->phase = LUNQ_AP_UP;
-			a->ref_depth = a->cfg.start;
-			return min_t(u32, a->cfg.start * 2, a->cfg.max);
-		}
-		/* fell after holding, or held down to min: hold between */
-		d = a->ref_depth;
-		to_hold(a);
-		return knee_hold(a, now, d);
-	case LUNQ_AP_UP:
-		if (!a->ref_depth || (bind && a->rate * 4 >= a->ref_rate * 5)) {
-			if (a->ref_depth)
-				a->proven = d;
-			a->ref_rate = a->rate;
-			a->ref_depth = d;
-			if (d < a->cfg.max)
-				return min_t(u32, d * 2, a->cfg.max);
-		}
-		/* no more growth, or the throttle does not limit the load */
-		d = a->ref_depth;
-		to_hold(a);
-		return knee_hold(a, now, d);
-	case LUNQ_AP_PROBE:
-		/*
-		 * More capacity: at least half of the step's share came back
-		 * as rate, and for a step under an eighth of the depth (where
-		 * noise could fake that much rate) the service time did not
-		 * grow by more than a quarter of it (5% at most) -- else the
-		 * step queued inside the LUN.  A larger step is judged by the
-		 * rate alone: a host's service-time noise (10% under TCG)
-		 * would fail it, and a false pass queues in the LUN, which
-		 * the queueing rule undoes.  With three quarters of the
-		 * share or more, probe again with twice the step.
-		 */
-		if (a->rate * 2 * a->base >=
-		    a->base_rate * (2 * a->base + a->step) &&
-		    (a->step * 8 >= a->base ||
-		     (a->svc * 4 * a->base <=
-		      a->base_svc * (4 * a->base + a->step) &&
-		      a->svc * 100 <= a->base_svc * 105))) {
-			/*
-			 * Less than three quarters of the share: the step
-			 * reached the knee -- hold at the estimate, which
-			 * now has this window's rate.
-			 */
-			if (a->rate * 4 * a->base <
-			    a->base_rate * (4 * a->base + 3 * a->step)) {
-				/*
-				 * The knee is past half the step: hold
-				 * there at least (the estimate's minimum
-				 * service time is biased low by noise),
-				 * and probe again soon -- it grew.
-				 */
-				probe_soon(a);
-				return knee_depth(a, now,
-						  a->base + a->step / 2,
-						  false);
-			}
-			a->grew = true;
-			a->base = d;
-			a->base_rate = a->rate;
-			a->base_svc = a->svc;
-			a->step = min_t(u32, a->step * 2, 1U << 15);
-			return d + a->step;
-		}
-		/*
-		 * The last depth that passed, or the estimate if higher;
-		 * after steps that passed the capacity may still be growing
-		 * (a noisy window ended the probe): probe again soon.
-		 */
-		if (a->grew)
-			probe_soon(a);
-		else
-			to_hold(a);
-		return knee_depth(a, now, a->base, false);
-	default:
-		break;
-	}
-	/* hold: the rate to beat is the average of the hold windows' */
+	/* the rate to beat is the average of the hold windows' */
 	if (bind) {
 		a->hold_rate = a->hold_rate ?
 			(3 * a->hold_rate + a->rate) / 4 : a->rate;
@@ -321,57 +420,14 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	}
 	svc_min = ext_get(&a->svc_min, now, a->cfg.svc_ns, false);
 	if (a->cut_rate && bind && a->hold_n >= 2 && a->cut_depth > d) {
-		bool q = queues(a->hold_svc, svc_min);
-		u64 r0 = a->cut_rate;
-		u32 d0 = a->cut_depth;
-
-		/*
-		 * Two windows after a queueing cut, judge it.  Still
-		 * queueing and the service time did not fall by an eighth:
-		 * every IO got slower (a slower device, a busy host), the
-		 * service time now is the new floor.  No longer queueing but
-		 * the rate fell by half the depth's share or more (above the
-		 * knee a cut keeps the rate): the windows that triggered it
-		 * were noise.  Either way the cut is undone.  Otherwise it
-		 * stands (still queueing with a shorter service time: the
-		 * capacity fell, the rule below goes on).
-		 */
-		a->cut_rate = 0;
-		if (q && a->hold_svc * 8 >= a->cut_svc * 7) {
-			ext_reset(&a->svc_min, now, a->cfg.svc_ns, a->hold_svc,
-				  false);
-			/* their product is d (Little): no estimate above d0 */
-			ext_reset(&a->rate_max, now, a->cfg.rate_ns, a->hold_rate,
-				  true);
-			to_hold(a);
-			return d0;
-		}
-		if (!q && a->hold_rate * 2 * d0 < r0 * (d0 + d)) {
-			ext_put(&a->rate_max, now, a->cfg.rate_ns, r0, true);
-			to_hold(a);
-			return d0;
-		}
-	}
-	/*
-	 * Queueing inside the LUN: the mean service time, averaged over the
-	 * hold windows (two at least: one slow window is noise), a quarter
-	 * above the least.  The depth is above the knee -- the capacity
-	 * fell, or the estimate was high.  The rate now, not the remembered
-	 * peak, times the least service time says where the knee is now.
-	 */
-	if (bind && a->hold_n >= 2 && queues(a->hold_svc, svc_min)) {
-		u64 k = min_t(u64, inflight256(a->rate, svc_min), U32_MAX);
-		u32 t = proven_depth(depth_of(k), k, a->proven);
-
-		if (t < d) {
-			ext_reset(&a->rate_max, now, a->cfg.rate_ns, a->rate,
-				  true);
-			a->cut_rate = a->rate;
-			a->cut_svc = a->svc;
-			a->cut_depth = d;
-			to_hold(a);
+		t = knee_judge_cut(a, now, svc_min);
+		if (t)
 			return t;
-		}
+	}
+	if (bind && a->hold_n >= 2 && queues(a->hold_svc, svc_min)) {
+		t = knee_queueing_cut(a, now, svc_min);
+		if (t)
+			return t;
 	}
 	d = knee_depth(a, now, d, false);
 	if (++a->hold_windows >= a->cfg.probe_every && bind && a->hold_rate &&
@@ -391,25 +447,41 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	return d;
 }
 
+/* auto:knee's window: the rule of its phase (lunq_auto.h). */
+static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
+		       u64 now)
+{
+	switch (a->phase) {
+	case LUNQ_AP_DOWN:
+		return knee_down_window(a, now);
+	case LUNQ_AP_UP:
+		return knee_up_window(a, binding(s), now);
+	case LUNQ_AP_PROBE:
+		return knee_probe_window(a, now);
+	default:
+		return knee_hold_window(a, binding(s), now);
+	}
+}
+
 static u32 target_window(struct lunq_auto *a,
 			 const struct lunq_auto_sample *s, u64 now)
 {
 	u32 d = a->depth, limit = a->cfg.max;
 
-	if (a->failed && now >= a->failed_until + a->miss_backoff) {
+	if (a->failed && now >= a->failed_until + a->miss.ns) {
 		/* no miss for a while: forget it */
 		a->failed = 0;
-		a->miss_backoff = a->cfg.hold_ns;
+		lunq_holdoff_reset(&a->miss);
 	}
 	if (s->p99_ns > a->cfg.target_ns) {
 		u64 t;
 
+		/* the failed depth missed again after its hold-off */
 		if (a->failed == d && now >= a->failed_until)
-			a->miss_backoff = min(2 * a->miss_backoff,
-					      a->cfg.hold_max_ns);
+			lunq_holdoff_again(&a->miss);
 		if (!a->failed || d <= a->failed) {
 			a->failed = d;
-			a->failed_until = now + a->miss_backoff;
+			a->failed_until = now + a->miss.ns;
 		}
 		/* in proportion, by a quarter at most */
 		t = div64_u64((u64)d * a->cfg.target_ns, s->p99_ns);
@@ -450,8 +522,7 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	if (a->ceiling && now >= a->ceiling_until && a->depth > a->ceiling &&
 	    !s->qfull) {
 		a->ceiling = 0;
-		a->refused = 0;
-		a->qfull_backoff = a->cfg.qhold_ns;
+		lunq_holdoff_reset(&a->qhold);
 	}
 	if (a->cfg.mode == LUNQ_AUTO_TARGET) {
 		next = target_window(a, s, now);
@@ -536,16 +607,12 @@ u32 lunq_auto_qfull(struct lunq_auto *a, u64 now, u32 in_transport)
 		 * seconds are found again within a hold-off; those that stay
 		 * are asked ever more rarely).
 		 */
-		if (a->ceiling && cut <= a->ceiling) {
-			if (++a->refused >= LUNQ_AUTO_REFUSED)
-				a->qfull_backoff = min(2 * a->qfull_backoff,
-						       a->cfg.hold_max_ns);
-		} else {
-			a->refused = 0;
-			a->qfull_backoff = a->cfg.qhold_ns;
-		}
+		if (a->ceiling && cut <= a->ceiling)
+			lunq_holdoff_again(&a->qhold);
+		else
+			lunq_holdoff_reset(&a->qhold);
 		a->ceiling = cut;
-		a->ceiling_until = now + a->qfull_backoff;
+		a->ceiling_until = now + a->qhold.ns;
 	}
 	if (a->phase != LUNQ_AP_TRACK && a->phase != LUNQ_AP_HOLD)
 		to_hold(a);

@@ -80,6 +80,7 @@
 #ifndef LUNQ_AUTO_H
 #define LUNQ_AUTO_H
 
+#include <linux/time64.h>
 #include <linux/types.h>
 
 /* Values of the "auto" key (index into its names in lunq_args.c). */
@@ -100,9 +101,35 @@ enum lunq_auto_phase {
 };
 
 #define LUNQ_AUTO_SLOTS	4	/* sub-windows of a windowed min or max */
-#define LUNQ_AUTO_REFUSED 8	/* refusals of a ceiling before its hold-off
-				 * doubles
-				 */
+
+/*
+ * The hold-offs' numbers (struct lunq_holdoff), each in one place: after
+ * QUEUE FULL (a ceiling's, and a pool's capacity for its auto devices,
+ * lunq_pool.c) 0.5 s, doubling from the eighth refusal in a row; after
+ * auto:target's miss 1 s, doubling from the first; both up to 32 s.
+ */
+#define LUNQ_AUTO_QHOLD_NS	(500 * NSEC_PER_MSEC)
+#define LUNQ_AUTO_REFUSED	8
+#define LUNQ_AUTO_HOLD_NS	(1 * NSEC_PER_SEC)
+#define LUNQ_AUTO_MISSED	1
+#define LUNQ_AUTO_HOLD_MAX_NS	(32 * NSEC_PER_SEC)
+
+/*
+ * A hold-off that grows while what it holds off keeps coming back: @base
+ * at first; from the @from-th repeat in a row (lunq_holdoff_again()) each
+ * repeat doubles it, up to @max; lunq_holdoff_reset() starts over.
+ */
+struct lunq_holdoff {
+	u64 base, max;
+	u32 from;
+	u64 ns;			/* the hold-off now */
+	u32 n;			/* repeats in a row (stops counting at @from) */
+};
+
+void lunq_holdoff_init(struct lunq_holdoff *h, u64 base, u32 from, u64 max);
+void lunq_holdoff_reset(struct lunq_holdoff *h);
+/* Another repeat in a row.  Returns the hold-off now. */
+u64 lunq_holdoff_again(struct lunq_holdoff *h);
 
 /* The extreme of the values of the last @horizon ns (LUNQ_AUTO_SLOTS). */
 struct lunq_auto_ext {
@@ -167,11 +194,10 @@ struct lunq_auto {
 	/* QUEUE FULL ceiling, target misses */
 	u32 ceiling;		/* 0: none */
 	u64 ceiling_until;
-	u64 qfull_backoff;
-	u32 refused;		/* times in a row the ceiling was refused */
+	struct lunq_holdoff qhold;	/* the ceiling's, repeats: refusals */
 	u32 failed;		/* auto:target: depth that missed; 0 none */
 	u64 failed_until;
-	u64 miss_backoff;
+	struct lunq_holdoff miss;	/* the failed depth's, repeats: misses */
 	u64 windows, moves;	/* counters */
 };
 

@@ -537,6 +537,90 @@ static void lunq_auto_bounds(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.a.phase, LUNQ_AP_OFF);
 }
 
+/*
+ * The hold-off helper: the base until the from-th repeat in a row, then
+ * twice as long at every repeat, up to the cap; a reset starts over.
+ * QUEUE FULL's numbers: 0.5 s seven times, 1 s at the eighth refusal,
+ * 2, 4 ... 32 s and no more.
+ */
+static void lunq_auto_holdoff_qfull(struct kunit *test)
+{
+	static const u64 want[] = {
+		500 * MS, 500 * MS, 500 * MS, 500 * MS, 500 * MS, 500 * MS,
+		500 * MS, 1 * SEC, 2 * SEC, 4 * SEC, 8 * SEC, 16 * SEC,
+		32 * SEC, 32 * SEC, 32 * SEC,
+	};
+	struct lunq_holdoff h;
+	int i;
+
+	lunq_holdoff_init(&h, LUNQ_AUTO_QHOLD_NS, LUNQ_AUTO_REFUSED,
+			  LUNQ_AUTO_HOLD_MAX_NS);
+	KUNIT_EXPECT_EQ(test, h.ns, 500 * MS);
+	for (i = 0; i < ARRAY_SIZE(want); i++)
+		KUNIT_EXPECT_EQ_MSG(test, lunq_holdoff_again(&h), want[i],
+				    "repeat #%d", i + 1);
+	KUNIT_EXPECT_EQ(test, h.ns, 32 * SEC);
+	lunq_holdoff_reset(&h);
+	KUNIT_EXPECT_EQ(test, h.ns, 500 * MS);
+	/* after a reset the count starts over: the eighth again */
+	for (i = 0; i < LUNQ_AUTO_REFUSED - 1; i++)
+		KUNIT_EXPECT_EQ(test, lunq_holdoff_again(&h), 500 * MS);
+	KUNIT_EXPECT_EQ(test, lunq_holdoff_again(&h), 1 * SEC);
+}
+
+/* auto:target's misses: 1 s, doubling from the first repeat, to 32 s. */
+static void lunq_auto_holdoff_miss(struct kunit *test)
+{
+	struct lunq_holdoff h;
+	u64 want = 2 * SEC;
+	int i;
+
+	lunq_holdoff_init(&h, LUNQ_AUTO_HOLD_NS, LUNQ_AUTO_MISSED,
+			  LUNQ_AUTO_HOLD_MAX_NS);
+	KUNIT_EXPECT_EQ(test, h.ns, 1 * SEC);
+	for (i = 0; i < 8; i++) {
+		KUNIT_EXPECT_EQ(test, lunq_holdoff_again(&h), want);
+		want = min(2 * want, 32 * SEC);
+	}
+	/* a cap that is not a power of two of the base: the cap itself */
+	lunq_holdoff_init(&h, 3 * MS, 2, 10 * MS);
+	KUNIT_EXPECT_EQ(test, lunq_holdoff_again(&h), 3 * MS);
+	KUNIT_EXPECT_EQ(test, lunq_holdoff_again(&h), 6 * MS);
+	KUNIT_EXPECT_EQ(test, lunq_holdoff_again(&h), 10 * MS);
+	KUNIT_EXPECT_EQ(test, lunq_holdoff_again(&h), 10 * MS);
+}
+
+/*
+ * The ceiling's hold-off through lunq_auto_qfull(): refused at the
+ * ceiling again each time its hold-off ends, it holds 0.5 s after the
+ * first QUEUE FULL and the seven refusals after it, then 1 s at the
+ * eighth refusal, 2, 4 ... 32 s; a refusal above the ceiling starts over.
+ */
+static void lunq_auto_qfull_holdoff(struct kunit *test)
+{
+	struct sim s;
+	u64 held;
+	int i;
+
+	sim_start(&s, LUNQ_AUTO_KNEE, 32, 4, MS, 64);
+	for (i = 0; i < 15; i++) {
+		lunq_auto_qfull(&s.a, s.now, 8);
+		held = s.a.ceiling_until - s.now;
+		KUNIT_EXPECT_EQ_MSG(test, held,
+				    i < 8 ? 500 * MS :
+				    min(500 * MS << (i - 7), 32 * SEC),
+				    "refusal #%d", i + 1);
+		KUNIT_EXPECT_EQ(test, s.a.ceiling, 8U);
+		s.now = s.a.ceiling_until + MS;
+	}
+	/* within the same episode: only lower, the hold-off stays */
+	lunq_auto_qfull(&s.a, s.now - 2 * MS, 6);
+	KUNIT_EXPECT_EQ(test, s.a.ceiling, 6U);
+	/* above the known ceiling: another initiator left, start over */
+	lunq_auto_qfull(&s.a, s.now, 12);
+	KUNIT_EXPECT_EQ(test, s.a.ceiling_until - s.now, 500 * MS);
+}
+
 static struct kunit_case lunq_auto_cases[] = {
 	KUNIT_CASE(lunq_auto_knee_from_below),
 	KUNIT_CASE(lunq_auto_knee_from_above),
@@ -552,6 +636,9 @@ static struct kunit_case lunq_auto_cases[] = {
 	KUNIT_CASE(lunq_auto_knee_qfull_periodic),
 	KUNIT_CASE(lunq_auto_target),
 	KUNIT_CASE(lunq_auto_bounds),
+	KUNIT_CASE(lunq_auto_holdoff_qfull),
+	KUNIT_CASE(lunq_auto_holdoff_miss),
+	KUNIT_CASE(lunq_auto_qfull_holdoff),
 	{}
 };
 

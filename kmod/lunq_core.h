@@ -100,8 +100,6 @@ struct lunq_c {
 		u64 rlen, wait_sum;	/* in flight and waits, integrated */
 		u64 *prev, *win;	/* service histogram, kvmalloc'd */
 		u64 *wprev, *wwin;	/* wait histogram, the same block */
-		u64 pool_wtime;		/* wtime at the last tick */
-		u32 pool_share;		/* counted in the pool's busy shares */
 		u64 view_wtime;		/* wtime at the last tick (the view) */
 		u32 view_share;		/* counted busy in the pool's view */
 		u32 view_busy, view_part;	/* the pool's view, last tick */

@@ -281,107 +281,6 @@ static void lunq_lun_reset_never(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l.gen, 0U);
 }
 
-/*
- * Fair shares: two auto LUNs and one that is not in a pool of 32, the
- * others' 16 slots held by other initiators.  A refusal records what the
- * auto LUNs hold (acap, the least of the run); each busy auto LUN's fair
- * share is acap x its share / the busy shares; a LUN that is not auto
- * counts in neither; shares 1:2 split 2:1 ... 1:2; an idle LUN leaves.
- */
-static void lunq_pool_fair_shares(struct kunit *test)
-{
-	struct lunq_pool p;
-	struct lunq_lun a = { .foreign = 16, .pool = &p, .pool_auto = true };
-	struct lunq_lun b = { .foreign = 16, .pool = &p, .pool_auto = true };
-	struct lunq_lun c = { .pool = &p };	/* not auto: held, not shared */
-	u32 sa = 0, sb = 0;
-	u64 until = 0;
-	bool still;
-
-	lunq_pool_init_slots(&p, 32);
-	KUNIT_EXPECT_EQ(test, lunq_pool_fair(&p, 0, 1, &until, &still), 0U);
-	admit_n(test, &c, 4, 0);
-	admit_n(test, &a, 10, 0);
-	admit_n(test, &b, 2, 0);		/* 16 + 16 foreign */
-	KUNIT_EXPECT_EQ(test, atomic_read(&p.auto_inflight), 12);
-	KUNIT_EXPECT_FALSE(test, lunq_lun_admit(&b, MS));	/* refused */
-	lunq_pool_busy(&p, &sa, 1);
-	lunq_pool_busy(&p, &sb, 1);
-	/* the auto LUNs hold 12: 6 each (a cut, b raised) */
-	KUNIT_EXPECT_EQ(test, lunq_pool_fair(&p, 2 * MS, 1, &until, &still), 6U);
-	KUNIT_EXPECT_EQ(test, until, MS + LUNQ_POOL_HOLD_NS);
-	/* a refusal at fewer held in the same run: the least */
-	lunq_lun_release(&a);
-	lunq_lun_release(&a);
-	admit_n(test, &c, 2, 3 * MS);
-	KUNIT_EXPECT_FALSE(test, lunq_lun_admit(&a, 3 * MS));
-	KUNIT_EXPECT_EQ(test, lunq_pool_fair(&p, 4 * MS, 1, &until, &still), 5U);
-	/* shares 1:2 */
-	lunq_pool_busy(&p, &sb, 2);
-	KUNIT_EXPECT_EQ(test, lunq_pool_fair(&p, 4 * MS, 1, &until, &still), 3U);
-	KUNIT_EXPECT_EQ(test, lunq_pool_fair(&p, 4 * MS, 2, &until, &still), 6U);
-	/* b goes idle: a may have all of it */
-	lunq_pool_busy(&p, &sb, 0);
-	KUNIT_EXPECT_EQ(test, lunq_pool_fair(&p, 4 * MS, 1, &until, &still), 10U);
-	KUNIT_EXPECT_EQ(test, p.busy_shares, 1U);
-	KUNIT_EXPECT_FALSE(test, still);	/* acap moved at 3 ms */
-	KUNIT_EXPECT_EQ(test, lunq_pool_fair(&p, 3 * MS + LUNQ_POOL_STILL_NS,
-					     1, &until, &still), 10U);
-	KUNIT_EXPECT_TRUE(test, still);
-	/* the hold ends without refusals: no fair share */
-	KUNIT_EXPECT_EQ(test, lunq_pool_fair(&p, 3 * MS + LUNQ_POOL_HOLD_NS,
-					     1, &until, &still), 0U);
-	/* every command given back counts out of auto_inflight */
-	while (a.inflight)
-		lunq_lun_release(&a);
-	while (b.inflight)
-		lunq_lun_release(&b);
-	while (c.inflight)
-		lunq_lun_release(&c);
-	KUNIT_EXPECT_EQ(test, atomic_read(&p.auto_inflight), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&p.inflight), 0);
-	/* a LUN that stops being auto gives back what it counted */
-	admit_n(test, &a, 3, 10 * MS);
-	a.pool_auto = false;
-	admit_n(test, &a, 2, 10 * MS);
-	KUNIT_EXPECT_EQ(test, atomic_read(&p.auto_inflight), 3);
-	while (a.inflight)
-		lunq_lun_release(&a);
-	KUNIT_EXPECT_EQ(test, atomic_read(&p.auto_inflight), 0);
-}
-
-/*
- * Runs of refusals: one that starts within a hold of the last one's end
- * counts; from the eighth in a row the hold doubles (up to 32 s); a pause
- * of more than a hold starts over at 0.5 s.
- */
-static void lunq_pool_acap_runs(struct kunit *test)
-{
-	struct lunq_pool p;
-	u64 t = 0, until = 0;
-	bool still;
-	int i;
-
-	lunq_pool_init_slots(&p, 32);
-	atomic_set(&p.auto_inflight, 8);
-	for (i = 0; i < LUNQ_POOL_RUNS + 3; i++) {
-		lunq_pool_refused(&p, t);
-		KUNIT_EXPECT_EQ(test, lunq_pool_fair(&p, t, 1, &until, &still), 8U);
-		t = until + MS;		/* refused again just after the end */
-	}
-	/* the runs after the first: the 8th, 9th and 10th hold 1, 2 and 4 s */
-	KUNIT_EXPECT_EQ(test, p.hold, 8 * LUNQ_POOL_HOLD_NS);
-	for (i = 0; i < 10; i++) {
-		lunq_pool_refused(&p, t);
-		t = p.acap_until + MS;
-	}
-	KUNIT_EXPECT_EQ(test, p.hold, LUNQ_POOL_HOLD_MAX_NS);
-	/* a pause longer than a hold: the first hold again */
-	lunq_pool_refused(&p, p.acap_until + p.hold + MS);
-	KUNIT_EXPECT_EQ(test, p.hold, LUNQ_POOL_HOLD_NS);
-	KUNIT_EXPECT_EQ(test, p.runs, 0U);
-}
-
 static struct kunit_case lunq_lun_cases[] = {
 	KUNIT_CASE(lunq_lun_depth_accounting),
 	KUNIT_CASE(lunq_lun_depth_unlimited),
@@ -393,8 +292,6 @@ static struct kunit_case lunq_lun_cases[] = {
 	KUNIT_CASE(lunq_lun_reset_after),
 	KUNIT_CASE(lunq_lun_reset_admit_restarts),
 	KUNIT_CASE(lunq_lun_reset_never),
-	KUNIT_CASE(lunq_pool_fair_shares),
-	KUNIT_CASE(lunq_pool_acap_runs),
 	{}
 };
 

@@ -20,15 +20,15 @@
 #include "uapi/lunq.h"
 #include "lunq_builtin.h"
 
-/* The controller's constants (kmod/dm-lunq.rst, "auto"). */
+/*
+ * The controller's constants (kmod/dm-lunq.rst, "auto"); its hold-offs' are
+ * in lunq_auto.h.
+ */
 #define LUNQ_AUTO_WIN_NS	(100 * NSEC_PER_MSEC)
 #define LUNQ_AUTO_WIN_IOS	16
 #define LUNQ_AUTO_PROBE_EVERY	30
 #define LUNQ_AUTO_RATE_NS	(10 * NSEC_PER_SEC)
 #define LUNQ_AUTO_SVC_NS	(10 * NSEC_PER_SEC)
-#define LUNQ_AUTO_HOLD_NS	(1 * NSEC_PER_SEC)
-#define LUNQ_AUTO_QHOLD_NS	(500 * NSEC_PER_MSEC)
-#define LUNQ_AUTO_HOLD_MAX_NS	(32 * NSEC_PER_SEC)
 
 /* Restarts the controller only when its keys or qdepth changed. */
 static u32 lunq_pol_auto_start(struct lunq_pol *p, const struct lunq_pol_view *v)

@@ -156,15 +156,9 @@ bool lunq_policy_qfull(struct lunq_c *lc, u64 now, u32 in_transport)
 		return false;
 	}
 	lunq_throttle_view(lc, &v, now);
-	/*
-	 * auto sharing a pool with other busy auto devices (lunq_window.c):
-	 * half of them, as every sibling's completions meet the same full
-	 * pool; the fair share (a later tick) gives back what it is owed
-	 */
-	v.in_transport = in_transport;
-	if (lc->lun.pool_auto &&
-	    lunq_pool_shared(lc->lun.pool, lc->win.pool_share))
-		v.in_transport = in_transport / 2;
+	/* auto sharing a pool with other busy auto devices: half of them */
+	v.in_transport = lunq_pool_transport(lc->lun.pool, &lc->lun.seat,
+					     in_transport);
 	v.qfull = 1;
 	return lunq_throttle_set(lc, lunq_pol_qfull(&lc->pol, &v),
 				 LUNQ_TC_QFULL, now);

@@ -105,34 +105,27 @@ static void lunq_win_pool_view_leave(struct lunq_c *lc)
 /* Not (or no longer) auto in its pool: its commands and share leave it. */
 static void lunq_win_pool_leave(struct lunq_c *lc)
 {
-	if (!lc->lun.pool)
-		return;
-	lc->lun.pool_auto = false;
-	lunq_pool_busy(lc->lun.pool, &lc->win.pool_share, 0);
+	lunq_pool_leave(lc->lun.pool, &lc->lun.seat);
 }
 
 /*
- * Auto in a pool (lunq_lun.h, "Fair shares"), every tick: its share
+ * Auto in a pool (lunq_pool.h, "Fair shares"), every tick: its share
  * counts while IOs waited at its throttle since the last tick, and then
  * the pool's fair share is its ceiling.  Returns whether to kick.
  */
 static bool lunq_win_pool(struct lunq_c *lc, u64 now)
 {
-	struct lunq_win *w = &lc->win;
-	u32 share = lc->pol.val[LUNQ_SHARE], fair, was, d;
-	bool busy, still = false;
+	u32 fair, was, d;
+	bool still = false;
 	u64 until = 0;
 
 	if (!lunq_pol_shares(&lc->pol)) {
 		lunq_win_pool_leave(lc);
 		return false;
 	}
-	busy = lc->integ.wtime != w->pool_wtime || lc->integ.nwait;
-	w->pool_wtime = lc->integ.wtime;
-	lc->lun.pool_auto = true;
-	lunq_pool_busy(lc->lun.pool, &w->pool_share, busy ? share : 0);
-	fair = busy ? lunq_pool_fair(lc->lun.pool, now, share, &until,
-				     &still) : 0;
+	fair = lunq_pool_tick(lc->lun.pool, &lc->lun.seat, now,
+			      lc->pol.val[LUNQ_SHARE], lc->integ.wtime,
+			      lc->integ.nwait, &until, &still);
 	if (!fair)
 		return false;
 	was = lc->host.thr.depth;
