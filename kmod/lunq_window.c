@@ -136,7 +136,6 @@ static bool lunq_win_pool(struct lunq_c *lc, u64 now)
 	return lunq_throttle_set(lc, d, LUNQ_TC_AUTO, now);
 }
 
-
 void lunq_win_work(struct work_struct *work)
 {
 	struct lunq_c *lc = container_of(to_delayed_work(work), struct lunq_c,
