@@ -12,7 +12,12 @@
 # progress, 20 s on the debug kernel; the load stops when told: no hang),
 # all data verified, nothing lost (lunqbench's IOs = lunq's reads+writes;
 # lunq's dispatched = completed + aborted = bios the lower device got),
-# everything idle afterwards (lower inflight "0 0").
+# everything idle afterwards (lower inflight "0 0").  The reset_after
+# steps reset the LUN (resets > 0); on the debug kernel, whose shell keeps
+# no cadence (a step there lasts 150-200 ms, and under a loaded host its
+# refusals alternate with acceptances: 2121 QUEUE FULLs and no run of 5 in
+# the fresh-check of issue 47), that count is reported, not checked:
+# t-fault-lun-reset checks resets there.
 # group: fault
 # time-debug: 30
 # time: 30
@@ -146,7 +151,10 @@ note "lunq: reads+writes $done_ dispatched $disp completed $comp aborted $abrt q
 [ "$disp" = $((comp + abrt)) ] || fail "dispatched $disp != completed $comp + aborted $abrt"
 [ "$low" = "$disp" ] || fail "lower device got $low bios, lunq dispatched $disp"
 [ "$(lq_stat lq qfull)" -gt 0 ] || fail "no QUEUE FULL in the churn: lun_depth steps had no effect"
-[ "$(lq_stat lq resets)" -gt 0 ] || fail "no LUN reset in the churn: reset_after steps had no effect"
+if [ "$(lq_stat lq resets)" = 0 ]; then
+	[ "${LUNQ_SKIP_TIMING:-0}" = 1 ] || fail "no LUN reset in the churn: reset_after steps had no effect"
+	note "no LUN reset in $i changes (LUNQ_SKIP_TIMING: not checked)"
+fi
 counters_consistent lq || fail "counters inconsistent"
 ok "$i policy changes under verify load: no hang, data verified, every IO accounted for"
 io_report policy-churn "$issued" "$done_" $(($(fl_kv churn errors) + $(fl_kv churn verify_errors)))
