@@ -191,6 +191,8 @@ install: $(LUNQ_KO) build/tools/blknotes
 	install -m 755 $(TRACE_BT) $(DESTDIR)$(PREFIX)/share/lunq/trace/
 	install -d $(DESTDIR)$(PREFIX)/share/lunq/policies
 	install -m 644 policies/*.bpf.c policies/lunq_policy.bpf.h $(DESTDIR)$(PREFIX)/share/lunq/policies/
+	@# lunq_policy.bpf.h includes ../kmod/uapi/lunq.h: the same place here
+	install -D -m 644 kmod/uapi/lunq.h $(DESTDIR)$(PREFIX)/share/lunq/kmod/uapi/lunq.h
 
 uninstall:
 	@[ -n "$(KVER)" ] || { echo "make uninstall: no KVER; give KVER=<release>" >&2; exit 1; }
@@ -203,6 +205,8 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/blknotes
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/lunq/trace/,$(notdir $(TRACE_BT)))
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/lunq/policies/,$(notdir $(POLICY_SRCS)) lunq_policy.bpf.h)
+	rm -f $(DESTDIR)$(PREFIX)/share/lunq/kmod/uapi/lunq.h
+	@rmdir $(DESTDIR)$(PREFIX)/share/lunq/kmod/uapi $(DESTDIR)$(PREFIX)/share/lunq/kmod 2> /dev/null || true
 	@rmdir $(DESTDIR)$(PREFIX)/share/lunq/trace $(DESTDIR)$(PREFIX)/share/lunq/policies $(DESTDIR)$(PREFIX)/share/lunq 2> /dev/null || true
 
 # DKMS: dkms.conf's version is the target's (tests/unit/install.sh checks)

@@ -30,6 +30,7 @@ usr/bin/blknotes
 usr/bin/lunqbench
 usr/sbin/lunqctl
 usr/share/bash-completion/completions/lunqctl
+usr/share/lunq/kmod/uapi/lunq.h
 usr/share/lunq/policies/aimd.bpf.c
 usr/share/lunq/policies/kyber.bpf.c
 usr/share/lunq/policies/lunq_policy.bpf.h
