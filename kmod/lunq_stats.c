@@ -216,19 +216,21 @@ u64 lunq_stats_wait_window(struct lunq_stats *st, u64 *prev, u64 *win)
 	struct lunq_hist_live *w = &st->hist[LUNQ_HIST_WAIT_WRITE];
 	struct lunq_hist_live *zr = &st->hist[LUNQ_HIST_NOWAIT_READ];
 	struct lunq_hist_live *zw = &st->hist[LUNQ_HIST_NOWAIT_WRITE];
-	u64 nowait = 0;
+	u64 nowait = 0, prev0 = prev[0];
 	u32 i;
 
-	for (i = 0; i < LUNQ_HIST_BUCKETS; i++)
-		nowait += atomic64_read(&zr->count[i]) +
-			  atomic64_read(&zw->count[i]);
 	for (i = 0; i < LUNQ_HIST_BUCKETS; i++) {
 		u64 c = atomic64_read(&r->count[i]) +
-			atomic64_read(&w->count[i]) + (i ? 0 : nowait);
+			atomic64_read(&w->count[i]);
 
+		nowait += atomic64_read(&zr->count[i]) +
+			  atomic64_read(&zw->count[i]);
 		win[i] = c - prev[i];
 		prev[i] = c;
 	}
+	/* those that did not wait, in one pass: a wait of 0 */
+	prev[0] += nowait;
+	win[0] = prev[0] - prev0;
 	return atomic64_read(&r->sum) + atomic64_read(&w->sum);
 }
 

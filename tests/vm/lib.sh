@@ -356,3 +356,23 @@ io_report() {
 	[ "$_lost" = 0 ] || fail "$1: $_lost IOs lost (issued $2, completed $3)"
 	[ "$4" = "${5:-0}" ] || fail "$1: $4 IO errors, expected ${5:-0}"
 }
+
+# lunq_ev_on EVENT: an empty trace buffer (4 MiB a CPU) recording only
+# lunq:EVENT; lunq_ev_off EVENT: stop, fail when the buffer overran, and
+# leave the lines in /sys/kernel/tracing/trace
+lunq_ev_on() {
+	_tr=/sys/kernel/tracing
+	[ -d $_tr/events ] || mount -t tracefs tracefs $_tr 2>/dev/null
+	echo 0 > $_tr/tracing_on
+	echo > $_tr/trace
+	echo 4096 > $_tr/buffer_size_kb
+	echo 1 > "$_tr/events/lunq/$1/enable"
+	echo 1 > $_tr/tracing_on
+}
+lunq_ev_off() {
+	_tr=/sys/kernel/tracing
+	echo 0 > $_tr/tracing_on
+	echo 0 > "$_tr/events/lunq/$1/enable"
+	grep -q 'LOST\|overrun: [1-9]' $_tr/trace && fail "trace buffer overran"
+	return 0
+}

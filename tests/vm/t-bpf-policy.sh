@@ -52,32 +52,16 @@ fi
 
 tr=/sys/kernel/tracing
 [ -d $tr/events ] || mount -t tracefs tracefs $tr 2>/dev/null
-win_on() {
-	echo 0 > $tr/tracing_on
-	echo > $tr/trace
-	echo 4096 > $tr/buffer_size_kb
-	echo 1 > $tr/events/lunq/lunq_auto_window/enable
-	echo 1 > $tr/tracing_on
-}
+win_on() { lunq_ev_on lunq_auto_window; }
 # win_off NAME: the windows of NAME as "ns ios p99 mean wait qfull from to"
 win_off() {
-	echo 0 > $tr/tracing_on
-	echo 0 > $tr/events/lunq/lunq_auto_window/enable
-	grep -q 'LOST\|overrun: [1-9]' $tr/trace && fail "trace buffer overran"
+	lunq_ev_off lunq_auto_window
 	sed -n "s/.* $1 window \([0-9]*\) ns: \([0-9]*\) ios ([0-9]*\/s) svc mean \([0-9]*\) p99 \([0-9]*\) ns, waiting \([0-9]*\) ns, qfull \([0-9]*\); depth \([0-9]*\) -> \([0-9]*\)$/\1 \2 \4 \3 \5 \6 \7 \8/p" $tr/trace
 }
-# pa_on, pa_off: the lunq_pol_answer lines of device NAME
-pa_on() {
-	echo 0 > $tr/tracing_on
-	echo > $tr/trace
-	echo 4096 > $tr/buffer_size_kb
-	echo 1 > $tr/events/lunq/lunq_pol_answer/enable
-	echo 1 > $tr/tracing_on
-}
+# pa_on, pa_off NAME: the lunq_pol_answer lines of device NAME
+pa_on() { lunq_ev_on lunq_pol_answer; }
 pa_off() {
-	echo 0 > $tr/tracing_on
-	echo 0 > $tr/events/lunq/lunq_pol_answer/enable
-	grep -q 'LOST\|overrun: [1-9]' $tr/trace && fail "trace buffer overran"
+	lunq_ev_off lunq_pol_answer
 	grep "lunq_pol_answer: .* $1 policy=" $tr/trace | sed 's/.* policy=/policy=/'
 }
 # run NAME DEV ARGS...: fio write+verify on NAME with blktrace at DEV; the

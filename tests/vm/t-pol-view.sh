@@ -21,18 +21,9 @@ nb2=$(nullb_create pv2 256 hw_queue_depth=256 irqmode=2 completion_nsec=8000000)
 sz=$(sectors "$nb1")
 FLASH="model:flash channels:4 svc_us:8000"
 
-pa_on() {
-	echo 0 > $tr/tracing_on
-	echo > $tr/trace
-	echo 4096 > $tr/buffer_size_kb
-	echo 1 > $tr/events/lunq/lunq_pol_answer/enable
-	echo 1 > $tr/tracing_on
-}
 # pa_off NAME: NAME's window answers, "key=value ..." from policy= on
 pa_off() {
-	echo 0 > $tr/tracing_on
-	echo 0 > $tr/events/lunq/lunq_pol_answer/enable
-	grep -q 'LOST\|overrun: [1-9]' $tr/trace && fail "trace buffer overran"
+	lunq_ev_off lunq_pol_answer
 	grep "lunq_pol_answer: .* $1 policy=.* hook=window " $tr/trace |
 		sed 's/.* policy=/policy=/'
 }
@@ -51,7 +42,7 @@ now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 # --- one device: the service, the wait, the mean in flight -------------------
 dm_create pva "0 $sz lunq $nb1 0 5 qdepth:16 auto:knee $FLASH" || fail "create"
 load pva 3		# past auto's first moves
-pa_on
+lunq_ev_on lunq_pol_answer
 q0=$(io_ms "$nb1") t0=$(now_ms)
 load pva 5
 q1=$(io_ms "$nb1") t1=$(now_ms)
@@ -82,11 +73,11 @@ dm_create pvc "0 $sz lunq $nb2 0 7 qdepth:8 auto:knee $P $FLASH" || fail "create
 load pvc 6 &
 fc=$!
 sleep 1
-pa_on
+lunq_ev_on lunq_pol_answer
 load pvb 3
 pa_off pvb > /tmp/pa2
 wait $fc
-pa_on
+lunq_ev_on lunq_pol_answer
 load pvb 3
 pa_off pvb > /tmp/pa1
 awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
