@@ -164,6 +164,11 @@ static u32 knee_enter_hold(struct lunq_auto *a, u64 now, u32 proven)
 {
 	u32 d = knee_depth(a, now, a->depth, true);
 
+	/*
+	 * The estimate keeps a margin under the knee: a probe soon says
+	 * whether the knee is there (one step at a time, from 1)
+	 */
+	a->hold_windows = a->cfg.probe_every - min(a->cfg.probe_every, 2U);
 	return proven_depth(d, a->knee256, proven);
 }
 
@@ -182,7 +187,9 @@ void lunq_auto_init(struct lunq_auto *a, const struct lunq_auto_cfg *cfg,
 	else
 		a->phase = a->depth > cfg->min ? LUNQ_AP_DOWN : LUNQ_AP_UP;
 	lunq_holdoff_init(&a->qhold, cfg->qhold_ns, LUNQ_AUTO_REFUSED,
-			  cfg->hold_max_ns);
+			  cfg->qhold_max_ns ?: cfg->hold_max_ns);
+	lunq_holdoff_init(&a->fhold, LUNQ_AUTO_FHOLD_NS, 1, cfg->hold_max_ns);
+	a->ratio16 = 2 * 16;
 	lunq_holdoff_init(&a->miss, cfg->hold_ns, LUNQ_AUTO_MISSED,
 			  cfg->hold_max_ns);
 	a->settle_until = now;
@@ -199,6 +206,13 @@ bool lunq_auto_window_ready(const struct lunq_auto *a, u64 ns, u64 ios,
 		/* one window decides: twice as long, four times the IOs */
 		least *= 2;
 		fewest *= 4;
+	} else if (a->phase == LUNQ_AP_UP) {
+		/*
+		 * Below the knee every window costs the load its queue in
+		 * lunq: half the time, and the IOs of two rounds at least
+		 */
+		least = max(a->cfg.win_ns / 2, 4 * a->svc);
+		fewest = clamp_t(u64, 2 * a->depth, 4, fewest);
 	}
 	if (ns >= least && ios >= fewest)
 		return true;
@@ -463,17 +477,38 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	}
 }
 
+/*
+ * auto:target's p99 of a window: the one measured, or where the window is
+ * too short to have seen it (its commands still out are the slow ones),
+ * the mean service time Little's law gives (in flight / rate) times the
+ * ratio of p99 to mean of the last windows long enough to tell.
+ */
+static u64 target_p99(struct lunq_auto *a, const struct lunq_auto_sample *s)
+{
+	u64 mean = div64_u64(min_t(u64, s->inflight_x1000, 1ULL << 32) * s->ns,
+			     s->ios * 1000);
+
+	if (s->ns >= 2 * s->p99_ns && a->svc) {
+		u64 r = div64_u64(s->p99_ns * 16, a->svc);
+
+		r = clamp_t(u64, r, 16, 16 * 16);
+		a->ratio16 = (3 * a->ratio16 + r) / 4;
+	}
+	return max(s->p99_ns, mean * a->ratio16 / 16);
+}
+
 static u32 target_window(struct lunq_auto *a,
 			 const struct lunq_auto_sample *s, u64 now)
 {
 	u32 d = a->depth, limit = a->cfg.max;
+	u64 p99 = target_p99(a, s);
 
-	if (a->failed && now >= a->failed_until + a->miss.ns) {
-		/* no miss for a while: forget it */
+	if (a->failed && d >= a->failed && p99 <= a->cfg.target_ns) {
+		/* the failed depth meets the target now: forget it */
 		a->failed = 0;
 		lunq_holdoff_reset(&a->miss);
 	}
-	if (s->p99_ns > a->cfg.target_ns) {
+	if (p99 > a->cfg.target_ns) {
 		u64 t;
 
 		/* the failed depth missed again after its hold-off */
@@ -483,20 +518,70 @@ static u32 target_window(struct lunq_auto *a,
 			a->failed = d;
 			a->failed_until = now + a->miss.ns;
 		}
-		/* in proportion, by a quarter at most */
-		t = div64_u64((u64)d * a->cfg.target_ns, s->p99_ns);
-		t = max_t(u64, t, d - d / 4);
+		/*
+		 * In proportion to the overshoot, with an eighth to spare,
+		 * by three quarters at most: the service time of a queue in
+		 * the LUN grows with its depth
+		 */
+		t = div64_u64((u64)d * a->cfg.target_ns * 7, p99 * 8);
+		t = max_t(u64, t, d / 4);
 		return max_t(u32, min_t(u64, t, d - 1), a->cfg.min);
 	}
 	if (!binding(s))
 		return d;
 	if (a->failed && now < a->failed_until)
 		limit = min(limit, a->failed - 1);
-	if (s->p99_ns * 4 < a->cfg.target_ns * 3)
+	if (p99 * 4 < a->cfg.target_ns * 3)
 		d += max(d / 4, 1U);
 	else
 		d++;
 	return max(min(d, limit), a->depth > limit ? limit : a->depth);
+}
+
+/*
+ * A waiter starves: the oldest has waited 8 times what a command waits
+ * and is served on average, and 100 ms at least -- a sorting wait queue
+ * passes it by (the latency bubble).  No depth that leaves it there is
+ * the knee.
+ */
+static bool starving(const struct lunq_auto_sample *s)
+{
+	return s->waiting && s->oldest_ns >= 100 * NSEC_PER_MSEC &&
+	       s->oldest_ns >= 8 * (s->lwait_mean_ns +
+				    div64_u64(s->svc_sum_ns, s->ios));
+}
+
+/*
+ * A light load waits: the throttle did not bind (the load is not above
+ * what the depth passes) and yet commands waited in lunq, a p99 of an
+ * eighth of a service time and 50 us at least -- an open loop's burst,
+ * writes behind reads.  The rate says nothing there (it is the load's);
+ * the wait is what the user feels.
+ */
+static bool light_waits(const struct lunq_auto_sample *s)
+{
+	return !binding(s) && s->lwait_p99_ns >= 50 * NSEC_PER_USEC &&
+	       s->lwait_p99_ns * 8 >= div64_u64(s->svc_sum_ns, s->ios);
+}
+
+/*
+ * Starving: the depth that lets every waiter go now becomes a floor, held
+ * for a hold-off (2 s, doubling while it starves again at once after).
+ */
+static u32 knee_starving(struct lunq_auto *a, const struct lunq_auto_sample *s,
+			 u64 now)
+{
+	u32 f = min_t(u64, (u64)a->depth + max(s->waiting, a->depth),
+		      a->cfg.max);
+
+	if (a->floor && now < a->floor_until + a->fhold.ns)
+		lunq_holdoff_again(&a->fhold);
+	else
+		lunq_holdoff_reset(&a->fhold);
+	a->floor = max(f, a->floor && now < a->floor_until ? a->floor : 0);
+	a->floor_until = now + a->fhold.ns;
+	to_hold(a);
+	return a->floor;
 }
 
 u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
@@ -526,21 +611,34 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	}
 	if (a->cfg.mode == LUNQ_AUTO_TARGET) {
 		next = target_window(a, s, now);
+	} else if (starving(s)) {
+		next = knee_starving(a, s, now);
+	} else if (light_waits(s) && a->phase != LUNQ_AP_PROBE) {
+		/* up, and hold there: the rate cannot tell a lower depth */
+		to_hold(a);
+		next = min_t(u64, 2ULL * a->depth, a->cfg.max);
 	} else if (a->ceiling && now >= a->ceiling_until &&
 		   a->depth == a->ceiling && a->phase == LUNQ_AP_HOLD &&
 		   binding(s) && a->depth < a->cfg.max) {
 		/*
-		 * The hold-off ended at the ceiling: try above it at once,
-		 * twice the depth (up), as the other initiators may have
-		 * left; refused, the ceiling comes back (lunq_auto_qfull()).
+		 * The hold-off ended at the ceiling: the other initiators
+		 * may have left.  Probe above it from one command (a refusal
+		 * costs one QUEUE FULL, and the ceiling comes back,
+		 * lunq_auto_qfull()); every step that passes doubles the
+		 * next, so the slots freed are taken back within a second.
 		 */
-		a->phase = LUNQ_AP_UP;
-		a->ref_depth = a->depth;
-		a->ref_rate = a->rate;
-		next = min_t(u32, 2 * a->depth, a->cfg.max);
+		a->phase = LUNQ_AP_PROBE;
+		a->base = a->depth;
+		a->base_rate = a->rate;
+		a->base_svc = a->svc;
+		a->step = 1;
+		a->grew = false;
+		next = a->depth + 1;
 	} else {
 		next = knee_window(a, s, now);
 	}
+	if (a->floor && now < a->floor_until)
+		next = max(next, a->floor);
 	next = clamp(next, a->cfg.min, a->cfg.max);
 	if (a->ceiling && now < a->ceiling_until)
 		next = min(next, a->ceiling);

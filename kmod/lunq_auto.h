@@ -109,6 +109,8 @@ enum lunq_auto_phase {
  * auto:target's miss 1 s, doubling from the first; both up to 32 s.
  */
 #define LUNQ_AUTO_QHOLD_NS	(500 * NSEC_PER_MSEC)
+#define LUNQ_AUTO_QHOLD_MAX_NS	(1 * NSEC_PER_SEC)
+#define LUNQ_AUTO_FHOLD_NS	(2 * NSEC_PER_SEC)
 #define LUNQ_AUTO_REFUSED	8
 #define LUNQ_AUTO_HOLD_NS	(1 * NSEC_PER_SEC)
 #define LUNQ_AUTO_MISSED	1
@@ -149,6 +151,7 @@ struct lunq_auto_cfg {
 	u64 svc_ns;		/* svc_min's memory */
 	u64 hold_ns;		/* auto:target: first hold-off after a miss */
 	u64 qhold_ns;		/* first hold-off after a QUEUE FULL */
+	u64 qhold_max_ns;	/* ... and its longest */
 	u64 hold_max_ns;	/* longest hold-off */
 };
 
@@ -160,6 +163,11 @@ struct lunq_auto_sample {
 	u64 p99_ns;		/* their service p99 */
 	u64 wait_ns;		/* time with at least one IO waiting */
 	u64 qfull;		/* QUEUE FULL answers */
+	u64 inflight_x1000;	/* mean commands in flight below, x 1000 */
+	u64 lwait_mean_ns;	/* the wait in lunq: mean (0 for no wait) */
+	u64 lwait_p99_ns;	/* ... and p99 */
+	u32 waiting;		/* commands waiting in lunq at its end */
+	u64 oldest_ns;		/* the oldest of them has waited so long */
 };
 
 struct lunq_auto {
@@ -195,6 +203,10 @@ struct lunq_auto {
 	u32 ceiling;		/* 0: none */
 	u64 ceiling_until;
 	struct lunq_holdoff qhold;	/* the ceiling's, repeats: refusals */
+	u32 floor;		/* a starving waiter's floor; 0: none */
+	u64 floor_until;
+	struct lunq_holdoff fhold;	/* the floor's, repeats: starving */
+	u32 ratio16;		/* auto:target: service p99 / mean, x 16 */
 	u32 failed;		/* auto:target: depth that missed; 0 none */
 	u64 failed_until;
 	struct lunq_holdoff miss;	/* the failed depth's, repeats: misses */

@@ -45,7 +45,8 @@ static void sim_start(struct sim *s, enum lunq_auto_mode mode, u32 start,
 		.mode = mode, .min = 1, .max = 256, .start = start,
 		.target_ns = 0, .win_ns = 100 * MS, .win_ios = 16,
 		.probe_every = 30, .rate_ns = 10 * SEC, .svc_ns = 10 * SEC,
-		.hold_ns = SEC, .qhold_ns = SEC / 2, .hold_max_ns = 32 * SEC,
+		.hold_ns = SEC, .qhold_ns = SEC / 2, .qhold_max_ns = SEC,
+		.hold_max_ns = 32 * SEC,
 	};
 
 	memset(s, 0, sizeof(*s));
@@ -418,35 +419,36 @@ static void lunq_auto_knee_qfull(struct kunit *test)
 	s.qfulls = 0;
 	sim_run(&s, 120 * SEC);
 	KUNIT_EXPECT_GE(test, s.lo, 6U);
-	/* it tries twice the ceiling when a hold-off ends, refused at once */
-	KUNIT_EXPECT_LE(test, s.hi, 12U);
-	/* hold-offs of 0.5 s, doubling from the eighth refusal up to 32 s */
-	KUNIT_EXPECT_LE(test, s.qfulls, 16ULL);
-	KUNIT_EXPECT_GE(test, s.qfulls, 3ULL);	/* it does try again */
+	/* it tries one command above the ceiling when a hold-off ends */
+	KUNIT_EXPECT_LE(test, s.hi, 7U);
+	/* hold-offs of 0.5 s, doubling from the eighth refusal up to 1 s */
+	KUNIT_EXPECT_LE(test, s.qfulls, 2 * 120ULL);
+	KUNIT_EXPECT_GE(test, s.qfulls, 100ULL);	/* it does try again */
 	KUNIT_EXPECT_EQ(test, held(&s), 6U);
-	/* the other initiators leave: found again within a hold-off (32 s) */
+	/* the other initiators leave: found again within 2 s */
 	s.slots = 0;
-	sim_run(&s, 40 * SEC);
-	KUNIT_EXPECT_EQ(test, held(&s), 16U);
+	sim_run(&s, 2 * SEC);
+	KUNIT_EXPECT_GE(test, s.a.depth, 15U);
 }
 
 /*
  * Seed 004's other initiators coming and going: 4 s holding all but 8
- * slots, 4 s away, again and again.  auto finds the free slots within
- * half a second of each free phase (0.5 s hold-offs while the refusals
- * are few) and provokes at most 2 QUEUE FULLs a second while they stay.
+ * slots, 4 s away, again and again (16 times).  auto finds the free slots
+ * within a second of every free phase (hold-offs of 0.5 s, 1 s at most:
+ * never a ceiling that outlives its cause), and provokes at most 2 QUEUE
+ * FULLs a second while they stay.
  */
 static void lunq_auto_knee_qfull_periodic(struct kunit *test)
 {
-	u64 busy_q = 0, free_ns = 0, free_at16 = 0;	/* at 15 or 16 */
+	u64 busy_q = 0, worst = 0;
 	struct sim s;
 	int i;
 
 	sim_start(&s, LUNQ_AUTO_KNEE, 16, 16, 8 * MS, 64);
 	sim_run(&s, 5 * SEC);
 	KUNIT_ASSERT_EQ(test, held(&s), 16U);
-	for (i = 0; i < 8; i++) {
-		u64 t;
+	for (i = 0; i < 16; i++) {
+		u64 t, found = 4 * SEC;
 
 		s.slots = 8;
 		s.qfulls = 0;
@@ -455,20 +457,18 @@ static void lunq_auto_knee_qfull_periodic(struct kunit *test)
 		KUNIT_EXPECT_LE(test, s.hi, 16U);
 		s.slots = 0;
 		t = s.now;
-		/* 0.1 s steps: how long of the free phase it held 16 */
+		/* 50 ms steps: when it holds 15 or more again */
 		while (s.now < t + 4 * SEC) {
-			sim_run(&s, SEC / 10);
-			free_ns += SEC / 10;
-			if (s.lo >= 15)
-				free_at16 += SEC / 10;
+			sim_run(&s, TICK);
+			if (s.a.depth >= 15 && found == 4 * SEC)
+				found = s.now - t;
 		}
+		worst = max(worst, found);
+		KUNIT_EXPECT_LE(test, found, SEC);
 	}
-	kunit_info(test, "QUEUE FULL %llu in 8 busy phases; free phases at 16: %llu of %llu ms",
-		   busy_q, div64_u64(free_at16, MS), div64_u64(free_ns, MS));
-	/* at most 2 a second while they are there (1 over the run) */
-	KUNIT_EXPECT_LE(test, busy_q, 8 * 8ULL);
-	/* 15 or more (95% of the estimate: 15.5) for 90% of the free time */
-	KUNIT_EXPECT_GE(test, free_at16 * 10, free_ns * 9);
+	kunit_info(test, "QUEUE FULL %llu in 16 busy phases of 4 s; free slots found within %llu ms at worst",
+		   busy_q, div64_u64(worst, MS));
+	KUNIT_EXPECT_LE(test, busy_q, 16 * 4 * 2ULL);
 }
 
 /*
@@ -483,9 +483,14 @@ static void lunq_auto_target(struct kunit *test)
 	sim_target(&s, 17 * MS);
 	KUNIT_EXPECT_EQ(test, s.a.phase, LUNQ_AP_TRACK);
 	sim_run(&s, 10 * SEC);
-	KUNIT_EXPECT_EQ(test, held(&s), 32U);
+	KUNIT_EXPECT_GE(test, held(&s), 28U);
+	KUNIT_EXPECT_LE(test, held(&s), 32U);
 	sim_run(&s, 120 * SEC);
-	KUNIT_EXPECT_GE(test, s.lo, 24U);
+	/*
+	 * A miss cuts in proportion to the overshoot (33 -> 20 here, where
+	 * the p99 steps from 16 to 24 ms): never below the knee
+	 */
+	KUNIT_EXPECT_GE(test, s.lo, 16U);
 	KUNIT_EXPECT_LE(test, s.hi, 33U);
 	/* misses are rare: a try at 33 after each hold-off */
 	KUNIT_EXPECT_LE(test, s.over * 100, s.windows);
@@ -494,7 +499,7 @@ static void lunq_auto_target(struct kunit *test)
 	sim_target(&s, 9 * MS);
 	sim_run(&s, 10 * SEC);
 	sim_run(&s, 60 * SEC);
-	KUNIT_EXPECT_GE(test, s.lo, 12U);
+	KUNIT_EXPECT_GE(test, s.lo, 8U);
 	KUNIT_EXPECT_LE(test, s.hi, 18U);
 	KUNIT_EXPECT_LE(test, s.over * 100, s.windows);
 	KUNIT_EXPECT_GE(test, div64_u64(s.ios * SEC, s.win_ns), 1900ULL);
@@ -502,7 +507,7 @@ static void lunq_auto_target(struct kunit *test)
 	s.channels = 8;
 	sim_run(&s, 10 * SEC);
 	sim_run(&s, 60 * SEC);
-	KUNIT_EXPECT_GE(test, s.lo, 6U);
+	KUNIT_EXPECT_GE(test, s.lo, 4U);
 	KUNIT_EXPECT_LE(test, s.hi, 9U);
 	KUNIT_EXPECT_LE(test, s.over * 100, s.windows);
 }
@@ -593,8 +598,9 @@ static void lunq_auto_holdoff_miss(struct kunit *test)
 /*
  * The ceiling's hold-off through lunq_auto_qfull(): refused at the
  * ceiling again each time its hold-off ends, it holds 0.5 s after the
- * first QUEUE FULL and the seven refusals after it, then 1 s at the
- * eighth refusal, 2, 4 ... 32 s; a refusal above the ceiling starts over.
+ * first QUEUE FULL and the seven refusals after it, then 1 s from the
+ * eighth refusal on (no longer: a ceiling must not outlive the other
+ * initiators that caused it); a refusal above the ceiling starts over.
  */
 static void lunq_auto_qfull_holdoff(struct kunit *test)
 {
@@ -607,8 +613,7 @@ static void lunq_auto_qfull_holdoff(struct kunit *test)
 		lunq_auto_qfull(&s.a, s.now, 8);
 		held = s.a.ceiling_until - s.now;
 		KUNIT_EXPECT_EQ_MSG(test, held,
-				    i < 8 ? 500 * MS :
-				    min(500 * MS << (i - 7), 32 * SEC),
+				    i < 8 ? 500 * MS : SEC,
 				    "refusal #%d", i + 1);
 		KUNIT_EXPECT_EQ(test, s.a.ceiling, 8U);
 		s.now = s.a.ceiling_until + MS;

@@ -26,7 +26,7 @@
  */
 #define LUNQ_AUTO_WIN_NS	(100 * NSEC_PER_MSEC)
 #define LUNQ_AUTO_WIN_IOS	16
-#define LUNQ_AUTO_PROBE_EVERY	30
+#define LUNQ_AUTO_PROBE_EVERY	10
 #define LUNQ_AUTO_RATE_NS	(10 * NSEC_PER_SEC)
 #define LUNQ_AUTO_SVC_NS	(10 * NSEC_PER_SEC)
 
@@ -49,6 +49,7 @@ static u32 lunq_pol_auto_start(struct lunq_pol *p, const struct lunq_pol_view *v
 		.svc_ns = LUNQ_AUTO_SVC_NS,
 		.hold_ns = LUNQ_AUTO_HOLD_NS,
 		.qhold_ns = LUNQ_AUTO_QHOLD_NS,
+		.qhold_max_ns = LUNQ_AUTO_QHOLD_MAX_NS,
 		.hold_max_ns = LUNQ_AUTO_HOLD_MAX_NS,
 	};
 
@@ -77,6 +78,11 @@ static u32 lunq_pol_auto_window(struct lunq_pol *p, const struct lunq_pol_window
 		.p99_ns = w->svc_p99_ns,
 		.wait_ns = w->wait_ns,
 		.qfull = w->qfull,
+		.inflight_x1000 = w->inflight_x1000,
+		.lwait_mean_ns = w->lunq_wait_mean_ns,
+		.lwait_p99_ns = w->lunq_wait_p99_ns,
+		.waiting = w->lunq_waiting,
+		.oldest_ns = w->lunq_wait_oldest_ns,
 	};
 
 	return lunq_auto_window(&p->autoc, &s, w->v.now);

@@ -70,6 +70,10 @@ struct lunq_pol_view {
  * @pool_share: this device's part of @pool_depth when the busy devices
  *	split it by their share: keys (as if it were busy when it is not);
  *	0 when not in a pool
+ * @lunq_waiting: the commands waiting in lunq at the window's end
+ * @lunq_wait_oldest_ns: how long the oldest of them has waited (0: none);
+ *	a sorting wait queue (sched:disksort) can leave one behind for
+ *	seconds where the others wait milliseconds (the latency bubble)
  */
 struct lunq_pol_window {
 	struct lunq_pol_view v;
@@ -90,6 +94,8 @@ struct lunq_pol_window {
 	u32 pool_depth;
 	u32 pool_busy;
 	u32 pool_share;
+	u32 lunq_waiting;
+	u64 lunq_wait_oldest_ns;
 };
 
 /**

@@ -96,7 +96,7 @@ void lunq_pool_init_slots(struct lunq_pool *p, u32 depth)
 	p->acap = 0;
 	p->acap_until = 0;
 	lunq_holdoff_init(&p->hold, LUNQ_AUTO_QHOLD_NS, LUNQ_AUTO_REFUSED,
-			  LUNQ_AUTO_HOLD_MAX_NS);
+			  LUNQ_AUTO_QHOLD_MAX_NS);
 	p->busy_shares = 0;
 }
 

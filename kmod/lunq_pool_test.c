@@ -95,8 +95,9 @@ static void lunq_pool_fair_shares(struct kunit *test)
 
 /*
  * Runs of refusals: one that starts within a hold of the last one's end
- * counts; from the eighth in a row the hold doubles (up to 32 s); a pause
- * of more than a hold starts over at 0.5 s.
+ * counts; from the eighth in a row the hold doubles, up to 1 s only (the
+ * others that leave must find their slots taken back within a second,
+ * issue 48); a pause of more than a hold starts over at 0.5 s.
  */
 static void lunq_pool_acap_runs(struct kunit *test)
 {
@@ -112,13 +113,14 @@ static void lunq_pool_acap_runs(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, lunq_pool_fair(&p, t, 1, &until, &still), 8U);
 		t = until + MS;		/* refused again just after the end */
 	}
-	/* the runs after the first: the 8th, 9th and 10th hold 1, 2 and 4 s */
-	KUNIT_EXPECT_EQ(test, p.hold.ns, 8 * LUNQ_AUTO_QHOLD_NS);
+	/* the 8th run holds 1 s, and so do the 9th and 10th */
+	KUNIT_EXPECT_EQ(test, p.hold.ns, 2 * LUNQ_AUTO_QHOLD_NS);
+	KUNIT_EXPECT_EQ(test, p.hold.ns, LUNQ_AUTO_QHOLD_MAX_NS);
 	for (i = 0; i < 10; i++) {
 		lunq_pool_refused(&p, t);
 		t = p.acap_until + MS;
 	}
-	KUNIT_EXPECT_EQ(test, p.hold.ns, LUNQ_AUTO_HOLD_MAX_NS);
+	KUNIT_EXPECT_EQ(test, p.hold.ns, LUNQ_AUTO_QHOLD_MAX_NS);
 	/* a pause longer than a hold: the first hold again */
 	lunq_pool_refused(&p, p.acap_until + p.hold.ns + MS);
 	KUNIT_EXPECT_EQ(test, p.hold.ns, LUNQ_AUTO_QHOLD_NS);

@@ -216,6 +216,10 @@ void lunq_win_work(struct work_struct *work)
 	    lunq_win_on(lc)) {
 		was = lc->host.thr.depth;
 		lunq_throttle_view(lc, &s.v, now);
+		s.lunq_waiting = lc->host.q.nr;
+		if (s.lunq_waiting)
+			s.lunq_wait_oldest_ns =
+				now - min(now, lunq_queue_oldest(&lc->host.q));
 		if (lc->lun.pool) {
 			s.pool_depth = lc->lun.pool->depth;
 			s.pool_busy = w->view_busy;

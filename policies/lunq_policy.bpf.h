@@ -56,6 +56,8 @@ struct lunq_pol_window {
 	__u32 pool_depth;	/* the pool's slots (0: not in a pool) */
 	__u32 pool_busy;	/* its busy devices */
 	__u32 pool_share;	/* this device's share of its slots */
+	__u32 lunq_waiting;	/* commands waiting in lunq now */
+	__u64 lunq_wait_oldest_ns;	/* how long the oldest has waited */
 } __attribute__((preserve_access_index));
 
 /* The callbacks a policy may implement; each returns the depth it wants. */
