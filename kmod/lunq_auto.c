@@ -189,7 +189,7 @@ void lunq_auto_init(struct lunq_auto *a, const struct lunq_auto_cfg *cfg,
 	lunq_holdoff_init(&a->qhold, cfg->qhold_ns, LUNQ_AUTO_REFUSED,
 			  cfg->qhold_max_ns ?: cfg->hold_max_ns);
 	lunq_holdoff_init(&a->fhold, LUNQ_AUTO_FHOLD_NS, 1, cfg->hold_max_ns);
-	a->ratio16 = 2 * 16;
+	a->ratio16 = 3 * 16;	/* a sorting LUN's; learnt from the windows */
 	lunq_holdoff_init(&a->miss, cfg->hold_ns, LUNQ_AUTO_MISSED,
 			  cfg->hold_max_ns);
 	a->settle_until = now;
@@ -287,12 +287,21 @@ static u32 knee_up_window(struct lunq_auto *a, bool bind, u64 now)
 	u32 d = a->depth;
 
 	if (!a->ref_depth || (bind && a->rate * 4 >= a->ref_rate * 5)) {
+		/*
+		 * Four times the depth while the rate grows with it (three
+		 * quarters of the depth's growth at least, or the first
+		 * step): far below the knee every window costs the load
+		 */
+		u32 f = !a->ref_depth ||
+			(u64)a->rate * a->ref_depth * 4 >=
+			(u64)a->ref_rate * (a->ref_depth + 3 * d) ? 4 : 2;
+
 		if (a->ref_depth)
 			a->proven = d;
 		a->ref_rate = a->rate;
 		a->ref_depth = d;
 		if (d < a->cfg.max)
-			return min_t(u32, d * 2, a->cfg.max);
+			return min_t(u64, (u64)d * f, a->cfg.max);
 	}
 	/* no more growth, or the throttle does not limit the load */
 	d = a->ref_depth;
@@ -355,6 +364,18 @@ static u32 knee_probe_window(struct lunq_auto *a, u64 now)
 		probe_soon(a);
 	else
 		to_hold(a);
+	/*
+	 * Where the rate stopped growing with the step the LUN is full:
+	 * the knee is the base's depth times the rate gained (Little, with
+	 * the service time unchanged below the knee), within the step
+	 */
+	if (a->rate > a->base_rate && a->base_rate) {
+		u64 t = div64_u64((u64)a->base * a->rate + a->base_rate / 2,
+				  a->base_rate);
+
+		t = min_t(u64, t, a->base + a->step - 1);
+		return knee_depth(a, now, max_t(u32, t, a->base), false);
+	}
 	return knee_depth(a, now, a->base, false);
 }
 
@@ -498,10 +519,12 @@ static u64 target_p99(struct lunq_auto *a, const struct lunq_auto_sample *s)
 }
 
 static u32 target_window(struct lunq_auto *a,
-			 const struct lunq_auto_sample *s, u64 now)
+			 const struct lunq_auto_sample *s, u64 prev, u64 now)
 {
 	u32 d = a->depth, limit = a->cfg.max;
 	u64 p99 = target_p99(a, s);
+
+	a->p99_est = p99;
 
 	if (a->failed && d >= a->failed && p99 <= a->cfg.target_ns) {
 		/* the failed depth meets the target now: forget it */
@@ -531,23 +554,30 @@ static u32 target_window(struct lunq_auto *a,
 		return d;
 	if (a->failed && now < a->failed_until)
 		limit = min(limit, a->failed - 1);
+	/*
+	 * Up while clearly within: a quarter; then 1 -- in the last eighth
+	 * only while the p99 does not grow with the depth (the step before
+	 * did not raise it by a sixteenth)
+	 */
 	if (p99 * 4 < a->cfg.target_ns * 3)
 		d += max(d / 4, 1U);
-	else
+	else if (p99 * 8 < a->cfg.target_ns * 7 || !prev ||
+		 p99 * 16 <= prev * 17)
 		d++;
 	return max(min(d, limit), a->depth > limit ? limit : a->depth);
 }
 
 /*
- * A waiter starves: the oldest has waited 8 times what a command waits
- * and is served on average, and 100 ms at least -- a sorting wait queue
- * passes it by (the latency bubble).  No depth that leaves it there is
- * the knee.
+ * A waiter starves: the oldest has waited 4 times what the window's
+ * commands waited (p99) and are served (mean), and 50 ms at least -- a
+ * sorting wait queue passes it by (the latency bubble).  In arrival order
+ * the oldest waits what the others wait.  No depth that leaves it there
+ * is the knee.
  */
 static bool starving(const struct lunq_auto_sample *s)
 {
-	return s->waiting && s->oldest_ns >= 100 * NSEC_PER_MSEC &&
-	       s->oldest_ns >= 8 * (s->lwait_mean_ns +
+	return s->waiting && s->oldest_ns >= 50 * NSEC_PER_MSEC &&
+	       s->oldest_ns >= 4 * (s->lwait_p99_ns +
 				    div64_u64(s->svc_sum_ns, s->ios));
 }
 
@@ -587,6 +617,7 @@ static u32 knee_starving(struct lunq_auto *a, const struct lunq_auto_sample *s,
 u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		     u64 now)
 {
+	u64 prev;
 	u32 next;
 
 	if (a->cfg.mode == LUNQ_AUTO_OFF)
@@ -597,6 +628,7 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	a->rate = div64_u64(min_t(u64, s->ios, 1ULL << 32) * 16 * NS_PER_S,
 			    s->ns);
 	a->svc = div64_u64(s->svc_sum_ns, s->ios);
+	prev = a->p99_est;
 	a->p99 = s->p99_ns;
 	ext_put(&a->svc_min, now, a->cfg.svc_ns, a->svc, false);
 	if (binding(s) ||
@@ -610,7 +642,7 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		lunq_holdoff_reset(&a->qhold);
 	}
 	if (a->cfg.mode == LUNQ_AUTO_TARGET) {
-		next = target_window(a, s, now);
+		next = target_window(a, s, prev, now);
 	} else if (starving(s)) {
 		next = knee_starving(a, s, now);
 	} else if (light_waits(s) && a->phase != LUNQ_AP_PROBE) {

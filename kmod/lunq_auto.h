@@ -207,6 +207,7 @@ struct lunq_auto {
 	u64 floor_until;
 	struct lunq_holdoff fhold;	/* the floor's, repeats: starving */
 	u32 ratio16;		/* auto:target: service p99 / mean, x 16 */
+	u64 p99_est;		/* auto:target: last window's p99 as judged */
 	u32 failed;		/* auto:target: depth that missed; 0 none */
 	u64 failed_until;
 	struct lunq_holdoff miss;	/* the failed depth's, repeats: misses */

@@ -473,14 +473,14 @@ static void lunq_auto_knee_qfull_periodic(struct kunit *test)
 
 /*
  * auto:target on the same LUN: p99 is 8 ms up to depth 16, 16 ms up to
- * 32, 24 ms to 48.  A target of 17 ms: the largest depth meeting it is 32.
+ * 32, 24 ms to 48.  A target of 19 ms: the largest depth meeting it is 32.
  */
 static void lunq_auto_target(struct kunit *test)
 {
 	struct sim s;
 
 	sim_start(&s, LUNQ_AUTO_KNEE, 1, 16, 8 * MS, 64);
-	sim_target(&s, 17 * MS);
+	sim_target(&s, 19 * MS);
 	KUNIT_EXPECT_EQ(test, s.a.phase, LUNQ_AP_TRACK);
 	sim_run(&s, 10 * SEC);
 	KUNIT_EXPECT_GE(test, held(&s), 28U);
