@@ -309,6 +309,21 @@ static u32 knee_up_window(struct lunq_auto *a, bool bind, u64 now)
 	return knee_enter_hold(a, now, d);
 }
 
+/*
+ * A probe's step where the rate stopped growing with it: the LUN is full
+ * there, and the knee is the base's depth times the rate gained (Little,
+ * the service time unchanged below the knee), within the step.
+ */
+static u32 knee_within(const struct lunq_auto *a)
+{
+	u64 t;
+
+	if (!a->base_rate || a->rate <= a->base_rate)
+		return a->base;
+	t = div64_u64((u64)a->base * a->rate + a->base_rate / 2, a->base_rate);
+	return clamp_t(u64, t, a->base, a->base + a->step - 1);
+}
+
 /* Phase probe: one window at base + step decides. */
 static u32 knee_probe_window(struct lunq_auto *a, u64 now)
 {
@@ -345,14 +360,15 @@ static u32 knee_probe_window(struct lunq_auto *a, u64 now)
 			 * grew.
 			 */
 			probe_soon(a);
-			return knee_depth(a, now, a->base + a->step / 2,
-					  false);
+			return knee_depth(a, now, max(a->base + a->step / 2,
+						      knee_within(a)), false);
 		}
+		/* the rate grew with the step: four times the step next */
 		a->grew = true;
 		a->base = d;
 		a->base_rate = a->rate;
 		a->base_svc = a->svc;
-		a->step = min_t(u32, a->step * 2, 1U << 15);
+		a->step = min_t(u32, a->step * 4, 1U << 15);
 		return d + a->step;
 	}
 	/*
@@ -364,19 +380,7 @@ static u32 knee_probe_window(struct lunq_auto *a, u64 now)
 		probe_soon(a);
 	else
 		to_hold(a);
-	/*
-	 * Where the rate stopped growing with the step the LUN is full:
-	 * the knee is the base's depth times the rate gained (Little, with
-	 * the service time unchanged below the knee), within the step
-	 */
-	if (a->rate > a->base_rate && a->base_rate) {
-		u64 t = div64_u64((u64)a->base * a->rate + a->base_rate / 2,
-				  a->base_rate);
-
-		t = min_t(u64, t, a->base + a->step - 1);
-		return knee_depth(a, now, max_t(u32, t, a->base), false);
-	}
-	return knee_depth(a, now, a->base, false);
+	return knee_depth(a, now, knee_within(a), false);
 }
 
 /*
@@ -537,6 +541,7 @@ static u32 target_window(struct lunq_auto *a,
 		/* the failed depth missed again after its hold-off */
 		if (a->failed == d && now >= a->failed_until)
 			lunq_holdoff_again(&a->miss);
+		a->within = 0;
 		if (!a->failed || d <= a->failed) {
 			a->failed = d;
 			a->failed_until = now + a->miss.ns;
@@ -548,9 +553,19 @@ static u32 target_window(struct lunq_auto *a,
 		 */
 		t = div64_u64((u64)d * a->cfg.target_ns * 7, p99 * 8);
 		t = max_t(u64, t, d / 4);
+		/* a step up missed: back to the depth that met it */
+		if (a->good && a->good < d)
+			t = max_t(u64, t, a->good);
+		else
+			a->good = 0;	/* it no longer meets it */
 		return max_t(u32, min_t(u64, t, d - 1), a->cfg.min);
 	}
 	if (!binding(s))
+		return d;
+	a->good = d;
+	/* up only after windows within: two, four in the last eighth */
+	if (++a->within < 2 ||
+	    (p99 * 8 >= a->cfg.target_ns * 7 && a->within < 4))
 		return d;
 	if (a->failed && now < a->failed_until)
 		limit = min(limit, a->failed - 1);
@@ -677,7 +692,14 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	if (next != a->depth) {
 		a->depth = next;
 		a->moves++;
-		a->settle_until = now + 2 * a->svc;
+		a->within = 0;
+		/*
+		 * The commands sent before the move are out for a p99 of
+		 * theirs: auto:target, which judges p99s, waits that long
+		 */
+		a->settle_until = now + max(2 * a->svc,
+					    a->cfg.mode == LUNQ_AUTO_TARGET ?
+					    a->p99_est : 0);
 	}
 	return a->depth;
 }

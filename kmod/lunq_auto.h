@@ -208,6 +208,8 @@ struct lunq_auto {
 	struct lunq_holdoff fhold;	/* the floor's, repeats: starving */
 	u32 ratio16;		/* auto:target: service p99 / mean, x 16 */
 	u64 p99_est;		/* auto:target: last window's p99 as judged */
+	u32 within;		/* auto:target: binding windows within, in a row */
+	u32 good;		/* auto:target: the last depth that met it */
 	u32 failed;		/* auto:target: depth that missed; 0 none */
 	u64 failed_until;
 	struct lunq_holdoff miss;	/* the failed depth's, repeats: misses */

@@ -482,7 +482,7 @@ static void lunq_auto_target(struct kunit *test)
 	sim_start(&s, LUNQ_AUTO_KNEE, 1, 16, 8 * MS, 64);
 	sim_target(&s, 19 * MS);
 	KUNIT_EXPECT_EQ(test, s.a.phase, LUNQ_AP_TRACK);
-	sim_run(&s, 10 * SEC);
+	sim_run(&s, 20 * SEC);
 	KUNIT_EXPECT_GE(test, held(&s), 28U);
 	KUNIT_EXPECT_LE(test, held(&s), 32U);
 	sim_run(&s, 120 * SEC);
