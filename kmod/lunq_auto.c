@@ -363,12 +363,16 @@ static u32 knee_probe_window(struct lunq_auto *a, u64 now)
 			return knee_depth(a, now, max(a->base + a->step / 2,
 						      knee_within(a)), false);
 		}
-		/* the rate grew with the step: four times the step next */
+		/*
+		 * The rate grew with the step: four times the step next,
+		 * twice where a ceiling was (slots shared: each step over
+		 * them is refused)
+		 */
 		a->grew = true;
 		a->base = d;
 		a->base_rate = a->rate;
 		a->base_svc = a->svc;
-		a->step = min_t(u32, a->step * 4, 1U << 15);
+		a->step = min_t(u32, a->step * (a->ceiling ? 2 : 4), 1U << 15);
 		return d + a->step;
 	}
 	/*
