@@ -44,6 +44,7 @@ struct lunq_c *lunq_core_alloc(struct dm_target *ti, work_func_t dispatch,
 	lc->ti = ti;
 	spin_lock_init(&lc->lock);
 	INIT_LIST_HEAD(&lc->qf_transit);
+	lunq_zplug_init(&lc->zplug, NULL, 0, 0, 0);
 	mutex_init(&lc->msg_lock);
 	INIT_WORK(&lc->dispatch, dispatch);
 	INIT_DELAYED_WORK(&lc->win_work, win_work);
@@ -72,7 +73,9 @@ void lunq_core_free(struct lunq_c *lc)
 	cancel_work_sync(&lc->dispatch);
 	lunq_evq_stop(&lc->evq);
 	/* dm destroys a table only once no IO is in flight or waiting */
-	WARN_ON_ONCE(lc->host.q.nr || lc->host.nr_retry || lc->host.inflight);
+	WARN_ON_ONCE(lc->host.q.nr || lc->host.nr_retry || lc->host.inflight ||
+		     lc->zplug.nr_plugged);
+	kvfree(lc->zplug.zones);
 	if (lc->lun.pool)
 		lunq_pool_put(lc->lun.pool);
 	if (lc->dev)
@@ -91,7 +94,10 @@ void lunq_core_free(struct lunq_c *lc)
 
 
 
-/* The deadlines: the end of a retry delay or LUN reset, an sd restore. */
+/*
+ * The deadlines: the end of a retry delay or LUN reset, an sd restore, the
+ * end of a plugged zoned write's wait.
+ */
 void lunq_arm_timer(struct lunq_c *lc)
 {
 	u64 at = lc->host.blocked ? lc->host.unblock_at : 0;
@@ -102,6 +108,9 @@ void lunq_arm_timer(struct lunq_c *lc)
 	if (lc->qf_next && (!at || lc->qf_next < at))
 		at = lc->qf_next;
 	r = lunq_model_next(&lc->model);	/* the drive's head frees */
+	if (r && (!at || r < at))
+		at = r;
+	r = lunq_zplug_deadline(&lc->zplug);	/* a plugged write's bound */
 	if (r && (!at || r < at))
 		at = r;
 	if (!at || lc->dying || (lc->timer_at && lc->timer_at <= at))

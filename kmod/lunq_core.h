@@ -35,6 +35,7 @@
 #include "lunq_integ.h"
 #include "lunq_stats.h"
 #include "lunq_events.h"
+#include "lunq_zplug.h"
 
 struct lunq_dev;
 
@@ -43,6 +44,7 @@ struct lunq_c {
 	struct dm_dev *dev;
 	sector_t start;
 	bool zoned;			/* lower device is zoned */
+	struct lunq_zplug zplug;	/* its write plug, under @lock */
 
 	/*
 	 * @lock protects @host (throttle and wait queue), @keys, @pol and

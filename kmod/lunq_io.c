@@ -6,6 +6,9 @@
 #include <linux/device-mapper.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
 
 #include "lunq_compat.h"
 #include "lunq_io.h"
@@ -13,6 +16,14 @@
 #include "lunq_throttle_dev.h"
 #include "lunq_xflush.h"
 #include "lunq_trace.h"
+
+#define DM_MSG_PREFIX "lunq"
+
+/* Read when a table is loaded. */
+static unsigned int zone_wait_ms = 1000;
+module_param(zone_wait_ms, uint, 0644);
+MODULE_PARM_DESC(zone_wait_ms,
+		 "how long a write to a zoned lower device that is not at its zone's write pointer waits for the writes before it, then goes below as it is (default 1000, at least 1)");
 
 /*
  * Point @bio at the lower device (zone management commands carry a
@@ -284,6 +295,8 @@ void lunq_io_dispatch(struct work_struct *work)
 		lc->timer_at = 0;
 		lunq_io_qfull_arrive(lc, now);
 		lunq_io_drive_pick(lc, now);
+		if (unlikely(lc->zplug.nr_plugged))
+			lunq_io_zplug_expire(lc, now);
 		lunq_host_unblock(&lc->host, now);
 		lunq_policy_tick(lc, now);
 		while ((w = lunq_host_next(&lc->host, now))) {
@@ -307,6 +320,153 @@ void lunq_io_dispatch(struct work_struct *work)
 		while ((bio = bio_list_pop(&list)))
 			lunq_io_send(lc, bio);
 		cond_resched();
+	}
+}
+
+int lunq_io_zplug_alloc(struct lunq_c *lc)
+{
+	sector_t zs = bdev_zone_sectors(lc->dev->bdev);
+	struct lunq_zone *zones;
+	u64 nr;
+
+	/* the block layer's zones are a power of two sectors */
+	if (!lc->zoned || !zs || !is_power_of_2(zs))
+		return 0;
+	nr = DIV_ROUND_UP_ULL(lc->ti->len, zs);
+	zones = kvcalloc(nr, sizeof(*zones), GFP_KERNEL);
+	if (!zones)
+		return -ENOMEM;
+	lunq_zplug_init(&lc->zplug, zones, nr, ilog2(zs),
+			max(zone_wait_ms, 1U) * NSEC_PER_MSEC);
+	return 0;
+}
+
+static int lunq_io_zplug_zone(struct blk_zone *zone, unsigned int idx,
+			      void *data)
+{
+	struct lunq_c *lc = data;
+	u64 z = (zone->start - lc->start) >> lc->zplug.shift;
+	u32 wp = zone->wp - zone->start;
+	unsigned long flags;
+
+	if (zone->type == BLK_ZONE_TYPE_CONVENTIONAL ||
+	    zone->cond == BLK_ZONE_COND_OFFLINE ||
+	    zone->cond == BLK_ZONE_COND_READONLY)
+		wp = LUNQ_ZWP_NONE;
+	else if (zone->cond == BLK_ZONE_COND_FULL)
+		wp = zone->len;	/* a full zone's wp is not defined */
+	spin_lock_irqsave(&lc->lock, flags);
+	lunq_zplug_set(&lc->zplug, z, wp);
+	spin_unlock_irqrestore(&lc->lock, flags);
+	return 0;
+}
+
+void lunq_io_zplug_report(struct lunq_c *lc)
+{
+	struct lunq_zplug *zp = &lc->zplug;
+	int ret;
+	u32 z;
+
+	if (!zp->zones)
+		return;
+	ret = blkdev_report_zones(lc->dev->bdev, lc->start, zp->nr,
+				  lunq_io_zplug_zone, lc);
+	if (ret == zp->nr)
+		return;
+	/* each zone's next write sets its pointer */
+	DMWARN("%s: zone report failed (%d): zones' write pointers not known",
+	       lc->dev->name, ret);
+	spin_lock_irq(&lc->lock);
+	for (z = 0; z < zp->nr; z++)
+		if (zp->zones[z].wp != LUNQ_ZWP_NONE)
+			zp->zones[z].wp = LUNQ_ZWP_UNKNOWN;
+	spin_unlock_irq(&lc->lock);
+}
+
+bool lunq_io_zplug_map(struct lunq_c *lc, struct lunq_io *io,
+		       struct bio *bio, u64 now, bool *chain)
+{
+	u64 off = dm_target_offset(lc->ti, bio->bi_iter.bi_sector);
+	struct lunq_zplug *zp = &lc->zplug;
+
+	*chain = false;
+	switch (bio_op(bio)) {
+	case REQ_OP_WRITE:
+	case REQ_OP_WRITE_ZEROES:
+		if (!bio_sectors(bio))
+			return false;	/* an empty flush */
+		switch (lunq_zplug_write(zp, &io->w, off, bio_sectors(bio),
+					 now)) {
+		case LUNQ_ZP_PLUG:
+			lunq_arm_timer(lc);
+			return true;
+		case LUNQ_ZP_GO:
+			io->flags |= LUNQ_IO_ZTRACK;
+			break;
+		case LUNQ_ZP_PASS:
+			io->flags |= LUNQ_IO_ZSTRAY;
+			break;
+		}
+		break;
+	case REQ_OP_ZONE_APPEND:
+		lunq_zplug_append(zp, off, bio_sectors(bio));
+		break;
+	case REQ_OP_ZONE_RESET:
+		lunq_zplug_reset(zp, off);
+		break;
+	case REQ_OP_ZONE_FINISH:
+		lunq_zplug_finish(zp, off);
+		break;
+	case REQ_OP_ZONE_RESET_ALL:
+		lunq_zplug_reset_all(zp);
+		return false;
+	default:
+		return false;
+	}
+	*chain = lunq_zplug_waiting(zp, off);
+	return false;
+}
+
+/* @pio leaves the plug for the queue, a barrier like every zoned write */
+static void lunq_io_zplug_queue(struct lunq_c *lc, struct lunq_waiter *w,
+				unsigned int flag, u64 now)
+{
+	struct lunq_io *pio = container_of(w, struct lunq_io, w);
+
+	pio->flags |= flag;
+	lunq_host_wait(&lc->host, w, pio->iter.bi_sector, true, now);
+}
+
+void lunq_io_zplug_release(struct lunq_c *lc, struct lunq_io *io, u64 now)
+{
+	u64 off = dm_target_offset(lc->ti, io->iter.bi_sector);
+	struct lunq_waiter *w;
+
+	while ((w = lunq_zplug_release(&lc->zplug, off)))
+		lunq_io_zplug_queue(lc, w, LUNQ_IO_ZTRACK, now);
+}
+
+void lunq_io_zplug_done(struct lunq_c *lc, struct lunq_io *io,
+			blk_status_t error)
+{
+	if ((io->flags & LUNQ_IO_ZTRACK) ? error != BLK_STS_OK :
+					    error == BLK_STS_OK)
+		lunq_zplug_lost(&lc->zplug,
+				dm_target_offset(lc->ti, io->iter.bi_sector));
+}
+
+void lunq_io_zplug_expire(struct lunq_c *lc, u64 now)
+{
+	struct lunq_waiter *w;
+
+	while ((w = lunq_zplug_expired(&lc->zplug, now))) {
+		struct lunq_io *pio = container_of(w, struct lunq_io, w);
+
+		DMWARN_LIMIT("%s: write at sector %llu not at its zone's write pointer after %llu ms: sent below as it is",
+			     lc->dev->name,
+			     (unsigned long long)pio->iter.bi_sector,
+			     div_u64(lc->zplug.wait_ns, NSEC_PER_MSEC));
+		lunq_io_zplug_queue(lc, w, LUNQ_IO_ZSTRAY, now);
 	}
 }
 

@@ -38,6 +38,8 @@ struct lunq_io {
 #define LUNQ_IO_FAST	0x10	/* sent by the lock-free path */
 #define LUNQ_IO_DRIVE	0x20	/* held, in the drive's queue: no time yet */
 #define LUNQ_IO_FENCE	0x40	/* refused, answer on its way: host fenced */
+#define LUNQ_IO_ZTRACK	0x80	/* zoned write at the plug's pointer */
+#define LUNQ_IO_ZSTRAY	0x100	/* zoned write sent as it was (not there) */
 
 static inline struct lunq_io *lunq_io(struct bio *bio)
 {
@@ -101,6 +103,28 @@ static inline bool lunq_io_zone_ordered(const struct lunq_c *lc,
 	return lc->zoned && (op_is_write(bio_op(bio)) ||
 			     op_is_zone_mgmt(bio_op(bio)));
 }
+
+/*
+ * The zone write plug (lunq_zplug.h, lc->zplug.zones set: a zoned lower
+ * device), all under @lock.  lunq_io_zplug_alloc(): its zones, at table
+ * load (-ENOMEM).  lunq_io_zplug_report(): each zone's write pointer read
+ * from the lower device, before a resume (nothing in flight).
+ * lunq_io_zplug_map(): @bio arrives at @now; true when plugged (held by
+ * the plug: map is done with it); *@chain when plugged writes may follow
+ * it: @bio must then wait in the queue (not be sent from map), and
+ * lunq_io_zplug_release() queues them behind it.  lunq_io_zplug_done():
+ * a tracked write failed, or one sent as it was succeeded: the zone's
+ * pointer is no longer known.  lunq_io_zplug_expire(): plugged writes
+ * whose wait is over are queued as they are (the lower device answers).
+ */
+int lunq_io_zplug_alloc(struct lunq_c *lc);
+void lunq_io_zplug_report(struct lunq_c *lc);
+bool lunq_io_zplug_map(struct lunq_c *lc, struct lunq_io *io,
+		       struct bio *bio, u64 now, bool *chain);
+void lunq_io_zplug_release(struct lunq_c *lc, struct lunq_io *io, u64 now);
+void lunq_io_zplug_done(struct lunq_c *lc, struct lunq_io *io,
+			blk_status_t error);
+void lunq_io_zplug_expire(struct lunq_c *lc, u64 now);
 
 /* Is @bio an ordering barrier (see lunq_sched.h)? */
 bool lunq_io_is_barrier(struct lunq_c *lc, struct bio *bio);

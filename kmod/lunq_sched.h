@@ -52,6 +52,7 @@ struct lunq_waiter {
 	u64 t_queued;			/* ns, monotonic */
 	bool barrier;
 	bool in_tree;
+	u32 zsectors;			/* a plugged zoned write's length */
 };
 
 struct lunq_queue {

@@ -169,7 +169,7 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	}
 
 	lc->spare = lunq_dev_alloc();
-	if (!lc->spare || lunq_stats_alloc(&lc->st) ||
+	if (!lc->spare || lunq_stats_alloc(&lc->st) || lunq_io_zplug_alloc(lc) ||
 	    lunq_win_alloc(lc, lunq_win_needed(&lc->keys))) {
 		ti->error = "Cannot allocate counters and histograms";
 		ret = -ENOMEM;
@@ -215,7 +215,7 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 	bool nowait = bio->bi_opf & REQ_NOWAIT;
 	enum lunq_send sent;
 	unsigned long flags;
-	bool kick;
+	bool kick, chain = false;
 	u64 now;
 
 	io->flags = 0;
@@ -252,7 +252,12 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 	/* the lock-free path's slots are all taken: this IO waits for them */
 	if (lc->host.thr.fast_lim)
 		lunq_fast_close(lc);
-	if (lunq_host_try_send(&lc->host, lba)) {
+	/* a zoned write beyond its zone's write pointer: plugged */
+	if (lc->zplug.zones && lunq_io_zplug_map(lc, io, bio, now, &chain)) {
+		spin_unlock_irqrestore(&lc->lock, flags);
+		return DM_MAPIO_SUBMITTED;
+	}
+	if (!chain && lunq_host_try_send(&lc->host, lba)) {
 		sent = lunq_io_lun_send(lc, io, bio, now, nowait);
 		lunq_account(lc, now);
 		spin_unlock_irqrestore(&lc->lock, flags);
@@ -275,6 +280,8 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 	}
 	lunq_host_wait(&lc->host, &io->w, lba, lunq_io_is_barrier(lc, bio),
 		       now);
+	if (chain)	/* the plugged writes it made sequential: behind it */
+		lunq_io_zplug_release(lc, io, now);
 	trace_lunq_wait(&lc->evq, bio->bi_iter.bi_sector, bio->bi_iter.bi_size,
 			bio_op(bio));
 	lunq_account(lc, now);
@@ -316,6 +323,8 @@ static int lunq_end_io(struct dm_target *ti, struct bio *bio,
 	/* under the lock: the reaction's times must never go backwards */
 	now = ktime_get_ns();
 	lunq_lun_release(&lc->lun);
+	if (io->flags & (LUNQ_IO_ZTRACK | LUNQ_IO_ZSTRAY))
+		lunq_io_zplug_done(lc, io, *error);
 	/*
 	 * Aborted by a LUN reset: the host retries it.  A command is aborted
 	 * at most once, so a reset storm (resets coming faster than the
@@ -388,6 +397,13 @@ static void lunq_postsuspend(struct dm_target *ti)
 	/* nothing is in flight any more; let a last dispatcher run finish */
 	flush_work(&lc->dispatch);
 	lunq_win_stop(lc);	/* the policy's state stays for the resume */
+}
+
+/* Nothing is in flight: the lower device's write pointers are exact. */
+static int lunq_preresume(struct dm_target *ti)
+{
+	lunq_io_zplug_report(ti->private);
+	return 0;
 }
 
 static void lunq_resume(struct dm_target *ti)
@@ -623,6 +639,7 @@ static struct target_type lunq_target = {
 	.presuspend	 = lunq_presuspend,
 	.presuspend_undo = lunq_resume,
 	.postsuspend	 = lunq_postsuspend,
+	.preresume	 = lunq_preresume,
 	.resume		 = lunq_resume,
 	.message	 = lunq_message,
 	.status		 = lunq_status,

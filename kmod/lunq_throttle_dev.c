@@ -51,7 +51,8 @@ void lunq_account(struct lunq_c *lc, u64 now)
 
 /*
  * Open while nothing waits or is emulated -- no LUN slots, other
- * initiators, pool or service-time model, a policy that leaves the depth
+ * initiators, pool, service-time model or zone write plug (a zoned lower
+ * device: its writes go through the plug), a policy that leaves the depth
  * alone between windows (lunq_pol_steady()) -- and the host side is idle
  * (no waiter, retry or locked IO in flight).
  */
@@ -60,7 +61,7 @@ void lunq_update_fast(struct lunq_c *lc)
 	struct lunq_host *h = &lc->host;
 	struct lunq_throttle *t = &h->thr;
 	bool f = READ_ONCE(fast_path) && !lc->lun.depth && !lc->lun.foreign &&
-		 !lc->lun.pool && !lc->model.cfg.kind &&
+		 !lc->lun.pool && !lc->model.cfg.kind && !lc->zplug.zones &&
 		 lunq_pol_steady(&lc->pol) &&
 		 !h->q.nr && !h->nr_retry && !h->blocked && !h->dispatching &&
 		 !t->held && !h->inflight && !lc->lun.inflight;
