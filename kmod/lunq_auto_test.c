@@ -512,6 +512,141 @@ static void lunq_auto_target(struct kunit *test)
 	KUNIT_EXPECT_LE(test, s.over * 100, s.windows);
 }
 
+/* One window of @ns with @ios completions of mean service @svc, binding. */
+static struct lunq_auto_sample win(u64 ns, u64 ios, u64 svc, bool bind)
+{
+	struct lunq_auto_sample w = {
+		.ns = ns, .ios = ios, .svc_sum_ns = ios * svc,
+		.p99_ns = 2 * svc, .wait_ns = bind ? ns : 0,
+	};
+
+	return w;
+}
+
+/*
+ * The bubble (demonstration 1, sched:disksort): a stream of 16 keeps the
+ * wait queue full and the sorted queue passes one read by.  The oldest
+ * waiter's age against what the others wait says so: the depth goes to
+ * one that lets every waiter go, a floor held 2 s (4 s when it starves
+ * again at once after); a FIFO's oldest, as old as the others, is not
+ * starving.
+ */
+static void lunq_auto_knee_starving(struct kunit *test)
+{
+	struct sim s;
+	struct lunq_auto_sample w;
+	u32 d;
+
+	sim_start(&s, LUNQ_AUTO_KNEE, 2, 16, 2 * MS, 16);
+	/* arrival order: the oldest waited what the others did */
+	w = win(100 * MS, 50, 2 * MS, true);
+	w.lwait_p99_ns = 40 * MS;
+	w.waiting = 14;
+	w.oldest_ns = 45 * MS;
+	d = lunq_auto_window(&s.a, &w, s.now += 100 * MS);
+	KUNIT_EXPECT_LE(test, d, 2U);
+	/* sorted: one has waited 200 ms where the others wait 30 */
+	w.lwait_p99_ns = 30 * MS;
+	w.oldest_ns = 200 * MS;
+	d = lunq_auto_window(&s.a, &w, s.now += 100 * MS);
+	KUNIT_EXPECT_EQ(test, d, s.a.floor);
+	/* down had halved it to 1: 1 + the 14 waiting */
+	KUNIT_EXPECT_EQ(test, d, 15U);
+	KUNIT_EXPECT_EQ(test, s.a.floor_until, s.now + 2 * SEC);
+	/* queueing in the LUN at the floor: no cut below it while held */
+	w = win(100 * MS, 50, 16 * MS, true);
+	while (s.now + 100 * MS < s.a.floor_until) {
+		s.now = max(s.now + 100 * MS, s.a.settle_until);
+		KUNIT_EXPECT_GE(test, lunq_auto_window(&s.a, &w, s.now), d);
+	}
+	/* starving again at once after the hold: held twice as long */
+	s.now = s.a.floor_until + 100 * MS;
+	w = win(100 * MS, 50, 2 * MS, true);
+	w.lwait_p99_ns = 30 * MS;
+	w.waiting = 14;
+	w.oldest_ns = 200 * MS;
+	lunq_auto_window(&s.a, &w, s.now);
+	KUNIT_EXPECT_EQ(test, s.a.floor_until, s.now + 4 * SEC);
+}
+
+/*
+ * Seed 004's writes behind reads: an open loop (the throttle never
+ * binds) whose commands still wait in lunq -- its knee by the rate is 1.
+ * The wait is what the user feels: the depth doubles while a light load
+ * waits, and stays where it no longer does.
+ */
+static void lunq_auto_knee_light_wait(struct kunit *test)
+{
+	struct sim s;
+	struct lunq_auto_sample w;
+	u32 d = 0;
+	int i;
+
+	sim_start(&s, LUNQ_AUTO_KNEE, 1, 1, 12 * MS, 1);
+	for (i = 0; i < 3; i++) {
+		w = win(500 * MS, 25, 6 * MS, false);
+		w.lwait_p99_ns = 10 * MS;
+		s.now = max(s.now + 500 * MS, s.a.settle_until);
+		d = lunq_auto_window(&s.a, &w, s.now);
+	}
+	KUNIT_EXPECT_EQ(test, d, 8U);
+	for (i = 0; i < 20; i++) {
+		w = win(500 * MS, 25, 6 * MS, false);
+		s.now = max(s.now + 500 * MS, s.a.settle_until);
+		d = lunq_auto_window(&s.a, &w, s.now);
+		KUNIT_EXPECT_EQ(test, d, 8U);
+	}
+	/* a wait under 50 us, or an eighth of the service time, is none */
+	w = win(500 * MS, 25, 6 * MS, false);
+	w.lwait_p99_ns = 40 * 1000;
+	KUNIT_EXPECT_EQ(test, lunq_auto_window(&s.a, &w, s.now += SEC), 8U);
+}
+
+/*
+ * auto:target from 32 on a disk sorting its queue (lun_order:sptf): the
+ * p99 grows with the depth, 22 ms a command; a target of 200 ms holds 9.
+ * The first window is short (its slow commands are still out): Little's
+ * mean (in flight / rate) times the p99/mean ratio judges it.  Below the
+ * target within a second; above it after that in at most 1 window of 20
+ * (a try one above after each hold-off), under 8 in 1 of 10.
+ */
+static void lunq_auto_target_sorting(struct kunit *test)
+{
+	struct sim s;
+	u64 t0;
+	u32 d, over = 0, low = 0, n = 0;
+	int i;
+
+	sim_start(&s, LUNQ_AUTO_KNEE, 32, 16, 8 * MS, 64);
+	s.a.cfg.start = 32;
+	sim_target(&s, 200 * MS);
+	t0 = s.now;
+	for (i = 0; i < 200; i++) {
+		struct lunq_auto_sample w;
+		u64 ns;
+
+		d = s.a.depth;
+		ns = max(100 * MS, 2ULL * 22 * MS * d);
+		/* 150 IOPS; the first window sees only the short ones */
+		w = win(ns, 15 * ns / (100 * MS), 22 * MS * d / 3, true);
+		w.p99_ns = i ? 22 * MS * d : 100 * MS;
+		w.inflight_x1000 = 1000 * d;
+		s.now = max(s.now + ns, s.a.settle_until);
+		lunq_auto_window(&s.a, &w, s.now);
+		if (s.now > t0 + SEC) {
+			n++;
+			over += d > 9;
+			low += d < 8;
+		}
+	}
+	kunit_info(test, "windows after 1 s: %u, over the target %u, under 8 %u",
+		   n, over, low);
+	/* a try at 10 after each hold-off (1 s, doubling) */
+	KUNIT_EXPECT_LE(test, over * 20, n);
+	KUNIT_EXPECT_LE(test, low * 10, n);
+	KUNIT_EXPECT_GE(test, s.a.depth, 8U);
+}
+
 /* Bounds: auto_min and auto_max hold whatever the LUN does. */
 static void lunq_auto_bounds(struct kunit *test)
 {
@@ -640,6 +775,9 @@ static struct kunit_case lunq_auto_cases[] = {
 	KUNIT_CASE(lunq_auto_knee_qfull),
 	KUNIT_CASE(lunq_auto_knee_qfull_periodic),
 	KUNIT_CASE(lunq_auto_target),
+	KUNIT_CASE(lunq_auto_knee_starving),
+	KUNIT_CASE(lunq_auto_knee_light_wait),
+	KUNIT_CASE(lunq_auto_target_sorting),
 	KUNIT_CASE(lunq_auto_bounds),
 	KUNIT_CASE(lunq_auto_holdoff_qfull),
 	KUNIT_CASE(lunq_auto_holdoff_miss),

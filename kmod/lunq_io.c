@@ -341,6 +341,7 @@ int lunq_io_zplug_alloc(struct lunq_c *lc)
 	return 0;
 }
 
+#ifdef CONFIG_BLK_DEV_ZONED
 static int lunq_io_zplug_zone(struct blk_zone *zone, unsigned int idx,
 			      void *data)
 {
@@ -360,6 +361,7 @@ static int lunq_io_zplug_zone(struct blk_zone *zone, unsigned int idx,
 	spin_unlock_irqrestore(&lc->lock, flags);
 	return 0;
 }
+#endif
 
 void lunq_io_zplug_report(struct lunq_c *lc)
 {
@@ -369,8 +371,12 @@ void lunq_io_zplug_report(struct lunq_c *lc)
 
 	if (!zp->zones)
 		return;
+#ifdef CONFIG_BLK_DEV_ZONED
 	ret = blkdev_report_zones(lc->dev->bdev, lc->start, zp->nr,
 				  lunq_io_zplug_zone, lc);
+#else
+	ret = -EOPNOTSUPP;	/* no zoned device without it: not reached */
+#endif
 	if (ret == zp->nr)
 		return;
 	/* each zone's next write sets its pointer */
