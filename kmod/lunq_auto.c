@@ -182,8 +182,15 @@ void lunq_auto_init(struct lunq_auto *a, const struct lunq_auto_cfg *cfg,
 		return;
 	}
 	a->depth = clamp(cfg->start, cfg->min, cfg->max);
-	if (cfg->mode == LUNQ_AUTO_TARGET)
+	if (cfg->mode == LUNQ_AUTO_TARGET) {
+		/*
+		 * From 4 at most, up while within: the commands a deep first
+		 * depth sends at once to a sorting LUN cannot be called back,
+		 * and its slowest cost the p99 for seconds
+		 */
+		a->depth = clamp(cfg->start, cfg->min, max(cfg->min, 4U));
 		a->phase = LUNQ_AP_TRACK;
+	}
 	else
 		a->phase = a->depth > cfg->min ? LUNQ_AP_DOWN : LUNQ_AP_UP;
 	lunq_holdoff_init(&a->qhold, cfg->qhold_ns, LUNQ_AUTO_REFUSED,
@@ -206,6 +213,9 @@ bool lunq_auto_window_ready(const struct lunq_auto *a, u64 ns, u64 ios,
 		/* one window decides: twice as long, four times the IOs */
 		least *= 2;
 		fewest *= 4;
+	} else if (a->phase == LUNQ_AP_TRACK) {
+		/* a p99 to judge: Little's mean covers a short window */
+		least = max(a->cfg.win_ns, 2 * a->svc);
 	} else if (a->phase == LUNQ_AP_UP) {
 		/*
 		 * Below the knee every window costs the load its queue in
@@ -698,12 +708,12 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		a->moves++;
 		a->within = 0;
 		/*
-		 * The commands sent before the move are out for a p99 of
-		 * theirs: auto:target, which judges p99s, waits that long
+		 * The commands sent before the move are out for up to a p99
+		 * of theirs: auto:target, which judges p99s, waits half that
 		 */
 		a->settle_until = now + max(2 * a->svc,
 					    a->cfg.mode == LUNQ_AUTO_TARGET ?
-					    a->p99_est : 0);
+					    a->p99_est / 2 : 0);
 	}
 	return a->depth;
 }
