@@ -190,9 +190,9 @@ void lunq_auto_init(struct lunq_auto *a, const struct lunq_auto_cfg *cfg,
 		 */
 		a->depth = clamp(cfg->start, cfg->min, max(cfg->min, 4U));
 		a->phase = LUNQ_AP_TRACK;
-	}
-	else
+	} else {
 		a->phase = a->depth > cfg->min ? LUNQ_AP_DOWN : LUNQ_AP_UP;
+	}
 	lunq_holdoff_init(&a->qhold, cfg->qhold_ns, LUNQ_AUTO_REFUSED,
 			  cfg->qhold_max_ns ?: cfg->hold_max_ns);
 	lunq_holdoff_init(&a->fhold, LUNQ_AUTO_FHOLD_NS, 1, cfg->hold_max_ns);

@@ -43,7 +43,7 @@
  *          longer queueing but the rate fell by half the depth's share
  *          or more (above the knee a cut keeps the rate): it was noise,
  *          undone.  No spiral down to 1.
- *   probe  every probe_every windows in hold, one window (twice as long)
+ *   probe  every probe_every windows in hold (2 after down or up), one window (twice as long)
  *          at depth + step (step max(1, depth/16)): when the rate grows
  *          by at least half of the step's share and, for a step under an
  *          eighth of the depth, the mean service time by at most a
@@ -66,16 +66,27 @@
  * it keeps failing); a binding window within the target adds a quarter
  * (when p99 is below three quarters of the target) or 1, never up to a failed depth during its hold-off.
  *
+ * What the user feels (auto:knee): a starving waiter -- the oldest waiting
+ * in lunq for 50 ms and 4 x what the window's commands waited (p99) and
+ * were served (mean), a sorting queue's bubble -- sets a floor of depth +
+ * waiting (2 x depth at least) held 2 s (doubling while it recurs at
+ * once); a window that does not bind but whose commands waited (p99 >= 50
+ * us and an eighth of the service time: an open loop's writes behind
+ * reads) doubles the depth.  auto:target starts at 4 at most, judges a
+ * short window by Little's mean x its p99/mean ratio, cuts in proportion
+ * (7/8 x target / p99) and moves up only after windows within.
+ *
  * QUEUE FULL (both modes; reaction must be none): the throttle is cut at
  * once to the commands in transport (lunq_auto_qfull(), Solaris sd's
  * rule), which becomes a ceiling for a hold-off of qhold_ns (0.5 s).
  * When it ends with the depth at the ceiling (the ceiling, not the knee,
- * bound it), auto:knee tries twice the depth at once (phase up): the
- * other initiators may have left.  Refused again, the ceiling comes back;
- * from the eighth refusal in a row its hold-off doubles, up to 32 s: auto
- * does not keep provoking QUEUE FULL from initiators that stay, and finds
- * the slots of those that come and go within half a second.  A window
- * above the ceiling without QUEUE FULL ends it.
+ * bound it), auto:knee probes one command above it (the other initiators
+ * may have left), the step doubling while the rate grows with it.
+ * Refused again, the ceiling comes back; from the eighth refusal in a row
+ * its hold-off doubles, up to qhold_max_ns (1 s): auto finds the slots of
+ * those that come and go within a second, every time, at about one QUEUE
+ * FULL a second while they stay.  A window above the ceiling without
+ * QUEUE FULL ends it.
  */
 #ifndef LUNQ_AUTO_H
 #define LUNQ_AUTO_H
