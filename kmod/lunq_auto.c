@@ -210,8 +210,11 @@ bool lunq_auto_window_ready(const struct lunq_auto *a, u64 ns, u64 ios,
 
 	*idle = false;
 	if (a->phase == LUNQ_AP_PROBE) {
-		/* one window decides: twice as long, four times the IOs */
-		least *= 2;
+		/*
+		 * One window decides: four times the IOs.  No longer: at the
+		 * knee a probe queues its step in the LUN, and its service
+		 * time doubles
+		 */
 		fewest *= 4;
 	} else if (a->phase == LUNQ_AP_TRACK) {
 		/* a p99 to judge: Little's mean covers a short window */
@@ -670,12 +673,19 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		a->ceiling = 0;
 		lunq_holdoff_reset(&a->qhold);
 	}
+	if (!light_waits(s))
+		a->light = 0;
 	if (a->cfg.mode == LUNQ_AUTO_TARGET) {
 		next = target_window(a, s, prev, now);
 	} else if (starving(s)) {
 		next = knee_starving(a, s, now);
-	} else if (light_waits(s) && a->phase != LUNQ_AP_PROBE) {
-		/* up, and hold there: the rate cannot tell a lower depth */
+	} else if (light_waits(s) && a->phase != LUNQ_AP_PROBE &&
+		   ++a->light >= 2) {
+		/*
+		 * Two such windows in a row (not a load that ends): up, and
+		 * hold there -- the rate cannot tell a lower depth
+		 */
+		a->light = 0;
 		to_hold(a);
 		next = min_t(u64, 2ULL * a->depth, a->cfg.max);
 	} else if (a->ceiling && now >= a->ceiling_until &&

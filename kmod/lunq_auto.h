@@ -43,7 +43,7 @@
  *          longer queueing but the rate fell by half the depth's share
  *          or more (above the knee a cut keeps the rate): it was noise,
  *          undone.  No spiral down to 1.
- *   probe  every probe_every windows in hold (2 after down or up), one window (twice as long)
+ *   probe  every probe_every windows in hold (2 after down or up), one window (four times the IOs)
  *          at depth + step (step max(1, depth/16)): when the rate grows
  *          by at least half of the step's share and, for a step under an
  *          eighth of the depth, the mean service time by at most a
@@ -199,6 +199,7 @@ struct lunq_auto {
 	u32 proven;		/* the last depth up saw grow the rate */
 	/* hold / probe */
 	u32 hold_windows;	/* windows since the last probe */
+	u32 light;		/* light load's waiting windows in a row */
 	u32 step;		/* the probe's step */
 	u32 base;		/* depth before the probe */
 	bool grew;		/* a step of this probe passed */
