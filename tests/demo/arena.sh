@@ -678,13 +678,20 @@ done
 # ran, of its score in each (the score column: IOPS / oracle, in wcache
 # and ramp the oracle's latency / its own); a scenario over its bound, or
 # over QF_MAX QUEUE FULLs a second, counts as FLOOR, as does a score under
-# it (one near 0 would hide every other scenario)
+# it (one near 0 would hide every other scenario).  (busybox's awk has no
+# log, exp or fractional powers: the product's n-th root by Newton's
+# method)
 awk -v f="$FLOOR" -v qm="$QF_MAX" '
+	function root(x, n,   r, k, j, y) {
+		r = 1
+		for (k = 0; k < 200; k++) { y = 1; for (j = 1; j < n; j++) y *= r; r = ((n - 1) * r + x / y) / n }
+		return r
+	}
 	{ s = $3; fl = 0
 	  if ($4 != 1 || $5 > qm || s < f) { s = f; fl = 1 }
-	  if (!($1 in n)) ord[++k] = $1
-	  n[$1]++; lg[$1] += log(s); nf[$1] += fl }
-	END { for (i = 1; i <= k; i++) { p = ord[i]; printf "%s %.3f %d %d\n", p, exp(lg[p] / n[p]), n[p], nf[p] } }' \
+	  if (!($1 in n)) { ord[++k] = $1; pr[$1] = 1 }
+	  n[$1]++; pr[$1] *= s; nf[$1] += fl }
+	END { for (i = 1; i <= k; i++) { p = ord[i]; printf "%s %.3f %d %d\n", p, root(pr[p], n[p]), n[p], nf[p] } }' \
 	/tmp/arena-scores > /tmp/arena-overall
 OVERALL=$(awk '{ printf "%s{\"policy\": \"%s\", \"score\": %s, \"scenarios\": %d, \"floored\": %d}", (NR > 1 ? ", " : ""), $1, $2, $3, $4 }' /tmp/arena-overall)
 echo "{\"kernel\": \"$(uname -r)\", \"clock\": \"$CLOCK\", \"comparable_with_icount\": $([ -z "$CLOCK_NOTE" ] && echo true || echo false), \"clock_note\": $([ -z "$CLOCK_NOTE" ] && echo null || echo "\"$CLOCK_NOTE\""), \"phase_s\": $T, \"qfull_max_s\": $QF_MAX, \"floor\": $FLOOR, \"scores\": [${JSON%,}], \"overall\": [$OVERALL]}" > "$OUT/arena.json"
