@@ -430,7 +430,7 @@ run() {
 			lbv "/tmp/arena-aq$_k.json" .totals.iops
 		done > /tmp/arena-pool4.iops
 		R_IOPS=$(awk '{ s += $1 } END { print s + 0 }' /tmp/arena-pool4.iops)
-		R_J=$(awk '{ s += $1; q += $1 * $1; n++ } END { printf "%.2f", q > 0 ? s * s / (n * q) : 0 }' /tmp/arena-pool4.iops)
+		R_J=$(awk '{ s += $1; q += $1 * $1; n++ } END { printf "%.2f", (q > 0) ? s * s / (n * q) : 0 }' /tmp/arena-pool4.iops)
 		R_Q=$(calc "printf \"%.2f\", $_qm / $_t")
 		R_LAT=$(lat_of "$_sc") ;;
 	ramp)
