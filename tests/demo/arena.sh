@@ -1,8 +1,9 @@
-# tests/demo/arena.sh [--quick] [--check] [--only S,S] [--policies P,P]
-#   [--sweep D,D] [-o DIR] -- the arena: every policy it is given, in a
-# fixed set of scenarios, scored against an oracle computed in the same
-# run.  Runs inside the VM (make arena boots it on the instruction-counting
-# clock, where a run repeats; tests/vm/t-arena.sh runs it --quick --check).
+# tests/demo/arena.sh [--quick] [--check] [--todo T,T] [--only S,S]
+#   [--policies P,P] [--sweep D,D] [-o DIR] -- the arena: every policy it
+# is given, in a fixed set of scenarios, scored against an oracle computed
+# in the same run.  Runs inside the VM (make arena boots it on the
+# instruction-counting clock, where a run repeats; tests/vm/t-arena.sh
+# runs it --quick --check).
 #   scenarios (--only, all by default), each with its objective:
 #     knee1     flash model, 16 channels x 8 ms, closed loop QD 64, the
 #               policy starting at depth 1; most IOPS
@@ -25,6 +26,26 @@
 #               stream at QD 16 and 10 far reads/s (lunqbench --preset
 #               bubble), from 2; most IOPS with no read over BUBBLE_MS
 #               (1000) in lunq (total_read's max)
+#     pool4     issue 48's case: four LUNs alike in one pool of 32 slots
+#               (the flash model, 16 channels each), other initiators
+#               holding 16 slots half of every 8 s, LUN reset after 10
+#               QUEUE FULLs in a row, QD 32 on each, the policy on all
+#               four at once, from 4; most IOPS of the four, scored with
+#               Jain's index over the four, the resets of all four and
+#               the worst device's QUEUE FULL/s (the depth shown: the
+#               first device's)
+#     ramp      the flash model (16 channels x 8 ms: the knee's rate is
+#               2000/s), an open loop (Poisson, QD up to 64) whose rate
+#               climbs and falls in steps of T/2 s: 400 800 1600 2400
+#               1600 800 400 IOs/s (20% -> 120% -> 20%), from 4; the
+#               lowest p99 of lunq's total_read (lunq's wait included) in
+#               the worst step (lunq's statistics reset at each step; a
+#               lunqbench run each, the device and its policy kept)
+#     mixed     the bubble's disk under sched:disksort: a sequential
+#               reader at QD 16 in the second half and 20 random writes a
+#               second (open loop) in the first, from 2; most IOPS (both)
+#               with no IO over MIXED_MS (1000) in lunq (the max of
+#               total_read and total_write)
 #   --sweep D,D   the static depths of the oracle's sweep (4,8,12,16,24,32)
 #   policies (--policies, all by default): knee (auto:knee), target
 #     (auto:target, target_us = the scenario's; in target only), linux,
@@ -33,41 +54,64 @@
 #     given (a BPF policy of yours: named FILE, its path as the guest sees
 #     it -- scripts/arena copies it there); each starts at the scenario's
 #     depth (a BPF policy with auto_max 64)
-#   the oracle: for each phase of a scenario (the conditions it holds
-#     still: channels, other initiators there or not), a sweep of static
-#     depths run with that phase held; the best depth per phase: among the
-#     depths that meet the scenario's bound (if any does), most IOPS;
+#   the oracle: a policy a user would accept.  For each phase of a
+#     scenario (the conditions it holds still: channels, other initiators
+#     there or not, ramp's rate), a sweep of static depths run with that
+#     phase held; the best depth per phase: among the depths refused at
+#     most QF_MAX (2) times a second (the bound auto must meet; none is:
+#     the fewest QUEUE FULLs), then among those that meet the scenario's
+#     bound (if any does; none does: the lowest latency), most IOPS;
 #     within 1% of it, fewer QUEUE FULLs, then a latency lower by 5%, then
-#     the lower depth (none meets it: the lowest latency); the oracle's
-#     IOPS is their time-weighted mean, its latency the worst phase's.
-#     It must not be beaten by a static policy of the same run: when
-#     static16 meets the bound and does better by more than 0.5% (a run's
-#     spread), it is the oracle, and the table says so.
+#     the lower depth; the oracle's IOPS is their time-weighted mean, its
+#     latency the worst phase's.  It must not be beaten by a static policy
+#     of the same run: when static16 meets the bound and the QUEUE FULL
+#     bound and does better by more than 0.5% (a run's spread; in wcache
+#     and ramp a latency lower by 5%), it is the oracle, and the table
+#     says so.  The table's header says the QUEUE FULL bound.
 #   scores per policy and scenario: IOPS / oracle, the scenario's latency
 #     (response p99 unless said) / oracle's, QUEUE FULL/s, LUN resets,
-#     Jain's index with the neighbour (hostile), time to settle (the depth
-#     sampled every 0.25 s inside +-25% of the phase's oracle depth from
-#     then to the phase's end; the longest over the phases; - when it
-#     never does); a policy over the bound, or below 90% of the oracle's
-#     IOPS, or at 1.5 times its latency, is said to lose, and by how much
+#     Jain's index (with the neighbour in hostile, over the four in
+#     pool4), time to settle (the depth sampled every 0.25 s inside +-25%
+#     of the phase's oracle depth from then to the phase's end; the
+#     longest over the phases; - when it never does); a policy over the
+#     bound, or refused more than QF_MAX times a second, or below 90% of
+#     the oracle's IOPS, or at 1.5 times its latency, is said to lose, and
+#     by how much.  The score column of arena.json and arena.svg: IOPS /
+#     oracle, in wcache and ramp the oracle's latency / the policy's.
+#   one number per policy, printed last (and in arena.txt, arena.json's
+#     "overall"): the geometric mean of its scores over the scenarios it
+#     ran, a scenario over its bound or over QF_MAX QUEUE FULLs a second
+#     counting as FLOOR (0.1), as does a score under it (wcache's 1/2492
+#     would hide every other scenario); a fixed floor, not the worst
+#     policy's score, so that the number does not depend on which other
+#     policies ran
 #   arena.txt (the table), arena.json, arena.svg (the score, a bar per
-#   policy and scenario: IOPS / oracle, in wcache the oracle's write p99 /
-#   the policy's; pale where over the bound), arena.csv (every run),
-#   arena-depth-SCENARIO.svg (each policy's depth over its run, a line
-#   each, and the oracle's depth per phase) and arena-depth.csv (the same:
-#   scenario, policy, ms since the load started, the depth from then on),
-#   the depth also in arena.json ("depth": [[ms, depth], ...] per score).
-#   The depth comes from the device's throttle log (dmsetup message NAME
-#   0 throttle log: every move, its time and cause), read once a second
-#   (it keeps the last 128 moves) and at the run's end; the settle time is
-#   measured on it every 0.25 s.  Off the instruction-counting clock
-#   (scripts/arena --bpf: plain TCG) the table and arena.json say the
-#   scores are noisy and not comparable with the icount tables
-# --quick   8 s a phase (16 in full)   --check  the issue's criteria for
-#           auto:knee in the hostile pool, at reduced length: IOPS >= 0.8
-#           x the oracle's, 0 resets; where a scenario has a bound, the
-#           oracle meets it; in bubble, lunqbench's read max agrees with
-#           lunq's on every static depth of the sweep (t-arena)
+#   policy and scenario; pale where over the bound), arena.csv (every
+#   run), arena-depth-SCENARIO.svg (each policy's depth over its run, a
+#   line each, and the oracle's depth per phase) and arena-depth.csv (the
+#   same: scenario, policy, ms since the load started, the depth from then
+#   on), the depth also in arena.json ("depth": [[ms, depth], ...] per
+#   score).  The depth comes from the device's throttle log (dmsetup
+#   message NAME 0 throttle log: every move, its time and cause), read
+#   once a second (it keeps the last 128 moves) and at the run's end; the
+#   settle time is measured on it every 0.25 s.  Off the
+#   instruction-counting clock (scripts/arena --bpf: plain TCG) the table
+#   and arena.json say the scores are noisy and not comparable with the
+#   icount tables
+# --quick   8 s a phase (16 in full; ramp's steps half of it)
+# --check   issue 48's thresholds at reduced length, a check line each,
+#           for auto:knee (auto:target in target) in every scenario it
+#           ran: IOPS >= 0.85 x the oracle's ("iops"), within the
+#           scenario's bound ("bound", where it has one), its latency <=
+#           1.25 x the oracle's ("lat"; wcache's and ramp's score), 0 LUN
+#           resets ("resets"), <= QF_MAX QUEUE FULLs a second ("qfull");
+#           where a scenario has a bound, the oracle meets it; in bubble,
+#           lunqbench's read max agrees with lunq's on every static depth
+#           of the sweep (t-arena, t-arena-bounds)
+# --todo T,T  thresholds of --check not met yet (by the controller of the
+#           day): each T is SCENARIO:CRITERION, SCENARIO, CRITERION or
+#           all; such a failure is still printed, with "# TODO issue 48",
+#           and not counted in the exit status (a pass says it is listed)
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/demo/lib.sh"
 . "$LUNQ_SRC/tests/demo/hostile.sh"
