@@ -24,9 +24,9 @@
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 # issue 48's thresholds that auto:knee does not meet yet (arena.sh --todo;
-# ARENA_TODO, set in the guest, overrides): at reduced length its first
-# second costs hostile its p99 (1.99 x the oracle's on 6.1, icount, with
-# the controller of 644b21a; 1.46 x with 2ea5405's)
+# ARENA_TODO, set in the guest, overrides): at reduced length its
+# response p99 in hostile is 1.99 x the oracle's (6.1, icount, the
+# controller of 644b21a; 1.46 x with 2ea5405's)
 TODO=${ARENA_TODO-hostile:lat}
 sh "$LUNQ_SRC/tests/demo/arena.sh" --quick --check ${TODO:+--todo "$TODO"} --only hostile --policies knee,static16 \
 	--sweep 8,12,16,24 -o /tmp/arena > /tmp/arena.log 2>&1
