@@ -275,7 +275,7 @@ demo: deps
 
 # the arena (tests/demo/arena.sh): every policy in a fixed set of scenarios,
 # scored against the oracle of the same run, on the instruction-counting
-# clock; about 14 minutes; results in results/arena-<timestamp>/
+# clock; about 40 minutes (estimated); results in results/arena-<timestamp>/
 # (ARGS="--quick", "--bpf", "-o DIR", "-- --only hostile")
 arena: deps
 	$(MAKE) all
