@@ -27,13 +27,6 @@ static bool old_module;
 
 const char *lq_prog = "lunqctl";
 
-int lq_usage(const char *cmd, const char *fmt, ...)
-{
-	(void)cmd;
-	(void)fmt;
-	return LQ_EUSAGE;
-}
-
 int lq_parse_uint(const char *s, unsigned long max, unsigned long *v)
 {
 	char *end;
