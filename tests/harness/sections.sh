@@ -14,7 +14,7 @@ unit_c() {
 		-I"$top/lib" -I"$top/kmod" -I"$top/ctl" -o "$bin" "$c" "$@"; then
 		"$bin"
 	else
-		echo "not ok $(basename "$c") # does not compile"
+		printf "KTAP version 1\nnot ok 1 %s # does not compile\n1..1\n" "$(basename "$c")"
 	fi
 }
 # run_unit: tests/unit/*.sh (but tap.sh, which they source) and *_test.c
