@@ -66,9 +66,14 @@ KDIR ?= $(DEB_KDIR)
 SUBDIRS_USER := $(wildcard lib/Makefile ctl/Makefile bench/Makefile)
 
 .PHONY: bpf-tools kmod-btf policies
-.PHONY: all check check-kdir kmod kmod-xflush splat user deps test test-full test-unit test-kunit test-vm test-debug kernel-debug demo arena tools bench bench-overhead bench-compare checkpatch clean help fuzz
+.PHONY: all build-all check check-kdir kmod kmod-xflush splat user deps test test-full test-unit test-kunit test-vm test-debug kernel-debug demo arena tools bench bench-overhead bench-compare checkpatch clean help fuzz
 
-all: kmod splat user tools policies
+# the build, one at a time in a checkout: a second make waits for the
+# first, and says so (scripts/lock; scripts/build-kmod takes its own lock
+# per module directory, for the builds that do not go through here)
+all:
+	@scripts/lock build $(MAKE) --no-print-directory build-all
+build-all: kmod splat user tools policies
 
 check-kdir:
 	@test -n "$(KVER)" -a -f "$(DEB_KDIR)/Makefile" || \
@@ -81,7 +86,7 @@ kmod:
 # test fixture module (tests/splat): splats on purpose, for qemu/run's
 # tests on Debian's kernel
 splat: check-kdir
-	$(MAKE) -C $(DEB_KDIR) M=$(CURDIR)/tests/splat modules
+	scripts/lock splat $(MAKE) -C $(DEB_KDIR) M=$(CURDIR)/tests/splat modules
 
 user:
 	@for m in $(SUBDIRS_USER); do $(MAKE) -C $$(dirname $$m) || exit 1; done

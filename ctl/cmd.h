@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * lunqctl: the subcommands (cmd_*.c) and the helpers they share
- * (lunqctl.c).  Each subcommand gets argv[0] = its name and returns an
+ * (common.c).  Each subcommand gets argv[0] = its name and returns an
  * exit code (enum lq_exit).
  */
 #ifndef LUNQCTL_CMD_H
@@ -13,14 +13,11 @@
 #include "options.h"	/* the options of every command, their --help */
 #include "lunq_args.h"
 
+/* lunqctl.c's table; the synopsis and summary are options.c's lq_cmd_docs[] */
 struct lq_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
-	const char *args;	/* synopsis after the name */
-	const char *summary;	/* --help's text is options.c's */
 };
-
-extern const struct lq_cmd lq_cmds[];
 
 int cmd_create(int argc, char **argv);
 int cmd_remove(int argc, char **argv);
@@ -46,9 +43,7 @@ int cmd_tune(int argc, char **argv);
 bool lq_tune_online_wanted(int argc, char **argv);
 int cmd_tune_online(int argc, char **argv);
 
-/* "usage: ..." of @cmd on stderr and a hint; returns LQ_EUSAGE. */
-int lq_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Print the --help of @cmd on stdout; returns LQ_OK. */
+/* common.c.  Print the --help of @cmd on stdout; returns LQ_OK. */
 int lq_cmd_help(const char *cmd);
 
 /* Connect to the family; prints the error.  LQ_OK or an exit code. */
@@ -57,8 +52,6 @@ int lq_connect(struct lq_nl **nl);
 void lq_lower_name(const char *majmin, char *buf, size_t len);
 /* "active" or "suspended" (from /sys/block/DISK/dm/suspended), "?" */
 const char *lq_dev_state(const struct lq_dev *d);
-/* "1.0 GiB" */
-void lq_fmt_size(char *buf, size_t len, u64 bytes);
 /* Strict unsigned decimal; -1 when not a number in 0..max. */
 int lq_parse_uint(const char *s, unsigned long max, unsigned long *v);
 /* Find the device called @name (lunq name or device-mapper name). */

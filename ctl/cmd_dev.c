@@ -10,6 +10,7 @@
 #include "ident.h"
 #include "iostat.h"
 #include "json.h"
+#include "units.h"
 #include "lunq_args.h"
 #include "lunq_names.h"
 
@@ -169,7 +170,7 @@ int cmd_list(int argc, char **argv)
 			char lower[64], size[32];
 
 			lq_lower_name(devs[i].lower, lower, sizeof(lower));
-			lq_fmt_size(size, sizeof(size), devs[i].len * 512);
+			lq_fmt_bytes(size, sizeof(size), devs[i].len * 512);
 			printf("%-16s %-10s %10s %-9s %s\n", devs[i].name, lower,
 			       size, lq_dev_state(&devs[i]),
 			       devs[i].policy[0] ? devs[i].policy : "-");
@@ -188,7 +189,7 @@ static void show_text(const struct lq_dev *d, const struct lq_ident *id,
 	int k, i, col = 0;
 
 	lq_lower_name(d->lower, lower, sizeof(lower));
-	lq_fmt_size(size, sizeof(size), d->len * 512);
+	lq_fmt_bytes(size, sizeof(size), d->len * 512);
 	printf("%s: /dev/mapper/%s (%s), %s, %s\n", d->name, d->dm_name,
 	       d->disk, size, lq_dev_state(d));
 	printf("  lower %s (%s)", lower, d->lower);

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include "cmd.h"
 #include "bench.h"
+#include "devrun.h"
 #include "kv.h"
 #include "ident.h"
 #include "sweep.h"
@@ -59,25 +60,7 @@ struct sw_opts {
 	double point_s;		/* elapsed + warmup of a point, -1 unknown */
 };
 
-/* ---- signals and the child ---------------------------------------------- */
-
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	stop = sig;
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	/* no SA_RESTART: poll() and waitpid() return EINTR */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
+/* ---- the child ------------------------------------------------------------- */
 
 /* The last @lines lines of @out on stderr, each as "  lunqbench: ..." */
 static void show_tail(const char *out, int lines)
@@ -242,9 +225,9 @@ static int parse_opts(struct sw_opts *o, int argc, char **argv,
 				return lq_usage(o->cmd, "--curve: %s", err);
 			break;
 		case LQO_P99:
-			if (lq_parse_duration_ns(optarg, &o->p99_ns))
-				return lq_usage(o->cmd, "--p99 '%s': a time with a unit (ns, us, ms, s), e.g. 10ms",
-						optarg);
+			rc = lq_opt_p99(o->cmd, optarg, &o->p99_ns);
+			if (rc)
+				return rc;
 			break;
 		case LQO_WITHIN: {
 			unsigned long v;
@@ -390,15 +373,13 @@ static int policy_values(const char *policy, char *qd, size_t qlen,
 
 static int set_policy(struct dev_state *ds, const char *words)
 {
-	char buf[64];
 	int rc;
 
 	if (!strcmp(ds->cur, words))
 		return LQ_OK;
-	snprintf(buf, sizeof(buf), "%s", words);
-	rc = lq_nl_set(ds->nl, ds->d.name, buf);
+	rc = lq_policy_send(ds->nl, ds->d.name, words);
 	if (rc)
-		return lq_error(rc, "%s (%s)", lq_nl_err(ds->nl), words);
+		return rc;
 	ds->changed = true;
 	snprintf(ds->cur, sizeof(ds->cur), "%s", words);
 	return LQ_OK;
@@ -406,20 +387,15 @@ static int set_policy(struct dev_state *ds, const char *words)
 
 static void restore_policy(struct dev_state *ds, bool quiet)
 {
-	char words[64];
-	int rc;
+	char words[64], said[64];
 
 	if (!ds->changed)
 		return;
 	snprintf(words, sizeof(words), "qdepth:%s sched:%s", ds->orig_qdepth,
 		 ds->orig_sched);
-	rc = lq_nl_set(ds->nl, ds->d.name, words);
-	if (rc)
-		lq_error(rc, "%s: could not restore %s: %s", ds->d.name, words,
-			 lq_nl_err(ds->nl));
-	else if (!quiet)
-		fprintf(stderr, "%s: policy restored: qdepth %s, sched %s\n",
-			ds->d.name, ds->orig_qdepth, ds->orig_sched);
+	snprintf(said, sizeof(said), "qdepth %s, sched %s", ds->orig_qdepth,
+		 ds->orig_sched);
+	lq_policy_restore(ds->nl, ds->d.name, words, said, quiet);
 	ds->changed = false;
 }
 
@@ -512,7 +488,7 @@ static int run_point(struct ctx *x, struct lq_point *p, double *iops)
 	}
 	have0 = snap(x->ds, &q0, &t0);
 	if (lq_bench_run(argv, o->verbose,
-			 o->point_s > 0 ? 3 * o->point_s + 60 : 0, &stop, &r)) {
+			 o->point_s > 0 ? 3 * o->point_s + 60 : 0, &lq_stop, &r)) {
 		if (!o->quiet && !o->verbose)
 			fputc('\n', stderr);
 		free(r.out);
@@ -520,7 +496,7 @@ static int run_point(struct ctx *x, struct lq_point *p, double *iops)
 				strerror(errno));
 	}
 	have1 = snap(x->ds, &q1, &t1);
-	if (r.interrupted || stop) {
+	if (r.interrupted || lq_stop) {
 		if (!o->quiet && !o->verbose)
 			fputs(" interrupted\n", stderr);
 		free(r.out);
@@ -717,10 +693,10 @@ static int sweep_main(struct sw_opts *o, const struct lq_bench *b)
 	if (!o->quiet)
 		fprintf(stderr, "%s %s: %d point%s, lunqbench %s %s\n", o->cmd,
 			ds.d.name, x.total, x.total == 1 ? "" : "s", bench, path);
-	catch_signals();
+	lq_catch_signals();
 	rc = sweep_all(&x);
 	restore_policy(&ds, o->quiet);
-	if (stop) {
+	if (lq_stop) {
 		rc = lq_error(LQ_EFAIL, "interrupted after %d of %d points", s.n, x.total);
 		if (!s.n)
 			goto out;
@@ -744,10 +720,7 @@ static int sweep_main(struct sw_opts *o, const struct lq_bench *b)
 			.id = &id,
 		};
 
-		memset(&id, 0, sizeof(id));
-		snprintf(id.name, sizeof(id.name), "%s", ds.d.name);
-		snprintf(id.dm, sizeof(id.dm), "%s", ds.d.dm_name);
-		lq_ident_read("", ds.d.lower, &id);
+		lq_dev_ident(&ds.d, &id);
 		lq_tune_pick(s.pts, s.n, o->p99_ns, o->within, &t);
 		if (!o->json) {
 			lq_sweep_print(stdout, &s);

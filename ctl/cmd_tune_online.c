@@ -17,6 +17,7 @@
 #include "cmd.h"
 #include "autotune.h"
 #include "bench.h"
+#include "devrun.h"
 #include "ident.h"
 #include "sweep.h"
 #include "units.h"
@@ -36,25 +37,7 @@ struct on_opts {
 	bool keep, json, quiet;
 };
 
-/* ---- signals -------------------------------------------------------------- */
-
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	stop = sig;
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	/* no SA_RESTART: the poll's sleep returns at once */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
+/* ---- the clock ------------------------------------------------------------ */
 
 static double now_mono(void)
 {
@@ -69,7 +52,7 @@ static void nap(double s)
 	struct timespec ts = { .tv_sec = (time_t)s,
 			       .tv_nsec = (long)((s - (time_t)s) * 1e9) };
 
-	nanosleep(&ts, NULL);	/* EINTR: the caller looks at stop */
+	nanosleep(&ts, NULL);	/* EINTR: the caller looks at lq_stop */
 }
 
 /* ---- options ---------------------------------------------------------------- */
@@ -115,10 +98,7 @@ static int parse_one(struct on_opts *o, int c, const char *arg, bool *mode_given
 		*mode_given = true;
 		return LQ_OK;
 	case LQO_P99:
-		if (lq_parse_duration_ns(arg, &o->p99_ns))
-			return lq_usage("tune", "--p99 '%s': a time with a unit (ns, us, ms, s), e.g. 10ms",
-					arg);
-		return LQ_OK;
+		return lq_opt_p99("tune", arg, &o->p99_ns);
 	case LQO_KEEP:
 		o->keep = true;
 		return LQ_OK;
@@ -232,33 +212,28 @@ static int set_auto(struct on_dev *od, const struct on_opts *o)
 	else
 		snprintf(words, sizeof(words), "auto:knee");
 	od->set_target = o->mode == LQ_AUTO_TARGET;
-	rc = lq_nl_set(od->nl, od->d.name, words);
+	rc = lq_policy_send(od->nl, od->d.name, words);
 	if (rc)
-		return lq_error(rc, "%s (%s)", lq_nl_err(od->nl), words);
+		return rc;
 	od->changed = true;
 	return LQ_OK;
 }
 
 static void restore_policy(struct on_dev *od, bool quiet)
 {
-	char words[96];
-	int rc;
+	char words[96], said[96];
 
 	if (!od->changed)
 		return;
 	snprintf(words, sizeof(words), "qdepth:%s auto:%s", od->qdepth, od->autom);
-	if (od->set_target)
+	snprintf(said, sizeof(said), "qdepth %s, auto %s", od->qdepth, od->autom);
+	if (od->set_target) {
 		snprintf(words + strlen(words), sizeof(words) - strlen(words),
 			 " target_us:%s", od->target_us);
-	rc = lq_nl_set(od->nl, od->d.name, words);
-	if (rc)
-		lq_error(rc, "%s: could not restore %s: %s", od->d.name, words,
-			 lq_nl_err(od->nl));
-	else if (!quiet)
-		fprintf(stderr, "%s: policy restored: qdepth %s, auto %s%s%s\n",
-			od->d.name, od->qdepth, od->autom,
-			od->set_target ? ", target_us " : "",
-			od->set_target ? od->target_us : "");
+		snprintf(said + strlen(said), sizeof(said) - strlen(said),
+			 ", target_us %s", od->target_us);
+	}
+	lq_policy_restore(od->nl, od->d.name, words, said, quiet);
 	od->changed = false;
 }
 
@@ -376,7 +351,7 @@ static int poll_auto(struct on_dev *od, const struct on_opts *o,
 		double t;
 
 		nap(POLL_S);
-		if (stop)
+		if (lq_stop)
 			return LQ_EFAIL;
 		rc = lq_nl_get_dev(od->nl, od->d.name, &d);
 		if (rc)
@@ -430,11 +405,8 @@ static int online_main(const struct on_opts *o)
 	rc = remember_policy(&od);
 	if (rc)
 		goto out;
-	memset(&id, 0, sizeof(id));
-	snprintf(id.name, sizeof(id.name), "%s", od.d.name);
-	snprintf(id.dm, sizeof(id.dm), "%s", od.d.dm_name);
-	lq_ident_read("", od.d.lower, &id);
-	catch_signals();
+	lq_dev_ident(&od.d, &id);
+	lq_catch_signals();
 	rc = set_auto(&od, o);
 	if (rc)
 		goto out;
@@ -448,7 +420,7 @@ static int online_main(const struct on_opts *o)
 	r.id = &id;
 	r.limit_s = o->elapsed_s;
 	r.kept = o->keep && !rc;
-	if (stop) {
+	if (lq_stop) {
 		rc = lq_error(LQ_EFAIL, "interrupted after %.1f s", r.settled_s);
 		goto out;
 	}

@@ -12,15 +12,18 @@
  *   svg.c        the throughput vs p99 plot of a sweep
  *   autotune.c   the adaptive throttle: stat's view, tune --online's settling
  *                and report
- *   options.c    every subcommand's options: the table, the parser, --help,
- *                --list-options
+ *   options.c    every subcommand's synopsis and options: the tables, the
+ *                parser, lq_usage, --help, --list-options
  * From liblunq (lib/): messages (lq_error), JSON, units, histogram views,
  * kmod's pure files.
  * Plumbing:
  *   bench.c      lunqbench: found, run, the options of its table sweep takes
  *   nl.c         the "lunq" generic netlink family (libnl-genl-3)
  *   dmops.c      create/remove through libdevmapper
- *   lunqctl.c    subcommands
+ *   common.c     the helpers the subcommands share (cmd.h)
+ *   devrun.c     sweep's, tune's and tune --online's run on a device
+ *   cmd_*.c      the subcommands
+ *   lunqctl.c    main and the table that runs them
  */
 #ifndef LUNQCTL_H
 #define LUNQCTL_H

@@ -5,13 +5,79 @@
  * the hidden --list-options (options.h).  A new option is an entry here
  * (and its id in enum lq_optid), an .TP item under its command's .SS in
  * lunqctl(8) and a word in ctl/lunqctl.bash: tests/unit/ctl-options.sh
- * fails until all three have it.  Pure: libc only; its messages go
- * through lq_usage() (lunqctl.c: "lunqctl CMD: message", the usage line).
+ * fails until all three have it.  Also the commands' synopses and
+ * summaries (lq_cmd_docs[]) and lq_usage(), the message of a usage error
+ * ("lunqctl CMD: message", the usage line).  Pure: libc and liblunq's
+ * messages only.
  */
 #define _GNU_SOURCE
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd.h"		/* lq_usage(), lunqctl.c's */
+#include "lunqctl.h"
+#include "options.h"
+#include "util.h"	/* liblunq: lq_prog, lq_die */
+
+/* ---- the commands ------------------------------------------------------------ */
+
+/* lunqctl.c's table runs them; main's help and lq_usage() print these */
+const struct lq_cmd_doc lq_cmd_docs[] = {
+	{ "create", "NAME DEV [KEY=VALUE...]",
+	  "make lunq device NAME over block device DEV" },
+	{ "remove", "NAME...",
+	  "remove lunq devices" },
+	{ "list", "[-j]",
+	  "one line per lunq device: name, lower device, size, state, policy" },
+	{ "show", "[-j] NAME",
+	  "full policy, lower device identity, counters, pool membership" },
+	{ "policy", "attach NAME FILE.bpf.o | detach NAME | show [-j] NAME",
+	  "a throttle policy written in BPF: attach, detach, show (Linux 6.9+)" },
+	{ "set", "NAME KEY=VALUE...",
+	  "change the policy of NAME live (all or nothing)" },
+	{ "reset", "NAME",
+	  "zero the counters and histograms of NAME" },
+	{ "stat", "[-x|-L] [-C] [-j|-p [-o FILE]] [NAME...] [INTERVAL [COUNT]]",
+	  "iostat-style statistics, per interval" },
+	{ "hist", "NAME [VIEW] [-j]",
+	  "latency, size and alignment histograms (DTrace style)" },
+	{ "align", "[-j] [--vendor GLOB] [--model GLOB] [--pool POOL] [NAME...]",
+	  "align.d's report: sizes and alignment, READ / WRITE / ALL" },
+	{ "events", "[-j] [-c COUNT] [-t SECONDS] [NAME...]",
+	  "follow QUEUE FULL, throttle, LUN reset and bubble events" },
+	{ "apply", "[-n] [-q] [-d NAME] FILE",
+	  "apply a policy file (lunq.conf(5)) to existing lunq devices" },
+	{ "sweep", "NAME [OPTIONS] [BENCH OPTIONS] [-- LUNQBENCH OPTIONS]",
+	  "run lunqbench under each qdepth and sched: throughput vs latency, knee" },
+	{ "tune", "NAME --p99 TIME [OPTIONS] [BENCH OPTIONS] [-- LUNQBENCH OPTIONS]\n"
+	  "       lunqctl tune NAME --online [--settle S] [--elapsed S] [--mode knee|target]\n"
+	  "                    [--p99 TIME] [--keep] [-j] [-q]",
+	  "recommend a per-LUN qdepth as policy-file lines (sweep or --online)" },
+	{ NULL, NULL, NULL }
+};
+
+const struct lq_cmd_doc *lq_cmd_doc(const char *name)
+{
+	for (const struct lq_cmd_doc *c = lq_cmd_docs; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+int lq_usage(const char *cmd, const char *fmt, ...)
+{
+	const struct lq_cmd_doc *c = lq_cmd_doc(cmd);
+	va_list ap;
+
+	fprintf(stderr, "%s %s: ", lq_prog, cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (c)
+		fprintf(stderr, "usage: %s %s %s\n", lq_prog, c->name, c->args);
+	fprintf(stderr, "Try '%s %s --help'.\n", lq_prog, cmd);
+	return LQ_EUSAGE;
+}
 
 /* ---- the table ------------------------------------------------------------ */
 

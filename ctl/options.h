@@ -24,6 +24,19 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/* A command's synopsis and summary (its --help text is lq_opts[]'s). */
+struct lq_cmd_doc {
+	const char *name;
+	const char *args;	/* synopsis after the name */
+	const char *summary;
+};
+
+extern const struct lq_cmd_doc lq_cmd_docs[];	/* ends with an entry without name */
+/* @name's entry, NULL when no command has that name */
+const struct lq_cmd_doc *lq_cmd_doc(const char *name);
+/* "lunqctl CMD: message", the usage line and a hint on stderr; LQ_EUSAGE. */
+int lq_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* What an option means; one id for the same meaning in several commands. */
 enum lq_optid {
 	LQO_NONE,		/* a text entry */

@@ -9,6 +9,7 @@
 #include "json.h"
 #include "ident.h"
 #include "svg.h"
+#include "units.h"
 
 /* ---- lunqbench --kv ----------------------------------------------------- */
 
@@ -217,43 +218,15 @@ int lq_parse_uint_list(const char *s, u32 lo, u32 hi, u32 *v, int max,
 
 int lq_parse_duration_ns(const char *s, u64 *ns)
 {
-	static const struct {
-		const char *name;
-		u64 mult;
-	} units[] = {
-		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+	static const struct lq_unit units[] = {
+		{ "ns", 1, "ns" }, { "us", 1000, "us" }, { "ms", 1000000, "ms" },
+		{ "s", 1000000000, "s" },
 	};
-	u64 ip = 0, frac = 0, scale = 1, mult = 0, v;
-	const char *p = s;
-	size_t i;
-	int digits = 0;
+	const struct lq_unit *u;
+	u64 v;
 
-	while (*p >= '0' && *p <= '9') {
-		if (ip > 1000000000000ULL)
-			return -1;
-		ip = ip * 10 + (u64)(*p++ - '0');
-		digits++;
-	}
-	if (*p == '.') {
-		p++;
-		while (*p >= '0' && *p <= '9') {
-			if (scale < 1000000000ULL) {
-				frac = frac * 10 + (u64)(*p - '0');
-				scale *= 10;
-			}
-			p++;
-			digits++;
-		}
-	}
-	if (!digits)
-		return -1;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcmp(p, units[i].name))
-			mult = units[i].mult;
-	if (!mult || ip > 3600ULL * 24 * 365 * 1000000000ULL / mult)
-		return -1;
-	v = ip * mult + frac * mult / scale;
-	if (!v)
+	if (lq_parse_unit(s, strlen(s), units, ARRAY_SIZE(units), false, &v, &u) ||
+	    !v || v / u->mult > 3600ULL * 24 * 365 * 1000000000ULL / u->mult)
 		return -1;
 	*ns = v;
 	return 0;

@@ -8,6 +8,7 @@
 #include "histview.h"
 #include "json.h"
 #include "units.h"
+#include "units.h"
 #include "lunq_hist.h"
 
 #define LQ_BAR_LEN	40
@@ -156,11 +157,7 @@ static int lq_parse_num(const char *s, size_t n, bool time, const char *what,
 			u64 *val, u64 *mult, const char **mname,
 			char *err, size_t errlen)
 {
-	static const struct {
-		const char *sfx;
-		u64 mult;
-		const char *name;
-	} tsfx[] = {
+	static const struct lq_unit tsfx[] = {
 		{ "", 1, "ns" }, { "ns", 1, "ns" }, { "us", 1000, "us" },
 		{ "ms", 1000000, "ms" }, { "s", 1000000000, "s" },
 	}, bsfx[] = {
@@ -169,75 +166,43 @@ static int lq_parse_num(const char *s, size_t n, bool time, const char *what,
 		{ "m", 1ULL << 20, "MiB" }, { "M", 1ULL << 20, "MiB" },
 		{ "g", 1ULL << 30, "GiB" }, { "G", 1ULL << 30, "GiB" },
 	};
-	u64 ip = 0, fv = 0, fscale = 1, m = 0;
-	size_t i = 0, k, nsfx = time ? ARRAY_SIZE(tsfx) : ARRAY_SIZE(bsfx);
-	int fd = 0, digits = 0;
-	const char *mn = NULL;
+	const struct lq_unit *u;
+	size_t i;
 
-	if (!n) {
-		snprintf(err, errlen, "%s is empty (expected LO,HI,STEP)",
-			 what);
-		return -1;
-	}
-	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
-		if (ip > (~0ULL - 9) / 10) {
-			snprintf(err, errlen, "%s \"%.*s\": too large", what,
-				 (int)n, s);
-			return -1;
-		}
-		ip = ip * 10 + (u64)(s[i] - '0');
-	}
-	if (i < n && s[i] == '.') {
-		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, fd++) {
-			if (fd == 9) {
-				snprintf(err, errlen,
-					 "%s \"%.*s\": more than 9 decimals",
-					 what, (int)n, s);
-				return -1;
-			}
-			fv = fv * 10 + (u64)(s[i] - '0');
-			fscale *= 10;
-		}
-		if (!fd) {
-			snprintf(err, errlen, "%s \"%.*s\": bad number", what,
-				 (int)n, s);
-			return -1;
-		}
-	}
-	if (!digits) {
-		snprintf(err, errlen, "%s \"%.*s\": bad number", what, (int)n,
-			 s);
-		return -1;
-	}
-	for (k = 0; k < nsfx; k++) {
-		const char *sfx = time ? tsfx[k].sfx : bsfx[k].sfx;
-
-		if (strlen(sfx) == n - i && !strncmp(sfx, s + i, n - i)) {
-			m = time ? tsfx[k].mult : bsfx[k].mult;
-			mn = time ? tsfx[k].name : bsfx[k].name;
-			break;
-		}
-	}
-	if (!mn) {
+	/* digits before any '.': ".5ms" is not a number here */
+	switch (n && s[0] == '.' ? LQ_NUM_BAD : lq_parse_unit(s, n, time ? tsfx : bsfx,
+			      time ? ARRAY_SIZE(tsfx) : ARRAY_SIZE(bsfx), true,
+			      val, &u)) {
+	case LQ_NUM_OK:
+		*mult = u->mult;
+		*mname = u->name;
+		return 0;
+	case LQ_NUM_EMPTY:
+		snprintf(err, errlen, "%s is empty (expected LO,HI,STEP)", what);
+		break;
+	case LQ_NUM_RANGE:
+		snprintf(err, errlen, "%s \"%.*s\": too large", what, (int)n, s);
+		break;
+	case LQ_NUM_DECIMALS:
+		snprintf(err, errlen, "%s \"%.*s\": more than 9 decimals", what,
+			 (int)n, s);
+		break;
+	case LQ_NUM_SUFFIX:
+		i = strspn(s, "0123456789.");
+		i = i < n ? i : n;
 		snprintf(err, errlen, "%s \"%.*s\": unknown suffix \"%.*s\" (%s)",
 			 what, (int)n, s, (int)(n - i), s + i,
 			 time ? "ns, us, ms, s" : "k, m, g; none for bytes");
-		return -1;
-	}
-	/* fv < 10^9 and m <= 2^30: fv * m fits */
-	if ((fv * m) % fscale) {
+		break;
+	case LQ_NUM_FRACTION:
 		snprintf(err, errlen, "%s \"%.*s\": not a whole number of %s",
 			 what, (int)n, s, time ? "ns" : "bytes");
-		return -1;
+		break;
+	default:
+		snprintf(err, errlen, "%s \"%.*s\": bad number", what, (int)n, s);
+		break;
 	}
-	if (ip > (~0ULL - fv * m / fscale) / m) {
-		snprintf(err, errlen, "%s \"%.*s\": too large", what, (int)n, s);
-		return -1;
-	}
-	*val = ip * m + fv * m / fscale;
-	*mult = m;
-	*mname = mn;
-	return 0;
+	return -1;
 }
 
 int lq_parse_lquantize(const char *arg, bool time, u64 *lo, u64 *hi,

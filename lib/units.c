@@ -9,34 +9,70 @@
 #include <string.h>
 #include "units.h"
 
-bool lq_parse_size(const char *s, size_t n, u64 *out)
+enum lq_num_err lq_parse_unit(const char *s, size_t n, const struct lq_unit *u,
+			      size_t nu, bool exact, u64 *val,
+			      const struct lq_unit **unit)
 {
-	u64 v = 0, mul = 1;
-	size_t i = 0;
+	u64 ip = 0, fv = 0, fscale = 1, m;
+	size_t i = 0, k;
+	int digits = 0, fd = 0;
 
-	if (!n || s[0] < '0' || s[0] > '9')
-		return false;
-	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+	if (!n)
+		return LQ_NUM_EMPTY;
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
 		u64 d = (u64)(s[i] - '0');
 
-		if (v > (ULLONG_MAX - d) / 10)
-			return false;
-		v = v * 10 + d;
+		if (ip > (ULLONG_MAX - d) / 10)
+			return LQ_NUM_RANGE;
+		ip = ip * 10 + d;
 	}
-	if (i < n) {
-		switch (s[i]) {
-		case 'k': case 'K': mul = 1ULL << 10; break;
-		case 'm': case 'M': mul = 1ULL << 20; break;
-		case 'g': case 'G': mul = 1ULL << 30; break;
-		case 't': case 'T': mul = 1ULL << 40; break;
-		default: return false;
+	if (i < n && s[i] == '.') {
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, fd++) {
+			if (fd >= 9) {
+				if (exact)
+					return LQ_NUM_DECIMALS;
+				continue;
+			}
+			fv = fv * 10 + (u64)(s[i] - '0');
+			fscale *= 10;
 		}
-		i++;
+		if (!fd)
+			return LQ_NUM_BAD;
+		digits += fd;
 	}
-	if (i != n || (v && mul > ULLONG_MAX / v))
+	if (!digits)
+		return LQ_NUM_BAD;
+	for (k = 0; k < nu; k++)
+		if (strlen(u[k].sfx) == n - i && !strncmp(u[k].sfx, s + i, n - i))
+			break;
+	if (k == nu)
+		return LQ_NUM_SUFFIX;
+	m = u[k].mult;
+	/* fv < 10^9 and m <= 2^40: fv * m fits */
+	if (exact && (fv * m) % fscale)
+		return LQ_NUM_FRACTION;
+	if (ip > (ULLONG_MAX - fv * m / fscale) / m)
+		return LQ_NUM_RANGE;
+	*val = ip * m + fv * m / fscale;
+	if (unit)
+		*unit = &u[k];
+	return LQ_NUM_OK;
+}
+
+bool lq_parse_size(const char *s, size_t n, u64 *out)
+{
+	static const struct lq_unit sizes[] = {
+		{ "", 1, "bytes" },
+		{ "k", 1ULL << 10, "KiB" }, { "K", 1ULL << 10, "KiB" },
+		{ "m", 1ULL << 20, "MiB" }, { "M", 1ULL << 20, "MiB" },
+		{ "g", 1ULL << 30, "GiB" }, { "G", 1ULL << 30, "GiB" },
+		{ "t", 1ULL << 40, "TiB" }, { "T", 1ULL << 40, "TiB" },
+	};
+
+	/* whole numbers only: "1.5k" is not a size here */
+	if (memchr(s, '.', n))
 		return false;
-	*out = v * mul;
-	return true;
+	return lq_parse_unit(s, n, sizes, ARRAY_SIZE(sizes), true, out, NULL) == LQ_NUM_OK;
 }
 
 double lq_parse_secs(const char *s)

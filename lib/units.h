@@ -9,6 +9,36 @@
 
 #include "lq.h"
 
+/* A unit a number may end with: its suffix, what it multiplies by, its name. */
+struct lq_unit {
+	const char *sfx;	/* "" for a bare number */
+	u64 mult;		/* at most 2^40 */
+	const char *name;
+};
+
+/* Why lq_parse_unit() refused a number. */
+enum lq_num_err {
+	LQ_NUM_OK = 0,
+	LQ_NUM_EMPTY,		/* nothing there */
+	LQ_NUM_BAD,		/* no digits, or a '.' without decimals */
+	LQ_NUM_DECIMALS,	/* more than 9 decimals (when exact) */
+	LQ_NUM_SUFFIX,		/* not one of the units' suffixes */
+	LQ_NUM_FRACTION,	/* not a whole number of the smallest unit (when exact) */
+	LQ_NUM_RANGE,		/* over 64 bits */
+};
+
+/*
+ * The one reader of numbers with a unit: @n bytes of @s, decimal digits,
+ * optionally '.' and decimals, then exactly one of the @nu suffixes of
+ * @u (compared as they are: list "k" and "K" for either case).  *@val is
+ * the number times the unit's mult, *@unit (when not NULL) its entry.
+ * @exact: the value must come out whole and have at most 9 decimals;
+ * else further decimals and what is below 1 are dropped.
+ */
+enum lq_num_err lq_parse_unit(const char *s, size_t n, const struct lq_unit *u,
+			      size_t nu, bool exact, u64 *val,
+			      const struct lq_unit **unit);
+
 /*
  * A size: decimal digits and an optional suffix k, m, g, t (either case;
  * powers of 1024): "4096", "4k", "1M".  @n bytes of @s are read (the

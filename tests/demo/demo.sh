@@ -24,8 +24,8 @@
 #      queues; IOPS and MB/s by block size (tests/demo/dd.sh)
 #
 # --quick   shorter runs (the VM test tests/vm/t-demo.sh)
-# --check   assert the qualitative results ("check ok:"/"check FAIL:"
-#           lines; exit 1 if one failed)
+# --check   assert the qualitative results ("ok N TEXT"/"not ok N TEXT"
+#           lines, KTAP's words; exit 1 if one failed)
 # --no-auto leave demonstration 6 out (tests/vm/t-demo.sh: tests/vm/t-auto.sh
 #           runs it)
 # --no-realism leave 7, 8 and 9 out (tests/vm/t-demo.sh: tests/vm/t-realism.sh
@@ -89,10 +89,16 @@ human() {
 part() {
 	sh "$LUNQ_SRC/tests/demo/$1.sh" $([ $QUICK = 1 ] && echo --quick) \
 		$([ $CHECK = 1 ] && echo --check) -o "$OUT" > "$OUT/.$1.log" 2>&1
-	_pat="^check \\|^$1 checks:"
-	[ -z "${2:-}" ] || _pat="$_pat\\|$2"
-	grep -v "$_pat" "$OUT/.$1.log"
-	grep '^check ' "$OUT/.$1.log" | tee -a "$OUT/.checks"
+	_pat="^(not )?ok [0-9]+ |^$1 checks:"
+	[ -z "${2:-}" ] || _pat="$_pat|$2"
+	grep -vE "$_pat" "$OUT/.$1.log"
+	# its checks, numbered on in this run's (check: into $OUT/.checks)
+	while IFS= read -r _l; do
+		case $_l in
+		"ok "[0-9]*) _t=${_l#ok }; check 0 "${_t#* }" ;;
+		"not ok "[0-9]*) _t=${_l#not ok }; check 1 "${_t#* }" ;;
+		esac
+	done < "$OUT/.$1.log"
 	rm -f "$OUT/.$1.log"
 }
 # side_by_side "TITLE1|TITLE2|..." FILE1 FILE2 ...: sysfs histogram files
@@ -528,7 +534,7 @@ rm -f "$OUT"/.bubble-rows "$OUT"/.starve-rows "$OUT"/.perlun-rows "$OUT"/.align-
 echo "files in $OUT:"
 (cd "$OUT" && ls | tr '\n' ' ' | fold -s -w 76 | sed 's/^/  /'); echo
 if [ $CHECK = 1 ]; then
-	n=$(grep -c '^check ok' "$OUT/.checks") f=$(grep -c '^check FAIL' "$OUT/.checks")
+	n=$(grep -c '^ok ' "$OUT/.checks") f=$(grep -c '^not ok ' "$OUT/.checks")
 	echo "checks: $n ok, $f failed"
 	[ "$f" = 0 ] || exit 1
 fi

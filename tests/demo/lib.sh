@@ -6,9 +6,10 @@
 #                   else $LUNQ_OUT or /tmp/demo); anything else: "SCRIPT:
 #                   unknown argument 'ARG'" and exit 2; then OUT is made
 #                   (exit 2 if it cannot be)
-#   check RC TEXT   "check ok: TEXT" / "check FAIL: TEXT" (FAILS counts
-#                   the failures; the line is appended to the file
-#                   $CHECK_LOG too when the script sets it)
+#   check RC TEXT   "ok N TEXT" / "not ok N TEXT", the KTAP words of every
+#                   test (tests/unit/tap.sh, tests/vm/lib.sh); FAILS counts
+#                   the failures, CHECKS all; the line is appended to the
+#                   file $CHECK_LOG too when the script sets it
 #   ge A B          true when A >= B (decimals)
 #   kv FILE KEY     KEY's value in FILE's last key=value line
 demo_args() {
@@ -26,12 +27,13 @@ demo_args() {
 	done
 	mkdir -p "$OUT" || exit 2
 }
-FAILS=0 CHECK_LOG=
+FAILS=0 CHECKS=0 CHECK_LOG=
 check() {
+	CHECKS=$((CHECKS + 1))
 	if [ "$1" = 0 ]; then
-		_check="check ok: $2"
+		_check="ok $CHECKS $2"
 	else
-		_check="check FAIL: $2"
+		_check="not ok $CHECKS $2"
 		FAILS=$((FAILS + 1))
 	fi
 	echo "$_check"

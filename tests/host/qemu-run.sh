@@ -2,20 +2,18 @@
 # Tests of qemu/run itself, on the host: exit status, result files, and
 # the console scanner catching real splats (a WARN and an oops raised by
 # the tests/splat fixture module in the VM's kernel).
-# Prints one "ok NAME" / "not ok NAME" line per check.
+# KTAP, one "ok N NAME" / "not ok N NAME" line per check (tests/unit/tap.sh).
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/unit/tap.sh"
 run=$top/qemu/run
 export LUNQ_VM_TIMEOUT=120
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass() { echo "ok $1"; }
-failt() { echo "not ok $1${2:+ # $2}"; }
+tap_tmpdir
 
 echo 'echo before; exit 3' > "$tmp/exit3.sh"
 out=$("$run" "$tmp/exit3.sh" 2>"$tmp/err")
 rc=$?
-[ $rc = 3 ] && [ "$out" = before ] && pass qemu-run-exit-status ||
-	failt qemu-run-exit-status "rc=$rc out='$out' $(tail -3 "$tmp/err")"
+[ $rc = 3 ] && [ "$out" = before ] && ok qemu-run-exit-status ||
+	nok qemu-run-exit-status "rc=$rc out='$out' $(tail -3 "$tmp/err")"
 
 cat > "$tmp/files.sh" <<'EOS'
 echo "$1 $2" > "$LUNQ_OUT/result.txt"
@@ -28,7 +26,7 @@ want="two words it's
 $("$top/scripts/kver")"
 [ $rc = 0 ] && [ "$(cat "$tmp/out/result.txt" 2>/dev/null)" = "$want" ] &&
 	[ -s "$tmp/out/console.log" ] && [ -s "$tmp/out/dmesg.txt" ] &&
-	pass qemu-run-result-files || failt qemu-run-result-files "rc=$rc"
+	ok qemu-run-result-files || nok qemu-run-result-files "rc=$rc"
 
 ko=$top/tests/splat/lunq_splat.ko
 for mode in none warn oops; do
@@ -40,12 +38,12 @@ EOS
 	"$run" "$tmp/splat.sh" >"$tmp/out.$mode" 2>"$tmp/err.$mode"
 	rc=$?
 	if [ ! -f "$ko" ]; then
-		failt "qemu-run-splat-$mode" "fixture module not built"
+		nok "qemu-run-splat-$mode" "fixture module not built"
 	elif [ $mode = none ]; then
-		[ $rc = 0 ] && pass "qemu-run-splat-$mode" || failt "qemu-run-splat-$mode" "rc=$rc"
+		[ $rc = 0 ] && ok "qemu-run-splat-$mode" || nok "qemu-run-splat-$mode" "rc=$rc"
 	else
 		[ $rc = 99 ] && grep -q 'kernel splat' "$tmp/err.$mode" &&
-			pass "qemu-run-splat-$mode" || failt "qemu-run-splat-$mode" "rc=$rc"
+			ok "qemu-run-splat-$mode" || nok "qemu-run-splat-$mode" "rc=$rc"
 	fi
 done
 
@@ -66,8 +64,8 @@ if [ "$acc" = auto ]; then
 	[ -s "$top/build/vm/accel" ] && [ -r /dev/kvm ] && [ -w /dev/kvm ] && acc=$(cat "$top/build/vm/accel")
 fi
 [ $rc = 0 ] && [ "$out" = "release $kver env a b accel $acc
-dm_lunq loaded" ] && pass qemu-run-own-kernel ||
-	failt qemu-run-own-kernel "rc=$rc out='$out' $(tail -3 "$tmp/err")"
+dm_lunq loaded" ] && ok qemu-run-own-kernel ||
+	nok qemu-run-own-kernel "rc=$rc out='$out' $(tail -3 "$tmp/err")"
 
 # bad input: not a kernel image, --modules of another kernel, stray --modules
 bad=
@@ -81,4 +79,4 @@ rc=$?
 "$run" --modules / "$tmp/own.sh" >/dev/null 2>"$tmp/err"
 rc=$?
 [ $rc = 2 ] && grep -q -- '--modules goes with --kernel' "$tmp/err" || bad="$bad stray-modules:$rc"
-[ -z "$bad" ] && pass qemu-run-own-kernel-errors || failt qemu-run-own-kernel-errors "$bad"
+[ -z "$bad" ] && ok qemu-run-own-kernel-errors || nok qemu-run-own-kernel-errors "$bad"

@@ -16,7 +16,7 @@ bin=$top/bench/lunqbench
 . "$(dirname "$0")/tap.sh"
 tap_built bench-cli "$top" bench/lunqbench
 tmp=$(mktemp -d /tmp/lunqbench-cli.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+tap_atexit 'rm -rf "$tmp"'
 img=$tmp/lb.img
 tap_tail=5	# of lunqbench's output, on a failure
 t() {	# t NAME RC PATTERN ARGS...: lunqbench ARGS exits RC, prints PATTERN
@@ -84,13 +84,13 @@ out=$("$bin" --preset bs --elapsed 0.05 --buffered --size 4m "$img" 2>&1)
 rows=$(printf '%s\n' "$out" | awk '$1 ~ /^[0-9]+$/ && NF >= 8 { printf "%s%s", s, $1; s = "," }')
 if [ "$rows" = 512,1024,2048,4096,8192,16384,32768,65536,131072,262144,524288,1048576 ] &&
 	printf '%s\n' "$out" | grep -q '^ *size  *ios  *iops  *MB/s  *mean  *p50  *p99  *max$'; then
-	echo "ok bench-cli-bs-rows"
+	ok bench-cli-bs-rows
 else
 	printf '%s\n' "$out" | sed 's/^/# /'
-	echo "not ok bench-cli-bs-rows # sizes '$rows'"
+	nok bench-cli-bs-rows "sizes '$rows'"
 fi
 t bs-seekpct-eof 0 '^ *1048576 +4 ' --preset bs --seekpct eof --elapsed 5 --buffered --size 4m "$img"
 n=$("$bin" --preset bs --elapsed 0.05 --buffered --size 4m --kv "$img" 2>&1 | grep -c '^ios=')
-if [ "$n" = 12 ]; then echo "ok bench-cli-bs-kv"; else echo "not ok bench-cli-bs-kv # $n key=value lines, want 12"; fi
+if [ "$n" = 12 ]; then ok bench-cli-bs-kv; else nok bench-cli-bs-kv "$n key=value lines, want 12"; fi
 w=$(groff -t -man -Tutf8 -ww -z "$top/bench/lunqbench.1" 2>&1)
-if [ -z "$w" ]; then echo "ok bench-man"; else printf '%s\n' "$w" | sed 's/^/# /'; echo "not ok bench-man # groff warnings"; fi
+if [ -z "$w" ]; then ok bench-man; else printf '%s\n' "$w" | sed 's/^/# /'; nok bench-man "groff warnings"; fi

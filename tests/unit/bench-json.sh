@@ -14,11 +14,11 @@ bin=$top/bench/lunqbench
 . "$(dirname "$0")/tap.sh"
 tap_built bench-json "$top" bench/lunqbench
 if ! command -v python3 > /dev/null; then
-	echo "ok bench-json # SKIP no python3"
+	tap_skip bench-json "no python3"
 	exit 0
 fi
 tmp=$(mktemp -d /tmp/lunqbench-json.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+tap_atexit 'rm -rf "$tmp"'
 img=$tmp/lb.img
 cat > "$tmp/check.py" << 'EOF'
 import json, sys
@@ -104,11 +104,12 @@ j() {	# j NAME "EXTRA MEMBERS" ARGS...: lunqbench --json ARGS, checked
 	rc=$?
 	if [ "$rc" != 0 ]; then
 		sed 's/^/# /' "$tmp/err"
-		echo "not ok bench-json-$name # lunqbench $*: exit $rc"
+		nok bench-json-$name "lunqbench $*: exit $rc"
 		return
 	fi
 	# shellcheck disable=SC2086
-	python3 "$tmp/check.py" "$name" $extra < "$tmp/out"
+	python3 "$tmp/check.py" "$name" $extra < "$tmp/out" > "$tmp/res"
+	tap_relay < "$tmp/res"
 }
 j closed-mixed "intervals" --rdpct 50 --iodepth 4 --ios 300 --interval 0
 j open-intervals "n t len resp_mean_ns queue_depth resp_p99_ns lag_p99_ns warmup zipf_theta" \

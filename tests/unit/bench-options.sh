@@ -10,15 +10,16 @@
 #     .TP under .SS Presets.
 # LB_MAN and LB_BIN (for a test of the test) replace the page and binary.
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/tap.sh"
 bin=${LB_BIN:-$top/bench/lunqbench}
 man=${LB_MAN:-$top/bench/lunqbench.1}
 [ -x "$bin" ] || make -s -C "$top/bench" > /dev/null 2>&1
 if [ ! -x "$bin" ] || ! "$bin" --list-options > /dev/null 2>&1; then
-	echo "not ok bench-options # bench/lunqbench does not build or has no --list-options"
+	nok bench-options "bench/lunqbench does not build or has no --list-options"
 	exit 0
 fi
 tmp=$(mktemp -d /tmp/lunqbench-opts.XXXXXX)
-trap '[ -n "$LB_KEEP" ] || rm -rf "$tmp"' EXIT
+tap_atexit '[ -n "$LB_KEEP" ] || rm -rf "$tmp"'
 tab=$(printf '\t')
 "$bin" --list-options > "$tmp/table"
 "$bin" --list-presets > "$tmp/presets"
@@ -28,15 +29,15 @@ tab=$(printf '\t')
 report() {
 	if [ -s "$2" ]; then
 		sed 's/^/# /' "$2"
-		echo "not ok bench-options-$1 # $(wc -l < "$2") problem(s)"
+		nok bench-options-$1 "$(wc -l < "$2") problem(s)"
 	else
-		echo "ok bench-options-$1"
+		ok bench-options-$1
 	fi
 }
 
 t=$(wc -l < "$tmp/table")
-if [ "$t" -ge 20 ]; then echo "ok bench-options-table # $t options"
-else echo "not ok bench-options-table # only $t options in --list-options"; fi
+if [ "$t" -ge 20 ]; then ok bench-options-table "$t options"
+else nok bench-options-table "only $t options in --list-options"; fi
 
 # --help: "  [-L, ]--NAME[ METAVAR]" lines; the heading above each is the
 # last unindented line ending in ':'

@@ -6,10 +6,10 @@
 # blkparse itself prints the note only after the filter.  A stream cut
 # inside a record, or not blktrace's, is an error (exit 1, a message).
 top=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-bn=$top/build/tools/blknotes
 . "$(dirname "$0")/tap.sh"
+tmp=$(mktemp -d)
+tap_atexit 'rm -rf "$tmp"'
+bn=$top/build/tools/blknotes
 make -s -C "$top" build/tools/blknotes > "$tmp/make.log" 2>&1 ||
 	{ nok "blknotes builds: $(tail -n 3 "$tmp/make.log")"; exit 0; }
 

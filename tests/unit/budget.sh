@@ -18,8 +18,9 @@
 #     with vm's share one second below its demand: refused).
 # Declarations, not measurements: it cannot be flaky.
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/tap.sh"
 limit=3300 kernels=2 lanes=2
-plan=$("$top/tests/run" --plan) || { echo "not ok budget-plan # tests/run --plan failed"; exit 1; }
+plan=$("$top/tests/run" --plan) || { nok budget-plan "tests/run --plan failed"; exit 1; }
 # sum RUN KEY: the declarations of a run's tests; "missing NAME..." on
 # stderr for tests without one
 sum() {
@@ -30,7 +31,8 @@ sum() {
 	[ -z "$miss" ] || echo "$1:$miss" >&2
 	echo $n
 }
-# check BUDGET: "ok"/"not ok" lines; exit 1 on a failure
+# check BUDGET: "ok NAME"/"not ok NAME" lines, unnumbered (tap_relay
+# numbers them; the negative control greps them); exit 1 on a failure
 check() {
 	local bad=0 total=0 phase share boot wall demand what err room
 	err=$(mktemp)
@@ -74,25 +76,30 @@ check() {
 	fi
 	return $bad
 }
-if [ $# -gt 0 ]; then check "$1"; exit; fi
+if [ $# -gt 0 ]; then out=$(check "$1"); rc=$?; tap_relay <<EOF
+$out
+EOF
+exit $rc; fi
 
 bad=
 # (vm and vm-icount hold every VM test; a third word is its declaration)
 bad=$(echo "$plan" | awk '($1 == "vm" || $1 == "vm-icount") && NF < 3 { printf " %s", $2 }')
-[ -z "$bad" ] && echo "ok budget-declared # every VM test declares its quick-mode time" ||
-	echo "not ok budget-declared # no \"# time: N\" line in:$bad"
+[ -z "$bad" ] && ok budget-declared "every VM test declares its quick-mode time" ||
+	nok budget-declared "no \"# time: N\" line in:$bad"
 out=$(check "$top/tests/budget")
-echo "$out"
+tap_relay <<EOF
+$out
+EOF
 # the negative control: the same plan with vm's share one second short
-tmp=$(mktemp); trap 'rm -f "$tmp"' EXIT
+tmp=$(mktemp); tap_atexit 'rm -f "$tmp"'
 d=$(echo "$out" | sed -n 's/^ok budget-vm # .*: \([0-9]*\) s of its.*/\1/p')
 if [ -n "$d" ]; then
 	awk -v s=$((d - 1)) '$1 == "vm" { $2 = s } { print }' "$top/tests/budget" > "$tmp"
 	if check "$tmp" | grep -q '^not ok budget-vm .*over its share'; then
-		echo "ok budget-negative # a vm share of $((d - 1)) s is refused"
+		ok budget-negative "a vm share of $((d - 1)) s is refused"
 	else
-		echo "not ok budget-negative # a vm share below its demand passed"
+		nok budget-negative "a vm share below its demand passed"
 	fi
 else
-	echo "not ok budget-negative # no vm demand to cut"
+	nok budget-negative "no vm demand to cut"
 fi

@@ -4,7 +4,8 @@
 # (checkpatch's LINUX_VERSION_CODE warning, and CONSTANT_COMPARISON for
 # "LINUX_VERSION_CODE < KERNEL_VERSION(...)"); everywhere else those warn.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-src=$("$top/scripts/linux-src") || { echo "not ok checkpatch-kmod # no linux-source"; exit 0; }
+. "$(dirname "$0")/tap.sh"
+src=$("$top/scripts/linux-src") || { nok checkpatch-kmod "no linux-source"; exit 0; }
 chk="perl $src/scripts/checkpatch.pl --no-tree --terse --show-types"
 compat=kmod/lunq_compat.h
 out=$(cd "$top" && {
@@ -12,8 +13,8 @@ out=$(cd "$top" && {
 	$chk --ignore SPDX_LICENSE_TAG,LINUX_VERSION_CODE,CONSTANT_COMPARISON -f "$compat"
 } 2>&1 | grep -E 'ERROR|WARNING')
 if [ -z "$out" ]; then
-	echo "ok checkpatch-kmod"
+	ok checkpatch-kmod
 else
 	printf '%s\n' "$out" | sed 's/^/# /'
-	echo "not ok checkpatch-kmod"
+	nok checkpatch-kmod
 fi

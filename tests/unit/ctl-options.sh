@@ -6,17 +6,18 @@
 # options that take a value (lunqbench --list-options).
 # LQ_MAN (for a test of the test) replaces the page.
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/tap.sh"
 bin=$top/ctl/lunqctl
 lb=$top/bench/lunqbench
 man=${LQ_MAN:-$top/ctl/lunqctl.8}
 [ -x "$bin" ] || make -s -C "$top/ctl" > /dev/null 2>&1
 [ -x "$lb" ] || make -s -C "$top/bench" > /dev/null 2>&1
 if [ ! -x "$bin" ] || [ ! -x "$lb" ]; then
-	echo "not ok ctl-options # ctl/lunqctl or bench/lunqbench does not build"
+	nok ctl-options "ctl/lunqctl or bench/lunqbench does not build"
 	exit 0
 fi
 tmp=$(mktemp -d /tmp/lunqctl-opts.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+tap_atexit 'rm -rf "$tmp"'
 tab=$(printf '\t')
 sed 's/\\-/-/g; s/\\f[BIRP]//g' "$man" > "$tmp/man"
 for c in create remove list show set reset stat hist align events apply sweep tune; do
@@ -45,9 +46,9 @@ for c in create remove list show set reset stat hist align events apply sweep tu
 	done < "$tmp/passed"
 	if [ -s "$tmp/p" ]; then
 		sed 's/^/# /' "$tmp/p"
-		echo "not ok ctl-options-$c # --help and lunqctl(8) differ"
+		nok ctl-options-$c "--help and lunqctl(8) differ"
 	else
-		echo "ok ctl-options-$c # $(wc -l < "$tmp/hall") options"
+		ok ctl-options-$c "$(wc -l < "$tmp/hall") options"
 	fi
 done
 
@@ -69,9 +70,9 @@ comp=${LQ_COMPLETION:-$top/ctl/lunqctl.bash}
 "$bin" --list-options > "$tmp/table"
 n=$(wc -l < "$tmp/table")
 if [ "$n" -ge 60 ] && grep -q "^sweep$tab--bs$tab-$tab.*${tab}lunqbench\$" "$tmp/table"; then
-	echo "ok ctl-options-table # $n options"
+	ok ctl-options-table "$n options"
 else
-	echo "not ok ctl-options-table # $n lines in lunqctl --list-options, or no lunqbench option of sweep"
+	nok ctl-options-table "$n lines in lunqctl --list-options, or no lunqbench option of sweep"
 fi
 
 # table_man MAN: a line per option of the table that MAN does not document
@@ -109,40 +110,40 @@ completion() {
 # report NAME PROBLEMS: ok when there are none
 report() {
 	if [ -z "$2" ]; then
-		echo "ok ctl-options-$1"
+		ok ctl-options-$1
 	else
 		printf '%s\n' "$2" | sed 's/^/# /'
-		echo "not ok ctl-options-$1 # $(printf '%s\n' "$2" | wc -l) problem(s)"
+		nok ctl-options-$1 "$(printf '%s\n' "$2" | wc -l) problem(s)"
 	fi
 }
 report table-man "$(table_man "$man")"
 report completion "$(completion "$comp")"
 if [ ! -s "$tmp/cgot" ]; then
-	echo "not ok ctl-options-completion-read # no _lunqctl_opts lines in $comp"
+	nok ctl-options-completion-read "no _lunqctl_opts lines in $comp"
 fi
 if bash -n "$comp" 2> "$tmp/bash.err"; then
-	echo "ok ctl-options-completion-syntax"
+	ok ctl-options-completion-syntax
 else
 	sed 's/^/# /' "$tmp/bash.err"
-	echo "not ok ctl-options-completion-syntax # bash -n $(basename "$comp")"
+	nok ctl-options-completion-syntax "bash -n $(basename "$comp")"
 fi
 
 # self-check: planted violations are found (and nothing else)
 sed 's/^\.BR \\-L ", " \\-\\-linux$/.B (gone)/' "$man" > "$tmp/planted.8"
 got=$(table_man "$tmp/planted.8")
 if [ "$got" = "stat --linux: no .TP tag under .SS stat in planted.8" ]; then
-	echo "ok ctl-options-planted-man"
+	ok ctl-options-planted-man
 else
 	printf '%s\n' "$got" | sed 's/^/# /'
-	echo "not ok ctl-options-planted-man # stat --linux taken from a copy of the page, not found alone"
+	nok ctl-options-planted-man "stat --linux taken from a copy of the page, not found alone"
 fi
 sed 's/^stat \(.*\) -L|--linux /stat \1 /; s/^hist .*/& --frob/' "$comp" > "$tmp/planted.bash"
 got=$(completion "$tmp/planted.bash")
 want="stat	-L|--linux: in lunqctl's table, not in planted.bash
 hist	--frob: in planted.bash, not in lunqctl's table"
 if [ "$got" = "$want" ]; then
-	echo "ok ctl-options-planted-completion"
+	ok ctl-options-planted-completion
 else
 	printf '%s\n' "$got" | sed 's/^/# /'
-	echo "not ok ctl-options-planted-completion # stat -L taken from and hist --frob added to a copy of the completion, not found alone"
+	nok ctl-options-planted-completion "stat -L taken from and hist --frob added to a copy of the completion, not found alone"
 fi

@@ -27,13 +27,6 @@ static bool old_module;
 
 const char *lq_prog = "lunqctl";
 
-int lq_usage(const char *cmd, const char *fmt, ...)
-{
-	(void)cmd;
-	(void)fmt;
-	return LQ_EUSAGE;
-}
-
 int lq_parse_uint(const char *s, unsigned long max, unsigned long *v)
 {
 	char *end;
@@ -161,7 +154,7 @@ static int run(const char *args)
 {
 	char buf[128], *argv[8], *save = NULL, *w;
 	FILE *fo = tmpfile();
-	int argc = 0, so, rc;
+	int argc = 0, so, se, rc;
 	size_t k;
 
 	snprintf(buf, sizeof(buf), "stat %s", args);
@@ -169,12 +162,19 @@ static int run(const char *args)
 		argv[argc++] = w;
 	argv[argc] = NULL;
 	fflush(stdout);
+	fflush(stderr);
 	so = dup(1);
+	se = dup(2);
 	dup2(fileno(fo), 1);
+	/* usage errors (options.c's lq_usage) are not what is checked */
+	freopen("/dev/null", "w", stderr);
 	rc = cmd_stat(argc, argv);
 	fflush(stdout);
+	fflush(stderr);
 	dup2(so, 1);
+	dup2(se, 2);
 	close(so);
+	close(se);
 	rewind(fo);
 	k = fread(out, 1, sizeof(out) - 1, fo);
 	out[k] = '\0';

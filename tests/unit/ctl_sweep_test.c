@@ -10,7 +10,7 @@
  * python3 when there is one.  One "ok N name" / "not ok N name" line per
  * check.
  *
- * LINK: ctl/sweep.c ctl/svg.c ctl/policyfile.c ctl/kv.c kmod/lunq_args.c
+ * LINK: ctl/sweep.c ctl/svg.c ctl/policyfile.c ctl/kv.c kmod/lunq_args.c lib/units.c
  */
 #define _GNU_SOURCE
 #include <stdio.h>

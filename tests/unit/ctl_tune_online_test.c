@@ -10,7 +10,7 @@
  * that never holds (--elapsed), Ctrl-C, reaction:sd, a module without
  * auto.  One "ok N name" / "not ok N name" line per check.
  *
- * LINK: ctl/autotune.c ctl/sweep.c ctl/svg.c ctl/kv.c ctl/options.c lib/util.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c tests/unit/ctl_bench_fake.c
+ * LINK: ctl/autotune.c ctl/sweep.c ctl/svg.c ctl/kv.c ctl/options.c lib/util.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c ctl/devrun.c tests/unit/ctl_bench_fake.c
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -69,18 +69,6 @@ static int nsent;
 
 const char *lq_prog = "lunqctl";
 
-int lq_usage(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "lunqctl %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return LQ_EUSAGE;
-}
-
 int lq_connect(struct lq_nl **nl)
 {
 	*nl = &the_nl;
@@ -125,7 +113,7 @@ static void fill(struct lq_dev *d)
 	ios_f += iops * (vt - last_t);
 	last_t = vt;
 	if (sc->stop_at && t_set >= 0 && vt - t_set >= sc->stop_at)
-		stop = SIGINT;
+		lq_stop = SIGINT;
 	d->st[LUNQ_ST_READS] = (u64)ios_f;
 	d->st[LUNQ_ST_SNAPTIME_NS] = (u64)(vt * 1e9);
 	d->st[LUNQ_ST_THROTTLE] = depth;
@@ -272,7 +260,7 @@ static int run(const struct script *s, const char *args)
 	t_set = -1;
 	ios_f = 0;
 	nsent = 0;
-	stop = 0;
+	lq_stop = 0;
 	memset(sent, 0, sizeof(sent));
 	fflush(stdout);
 	fflush(stderr);

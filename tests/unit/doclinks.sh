@@ -18,7 +18,7 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tap_atexit 'rm -rf "$tmp"'
 
 # check ROOT FILE...: one line per broken link ("file:line: target:
 # why"), then "# checked N links (A with anchors) in F files" on stderr

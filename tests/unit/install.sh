@@ -9,15 +9,16 @@
 # in a private DKMS tree (--dkmstree, --sourcetree; no module signing)
 # produces a dm-lunq.ko for KVER; nothing outside the temp dir changes.
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tap_atexit 'rm -rf "$tmp"'
 export PATH=$PATH:/usr/sbin:/sbin
-kver=$("$top/scripts/kver" 2>&1) || { echo "not ok install # $kver"; exit 0; }
+kver=$("$top/scripts/kver" 2>&1) || { nok install "$kver"; exit 0; }
 
 # fail NAME REASON [LOG]: a "not ok" line, the log's tail as comments
 fail() {
 	[ -z "${3:-}" ] || tail -n 15 "$3" | sed 's/^/# /'
-	echo "not ok install-$1 # $2"
+	nok install-$1 "$2"
 }
 # files DIR: the regular files and symlinks under DIR, relative, sorted
 files() { (cd "$1" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort); }
@@ -60,12 +61,12 @@ else
 	vm=$(modinfo -F vermagic "$d/lib/modules/$kver/updates/dm-lunq.ko" 2>&1)
 	[ "${vm%% *}" = "$kver" ] || bad="$bad; vermagic '$vm'"
 	grep -q depmod "$tmp/install.log" && bad="$bad; depmod ran with DESTDIR set"
-	if [ -z "$bad" ]; then echo "ok install-layout"; else fail layout "${bad#; }" "$tmp/install.log"; fi
+	if [ -z "$bad" ]; then ok install-layout; else fail layout "${bad#; }" "$tmp/install.log"; fi
 
 	run=$(grep '^RUN+=' "$d/etc/udev/rules.d/60-lunq.rules")
 	case $run in
 	"RUN+=\"/usr/sbin/lunqctl apply --quiet --device '\$env{DM_NAME}' /etc/lunq/lunq.conf\"")
-		echo "ok install-udev-prefix" ;;
+		ok install-udev-prefix ;;
 	*) fail udev-prefix "the rule runs: ${run:-nothing}" ;;
 	esac
 
@@ -76,7 +77,7 @@ else
 	elif [ -e "$d/etc/lunq" ]; then
 		fail uninstall "left the empty /etc/lunq"
 	else
-		echo "ok install-uninstall"
+		ok install-uninstall
 	fi
 fi
 
@@ -94,20 +95,20 @@ elif ! make -C "$top" uninstall DESTDIR="$d" PREFIX=/usr > "$tmp/uninstall2.log"
 elif [ "$(files "$d")" != etc/lunq/lunq.conf ] || ! cmp -s "$d/etc/lunq/lunq.conf" "$tmp/lunq.conf.orig"; then
 	fail keep-conf "after uninstall: $(files "$d" | tr '\n' ' ')"
 else
-	echo "ok install-keep-conf"
+	ok install-keep-conf
 fi
 
 # dkms.conf's PACKAGE_VERSION is the target's .version = {x, y, z}
 tv=$(sed -n 's/^[[:space:]]*\.version[[:space:]]*= *{\([0-9]*\), *\([0-9]*\), *\([0-9]*\)}.*/\1.\2.\3/p' "$top/kmod/lunq_target.c")
 pv=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$top/dkms.conf")
 if [ -n "$tv" ] && [ "$tv" = "$pv" ]; then
-	echo "ok install-dkms-version"
+	ok install-dkms-version
 else
 	fail dkms-version "dkms.conf says '$pv', lunq_target.c '$tv'"
 fi
 
 if ! command -v dkms > /dev/null; then
-	echo "ok install-dkms-build # SKIP dkms is not installed (make deps)"
+	tap_skip install-dkms-build "dkms is not installed (make deps)"
 	exit 0
 fi
 # a private DKMS tree; sign_file unset would make dkms sign with (and
@@ -131,6 +132,6 @@ else
 	elif [ "${vm%% *}" != "$kver" ]; then
 		fail dkms-build "vermagic '$vm', want $kver"
 	else
-		echo "ok install-dkms-build"
+		ok install-dkms-build
 	fi
 fi

@@ -11,9 +11,10 @@
 # schema does not have, a null field, a path with a space, a test whose
 # build is not there) must each be rejected.
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/tap.sh"
 fx=$top/tests/unit/fixtures
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tap_atexit 'rm -rf "$tmp"'
 venv=${LUNQ_CACHE:-$HOME/.cache/lunq}/venv-kcidb
 
 # tests/run's plan of the RT run: two of its tests never reported
@@ -34,7 +35,7 @@ if ! python3 "$top/tests/ktap2kcidb" --default-kernel 6.1.0-56-amd64 --plan-dir 
 	--commit 0123456789abcdef0123456789abcdef01234567 --branch main --start-time 1795000000 \
 	"$fx/kcidb-vm.ktap" "$tmp/vm-icount.ktap" > "$tmp/kcidb.json" 2> "$tmp/err"; then
 	sed 's/^/# /' "$tmp/err"
-	echo "not ok kcidb-convert # tests/ktap2kcidb failed"
+	nok kcidb-convert "tests/ktap2kcidb failed"
 	exit 0
 fi
 
@@ -115,22 +116,22 @@ assert nonull(d), 'a null field'
 assert all(path_re.match(x['path']) and x['origin'] == 'lunq' for x in d['tests'])
 PY
 then
-	echo "ok kcidb-convert # 7 builds, 19 tests: paths, statuses, builds, comments as expected"
+	ok kcidb-convert "7 builds, 19 tests: paths, statuses, builds, comments as expected"
 else
-	echo "not ok kcidb-convert # see the assertion above"
+	nok kcidb-convert "see the assertion above"
 fi
 
 # kcidb-io's schema (scripts/deps's venv)
 if ! "$venv/bin/python3" -c 'from kcidb_io.schema import V5_3' 2> /dev/null; then
-	echo "ok kcidb-schema # SKIP no kcidb-io in $venv (make deps installs it)"
+	tap_skip kcidb-schema "no kcidb-io in $venv (make deps installs it)"
 	exit 0
 fi
 if out=$("$venv/bin/python3" "$top/tests/ktap2kcidb" --validate "$tmp/kcidb.json"); then
-	echo "ok kcidb-schema # ${out#ok: }"
+	ok kcidb-schema "${out#ok: }"
 else
 	echo "# $out"
-	echo "not ok kcidb-schema # kcidb-io rejects tests/ktap2kcidb's file"
-	echo "not ok kcidb-planted-bad # not tried: the file they are planted in is rejected already"
+	nok kcidb-schema "kcidb-io rejects tests/ktap2kcidb's file"
+	nok kcidb-planted-bad "not tried: the file they are planted in is rejected already"
 	exit 0
 fi
 # planted-bad copies: each must be rejected
@@ -157,7 +158,7 @@ for f in "$tmp"/bad-*.json; do
 	fi
 done
 if [ -z "$missed" ]; then
-	echo "ok kcidb-planted-bad # kcidb-io rejects a wrong status, a null, a bad path, no version; the link check a missing build"
+	ok kcidb-planted-bad "kcidb-io rejects a wrong status, a null, a bad path, no version; the link check a missing build"
 else
-	echo "not ok kcidb-planted-bad # accepted:$missed"
+	nok kcidb-planted-bad "accepted:$missed"
 fi

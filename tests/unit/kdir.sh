@@ -6,8 +6,9 @@
 # include/config/auto.conf, include/generated/utsrelease.h); the real
 # builds are `make` (Debian's headers) and tests/run --vm-debug.
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tap_atexit 'rm -rf "$tmp"'
 
 fake() {	# fake DIR CONFIG_LINES...
 	local d=$tmp/$1
@@ -29,10 +30,10 @@ check() {	# check NAME KDIR WANT_TEXT...
 	[ $rc != 0 ] || bad="$bad; make exited 0"
 	[ ! -e "$top/build/kmod/6.1.0-lunqfake" ] || bad="$bad; built something"
 	if [ -z "$bad" ]; then
-		echo "ok kdir-$name"
+		ok kdir-$name
 	else
 		printf '%s\n' "$out" | sed 's/^/# /'
-		echo "not ok kdir-$name # ${bad#; }"
+		nok kdir-$name "${bad#; }"
 	fi
 }
 good="CONFIG_MODULES=y CONFIG_MODULE_UNLOAD=y CONFIG_BLOCK=y CONFIG_MD=y CONFIG_BLK_DEV_DM=m CONFIG_NET=y CONFIG_SYSFS=y"

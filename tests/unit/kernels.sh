@@ -5,6 +5,7 @@
 # installed; every listed release has image, modules and headers; no
 # release is listed twice; KVER and LUNQ_KMETAS override.
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/tap.sh"
 bad=
 meta=$(dpkg-query -W -f='${Depends}' linux-image-amd64 2>/dev/null |
 	sed -n 's/^linux-image-\([^ ,]*\).*/\1/p')
@@ -22,7 +23,7 @@ done
 [ "$(KVER=9.9-x "$top/scripts/kver")" = 9.9-x ] || bad="$bad; KVER ignored"
 [ "$(LUNQ_KMETAS=no-such-pkg "$top/scripts/kernels" | wc -l)" = 1 ] || bad="$bad; LUNQ_KMETAS ignored"
 if [ -z "$bad" ]; then
-	echo "ok kernels # default $def; matrix: $(echo "$list" | sed 1d | awk '{ print $2 }' | tr '\n' ' ')"
+	ok kernels "default $def; matrix: $(echo "$list" | sed 1d | awk '{ print $2 }' | tr '\n' ' ')"
 else
-	echo "not ok kernels # ${bad#; }"
+	nok kernels "${bad#; }"
 fi

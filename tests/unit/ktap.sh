@@ -6,10 +6,11 @@
 # message and the skip reason.  (tests/run parses the real run's KTAP the
 # same way: the "ktap-roundtrip" check.)
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/tap.sh"
 fx=$top/tests/unit/fixtures
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-src=$("$top/scripts/linux-src") || { echo "not ok ktap-nest-parse # no linux-source"; exit 0; }
+tap_atexit 'rm -rf "$tmp"'
+src=$("$top/scripts/linux-src") || { nok ktap-nest-parse "no linux-source"; exit 0; }
 
 "$top/tests/ktap-nest" "$fx/vm-a.ktap" "$fx/vm-b.ktap" > "$tmp/all.ktap"
 # (kunit.py parse exits 1 when a test failed, as one does here: the JSON counts)
@@ -25,14 +26,14 @@ PY
 	want="vm-a fault-policy-churn=PASS stats=FAIL zoned=SKIP
 vm-b bubble=PASS kmemleak=PASS"
 	if [ "$got" = "$want" ]; then
-		echo "ok ktap-nest-parse"
+		ok ktap-nest-parse
 	else
 		printf '%s\n' "$got" | sed 's/^/# got: /'
-		echo "not ok ktap-nest-parse # suites/statuses differ"
+		nok ktap-nest-parse "suites/statuses differ"
 	fi
 else
 	sed 's/^/# /' "$tmp/parse.log" | tail -5
-	echo "not ok ktap-nest-parse # kunit.py parse failed"
+	nok ktap-nest-parse "kunit.py parse failed"
 fi
 
 python3 "$top/tests/ktap2junit" "$fx/vm-a.ktap" "$fx/vm-b.ktap" > "$tmp/j.xml"
@@ -52,7 +53,7 @@ assert c['zoned'].find('skipped').get('message') == 'no zoned support'
 assert s[1].get('failures') == '0' and len(s[1].findall('testcase')) == 2
 PY
 then
-	echo "ok ktap2junit"
+	ok ktap2junit
 else
-	echo "not ok ktap2junit # see the assertion above"
+	nok ktap2junit "see the assertion above"
 fi

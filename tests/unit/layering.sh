@@ -17,7 +17,7 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tap_atexit 'rm -rf "$tmp"'
 
 # violations ROOT DIR OTHER...: one line each, what DIR takes from OTHER
 violations() {

@@ -25,7 +25,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 kmod=$top/kmod
 . "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tap_atexit 'rm -rf "$tmp"'
 
 units=$(cd "$kmod" && ls lunq_*.c lunq_*.h | sed 's/\.[ch]$//' |
 	grep -v '_test$' | sort -u)

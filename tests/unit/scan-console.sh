@@ -1,17 +1,18 @@
 #!/bin/sh
 # qemu/scan-console on captured console logs: splats fail, clean logs pass.
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/tap.sh"
 scan=$top/qemu/scan-console
 fx=$top/tests/unit/fixtures
 t() { # NAME FILE WANT_STATUS WANT_LINE_PATTERN
 	out=$("$scan" "$2" 2>&1)
 	rc=$?
 	if [ $rc -ne "$3" ]; then
-		echo "not ok $1 # status $rc, expected $3: $out"
+		nok $1 "status $rc, expected $3: $out"
 	elif [ -n "$4" ] && ! printf '%s\n' "$out" | grep -q "$4"; then
-		echo "not ok $1 # report lacks '$4': $out"
+		nok $1 "report lacks '$4': $out"
 	else
-		echo "ok $1"
+		ok $1
 	fi
 }
 t scan-console-warn "$fx/console-warn.log" 1 'WARNING: CPU: .*lunq_splat.c'
@@ -23,4 +24,4 @@ printf '[    1.0] ok\r\n[    2.0] WARNING: CPU: 1 PID: 1 at x.c:1 f+0x0/0x1\r\n'
 t scan-console-crlf /tmp/scan-crlf.$$ 1 'x.c:1'
 rm -f /tmp/scan-crlf.$$
 "$scan" /nonexistent/log >/dev/null 2>&1
-[ $? -eq 2 ] && echo "ok scan-console-usage" || echo "not ok scan-console-usage"
+[ $? -eq 2 ] && ok scan-console-usage || nok scan-console-usage

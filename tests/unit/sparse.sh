@@ -6,6 +6,7 @@
 # first as `make` builds it (build/kmod/<release>/): `make test` has built
 # 6.1's, and 6.12's is the one the kernel matrix builds next anyway.
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/tap.sh"
 out=$("$top/scripts/sparse-kmod" 2>&1)
 rc=$?
 name= what= details= fails=0
@@ -14,9 +15,9 @@ flush() {
 	[ -n "$name" ] || return 0
 	[ -z "$details" ] || printf '%s\n' "$details" | sed 's/^/# /'
 	if [ "$what" = "0 warnings" ]; then
-		echo "ok sparse-$name"
+		ok sparse-$name
 	else
-		echo "not ok sparse-$name # $what"
+		nok sparse-$name "$what"
 		fails=$((fails + 1))
 	fi
 	name= what= details=
@@ -26,7 +27,7 @@ while IFS= read -r l; do
 	"sparse-kmod: SKIP "*)	# sparse-kmod: SKIP 6.12: why
 		flush
 		l=${l#sparse-kmod: SKIP }
-		echo "ok sparse-${l%%: *} # SKIP ${l#*: }"
+		tap_skip sparse-${l%%: *} "${l#*: }"
 		;;
 	"sparse-kmod: "*": "*)	# sparse-kmod: RELEASE: N warnings, or what failed
 		flush

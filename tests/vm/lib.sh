@@ -2,13 +2,49 @@
 # Helpers for the VM integration tests (busybox sh, run as root in the VM).
 # A test is tests/vm/t-NAME.sh: it exits 0 to pass, 77 to skip, anything
 # else to fail, and prints what it checked.  tests/vm/suite.sh runs them.
+#
+# What a test checked is KTAP, the words of tests/unit/tap.sh: its checks
+# are numbered results, which suite.sh prints as the subtests of the
+# test's own result line (with their plan), its other output as
+# diagnostics:
+#   ok TEXT     "ok N TEXT"
+#   fail TEXT   "not ok N TEXT", and the test ends (exit 1)
+#   skip TEXT   "ok N skipped # SKIP TEXT", and the test ends (exit 77)
+#   note TEXT   "# TEXT"
+# N counts on in subshells too (a file per test script, /tmp/lunq-ktap.PID).
 
 CFG=/sys/kernel/config/nullb
 
-fail() { echo "FAIL: $*"; exit 1; }
-skip() { echo "SKIP: $*"; exit 77; }
+_lq_ktap_n=/tmp/lunq-ktap.$$
+# _lq_result "ok"|"not ok" TEXT: the next numbered result
+_lq_result() {
+	_lq_k=$(($(cat "$_lq_ktap_n" 2>/dev/null || echo 0) + 1))
+	echo "$_lq_k" > "$_lq_ktap_n"
+	echo "$1 $_lq_k $2"
+}
+fail() { _lq_result "not ok" "$*"; exit 1; }
+skip() { _lq_result ok "skipped # SKIP $*"; exit 77; }
 note() { echo "# $*"; }
-ok() { echo "ok: $*"; }
+ok() { _lq_result ok "$*"; }
+
+# demo_checks LOG N WHAT: the checks of a demonstration script
+# (tests/demo/lib.sh: "ok N TEXT" / "not ok N TEXT" lines in LOG) as this
+# test's own results; fails the test unless N of them passed (WHAT: what
+# to say then, e.g. "demo.sh exit 1")
+demo_checks() {
+	tr -d '\r' < "$1" > "/tmp/demo-checks.$$"
+	while IFS= read -r _l; do
+		case $_l in
+		"ok "[0-9]*) _t=${_l#ok }; _lq_result ok "${_t#* }" ;;
+		"not ok "[0-9]*) _t=${_l#not ok }; _lq_result "not ok" "${_t#* }" ;;
+		esac
+	done < "/tmp/demo-checks.$$"
+	_p=$(grep -c '^ok [0-9]' "/tmp/demo-checks.$$")
+	rm -f "/tmp/demo-checks.$$"
+	[ "$_p" = "$2" ] || fail "want $2 passed checks, $3"
+}
+# demo_output LOG: a demonstration's output but its checks, as diagnostics
+demo_output() { tr -d '\r' < "$1" | grep -vE '^(not )?ok [0-9]+ ' | sed 's/^/# /'; }
 
 # expect CMD...: run it, fail the test when it fails
 expect() { "$@" || fail "command failed: $*"; }

@@ -3,7 +3,11 @@
 # other, each in its own shell, and prints KTAP.  A test fails when its
 # script fails or when the kernel log shows a splat while it ran; after
 # each test every dm device, null_blk, ram disk and scsi_debug is removed.
-# Each test's output is in $LUNQ_OUT/NAME.log and echoed as KTAP diagnostics.
+# Each test's output is in $LUNQ_OUT/NAME.log and echoed as the subtests
+# of its result line: its checks (tests/vm/lib.sh's ok, fail and skip:
+# "ok N TEXT", "not ok N TEXT") indented four spaces under a plan, its
+# other lines as diagnostics ("    # ...").  What the suite finds itself
+# (a timeout, a kernel splat) is a "not ok" result of the test's as well.
 # With LUNQ_SKIP_TIMING=1 (tests/run on the debug kernel) a test of the
 # group "timing" is skipped: its checks are rates and ratios.
 # A test running longer than $LUNQ_TEST_TIMEOUT seconds (300) is killed and fails.
@@ -30,6 +34,28 @@ echo "KTAP version 1"
 echo "1..$n"
 i=0 failed=0
 
+# result LOG TEXT: a "not ok" check of the suite's own at the end of LOG,
+# numbered after the test's
+result() {
+	echo "not ok $(($(grep -cE '^(not )?ok [0-9]+ ' "$1") + 1)) $2" >> "$1"
+}
+# subtests NAME LOG: the test's output as KTAP subtests of its result line
+subtests() {
+	tr -d '\r' < "$2" | awk -v name="$1" '
+		{ l[NR] = $0 }
+		/^(not )?ok [0-9]+ / { n++ }
+		END {
+			print "    KTAP version 1"
+			print "    # Subtest: " name
+			print "    1.." n + 0
+			for (i = 1; i <= NR; i++) {
+				if (l[i] ~ /^(not )?ok [0-9]+ / || l[i] ~ /^#/)
+					print "    " l[i]
+				else if (l[i] != "")
+					print "    # " l[i]
+			}
+		}'
+}
 # completions: the IOs every block device has completed (reads + writes)
 completions() {
 	cat /sys/block/*/stat 2>/dev/null | awk '{ n += $1 + $5 } END { print n + 0 }'
@@ -103,7 +129,7 @@ for name in $names; do
 	rc=$?
 	retried=0
 	case $rc in 124|143)
-		echo "FAIL: timed out after ${LUNQ_TEST_TIMEOUT:-300} s" >> "$log"
+		result "$log" "timed out after ${LUNQ_TEST_TIMEOUT:-300} s"
 		stuck > "$log.stuck" 2>&1
 		cat "$log.stuck" >> "$log"
 		kill_leftovers "$name"
@@ -123,7 +149,7 @@ for name in $names; do
 			rc=$?
 			retried=1
 			case $rc in 124|143)
-				echo "FAIL: timed out again after ${LUNQ_TEST_TIMEOUT:-300} s" >> "$log"
+				result "$log" "timed out again after ${LUNQ_TEST_TIMEOUT:-300} s"
 				stuck >> "$log" 2>&1
 				kill_leftovers "$name" ;;
 			esac
@@ -131,20 +157,21 @@ for name in $names; do
 		rm -f "$log.stuck" ;;
 	esac
 	cleanup_all
+	rm -f /tmp/lunq-ktap.*	# lib.sh's counters of the test's checks
 	dmesg_since "$mark" > "$LUNQ_OUT/$name.dmesg"
 	if ! sh "$LUNQ_SRC/qemu/scan-console" "$LUNQ_OUT/$name.dmesg" >> "$log"; then
-		echo "FAIL: kernel splat while the test ran (see $name.dmesg)" >> "$log"
+		result "$log" "kernel splat while the test ran (see $name.dmesg)"
 		rc=1
 	fi
 	[ $retried = 1 ] && {
 		echo "# $name: its first run timed out on the icount clock with nothing stuck in the kernel; this is its second run (first: $name.log.first)"
 		sed 's/^/# first run: /' "$log.first" | tail -12
 	}
-	sed 's/^/# /' "$log"
+	subtests "$name" "$log"
 	secs=$(($(date +%s) - start))
 	case $rc in
 	0) echo "ok $i $name # ${secs}s" ;;
-	77) echo "ok $i $name # SKIP $(grep -m1 '^SKIP:' "$log" | sed 's/^SKIP: //')" ;;
+	77) echo "ok $i $name # SKIP $(sed -n 's/^ok [0-9]* .* # SKIP //p' "$log" | tail -n 1)" ;;
 	*) echo "not ok $i $name # ${secs}s"; failed=$((failed + 1)) ;;
 	esac
 done

@@ -20,17 +20,16 @@ run_auto() {
 }
 run_auto
 rc=$?
-if [ $rc != 0 ] || [ "$(grep -c '^check ok' /tmp/auto.log)" != 8 ]; then
+if [ $rc != 0 ] || [ "$(grep -c '^ok [0-9]' /tmp/auto.log)" != 8 ]; then
 	echo "# first run: auto.sh exit $rc; its checks:"
-	tr -d '\r' < /tmp/auto.log | grep '^check ' | sed 's/^/#   /'
+	tr -d '\r' < /tmp/auto.log | grep -E '^(not )?ok [0-9]+ ' | sed 's/^/#   /'
 	echo "# running the experiment once more"
 	cleanup_all	# the first run's devices (auto.sh leaves its null_blks)
 	run_auto
 	rc=$?
 fi
-tr -d '\r' < /tmp/auto.log | grep -v '^check ' | sed 's/^/# /'
-tr -d '\r' < /tmp/auto.log | sed -n 's/^check ok: /ok: /p; s/^check FAIL: /FAIL: /p'
-[ "$(grep -c '^check ok' /tmp/auto.log)" = 8 ] || fail "want 8 passed checks, auto.sh exit $rc"
+demo_output /tmp/auto.log
+demo_checks /tmp/auto.log 8 "auto.sh exit $rc"
 [ $rc = 0 ] || fail "auto.sh exit $rc"
 xmllint --noout /tmp/auto/auto.svg || fail "auto.svg does not parse"
 [ "$(grep -c '<polyline' /tmp/auto/auto.svg)" -ge 18 ] || fail "auto.svg: want 3 panels x 6 policies"

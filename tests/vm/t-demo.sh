@@ -21,9 +21,8 @@
 d=/tmp/demo
 sh "$LUNQ_SRC/tests/demo/demo.sh" --quick --check --no-auto --no-realism -o $d > /tmp/demo.log 2>&1
 rc=$?
-tr -d '\r' < /tmp/demo.log | grep -v '^check '
-tr -d '\r' < /tmp/demo.log | sed -n 's/^check ok: /ok: /p; s/^check FAIL: /FAIL: /p'
-[ "$(grep -c "^check ok" /tmp/demo.log)" = 18 ] || fail "want 18 passed checks, demo.sh exit $rc"
+demo_output /tmp/demo.log
+demo_checks /tmp/demo.log 18 "demo.sh exit $rc"
 [ $rc = 0 ] || fail "demo.sh exit $rc"
 
 for j in $d/*.json; do

@@ -14,9 +14,8 @@
 	skip "$(uname -r): no BPF struct_ops registered by modules (Linux 6.9+ with module BTF)"
 sh "$LUNQ_SRC/tests/demo/policy.sh" --quick --check -o /tmp/policy > /tmp/policy.log 2>&1
 rc=$?
-tr -d '\r' < /tmp/policy.log | grep -v '^check ' | sed 's/^/# /'
-tr -d '\r' < /tmp/policy.log | sed -n 's/^check ok: /ok: /p; s/^check FAIL: /FAIL: /p'
-[ "$(grep -c '^check ok' /tmp/policy.log)" = 3 ] || fail "want 3 passed checks, policy.sh exit $rc"
+demo_output /tmp/policy.log
+demo_checks /tmp/policy.log 3 "policy.sh exit $rc"
 [ $rc = 0 ] || fail "policy.sh exit $rc"
 grep -q '^  aimd ' /tmp/policy.log && grep -q '^  oracle ' /tmp/policy.log || fail "the table lacks aimd or oracle"
 ok "policy.sh: 3 checks, the table of 6D with aimd"

@@ -23,9 +23,8 @@
 d=/tmp/realism
 sh "$LUNQ_SRC/tests/demo/realism.sh" --quick --check -o $d > /tmp/realism.log 2>&1
 rc=$?
-tr -d '\r' < /tmp/realism.log | grep -v '^check ' | sed 's/^/# /'
-tr -d '\r' < /tmp/realism.log | sed -n 's/^check ok: /ok: /p; s/^check FAIL: /FAIL: /p'
-[ "$(grep -c '^check ok' /tmp/realism.log)" = 8 ] || fail "want 8 passed checks, realism.sh exit $rc"
+demo_output /tmp/realism.log
+demo_checks /tmp/realism.log 8 "realism.sh exit $rc"
 [ $rc = 0 ] || fail "realism.sh exit $rc"
 jq -e '.slowqf.slow.resets > 0 and .wcache.on_mbps > 0' $d/realism.json > /dev/null || fail "realism.json"
 for f in wcache:3 wthrottle:3 slowqf:4 sorting:6; do

@@ -1,0 +1,97 @@
+# shellcheck shell=bash
+# tests/harness/plan.sh: which VM tests run where (sourced by tests/run).
+# A test's groups, clock and declared time come from its header
+# ("# group:", "# clock:", "# time:", "# time-debug:"); the plan of make
+# test (--plan) is made of them.  Uses top; sets vmtests, tcg_tests,
+# ic_tests, half_a, half_b.
+
+# VM tests: name -> groups, from each file's "# group:" line
+test_groups() { [ ! -f "$top/tests/vm/t-$1.sh" ] || sed -n 's/^# group: *//p' "$top/tests/vm/t-$1.sh" | head -1; }
+all_tests() { for f in "$top"/tests/vm/t-*.sh; do basename "$f" .sh | sed 's/^t-//'; done; }
+# pick_groups G...: append to vmtests the tests in any of the groups
+pick_groups() {
+	local known g t
+	known=$(for t in $(all_tests); do test_groups "$t"; done | tr ' ' '\n' | sort -u)
+	for g in "$@"; do
+		echo "$known" | grep -qx "$g" || die "no VM test group '$g'; groups: $(echo $known)"
+	done
+	for t in $(all_tests); do
+		for g in "$@"; do
+			case " $(test_groups "$t") " in *" $g "*) vmtests+=("$t"); break ;; esac
+		done
+	done
+}
+# debug_tests "NAME|@GROUP ...": vmtests becomes those tests, groups expanded
+debug_tests() {
+	local w
+	vmtests=()
+	for w in $1; do
+		case $w in @*) pick_groups "${w#@}" ;; *) vmtests+=("$w") ;; esac
+	done
+}
+# matrix_tests: vmtests becomes the tests run on the other kernels
+mgroups=${LUNQ_MATRIX_GROUPS-basic integrity stats throttle trace bpf}
+matrix_tests() {
+	vmtests=()
+	# shellcheck disable=SC2086
+	pick_groups $mgroups
+	# shellcheck disable=SC2206
+	vmtests+=(${LUNQ_MATRIX_ONLY:-fuzz-netlink})
+}
+# test_clock NAME: the clock a test runs on on 6.1: its "# clock:" line
+# (tcg: plain TCG, for checks of rates and ratios of wall time, and for
+# CPU-bound tests, which icount's single thread runs slower), else icount
+test_clock() {
+	local c
+	c=$(sed -n 's/^# clock: *\([a-z]*\).*/\1/p' "$top/tests/vm/t-$1.sh" 2>/dev/null | head -1)
+	echo "${c:-icount}"
+}
+# split_clock: vmtests' tests whose clock is tcg into tcg_tests, the others
+# into ic_tests (all into tcg_tests with LUNQ_ICOUNT=0)
+split_clock() {
+	local t
+	tcg_tests=() ic_tests=()
+	for t in "${vmtests[@]}"; do
+		if [ "${LUNQ_ICOUNT:-1}" != 1 ] || [ "$(test_clock "$t")" = tcg ]; then
+			tcg_tests+=("$t")
+		else
+			ic_tests+=("$t")
+		fi
+	done
+}
+# declared NAME [KEY]: the seconds a VM test declares in its header:
+# "# time: N" in quick mode on 6.1, on the clock it runs on there
+# (test_clock); KEY "time-debug" for the debug kernel (quick mode, plain
+# clock)
+declared() { [ -f "$top/tests/vm/t-$1.sh" ] && sed -n "s/^# ${2:-time}: *\([0-9][0-9]*\) *$/\1/p" "$top/tests/vm/t-$1.sh" | head -1; }
+# print_plan: --plan: what `make test` runs in each VM run, "RUN TEST
+# DECLARED" a line: vm (6.1, plain clock), vm-icount (6.1, icount),
+# matrix-tcg and matrix (each other kernel, each clock), vm-debug
+# (tests/unit/budget.sh adds up their declarations)
+print_plan() {
+	local t
+	mapfile -t vmtests < <(all_tests)
+	split_clock
+	for t in "${tcg_tests[@]}"; do echo "vm $t $(declared "$t")"; done
+	for t in "${ic_tests[@]}"; do echo "vm-icount $t $(declared "$t")"; done
+	matrix_tests
+	split_clock
+	for t in "${tcg_tests[@]}"; do echo "matrix-tcg $t $(declared "$t")"; done
+	for t in "${ic_tests[@]}"; do echo "matrix $t $(declared "$t")"; done
+	debug_tests "@fault ${LUNQ_DEBUG_SMOKE:-bench-verify ext4 fuzz-netlink}"
+	for t in "${vmtests[@]}"; do echo "vm-debug $t $(declared "$t" time-debug)"; done
+}
+# halves TEST...: half_a and half_b, of about equal declared time (the
+# longest first, each to the half with less so far), in the given order
+halves() {
+	local t d a=0 b=0
+	declare -A side
+	for t in $(for t in "$@"; do echo "$(declared "$t") $t"; done | sort -rn | awk '{ print $2 }'); do
+		d=$(declared "$t"); d=${d:-0}
+		if [ $a -le $b ]; then side[$t]=a a=$((a + d)); else side[$t]=b b=$((b + d)); fi
+	done
+	half_a=() half_b=()
+	for t in "$@"; do
+		if [ "${side[$t]}" = a ]; then half_a+=("$t"); else half_b+=("$t"); fi
+	done
+}
