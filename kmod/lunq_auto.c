@@ -343,6 +343,23 @@ static u32 knee_probe_window(struct lunq_auto *a, u64 now)
 	u32 d = a->depth;
 
 	/*
+	 * The step cut the response (the wait in lunq and the service) by
+	 * an eighth at the same rate: an open loop's commands waited in
+	 * lunq where the LUN had room -- what the user feels is better
+	 * there, and the rate cannot say so.  Probe on from it.
+	 */
+	if (a->base_resp && a->resp * 8 <= a->base_resp * 7 &&
+	    a->rate * 16 >= a->base_rate * 15) {
+		a->grew = true;
+		a->base = d;
+		a->base_rate = a->rate;
+		a->base_svc = a->svc;
+		a->base_resp = a->resp;
+		a->step = min_t(u32, a->step * 2, 1U << 15);
+		return d + a->step;
+	}
+
+	/*
 	 * More capacity: at least half of the step's share came back as
 	 * rate, and for a step under an eighth of the depth (where noise
 	 * could fake that much rate) the service time did not grow by more
@@ -385,6 +402,7 @@ static u32 knee_probe_window(struct lunq_auto *a, u64 now)
 		a->base = d;
 		a->base_rate = a->rate;
 		a->base_svc = a->svc;
+		a->base_resp = a->resp;
 		a->step = min_t(u32, a->step * (a->ceiling ? 2 : 4), 1U << 15);
 		return d + a->step;
 	}
@@ -494,6 +512,7 @@ static u32 knee_hold_window(struct lunq_auto *a, bool bind, u64 now)
 		a->base = d;
 		a->base_rate = a->hold_rate;
 		a->base_svc = a->hold_svc;
+		a->base_resp = a->resp;
 		/* half the last step after a probe that grew */
 		a->step = max3(d / 16, 1U, a->soon_step);
 		a->soon_step = 0;
@@ -660,6 +679,7 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	a->rate = div64_u64(min_t(u64, s->ios, 1ULL << 32) * 16 * NS_PER_S,
 			    s->ns);
 	a->svc = div64_u64(s->svc_sum_ns, s->ios);
+	a->resp = a->svc + s->lwait_mean_ns;
 	prev = a->p99_est;
 	a->p99 = s->p99_ns;
 	ext_put(&a->svc_min, now, a->cfg.svc_ns, a->svc, false);
@@ -673,8 +693,8 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		a->ceiling = 0;
 		lunq_holdoff_reset(&a->qhold);
 	}
-	if (!light_waits(s))
-		a->light = 0;
+	if (binding(s))
+		a->light = 0;	/* a windows' count of a light load */
 	if (a->cfg.mode == LUNQ_AUTO_TARGET) {
 		next = target_window(a, s, prev, now);
 	} else if (starving(s)) {
@@ -688,6 +708,10 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		a->light = 0;
 		to_hold(a);
 		next = min_t(u64, 2ULL * a->depth, a->cfg.max);
+	} else if (light_waits(s) && a->phase == LUNQ_AP_DOWN) {
+		/* the descent stops where a light load begins to wait */
+		to_hold(a);
+		next = a->depth;
 	} else if (a->ceiling && now >= a->ceiling_until &&
 		   a->depth == a->ceiling && a->phase == LUNQ_AP_HOLD &&
 		   binding(s) && a->depth < a->cfg.max) {
@@ -702,12 +726,22 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		a->base = a->depth;
 		a->base_rate = a->rate;
 		a->base_svc = a->svc;
+		a->base_resp = a->resp;
 		a->step = 1;
 		a->grew = false;
 		next = a->depth + 1;
 	} else {
+		/*
+		 * The load grew past the depth (a window binds after one
+		 * that did not): whether the LUN has room, a probe soon says
+		 */
+		if (binding(s) && !a->bound && a->phase == LUNQ_AP_HOLD)
+			a->hold_windows = max(a->hold_windows,
+					      a->cfg.probe_every -
+					      min(a->cfg.probe_every, 2U));
 		next = knee_window(a, s, now);
 	}
+	a->bound = binding(s);
 	if (a->floor && now < a->floor_until)
 		next = max(next, a->floor);
 	next = clamp(next, a->cfg.min, a->cfg.max);
@@ -731,6 +765,8 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 u32 lunq_auto_idle(struct lunq_auto *a, u64 now)
 {
 	a->windows++;
+	a->light = 0;
+	a->bound = false;
 	if (a->phase == LUNQ_AP_PROBE) {
 		/* the load stopped during a probe: back to the depth held */
 		to_hold(a);
@@ -774,8 +810,13 @@ u32 lunq_auto_qfull(struct lunq_auto *a, u64 now, u32 in_transport)
 		return a->depth;
 	cut = clamp(in_transport, a->cfg.min, a->cfg.max);
 	if (a->ceiling && now < a->ceiling_until) {
-		/* the same episode: only ever lower */
-		a->ceiling = min(a->ceiling, cut);
+		/*
+		 * The same episode: only ever lower, by a quarter at most
+		 * (the commands in transport just after a refusal are a
+		 * transient: some were handed back)
+		 */
+		a->ceiling = min(a->ceiling,
+				 max(cut, a->ceiling - a->ceiling / 4));
 	} else {
 		/*
 		 * The known ceiling refused again: from the eighth time in a

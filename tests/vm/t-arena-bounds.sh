@@ -14,9 +14,8 @@
 sh "$LUNQ_SRC/tests/demo/arena.sh" --quick --check --only target,wcache,bubble --policies static16 \
 	--sweep 2,8,16 -o /tmp/arena2 > /tmp/arena2.log 2>&1
 rc=$?
-tr -d '\r' < /tmp/arena2.log | grep -v '^check ' | sed 's/^/# /'
-tr -d '\r' < /tmp/arena2.log | sed -n 's/^check ok: /ok: /p; s/^check FAIL: /FAIL: /p'
-[ "$(grep -c '^check ok' /tmp/arena2.log)" = 5 ] || fail "bounds: want 5 passed checks, arena.sh exit $rc"
+demo_output /tmp/arena2.log
+demo_checks /tmp/arena2.log 5 "bounds: arena.sh exit $rc"
 [ $rc = 0 ] || fail "bounds: arena.sh exit $rc"
 d=$(sed -n 's/^  (oracle: [a-z0-9]*; its depths per phase: \([0-9 ]*\))$/\1/p' /tmp/arena2.log | tr '\n' ' ')
 [ "$d" = "8 8 16 " ] || fail "bounds: the oracle's depths (target, wcache, bubble) are '$d', want 8, 8, 16"
