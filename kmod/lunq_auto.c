@@ -632,16 +632,23 @@ static bool starving(const struct lunq_auto_sample *s)
 				    div64_u64(s->svc_sum_ns, s->ios));
 }
 
-/*
- * A light load waits: the throttle did not bind (the load is not above
- * what the depth passes) and yet commands waited in lunq, a p99 of an
- * eighth of a service time and 50 us at least -- an open loop's burst,
- * writes behind reads.  The rate says nothing there (it is the load's);
- * the wait is what the user feels.
- */
-static bool light_waits(const struct lunq_auto_sample *s)
+/* The LUN had room: on average under 7/8 of @depth in flight. */
+static bool roomy(const struct lunq_auto_sample *s, u32 depth)
 {
-	return !binding(s) && s->lwait_p99_ns >= 50 * NSEC_PER_USEC &&
+	return s->inflight_x1000 * 8 < (u64)depth * 1000 * 7;
+}
+
+/*
+ * A light load waits: commands waited in lunq, a p99 of an eighth of a
+ * service time and 50 us at least, while the LUN had room (on average
+ * under 7/8 of the depth in flight) -- an open loop's bursts, writes
+ * behind reads.  The rate says nothing there (it is the load's); the
+ * wait is what the user feels.  A closed loop at its knee keeps the
+ * depth in flight.
+ */
+static bool light_waits(const struct lunq_auto_sample *s, u32 depth)
+{
+	return roomy(s, depth) && s->lwait_p99_ns >= 50 * NSEC_PER_USEC &&
 	       s->lwait_p99_ns * 8 >= div64_u64(s->svc_sum_ns, s->ios);
 }
 
@@ -693,13 +700,13 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		a->ceiling = 0;
 		lunq_holdoff_reset(&a->qhold);
 	}
-	if (binding(s))
-		a->light = 0;	/* a windows' count of a light load */
+	if (!roomy(s, a->depth))
+		a->light = 0;	/* the count of a light load's windows */
 	if (a->cfg.mode == LUNQ_AUTO_TARGET) {
 		next = target_window(a, s, prev, now);
 	} else if (starving(s)) {
 		next = knee_starving(a, s, now);
-	} else if (light_waits(s) && a->phase != LUNQ_AP_PROBE &&
+	} else if (light_waits(s, a->depth) && a->phase != LUNQ_AP_PROBE &&
 		   ++a->light >= 2) {
 		/*
 		 * Two such windows in a row (not a load that ends): up, and
@@ -708,7 +715,7 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		a->light = 0;
 		to_hold(a);
 		next = min_t(u64, 2ULL * a->depth, a->cfg.max);
-	} else if (light_waits(s) && a->phase == LUNQ_AP_DOWN) {
+	} else if (light_waits(s, a->depth) && a->phase == LUNQ_AP_DOWN) {
 		/* the descent stops where a light load begins to wait */
 		to_hold(a);
 		next = a->depth;

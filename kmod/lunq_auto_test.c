@@ -540,6 +540,7 @@ static void lunq_auto_knee_starving(struct kunit *test)
 	sim_start(&s, LUNQ_AUTO_KNEE, 2, 16, 2 * MS, 16);
 	/* arrival order: the oldest waited what the others did */
 	w = win(100 * MS, 50, 2 * MS, true);
+	w.inflight_x1000 = 2000;	/* a closed loop: the depth out */
 	w.lwait_p99_ns = 40 * MS;
 	w.waiting = 14;
 	w.oldest_ns = 45 * MS;
