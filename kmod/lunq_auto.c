@@ -675,7 +675,7 @@ static u32 knee_starving(struct lunq_auto *a, const struct lunq_auto_sample *s,
 u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		     u64 now)
 {
-	u64 prev;
+	u64 prev, last_rate;
 	u32 next;
 
 	if (a->cfg.mode == LUNQ_AUTO_OFF)
@@ -683,6 +683,7 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	a->windows++;
 	if (!s->ios || !s->ns)
 		return a->depth;
+	last_rate = a->rate;
 	a->rate = div64_u64(min_t(u64, s->ios, 1ULL << 32) * 16 * NS_PER_S,
 			    s->ns);
 	a->svc = div64_u64(s->svc_sum_ns, s->ios);
@@ -700,19 +701,17 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		a->ceiling = 0;
 		lunq_holdoff_reset(&a->qhold);
 	}
-	if (!roomy(s, a->depth))
-		a->light = 0;	/* the count of a light load's windows */
 	if (a->cfg.mode == LUNQ_AUTO_TARGET) {
 		next = target_window(a, s, prev, now);
 	} else if (starving(s)) {
 		next = knee_starving(a, s, now);
 	} else if (light_waits(s, a->depth) && a->phase != LUNQ_AP_PROBE &&
-		   ++a->light >= 2) {
+		   a->rate * 2 >= last_rate) {
 		/*
-		 * Two such windows in a row (not a load that ends): up, and
-		 * hold there -- the rate cannot tell a lower depth
+		 * (Not a load that ends: the rate held half the last
+		 * window's.)  Up, and hold there -- the rate cannot tell a
+		 * lower depth
 		 */
-		a->light = 0;
 		to_hold(a);
 		next = min_t(u64, 2ULL * a->depth, a->cfg.max);
 	} else if (light_waits(s, a->depth) && a->phase == LUNQ_AP_DOWN) {
@@ -772,7 +771,6 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 u32 lunq_auto_idle(struct lunq_auto *a, u64 now)
 {
 	a->windows++;
-	a->light = 0;
 	a->bound = false;
 	if (a->phase == LUNQ_AP_PROBE) {
 		/* the load stopped during a probe: back to the depth held */

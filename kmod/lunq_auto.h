@@ -199,7 +199,6 @@ struct lunq_auto {
 	u32 proven;		/* the last depth up saw grow the rate */
 	/* hold / probe */
 	u32 hold_windows;	/* windows since the last probe */
-	u32 light;		/* light load's waiting windows (no binding one) */
 	bool bound;		/* the last window was binding */
 	u64 resp;		/* last window's mean wait in lunq + service, ns */
 	u64 base_resp;		/* ... before the probe */
