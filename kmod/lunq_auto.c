@@ -522,6 +522,22 @@ static u32 knee_hold_window(struct lunq_auto *a, bool bind, u64 now)
 	return d;
 }
 
+/* The LUN had room: on average under 7/8 of @depth in flight. */
+static bool roomy(const struct lunq_auto_sample *s, u32 depth)
+{
+	return s->inflight_x1000 * 8 < (u64)depth * 1000 * 7;
+}
+
+/*
+ * The depth was the limit: IOs waited at the throttle (binding), or the
+ * LUN had the depth in flight (a load that fills it exactly, or a queue
+ * inside the LUN): the window's rate says what the LUN does at it.
+ */
+static bool full(const struct lunq_auto_sample *s, u32 depth)
+{
+	return binding(s) || !roomy(s, depth);
+}
+
 /* auto:knee's window: the rule of its phase (lunq_auto.h). */
 static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		       u64 now)
@@ -530,11 +546,11 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	case LUNQ_AP_DOWN:
 		return knee_down_window(a, now);
 	case LUNQ_AP_UP:
-		return knee_up_window(a, binding(s), now);
+		return knee_up_window(a, full(s, a->depth), now);
 	case LUNQ_AP_PROBE:
 		return knee_probe_window(a, now);
 	default:
-		return knee_hold_window(a, binding(s), now);
+		return knee_hold_window(a, full(s, a->depth), now);
 	}
 }
 
@@ -632,12 +648,6 @@ static bool starving(const struct lunq_auto_sample *s)
 				    div64_u64(s->svc_sum_ns, s->ios));
 }
 
-/* The LUN had room: on average under 7/8 of @depth in flight. */
-static bool roomy(const struct lunq_auto_sample *s, u32 depth)
-{
-	return s->inflight_x1000 * 8 < (u64)depth * 1000 * 7;
-}
-
 /*
  * A light load waits: commands waited in lunq, a p99 of an eighth of a
  * service time and 50 us at least, while the LUN had room (on average
@@ -714,8 +724,11 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		 */
 		to_hold(a);
 		next = min_t(u64, 2ULL * a->depth, a->cfg.max);
-	} else if (light_waits(s, a->depth) && a->phase == LUNQ_AP_DOWN) {
-		/* the descent stops where a light load begins to wait */
+	} else if (a->phase == LUNQ_AP_DOWN && roomy(s, a->depth)) {
+		/*
+		 * The load does not fill the depth: it is not what limits
+		 * the rate, and a lower one would only make commands wait
+		 */
 		to_hold(a);
 		next = a->depth;
 	} else if (a->ceiling && now >= a->ceiling_until &&

@@ -153,6 +153,7 @@ static void sim_run(struct sim *s, u64 dur)
 				       stall, 1000);
 		w.p99_ns = s->svc * DIV_ROUND_UP(m, s->channels) + s->ovh;
 		w.wait_ns = s->load > m ? ns : 0;
+		w.inflight_x1000 = (u64)m * 1000;
 		s->windows++;
 		s->ios += ios;
 		s->win_ns += ns;
