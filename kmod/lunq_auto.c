@@ -724,10 +724,13 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		 */
 		to_hold(a);
 		next = min_t(u64, 2ULL * a->depth, a->cfg.max);
-	} else if (a->phase == LUNQ_AP_DOWN && roomy(s, a->depth)) {
+	} else if (a->phase == LUNQ_AP_DOWN &&
+		   s->inflight_x1000 * 16 < (u64)a->depth * 1000 * 15) {
 		/*
-		 * The load does not fill the depth: it is not what limits
-		 * the rate, and a lower one would only make commands wait
+		 * The load does not fill the depth (under 15/16 of it in
+		 * flight; above the knee a closed loop keeps it full): it
+		 * is not what limits the rate, and a lower one would only
+		 * make commands wait
 		 */
 		to_hold(a);
 		next = a->depth;
