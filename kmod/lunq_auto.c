@@ -831,13 +831,8 @@ u32 lunq_auto_qfull(struct lunq_auto *a, u64 now, u32 in_transport)
 		return a->depth;
 	cut = clamp(in_transport, a->cfg.min, a->cfg.max);
 	if (a->ceiling && now < a->ceiling_until) {
-		/*
-		 * The same episode: only ever lower, by a quarter at most
-		 * (the commands in transport just after a refusal are a
-		 * transient: some were handed back)
-		 */
-		a->ceiling = min(a->ceiling,
-				 max(cut, a->ceiling - a->ceiling / 4));
+		/* the same episode: only ever lower */
+		a->ceiling = min(a->ceiling, cut);
 	} else {
 		/*
 		 * The known ceiling refused again: from the eighth time in a
