@@ -276,6 +276,8 @@ static u32 knee_down_window(struct lunq_auto *a, u64 now)
 {
 	u32 d = a->depth;
 
+	a->roomy_n = 0;
+
 	if (!a->ref_depth || a->rate * 100 >= a->ref_rate * 85) {
 		/* the rate held: the knee is lower still */
 		a->ref_rate = max(a->ref_rate, a->rate);
@@ -730,9 +732,11 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		 * The load does not fill the depth (under 15/16 of it in
 		 * flight; above the knee a closed loop keeps it full): it
 		 * is not what limits the rate, and a lower one would only
-		 * make commands wait
+		 * make commands wait.  Twice in a row: a load starting
+		 * fills no depth in its first window
 		 */
-		to_hold(a);
+		if (++a->roomy_n >= 2)
+			to_hold(a);
 		next = a->depth;
 	} else if (a->ceiling && now >= a->ceiling_until &&
 		   a->depth == a->ceiling && a->phase == LUNQ_AP_HOLD &&

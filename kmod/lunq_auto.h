@@ -200,6 +200,7 @@ struct lunq_auto {
 	/* hold / probe */
 	u32 hold_windows;	/* windows since the last probe */
 	bool bound;		/* the last window was binding */
+	u32 roomy_n;		/* down: windows in a row the load left room */
 	u64 resp;		/* last window's mean wait in lunq + service, ns */
 	u64 base_resp;		/* ... before the probe */
 	u32 step;		/* the probe's step */
