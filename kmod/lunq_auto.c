@@ -713,17 +713,21 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		a->ceiling = 0;
 		lunq_holdoff_reset(&a->qhold);
 	}
+	if (!roomy(s, a->depth))
+		a->light = 0;
 	if (a->cfg.mode == LUNQ_AUTO_TARGET) {
 		next = target_window(a, s, prev, now);
 	} else if (starving(s)) {
 		next = knee_starving(a, s, now);
 	} else if (light_waits(s, a->depth) && a->phase != LUNQ_AP_PROBE &&
-		   a->rate * 2 >= last_rate) {
+		   a->rate * 2 >= last_rate && ++a->light >= 2) {
 		/*
-		 * (Not a load that ends: the rate held half the last
-		 * window's.)  Up, and hold there -- the rate cannot tell a
-		 * lower depth
+		 * The second such window since the load last filled the
+		 * depth (a load that starts or ends leaves room for one;
+		 * one that ends also loses half its rate): up, and hold
+		 * there -- the rate cannot tell a lower depth
 		 */
+		a->light = 0;
 		to_hold(a);
 		next = min_t(u64, 2ULL * a->depth, a->cfg.max);
 	} else if (a->phase == LUNQ_AP_DOWN &&
@@ -792,6 +796,7 @@ u32 lunq_auto_idle(struct lunq_auto *a, u64 now)
 {
 	a->windows++;
 	a->bound = false;
+	a->light = 0;
 	if (a->phase == LUNQ_AP_PROBE) {
 		/* the load stopped during a probe: back to the depth held */
 		to_hold(a);

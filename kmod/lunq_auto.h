@@ -201,6 +201,7 @@ struct lunq_auto {
 	u32 hold_windows;	/* windows since the last probe */
 	bool bound;		/* the last window was binding */
 	u32 roomy_n;		/* down: windows in a row the load left room */
+	u32 light;		/* light load's waits since the depth was full */
 	u64 resp;		/* last window's mean wait in lunq + service, ns */
 	u64 base_resp;		/* ... before the probe */
 	u32 step;		/* the probe's step */

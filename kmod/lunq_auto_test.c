@@ -574,9 +574,9 @@ static void lunq_auto_knee_starving(struct kunit *test)
 /*
  * Seed 004's writes behind reads: an open loop (the throttle never
  * binds) whose commands still wait in lunq -- its knee by the rate is 1.
- * The wait is what the user feels: the depth doubles while a light load
- * waits (the LUN had room: under 7/8 of the depth in flight), and stays
- * where it no longer does.
+ * The wait is what the user feels: the depth doubles at every second
+ * window where a light load waits (the LUN had room: under 7/8 of the
+ * depth in flight), and stays where it no longer does.
  */
 static void lunq_auto_knee_light_wait(struct kunit *test)
 {
@@ -593,7 +593,7 @@ static void lunq_auto_knee_light_wait(struct kunit *test)
 	w = win(500 * MS, 10, 6 * MS, false);
 	w.lwait_p99_ns = 10 * MS;
 	KUNIT_EXPECT_EQ(test, lunq_auto_window(&s.a, &w, s.now += SEC), 1U);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 6; i++) {
 		w = win(500 * MS, 25, 6 * MS, false);
 		w.lwait_p99_ns = 10 * MS;
 		s.now = max(s.now + 500 * MS, s.a.settle_until);
