@@ -8,11 +8,11 @@
 #      offline sweep (lunqctl sweep --iodepth qdepth) finds the knee K; the
 #      static qdepth K under QD 64 is the best static depth; auto:knee
 #      starts at qdepth 1 and at 64.  Settled = the throttle inside
-#      [0.75 K, 1.25 K] from then on (throttle log); IOPS (lunqbench) and
-#      service p99 (lunq's histogram) after the warm-up, against the
-#      static K's.  Independent observer of the depth, from 64: blktrace,
-#      commands sent to the lower device minus completions of the dm
-#      device.
+#      [0.75 K, 1.25 K] from then on (throttle log); IOPS and response
+#      p99 (lunqbench) and service p99 (lunq's histogram) after the
+#      warm-up, against the static K's.  Independent observer of the
+#      depth, from 64: blktrace, commands sent to the lower device minus
+#      completions of the dm device.
 #   B. the capacity moves: "set channels:4", then back to 16; the depth
 #      follows (throttle log).
 #   C. auto:target: target_us = 1.05 x lunq's service p99 at static
@@ -90,6 +90,7 @@ lb aq "$T_A" "$W_A" /tmp/a-static.json
 wait $_r
 S_IOPS=$(lbv /tmp/a-static.json .totals.iops)
 S_SVC=$(p99 aq service_read)
+S_RESP=$(lbv /tmp/a-static.json '.totals.percentiles_ns.response.p99')
 echo "static qdepth $K: $(calc "printf \"%.0f\", $S_IOPS") IOPS, service p99 $(ms "$S_SVC") ms"
 row A static "$K" "$K" 0 "$K" "$S_IOPS" "$S_SVC" "$(lbv /tmp/a-static.json '.totals.percentiles_ns.response.p99')" 0 0 0
 
@@ -120,7 +121,7 @@ for start in 1 64; do
 	iops=$(lbv "/tmp/a-$start.json" .totals.iops)
 	svc=$(p99 aq service_read)
 	d=$(st aq throttle)
-	eval "A${start}_SETTLE=$s_ms A${start}_IOPS=$iops A${start}_SVC=$svc A${start}_D=$d"
+	eval "A${start}_SETTLE=$s_ms A${start}_IOPS=$iops A${start}_SVC=$svc A${start}_D=$d A${start}_RESP=$(lbv "/tmp/a-$start.json" '.totals.percentiles_ns.response.p99')"
 	kest=$(awk '$3 == 3 && $4 > 0 { k = $4 } END { print k + 0 }' "/tmp/a-$start.depth")
 	echo "auto:knee from $start: settled in [0.75 K, 1.25 K] after $s_ms ms, depth now $d (knee estimate $kest), $(calc "printf \"%.0f\", $iops") IOPS ($(calc "printf \"%.1f\", 100 * $iops / $S_IOPS")% of static), service p99 $(ms "$svc") ms ($(calc "printf \"%.2f\", $svc / $S_SVC") x static)"
 	awk '{ printf "%s%s %s", (NR > 1 ? ", " : "    throttle log (from->to, cause): "), $2 "->" $3, $4 } END { print "" }' "/tmp/a-$start.tlog" | fold -s -w 96 | head -4
@@ -133,8 +134,14 @@ if [ $CHECK = 1 ]; then
 		eval "s=\$A${start}_SETTLE i=\$A${start}_IOPS v=\$A${start}_SVC"
 		[ "$s" -ge 0 ] && [ "$s" -le 15000 ]
 		check $? "auto:knee from $start: within 25% of the sweep's knee $K after $s ms (<= 15 s)"
-		calc "exit !($i >= 0.9 * $S_IOPS && $v <= 1.25 * $S_SVC)"
-		check $? "auto:knee from $start: IOPS $(calc "printf \"%.0f\", $i") >= 90% of static $K's $(calc "printf \"%.0f\", $S_IOPS"), service p99 $(ms "$v") <= 1.25 x $(ms "$S_SVC") ms"
+		# what the user feels, the response p99 (the wait in lunq
+		# and the service), within 1.25 x the static knee's; the
+		# LUN's service p99 within 1.5 x: every 12th window a probe
+		# queues one command over the knee inside the LUN (its
+		# service time doubles; its response does not change)
+		eval "rp=\$A${start}_RESP"
+		calc "exit !($i >= 0.9 * $S_IOPS && $rp <= 1.25 * $S_RESP && $v <= 1.5 * $S_SVC)"
+		check $? "auto:knee from $start: IOPS $(calc "printf \"%.0f\", $i") >= 90% of static $K's $(calc "printf \"%.0f\", $S_IOPS"), response p99 $(ms "$rp") <= 1.25 x $(ms "$S_RESP") ms, service p99 $(ms "$v") <= 1.5 x $(ms "$S_SVC") ms"
 	done
 	calc "exit !($A_BTMEAN >= 0.75 * $K && $A_BTMEAN <= 1.25 * $K)"
 	check $? "blktrace at the lower device: $A_BTMEAN commands outstanding on average after the warm-up, within 25% of the knee $K"

@@ -1,8 +1,10 @@
 # The adaptive throttle (auto), the experiment at reduced length
 # (tests/demo/auto.sh --quick --check, demonstration 6 of make demo):
 #   auto:knee from qdepth 1 and 64 on a flash LUN (16 channels x 8 ms, QD
-#   64) within 25% of the offline sweep's knee in <= 15 s, IOPS >= 90%
-#   and service p99 <= 1.25 x the best static depth's, the depth seen by
+#   64) within 25% of the offline sweep's knee in <= 15 s, IOPS >= 90%,
+#   response p99 <= 1.25 x and service p99 <= 1.5 x the best static
+#   depth's (its probes queue one command over the knee in the LUN every
+#   12th window), the depth seen by
 #   blktrace (sent below minus completed above) inside that band;
 #   channels 16 -> 4 -> 16 followed within 10 s each way; auto:target
 #   within 10% of its p99 target at >= 90% of the best static IOPS; the
