@@ -25,11 +25,13 @@ build_lock() {
 		echo "${LUNQ_LOCK_PROG:-$(basename "$0")}: build/.lock/$name is free after $(($(date +%s) - s)) s; building" >&2
 	fi
 	# who: this script's callers, up to the make or shell a person started
+	# (from /proc: a fresh machine may have no ps; nothing here may fail
+	# the build, which runs under set -e)
 	who= p=$PPID
 	for _ in 1 2 3; do
-		[ -n "$p" ] && [ "$p" != 1 ] || break
-		who="$who${who:+ < }$(ps -o args= -p "$p" 2>/dev/null | cut -c1-60)"
-		p=$(ps -o ppid= -p "$p" 2>/dev/null | tr -d ' ')
+		[ -n "$p" ] && [ "$p" != 1 ] && [ -r "/proc/$p/cmdline" ] || break
+		who="$who${who:+ < }$(tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null | cut -c1-60 || true)"
+		p=$(awk '/^PPid:/ { print $2 }' "/proc/$p/status" 2>/dev/null || true)
 	done
 	printf 'pid %s since %s: %s\n' "$$" "$(date +%T)" "$who" > "$dir/$name.who"
 	export LUNQ_LOCKS="${LUNQ_LOCKS:-} $top:$name"
