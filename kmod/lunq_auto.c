@@ -839,6 +839,15 @@ u32 lunq_auto_qfull(struct lunq_auto *a, u64 now, u32 in_transport)
 	if (a->cfg.mode == LUNQ_AUTO_OFF)
 		return a->depth;
 	cut = clamp(in_transport, a->cfg.min, a->cfg.max);
+	/*
+	 * A probe's step refused, first of an episode: the depth before
+	 * the step was not (in a shared pool the commands in transport are
+	 * halved, every sibling meeting the same full pool -- not so for
+	 * one step over a fair share)
+	 */
+	if (a->phase == LUNQ_AP_PROBE &&
+	    !(a->ceiling && now < a->ceiling_until))
+		cut = max(cut, clamp(a->base, a->cfg.min, a->cfg.max));
 	if (a->ceiling && now < a->ceiling_until) {
 		/* the same episode: only ever lower */
 		a->ceiling = min(a->ceiling, cut);
