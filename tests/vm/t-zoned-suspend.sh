@@ -21,7 +21,7 @@
 #    the lower device logs the same refusals; writes at the pointer go on
 #    afterwards.
 # group: qfull integrity
-# time: 20
+# time: 12
 # clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
