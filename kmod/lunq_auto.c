@@ -577,10 +577,10 @@ static u64 target_p99(struct lunq_auto *a, const struct lunq_auto_sample *s)
 }
 
 static u32 target_window(struct lunq_auto *a,
-			 const struct lunq_auto_sample *s, u64 prev, u64 now)
+			 const struct lunq_auto_sample *s, u64 now)
 {
 	u32 d = a->depth, limit = a->cfg.max;
-	u64 p99 = target_p99(a, s);
+	u64 prev = a->p99_est, p99 = target_p99(a, s);
 
 	a->p99_est = p99;
 
@@ -687,7 +687,7 @@ static u32 knee_starving(struct lunq_auto *a, const struct lunq_auto_sample *s,
 u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		     u64 now)
 {
-	u64 prev, last_rate;
+	u64 last_rate;
 	u32 next;
 
 	if (a->cfg.mode == LUNQ_AUTO_OFF)
@@ -700,7 +700,6 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 			    s->ns);
 	a->svc = div64_u64(s->svc_sum_ns, s->ios);
 	a->resp = a->svc + s->lwait_mean_ns;
-	prev = a->p99_est;
 	a->p99 = s->p99_ns;
 	ext_put(&a->svc_min, now, a->cfg.svc_ns, a->svc, false);
 	if (binding(s) ||
@@ -716,7 +715,7 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	if (!roomy(s, a->depth))
 		a->light = 0;
 	if (a->cfg.mode == LUNQ_AUTO_TARGET) {
-		next = target_window(a, s, prev, now);
+		next = target_window(a, s, now);
 	} else if (starving(s)) {
 		next = knee_starving(a, s, now);
 	} else if (light_waits(s, a->depth) && a->phase != LUNQ_AP_PROBE &&
