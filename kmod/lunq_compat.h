@@ -2,20 +2,21 @@
 /*
  * dm-lunq: kernel API compatibility, keyed on LINUX_VERSION_CODE.
  *
- * Supported range: Linux 5.15 (LTS) through 6.16.
+ * Supported range: Linux 5.15 (LTS) through 7.3.
  *  - 5.15 is the floor: the status method answers STATUSTYPE_IMA with
  *    DMEMIT_TARGET_NAME_VERSION (dm-ima, 5.15), and older kernels would
  *    need shims for more than is listed here.  Below it the build stops
  *    with an #error.
- *  - 6.16 is the newest release whose changes to the APIs used here were
- *    reviewed.  Newer kernels are not refused.
+ *  - 7.3 is the newest release built and tested here.  Newer kernels are
+ *    not refused.
  * Built and tested: 6.1 -- Debian's kernel (make kmod, make test's whole
- * VM suite) and the KUnit/QEMU kernels built from linux-source-6.1 -- and
- * 6.12 -- Debian's 6.12 LTS (make test's kernel matrix: the groups whose
- * behaviour depends on the kernel, scripts/kernels).  The other versions
- * (5.15 .. 6.0, 6.2 .. 6.11, 6.13 .. 6.16) are covered by the shims below
- * as written from the kernel changelogs (commit ids given), not by a
- * build here: every branch for them is untested.
+ * VM suite) and the KUnit/QEMU kernels built from linux-source-6.1 --,
+ * 6.12 -- Debian's 6.12 LTS -- and 7.3 -- Debian's trixie-backports
+ * kernel, scripts/bpo-kernel -- (make test's kernel matrix: the groups
+ * whose behaviour depends on the kernel, scripts/kernels; KUnit from
+ * their linux-source).  The other versions (5.15 .. 6.0, 6.2 .. 6.11,
+ * 6.13 .. 7.2) are covered by the shims below as written from the kernel
+ * changelogs, not by a build here: every branch for them is untested.
  *
  * Direction: dm-lunq is written against the newest API; each block below
  * supplies it on the older kernels of the range.  A function shim is a
@@ -65,7 +66,7 @@
 #include <linux/device-mapper.h>
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 15, 0)
-#error "dm-lunq supports Linux 5.15 to 6.16: this kernel is older than 5.15"
+#error "dm-lunq supports Linux 5.15 and later: this kernel is older than 5.15"
 #endif
 
 /*
@@ -161,6 +162,17 @@ lunq_hrtimer_setup(struct hrtimer *timer,
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0) && \
 	defined(CONFIG_BPF_JIT) && defined(CONFIG_BPF_SYSCALL)
 #define LUNQ_HAVE_BPF_POLICY 1
+#endif
+
+/*
+ * WQ_PERCPU: 6.17 ("workqueue: Add new WQ_PERCPU flag"; Debian's 6.12.y
+ * has it backported).  From 7.x alloc_workqueue() warns (a WARN_ONCE,
+ * a splat) when a queue says neither WQ_PERCPU nor WQ_UNBOUND, on the
+ * way to making unbound the default; seen on 7.3.  Before, per-CPU was
+ * what no flag meant: 0 says the same there.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 17, 0)
+#define WQ_PERCPU 0
 #endif
 
 #endif /* LUNQ_COMPAT_H */

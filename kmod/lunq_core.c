@@ -226,7 +226,7 @@ void lunq_fill_stats(struct lunq_c *lc, u64 *v)
 
 int lunq_core_init(void)
 {
-	lunq_wq = alloc_workqueue("kdmlunq", WQ_MEM_RECLAIM | WQ_HIGHPRI, 0);
+	lunq_wq = alloc_workqueue("kdmlunq", WQ_MEM_RECLAIM | WQ_HIGHPRI | WQ_PERCPU, 0);
 	return lunq_wq ? 0 : -ENOMEM;
 }
 

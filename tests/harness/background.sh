@@ -10,7 +10,10 @@
 # debug run's turn comes.  LUNQ_BG=0 runs them all in the foreground.
 # Their results are reported in the sections below, in the usual order of
 # counting; build/test/bg.log has what the chain printed.
-kunit_sources=${LUNQ_KUNIT_SOURCES:-6.1 6.12}
+# KUnit runs from each Debian linux-source: 6.1, 6.12, and the series of
+# scripts/bpo-kernel's kernel (7.3) when make deps fetched it
+kunit_sources=${LUNQ_KUNIT_SOURCES:-6.1 6.12$([ "${LUNQ_BPO:-1}" = 1 ] &&
+	"$top/scripts/bpo-kernel" --print 2> /dev/null | sed -n 's|.*/modules/\([0-9]*\.[0-9]*\)\..*/vmlinuz .*| \1|p')}
 # debug_prep: the debug kernel and dm-lunq.ko for it; its last line,
 # "KDIR=... KERNEL=... MODULES=...", in build/test/debug-kernel.line,
 # else "not ok" lines in build/test/debug-prep.err

@@ -94,7 +94,12 @@ plan_matrix() {
 	[ -s "$logs/kernels.txt" ] || echo "# matrix: no other Debian kernel installed (scripts/kernels)"
 	section "VM tests on the other kernels: groups $mgroups + ${LUNQ_MATRIX_ONLY:-fuzz-netlink}, each in build/test/vm-<release>/" matrix-build
 	while read -r meta rel; do
-		if ! "$top/scripts/build-kmod" "/lib/modules/$rel/build" > "$logs/build-kmod-$rel.log" 2>&1; then
+		# KDIR= KERNEL= MODULES= of this kernel (Debian's or trixie-backports')
+		"$top/scripts/kpaths" "$rel" > "$logs/kpaths-$rel" ||
+			{ echo "not ok vm-$rel # scripts/kpaths does not find it"; failed=$((failed + 1)); continue; }
+		local KDIR KERNEL MODULES
+		eval "$(cat "$logs/kpaths-$rel")"
+		if ! "$top/scripts/build-kmod" "$KDIR" > "$logs/build-kmod-$rel.log" 2>&1; then
 			tail -n 5 "$logs/build-kmod-$rel.log"
 			echo "not ok vm-$rel # dm-lunq.ko does not build for $rel"
 			failed=$((failed + 1))
@@ -102,12 +107,12 @@ plan_matrix() {
 			continue
 		fi
 		echo "# $meta ($rel): dm-lunq.ko built"
-		matrix_tests
+		if [ "$meta" = trixie-backports ]; then newest_tests; else matrix_tests; fi
 		split_clock
 		[ ${#tcg_tests[@]} = 0 ] || tcg_matrix+=("$rel")
 		printf '%s\n' "${tcg_tests[@]}" > "$logs/vm-$rel.tcg"
 		vmtests=("${ic_tests[@]}")
-		lane_add "vm-$rel-icount" 3600 --kernel "/boot/vmlinuz-$rel" --modules /
+		lane_add "vm-$rel-icount" 3600 --kernel "$KERNEL" --modules "$MODULES"
 	done < "$logs/kernels.txt"
 	vmtests=("${saved[@]}")
 }
@@ -138,7 +143,9 @@ run_matrix_tcg() {
 		section "VM tests on $rel, on the plain clock (results in build/test/vm-$rel/)" "matrix-tcg"
 		saved=("${vmtests[@]}")
 		mapfile -t vmtests < "$logs/vm-$rel.tcg"
-		QUICK=$quick vm_run "vm-$rel" tcg 1500 --kernel "/boot/vmlinuz-$rel" --modules /
+		local KDIR KERNEL MODULES
+		eval "$(cat "$logs/kpaths-$rel")"
+		QUICK=$quick vm_run "vm-$rel" tcg 1500 --kernel "$KERNEL" --modules "$MODULES"
 		vmtests=("${saved[@]}")
 	done
 }

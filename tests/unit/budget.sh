@@ -6,11 +6,11 @@
 #   - each VM phase's demand fits in its share (tests/run --plan says
 #     which tests each run has):
 #       vm            BOOT + the "# time:" of the plain-clock tests on 6.1
-#       matrix-tcg    K x (BOOT + the plain-clock tests of the matrix)
-#       icount-lanes  (2 x BOOT + 6.1's icount tests (two runs) + K x (BOOT
-#                     + the matrix's icount tests)) / LANES, K the other
-#                     kernels (2), LANES 2; its share at most icount-wait
-#                     + (vm + matrix-tcg + vm-debug) / 2
+#       matrix-tcg    for each other kernel K (6.12, rt, 7.3): BOOT + K's
+#                     plain-clock tests
+#       icount-lanes  (2 x BOOT + 6.1's icount tests (two runs) + for each
+#                     K: BOOT + K's icount tests) / LANES (2); its share at
+#                     most icount-wait + (vm + matrix-tcg + vm-debug) / 2
 #       vm-debug      BOOT + the "# time-debug:" of the debug run's tests
 #   - the shares of the phases that follow one another (WALL 1) add up to
 #     at most 3300 s;
@@ -19,7 +19,7 @@
 # Declarations, not measurements: it cannot be flaky.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/tap.sh"
-limit=3300 kernels=2 lanes=2
+limit=3300 kernels="6.12 rt 7.3" lanes=2
 plan=$("$top/tests/run" --plan) || { nok budget-plan "tests/run --plan failed"; exit 1; }
 # sum RUN KEY: the declarations of a run's tests; "missing NAME..." on
 # stderr for tests without one
@@ -44,12 +44,14 @@ check() {
 		case $phase in
 		vm) demand=$((boot + $(sum vm time 2>> "$err")))
 			what="boot $boot + the plain-clock tests on 6.1" ;;
-		matrix-tcg) demand=$((kernels * (boot + $(sum matrix-tcg time 2>> "$err"))))
-			what="$kernels x (boot $boot + the plain-clock matrix tests)" ;;
+		matrix-tcg) demand=0
+			for k in $kernels; do demand=$((demand + boot + $(sum "matrix-tcg:$k" 2>> "$err"))); done
+			what="boot $boot + the plain-clock matrix tests, on each of $kernels" ;;
 		icount-lanes)
-			demand=$(( (2 * boot + $(sum vm-icount time 2>> "$err") +
-				kernels * (boot + $(sum matrix time 2>> "$err"))) / lanes ))
-			what="(6.1's two icount runs + $kernels matrix runs) / $lanes lanes"
+			demand=$((2 * boot + $(sum vm-icount 2>> "$err")))
+			for k in $kernels; do demand=$((demand + boot + $(sum "matrix:$k" 2>> "$err"))); done
+			demand=$((demand / lanes))
+			what="(6.1's two icount runs + one on each of $kernels) / $lanes lanes"
 			if [ "$share" -gt "$room" ]; then
 				echo "not ok budget-room # icount-lanes' share $share s is more than icount-wait + (vm + matrix-tcg + vm-debug) / 2 = $room s"; bad=1
 			else

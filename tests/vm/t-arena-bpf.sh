@@ -9,7 +9,6 @@
 # depth samples in arena.json and a line in arena-depth-knee64.svg.
 # Kernels without BPF struct_ops from modules (6.1, RT): SKIP naming it.
 # group: bpf
-# clock: tcg
 # time: 30
 # (6.1 and RT skip at once; 6.12 about 60 s: the matrix term, 2 x this)
 . "$LUNQ_SRC/tests/vm/lib.sh"

@@ -22,7 +22,6 @@
 #     while a policy is loaded, and unloads once its link is gone, without
 #     a splat.
 # group: bpf
-# clock: tcg
 # time: 55
 # (6.1 and RT skip in seconds, 6.12 takes about 100 s: the budget counts
 # this twice for the matrix kernels, which covers both)

@@ -58,8 +58,11 @@ res=$(echo "$(cat /tmp/views.cols) $obs $reads $writes" | awk '{
 	e = ""
 	# counts: the view, lunq counters, dm and null_blk diskstats
 	if (lr != dr || lr != nr || lw != dw || lw != nw) e = e sprintf(" counts lunq %d/%d dm %d/%d null_blk %d/%d;", lr, lw, dr, dw, nr, nw)
-	if (r < lr - 1 || r > lr + 1 || w < lw - 1 || w > lw + 1) e = e sprintf(" r/s w/s x interval %.1f %.1f;", r, w)
-	if (kr < drs / 2 - 2 || kr > drs / 2 + 2 || kw < dws / 2 - 2 || kw > dws / 2 + 2) e = e sprintf(" kB %.1f %.1f, dm %d %d;", kr, kw, drs / 2, dws / 2)
+	# (a rate times interval_s, both printed to 3 decimals: off by up to
+	# rate x 0.0005 s, 2.1 kB at 4158 kB/s -- 1/1000 of the product and
+	# the rounding of the numbers themselves)
+	if (r < lr - 1 - lr / 1000 || r > lr + 1 + lr / 1000 || w < lw - 1 - lw / 1000 || w > lw + 1 + lw / 1000) e = e sprintf(" r/s w/s x interval %.1f %.1f;", r, w)
+	if (kr < drs / 2 - 2 - drs / 2000 || kr > drs / 2 + 2 + drs / 2000 || kw < dws / 2 - 2 - dws / 2000 || kw > dws / 2 + 2 + dws / 2000) e = e sprintf(" kB %.1f %.1f, dm %d %d;", kr, kw, drs / 2, dws / 2)
 	# nesting (diskstats ms totals are truncated: +1 ms over all IOs)
 	if (nrms / nr > rd + 0.2 + 1 / nr || nwms / nw > wd + 0.2 + 1 / nw) e = e sprintf(" null_blk await %.3f/%.3f > r_dev/w_dev %.3f/%.3f + 0.2 ms;", nrms / nr, nwms / nw, rd, wd)
 	if (ra > 1.1 * drms / dr || wa > 1.1 * dwms / dw || ra < 0.9 * drms / dr || wa < 0.9 * dwms / dw)

@@ -21,7 +21,6 @@
 # group: fault
 # time-debug: 30
 # time: 30
-# clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/vm/fault-lib.sh"
 

@@ -17,7 +17,6 @@
 # group: fault
 # time: 10
 # time-debug: 30
-# clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/vm/fault-lib.sh"
 

@@ -4,7 +4,6 @@
 # that policy.json parses.  Kernels without BPF struct_ops from modules
 # (6.1, RT): SKIP naming it.
 # group: bpf
-# clock: tcg
 # time: 45
 # (6.1 and RT skip at once; 6.12 about 90 s: the budget's matrix term, 2 x
 # this, covers both)

@@ -17,7 +17,6 @@
 #    no QUEUE FULL at all, no reset, one bio per fio IO.
 # group: qfull integrity
 # time: 25
-# clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_qs 64 hw_queue_depth=256) || fail "null_blk setup"
