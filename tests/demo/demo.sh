@@ -75,7 +75,6 @@ title() {
 . "$LUNQ_SRC/tests/demo/lib.sh"
 : > "$OUT/.checks"
 CHECK_LOG=$OUT/.checks
-ms() { awk -v n="$1" 'BEGIN { printf "%.1f", n / 1e6 }'; }
 # human NS: 812 us, 4.20 ms, 5.01 s
 human() {
 	awk -v n="$1" 'BEGIN {

@@ -1,13 +1,13 @@
 # tests/lib/scenario.sh: what the scenario scripts share -- the arena
 # (tests/demo/arena.sh), demonstrations 6 and 11 (auto.sh and policy.sh,
 # through hostile.sh) and t-pool-share -- sourced after tests/vm/lib.sh
-# (busybox sh in the VM).  Their plots: tests/lib/svg.awk.
+# (busybox sh in the VM; ms NS, NS in ms with two decimals, is there).
+# Their plots: tests/lib/svg.awk.
 #   calc EXPR          awk's BEGIN { EXPR }
 #   st DEV STAT        a counter of DEV (/sys/kernel/lunq/DEV/stats/STAT)
 #   pct DEV HIST KEY   KEY (p50 ... p99.99, max) of lunq's histogram HIST
 #                      of DEV (wait_read, service_read, total_write...), ns,
 #                      from lunqctl hist's JSON
-#   ms NS              NS in ms, two decimals
 #   lbrun DEV SECONDS OUT [ARGS]: lunqbench on /dev/mapper/DEV, its JSON in
 #                      OUT (intervals of 0.5 s); a failure prints its stderr
 #   lb DEV SECONDS WARMUP OUT [ARGS]: the same at QD 64 after WARMUP s
@@ -35,12 +35,11 @@
 #                      scen_down); a failure says so, takes them down, 1
 #   scen_down          every device of SCEN_DEVS removed
 calc() { awk "BEGIN { $1 }"; }
-st() { cat "/sys/kernel/lunq/$1/stats/$2"; }
+st() { lq_stat "$@"; }
 pct() {
 	lunqctl hist "$1" "--${2%_*}" "--${2#*_}" -j |
 		jq -r --arg k "$3" '.[0] | if $k == "max" then .max else .percentiles[$k] end'
 }
-ms() { awk -v n="$1" 'BEGIN { printf "%.2f", n / 1e6 }'; }
 
 lbrun() {
 	_d=$1 _t=$2 _o=$3
