@@ -41,16 +41,17 @@ pct() {
 		jq -r --arg k "$3" '.[0] | if $k == "max" then .max else .percentiles[$k] end'
 }
 
+# (their variables _b*: a caller's _d, _t, _o... stay as they were)
 lbrun() {
-	_d=$1 _t=$2 _o=$3
+	_bd=$1 _bt=$2 _bo=$3
 	shift 3
-	lunqbench --json --elapsed "$_t" --interval 0.5 "$@" "/dev/mapper/$_d" > "$_o" 2> "$_o.err" ||
-		{ cat "$_o.err"; echo "lunqbench failed"; }
+	lunqbench --json --elapsed "$_bt" --interval 0.5 "$@" "/dev/mapper/$_bd" > "$_bo" 2> "$_bo.err" ||
+		{ cat "$_bo.err"; echo "lunqbench failed"; }
 }
 lb() {
-	_d=$1 _t=$2 _w=$3 _o=$4
+	_bd=$1 _bt=$2 _bw=$3 _bo=$4
 	shift 4
-	lbrun "$_d" "$_t" "$_o" --iodepth 64 --warmup "$_w" "$@"
+	lbrun "$_bd" "$_bt" "$_bo" --iodepth 64 --warmup "$_bw" "$@"
 }
 lbv() { jq -r "$2" "$1" 2>/dev/null || echo 0; }
 # (a + b + ...)^2 / (n (a^2 + b^2 + ...))
