@@ -37,7 +37,7 @@
 calc() { awk "BEGIN { $1 }"; }
 st() { lq_stat "$@"; }
 pct() {
-	lunqctl hist "$1" "--${2%_*}" "--${2#*_}" -j |
+	lunqctl hist "--${2%_*}" "--${2#*_}" -j "$1" |
 		jq -r --arg k "$3" '.[0] | if $k == "max" then .max else .percentiles[$k] end'
 }
 
