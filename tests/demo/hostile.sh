@@ -25,10 +25,13 @@ hostile() {
 	_i=$(lbv "/tmp/d-$_p.json" .totals.iops) _p99=$(lbv "/tmp/d-$_p.json" '.totals.percentiles_ns.response.p99')
 	_ni=$(lbv /tmp/d-nq.json .totals.iops)
 	eval "D_${_p}_IOPS=$_i D_${_p}_P99=$_p99 D_${_p}_Q=$(calc "printf \"%.1f\", $_q / $_t") D_${_p}_R=$_r D_${_p}_N=$_ni"
-	# the depth sampled nearest each interval's start (0.5 s before its end)
+	# each interval's depth: the sample nearest its start (0.5 s before its
+	# end; the first sample is the load's start)
 	jq -r --arg p "$_p" '.intervals[] | "\($p) \(.t) \(.iops) \(.resp_p99_ns)"' "/tmp/d-$_p.json" |
-		awk 'NR == FNR { if (FNR == 1) t0 = $1; d[int(($1 - t0) / 500 + 0.5)] = $2; next }
-			{ i = int($2 * 2 + 0.5) - 1; print $1 "," $2 "," (i in d ? d[i] : "") "," $3 "," $4 }' \
+		awk 'NR == FNR { n++; ts[n] = $1; d[n] = $2; next }
+			{ w = ts[1] + ($2 - 0.5) * 1000; v = ""; b = -1
+			  for (k = 1; k <= n; k++) { x = ts[k] - w; if (x < 0) x = -x; if (b < 0 || x < b) { b = x; v = d[k] } }
+			  print $1 "," $2 "," v "," $3 "," $4 }' \
 		/tmp/d-depth - >> "${TRACE_CSV:-$OUT/auto-trace.csv}"
 	scen_down
 	row D "$_p" - - - - "$_i" 0 "$_p99" "$(calc "printf \"%.2f\", $_q / $_t")" "$_r" "$_ni"
