@@ -63,8 +63,7 @@ jain() {
 sampler() {
 	_so=$1 _ss=$2 _sp=$3
 	shift 3
-	( _t0=$(now_ms); while [ $(($(now_ms) - _t0)) -lt $((_ss * 1000)) ]; do
-		_l=$(now_ms)
+	( _t0=$(now_ms); while _l=$(now_ms); [ $((_l - _t0)) -lt $((_ss * 1000)) ]; do
 		for _x in "$@"; do _l="$_l $(st "${_x%%:*}" "${_x#*:}")"; done
 		echo "$_l"; sleep "$_sp"; done ) > "$_so" &
 	_smp=$!
