@@ -13,7 +13,7 @@
 #               lun_depth 32), random reads QD 32, from 32: most IOPS
 #               with lunq's service p99 within TARGET_MS (200): a deeper
 #               queue sorts better and waits longer
-#     hostile   seed 004's pool (tests/demo/hostile.sh): 32 slots, a busy
+#     hostile   seed 004's pool (tests/lib/scenario.sh): 32 slots, a busy
 #               neighbour at static 8, other initiators holding 16 slots
 #               half of every 8 s, LUN reset after 10 QUEUE FULLs in a
 #               row, from 16; most IOPS
@@ -114,7 +114,7 @@
 #           and not counted in the exit status (a pass says it is listed)
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/demo/lib.sh"
-. "$LUNQ_SRC/tests/demo/hostile.sh"
+. "$LUNQ_SRC/tests/lib/scenario.sh"
 
 SCENARIOS="knee1 knee64 capacity target hostile wcache bubble pool4 ramp mixed"
 POLICIES="knee target linux sd sd-fc static16 aimd kyber parda"
@@ -178,7 +178,7 @@ for p in $POLS; do
 done
 mkdir -p "$OUT" || exit 2
 if [ $QUICK = 1 ]; then T=8; else T=16; fi
-P_D=8000	# hostile: the others there 4 s, away 4 s, as in 6D
+P_D=$SEED004_PERIOD_MS	# hostile: the others there 4 s, away 4 s, as in 6D
 BPF=$(cat /sys/module/dm_lunq/parameters/bpf_policies 2>/dev/null)
 keep=
 for p in $POLS; do
@@ -242,8 +242,8 @@ lun_of() {
 	case $1 in
 	knee1|knee64|capacity) echo "$nb $FLASH" ;;
 	target) echo "$nb2 $DISK svc_us=500 lun_depth=32" ;;
-	hostile) echo "$nb pool=arena pool_depth=32 reset_after=10 reset_ms=500 $FLASH channels=16" ;;
-	pool4) echo "pool=arena4 pool_depth=32 reset_after=10 reset_ms=500 $FLASH channels=16" ;;
+	hostile) echo "$nb $(seed004 arena)" ;;
+	pool4) seed004 arena4 ;;
 	ramp) echo "$nb $FLASH channels=16" ;;
 	wcache) echo "$nb2 $DISK svc_us=500 cache_mb=64" ;;
 	bubble|mixed) echo "$nb2 $DISK svc_us=2000 mbps=100" ;;
@@ -297,12 +297,12 @@ objective_of() {
 # pool4 the worst of its four devices, ramp's the worst step (run)
 lat_of() {
 	case $1 in
-	target) lq_hist aq service_read p99 ;;
-	wcache) lq_hist aq total_write p99 ;;
-	bubble) lq_hist aq total_read max ;;
-	ramp) lq_hist aq total_read p99 ;;
-	mixed) calc "a = $(lq_hist aq total_read max); b = $(lq_hist aq total_write max); print (a > b) ? a : b" ;;
-	pool4) for _k in 1 2 3 4; do lbv "/tmp/arena-aq$_k.json" '.totals.percentiles_ns.response.p99'; done | sort -n | tail -1 ;;
+	target) pct aq service_read p99 ;;
+	wcache) pct aq total_write p99 ;;
+	bubble) pct aq total_read max ;;
+	ramp) pct aq total_read p99 ;;
+	mixed) calc "a = $(pct aq total_read max); b = $(pct aq total_write max); print (a > b) ? a : b" ;;
+	pool4) for _d in aq aq2 aq3 aq4; do lbv "/tmp/arena-$_d.json" '.totals.percentiles_ns.response.p99'; done | sort -n | tail -1 ;;
 	*) lbv "$2" '.totals.percentiles_ns.response.p99' ;;
 	esac
 }
@@ -324,7 +324,7 @@ words_of() {
 # then changes (capacity), or the other initiators' coming and going
 whole_of() {
 	case $1 in
-	hostile|pool4) echo "foreign=16 foreign_period_ms=$P_D" ;;
+	hostile|pool4) echo "$SEED004_FOREIGN" ;;
 	ramp) ;;
 	*) phases_of "$1" | cut -d' ' -f1 ;;
 	esac
@@ -390,23 +390,13 @@ run() {
 	for _d in $_devs; do
 		_k=$((_k + 1))
 		if [ "$_sc" = pool4 ]; then eval "_low=\$pb$_k"; _low="$_low $(lun_of pool4)"; else _low=$(lun_of "$_sc"); fi
-		lunqctl create "$_d" $_low $_lw $_w > /dev/null || {
-			echo "create $_d ($_lb) failed"; for _x in $_devs; do lunqctl remove "$_x" > /dev/null 2>&1; done; return 1; }
+		scen_create "$_lb" "$_d" $_low $_lw $_w || return 1
 	done
 	if [ "$_sc" = hostile ]; then
-		lunqctl create nq "$nb2" pool=arena $FLASH channels=16 qdepth=8 > /dev/null ||
-			{ echo "create nq failed"; lunqctl remove aq > /dev/null; return 1; }
+		scen_create "$_lb" nq "$nb2" pool=arena $SEED004_FLASH qdepth=8 || return 1
 	fi
 	_o=$(bpf_of "$_po")
-	if [ -n "$_o" ]; then
-		for _d in $_devs; do
-			lunqctl policy attach "$_d" "$_o" > /tmp/arena-attach.out 2>&1 && continue
-			echo "  $_lb left out: lunqctl policy attach $_o: $(tail -1 /tmp/arena-attach.out)"
-			for _x in $_devs; do lunqctl policy detach "$_x" > /dev/null 2>&1; lunqctl remove "$_x" > /dev/null; done
-			[ "$_sc" = hostile ] && lunqctl remove nq > /dev/null
-			return 1
-		done
-	fi
+	if [ -n "$_o" ]; then scen_attach "$_lb" "$_o" $_devs || return 1; fi
 	_t0=$(now_ms) _d0=$(st aq throttle) _cr=$(st aq crtime_ns)
 	# the throttle log, read once a second (one dmsetup a second, the
 	# guest's only work beside the load): exact times of every move
@@ -424,34 +414,28 @@ run() {
 		lb nq "$_t" 0 /tmp/arena-nq.json --iodepth 32 &
 		_nn=$!
 	elif [ "$_sc" = mixed ]; then
-		lunqbench --json --elapsed "$_t" --interval 0.5 $MIXED_W /dev/mapper/aq \
-			> /tmp/arena-w.json 2> /tmp/arena-w.err || { cat /tmp/arena-w.err; echo "lunqbench (writes) failed ($_lb)"; } &
+		lbrun aq "$_t" /tmp/arena-w.json $MIXED_W &
 		_nn=$!
 	fi
 	R_Q=0 R_R=0 R_LAT=0 R_IOPS=0
 	if [ "$_sc" = pool4 ]; then
-		_k=0 _pids=
+		_pids=
 		for _d in $_devs; do
-			_k=$((_k + 1))
-			lunqbench --json --elapsed "$_t" --interval 0.5 $(load_of "$_sc") "/dev/mapper/$_d" \
-				> "/tmp/arena-aq$_k.json" 2> "/tmp/arena-aq$_k.err" || { cat "/tmp/arena-aq$_k.err"; echo "lunqbench failed ($_lb, $_d)"; } &
+			lbrun "$_d" "$_t" "/tmp/arena-$_d.json" $(load_of "$_sc") &
 			_pids="$_pids $!"
 		done
 		wait $_pids
-		cp /tmp/arena-aq1.json /tmp/arena-aq.json
 	elif [ "$_sc" = ramp ]; then
 		for _x in $_steps; do
 			R_Q=$((R_Q + $(st aq qfull))) R_R=$((R_R + $(st aq resets)))
 			dmsetup message aq 0 stats reset
-			lunqbench --json --elapsed "$_pl" --interval 0.5 $(load_of "$_sc") --iorate "${_x#rate=}" /dev/mapper/aq \
-				> /tmp/arena-aq.json 2> /tmp/arena-aq.err || { cat /tmp/arena-aq.err; echo "lunqbench failed ($_lb, $_x)"; }
+			lbrun aq "$_pl" /tmp/arena-aq.json $(load_of "$_sc") --iorate "${_x#rate=}"
 			_l=$(lat_of "$_sc" /tmp/arena-aq.json)
 			calc "exit !(${_l:-0} > $R_LAT)" && R_LAT=${_l:-0}
 			R_IOPS=$(calc "print $R_IOPS + $(lbv /tmp/arena-aq.json .totals.iops) / $_n")
 		done
 	else
-		lunqbench --json --elapsed "$_t" --interval 0.5 $(load_of "$_sc") /dev/mapper/aq \
-			> /tmp/arena-aq.json 2> /tmp/arena-aq.err || { cat /tmp/arena-aq.err; echo "lunqbench failed ($_lb)"; }
+		lbrun aq "$_t" /tmp/arena-aq.json $(load_of "$_sc")
 	fi
 	wait $_s $_sch $_nn
 	{ dmsetup message aq 0 throttle log; echo --; } >> /tmp/arena.tlog 2>&1
@@ -466,15 +450,14 @@ run() {
 	R_N=0 R_J=-
 	case $_sc in
 	pool4)
-		_qm=0 _k=0
+		_qm=0
 		for _d in $_devs; do
-			_k=$((_k + 1))
 			_x=$(st "$_d" qfull); [ "$_x" -gt "$_qm" ] && _qm=$_x
 			R_R=$((R_R + $(st "$_d" resets)))
-			lbv "/tmp/arena-aq$_k.json" .totals.iops
+			lbv "/tmp/arena-$_d.json" .totals.iops
 		done > /tmp/arena-pool4.iops
 		R_IOPS=$(awk '{ s += $1 } END { print s + 0 }' /tmp/arena-pool4.iops)
-		R_J=$(awk '{ s += $1; q += $1 * $1; n++ } END { printf "%.2f", (q > 0) ? s * s / (n * q) : 0 }' /tmp/arena-pool4.iops)
+		R_J=$(jain $(cat /tmp/arena-pool4.iops))
 		R_Q=$(calc "printf \"%.2f\", $_qm / $_t")
 		R_LAT=$(lat_of "$_sc") ;;
 	ramp)
@@ -488,11 +471,7 @@ run() {
 		R_R=$(st aq resets) ;;
 	esac
 	if [ "$_sc" = hostile ]; then R_N=$(lbv /tmp/arena-nq.json .totals.iops) R_J=$(jain "$R_IOPS" "$R_N"); fi
-	for _d in $_devs; do
-		[ -n "$_o" ] && lunqctl policy detach "$_d" > /dev/null 2>&1
-		lunqctl remove "$_d" > /dev/null
-	done
-	[ "$_sc" = hostile ] && lunqctl remove nq > /dev/null
+	scen_down
 	return 0
 }
 
@@ -527,20 +506,6 @@ beats() {
 		calc "exit !($2 > 1.005 * $5 && ($4 == 0 || $3 <= $4))"
 	fi
 }
-# settle FILE MS "D D ...": the phases follow one another every MS ms
-# (cycling through the list); for each, the ms from its start until the
-# depth stays within +-25% of its oracle depth D to its end; the longest;
-# -1 when one never settles
-settle() {
-	awk -v l="$2" -v ds="$3" 'BEGIN { n = split(ds, d, " "); seg = -1; m = 0 }
-		function done() { if (seg >= 0 && (since < 0 || m < 0)) m = -1; else if (seg >= 0 && since > m) m = since }
-		{ k = int($1 / l); if (k != seg) { done(); seg = k; since = -1 }
-		  i = k % n + 1
-		  if ($2 >= 0.75 * d[i] && $2 <= 1.25 * d[i]) { if (since < 0) since = $1 - k * l }
-		  else since = -1 }
-		END { done(); print m }' "$1"
-}
-
 csv() { echo "$*" | tr ' ' ',' >> "$OUT/arena.csv"; }
 JSON=
 TXT=$OUT/arena.txt
@@ -629,7 +594,7 @@ for sc in $ONLY; do
 		run "$sc" "$(name_of "$p")" "$p" || continue
 		RAN="$RAN $p"
 		L=$(lph_ms "$sc")
-		st_ms=$(settle /tmp/arena.depth "$L" "$O_DEPTHS")
+		st_ms=$(settle /tmp/arena.depth "$L" $(($(plen_of "$sc") * np * 1000)) "$O_DEPTHS")
 		csv "$sc" policy "$(name_of "$p")" $(($(plen_of "$sc") * np)) "$R_IOPS" "$R_LAT" "$R_Q" "$R_R" "$R_N" "$st_ms"
 		pv=$(var_of "$p")
 		eval "P_${pv}_IOPS=$R_IOPS P_${pv}_LAT=$R_LAT P_${pv}_Q=$R_Q P_${pv}_R=$R_R P_${pv}_N=$R_N P_${pv}_J=$R_J P_${pv}_S=$st_ms P_${pv}_G=$R_GAPS"
@@ -742,119 +707,11 @@ echo "{\"kernel\": \"$(uname -r)\", \"clock\": \"$CLOCK\", \"comparable_with_ico
 jq . "$OUT/arena.json" > /dev/null 2>&1 || echo "arena.json does not parse"
 
 # arena.svg: IOPS / oracle, one group of bars per scenario, a bar per policy
-jq -r '.scores[] | "\(.scenario) \(.policy) \(.score) \(.meets_bound)"' "$OUT/arena.json" | awk '
-	{ if (!($1 in si)) { si[$1] = ++ns; sn[ns] = $1 }
-	  if (!($2 in seen) && $2 != "oracle") un[++nu] = $2
-	  seen[$2] = 1
-	  vv[si[$1], $2] = $3; okk[si[$1], $2] = ($4 == "true") }
-	END {
-		# the policies in a fixed order, the oracle last
-		n = split("knee target linux sd sd-fc static16 aimd kyber parda", order, " ")
-		for (k = 1; k <= n; k++)
-			if (order[k] in seen) { pn[++np] = order[k]; pi[order[k]] = np }
-		for (k = 1; k <= nu; k++)
-			if (!(un[k] in pi)) { pn[++np] = un[k]; pi[un[k]] = np }
-		if ("oracle" in seen) { pn[++np] = "oracle"; pi["oracle"] = np }
-		for (s = 1; s <= ns; s++)
-			for (p = 1; p <= np; p++)
-				if ((s, pn[p]) in vv) { v[s, p] = vv[s, pn[p]]; ok[s, p] = okk[s, pn[p]] }
-		split("#4e79a7 #f28e2b #e15759 #76b7b2 #59a14f #edc948 #ff9da7 #9c755f #8cd17d #b07aa1", col, " ")
-		bw = 14; gw = np * bw + 24; W = 70 + ns * gw + 130; if (W < 620) W = 620; H = 260; y0 = 220; sc = 160 / 1.2
-		printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n", W, H
-		printf "<text x=\"%d\" y=\"16\" font-size=\"13\">the arena: score against the oracle (best static depth per phase)</text>\n", 70
-		printf "<text x=\"%d\" y=\"30\" fill=\"#555\">IOPS / oracle; wcache, ramp: oracle p99 / policy; pale, crossed: over the scenario bound</text>\n", 70
-		for (t = 0; t <= 1.2; t += 0.2) {
-			y = y0 - t * sc
-			printf "<line x1=\"60\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", 70 + ns * gw, y, y, (t > 0.99 && t < 1.01) ? "#000" : "#ddd"
-			printf "<text x=\"55\" y=\"%.1f\" text-anchor=\"end\">%.1f</text>\n", y + 4, t
-		}
-		printf "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" text-anchor=\"middle\">score</text>\n", y0 - 80, y0 - 80
-		for (s = 1; s <= ns; s++) {
-			x = 70 + (s - 1) * gw
-			for (p = 1; p <= np; p++) {
-				if (!((s, p) in v)) continue
-				h = v[s, p] * sc; if (h > 1.2 * sc) h = 1.2 * sc
-				printf "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\"%s><title>%s %s %.3f%s</title></rect>\n", x + (p - 1) * bw, y0 - h, bw - 2, h, col[(p == np && pn[p] == "oracle") ? 10 : (p - 1) % 9 + 1], ok[s, p] ? "" : " fill-opacity=\"0.3\"", sn[s], pn[p], v[s, p], ok[s, p] ? "" : " (over the bound)"
-				if (v[s, p] < 0.05)
-					printf "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"9\">0</text>\n", x + (p - 1) * bw + (bw - 2) / 2, y0 - 3
-				if (!ok[s, p])
-					printf "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">x</text>\n", x + (p - 1) * bw + (bw - 2) / 2, y0 - h - 2
-			}
-			printf "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x + np * bw / 2, y0 + 16, sn[s]
-		}
-		for (p = 1; p <= np; p++) {
-			lx = 80 + ns * gw; ly = 40 + p * 16
-			printf "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>\n", lx, ly - 9, col[(p == np && pn[p] == "oracle") ? 10 : (p - 1) % 9 + 1], lx + 14, ly, pn[p]
-		}
-		print "</svg>"
-	}' > "$OUT/arena.svg"
+jq -r '.scores[] | "\(.scenario) \(.policy) \(.score) \(.meets_bound)"' "$OUT/arena.json" |
+	awk -v plot=scores -f "$LUNQ_SRC/tests/lib/svg.awk" > "$OUT/arena.svg"
 # arena-depth-SCENARIO.svg: each policy's depth over its run, a line each
 # (the colours of arena.svg), the oracle's depth per phase dashed
-awk -F, -v out="$OUT" '
-	FILENAME != ARGV[2] { split($0, w, " "); L[w[1]] = w[2]; E[w[1]] = w[3]
-		np_[w[1]] = split($0, x, " ") - 3; for (k = 4; k <= np_[w[1]] + 3; k++) ph[w[1], k - 3] = x[k]; next }
-	FNR == 1 { next }
-	{ if (!($1 in si)) { si[$1] = ++ns; sn[ns] = $1 }
-	  if (!($2 in seen) && $2 != "oracle") un[++nu] = $2
-	  seen[$2] = 1
-	  k = ++cnt[$1, $2]; T[$1, $2, k] = $3; D[$1, $2, k] = $4
-	  if ($4 > ymax[$1]) ymax[$1] = $4 }
-	END {
-		n = split("knee target linux sd sd-fc static16 aimd kyber parda", order, " ")
-		for (k = 1; k <= n; k++)
-			if (order[k] in seen) { pn[++np] = order[k]; pi[order[k]] = np }
-		for (k = 1; k <= nu; k++)
-			if (!(un[k] in pi)) { pn[++np] = un[k]; pi[un[k]] = np }
-		if ("oracle" in seen) { pn[++np] = "oracle"; pi["oracle"] = np }
-		split("#4e79a7 #f28e2b #e15759 #76b7b2 #59a14f #edc948 #ff9da7 #9c755f #8cd17d #b07aa1", col, " ")
-		x0 = 60; x1 = 580; y0 = 360; y1 = 60
-		for (s = 1; s <= ns; s++) {
-			sc = sn[s]; f = out "/arena-depth-" sc ".svg"; end = E[sc]; if (end <= 0) end = 1
-			for (st = 1; ymax[sc] / st > 8; st *= 2) ;
-			top = st * int((ymax[sc] + st - 1) / st); if (top < 4) top = 4
-			printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"780\" height=\"410\" font-family=\"sans-serif\" font-size=\"11\">\n" > f
-			printf "<text x=\"%d\" y=\"18\" font-size=\"13\">the arena, %s: each policy'"'"'s depth over its run</text>\n", x0, sc > f
-			printf "<text x=\"%d\" y=\"34\" fill=\"#555\">from the device'"'"'s throttle log (every move); the oracle dashed: its best static depth per phase</text>\n", x0 > f
-			for (d = 0; d <= top; d += st) {
-				y = y0 - d * (y0 - y1) / top
-				printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x0, x1, y, y, d ? "#ddd" : "#000" > f
-				printf "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%d</text>\n", x0 - 5, y + 4, d > f
-			}
-			for (st2 = 1000; end / st2 > 12; st2 *= 2) ;
-			for (t = 0; t <= end; t += st2) {
-				x = x0 + t * (x1 - x0) / end
-				printf "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n", x, x, y0, y0 + 4 > f
-				printf "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n", x, y0 + 16, t / 1000 > f
-			}
-			printf "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n", x0, x0, y1, y0 > f
-			printf "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">time since the load started (s)</text>\n", (x0 + x1) / 2, y0 + 34 > f
-			printf "<text x=\"16\" y=\"%d\" transform=\"rotate(-90 16 %d)\" text-anchor=\"middle\">depth (commands the policy lets out)</text>\n", (y0 + y1) / 2, (y0 + y1) / 2 > f
-			# the phases: a line where one ends, its words on top
-			l = L[sc]; m = np_[sc]
-			for (t = 0; l > 0 && t < end; t += l) {
-				x = x0 + t * (x1 - x0) / end; xe = x0 + (t + l > end ? end : t + l) * (x1 - x0) / end
-				if (t > 0) printf "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#999\" stroke-dasharray=\"2,3\"/>\n", x, x, y1 - 8, y0 > f
-				if (m > 0) printf "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"9\" fill=\"#555\">%s</text>\n", (x + xe) / 2, y1 - 10, ph[sc, int(t / l) % m + 1] > f
-			}
-			ly = y1
-			for (p = 1; p <= np; p++) {
-				nm = pn[p]; c = cnt[sc, nm]
-				if (!c) continue
-				orc = (nm == "oracle")
-				sw = orc ? 1.5 : 4.5 - 3 * (p - 1) / (np > 2 ? np - 2 : 1)
-				path = ""
-				for (k = 1; k <= c; k++) {
-					x = x0 + T[sc, nm, k] * (x1 - x0) / end; y = y0 - D[sc, nm, k] * (y0 - y1) / top
-					path = path (k == 1 ? sprintf("M%.1f %.1f", x, y) : sprintf(" H%.1f V%.1f", x, y))
-				}
-				printf "<path class=\"depth\" data-policy=\"%s\" d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\"%s stroke-linejoin=\"round\"><title>%s</title></path>\n", nm, path, col[orc ? 10 : (p - 1) % 9 + 1], sw, orc ? " stroke-dasharray=\"6,4\"" : "", orc ? "oracle: the best static depth per phase" : nm ": " c - 2 " moves" > f
-				printf "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"%.1f\"%s/><text x=\"%d\" y=\"%d\">%s</text>\n", x1 + 20, x1 + 44, ly, ly, col[orc ? 10 : (p - 1) % 9 + 1], sw, orc ? " stroke-dasharray=\"6,4\"" : "", x1 + 50, ly + 4, nm > f
-				ly += 18
-			}
-			print "</svg>" > f
-			close(f)
-		}
-	}' /tmp/arena-phases "$OUT/arena-depth.csv"
+awk -F, -v plot=depth -v out="$OUT" -f "$LUNQ_SRC/tests/lib/svg.awk" /tmp/arena-phases "$OUT/arena-depth.csv"
 echo "arena.txt, arena.json, arena.svg, arena.csv, arena-depth.csv and arena-depth-SCENARIO.svg in $OUT"
 # last: the one number per policy
 say ""

@@ -32,6 +32,7 @@
 # --quick   shorter runs   --check   assert the issue's criteria
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/demo/lib.sh"
+. "$LUNQ_SRC/tests/lib/scenario.sh"
 . "$LUNQ_SRC/tests/demo/hostile.sh"
 
 PARTS=${AUTO_PARTS:-ABCD}	# the parts to run (for development)
@@ -42,23 +43,9 @@ else
 	SW_T=3 T_A=25 W_A=15 T_B=34 T_C=25 T_D=32 P_D=8000
 fi
 
-# sampler NAME SECONDS OUT: "ms throttle phase" every 0.25 s (background)
-sampler() {
-	( _i=0; while [ $_i -lt $(($2 * 4)) ]; do
-		echo "$(now_ms) $(st "$1" throttle) $(st "$1" auto_phase) $(st "$1" auto_knee) $(st "$1" auto_svc_ns) $(st "$1" auto_svc_min_ns) $(st "$1" auto_peak_iops)"
-		sleep 0.25; _i=$((_i + 1)); done ) > "$3" &
-	_smp=$!
-}
-# settled FILE FROM_MS TO_MS LO HI: ms after FROM until the sampled
-# throttle is in [LO, HI] for good (until TO; one-window probes, phase 4,
-# left out); -1 if it never is
-settled() {
-	awk -v f="$2" -v e="$3" -v lo="$4" -v hi="$5" 'BEGIN { since = -1 }
-		$1 < f || $1 > e || $3 == 4 { next }
-		$2 >= lo && $2 <= hi { if (since < 0) since = $1 - f; next }
-		{ since = -1 }
-		END { print since }' "$1"
-}
+# what the sampler reads every 0.25 s (tests/lib/scenario.sh: "ms throttle
+# phase ..."; settled leaves phase 4, the one-window probes, out)
+AQ_STATS="aq:throttle aq:auto_phase aq:auto_knee aq:auto_svc_ns aq:auto_svc_min_ns aq:auto_peak_iops"
 
 echo "lunq tunes itself: $(date -u '+%Y-%m-%d %H:%M:%S UTC'), kernel $(uname -r)"
 echo "run,policy,start,knee,settle_ms,depth_end,iops,svc_p99_ns,resp_p99_ns,qfull_s,resets,neighbour_iops" > "$OUT/auto.csv"
@@ -89,7 +76,7 @@ _r=$!
 lb aq "$T_A" "$W_A" /tmp/a-static.json
 wait $_r
 S_IOPS=$(lbv /tmp/a-static.json .totals.iops)
-S_SVC=$(p99 aq service_read)
+S_SVC=$(pct aq service_read p99)
 S_RESP=$(lbv /tmp/a-static.json '.totals.percentiles_ns.response.p99')
 echo "static qdepth $K: $(calc "printf \"%.0f\", $S_IOPS") IOPS, service p99 $(ms "$S_SVC") ms"
 row A static "$K" "$K" 0 "$K" "$S_IOPS" "$S_SVC" "$(lbv /tmp/a-static.json '.totals.percentiles_ns.response.p99')" 0 0 0
@@ -99,7 +86,7 @@ for start in 1 64; do
 	[ "$start" = 64 ] && bt_start "$nb" /tmp/bt issue complete
 	t0=$(now_ms)
 	lunqctl set aq qdepth="$start" auto=knee > /dev/null
-	sampler aq "$T_A" "/tmp/a-$start.depth"
+	sampler "/tmp/a-$start.depth" "$T_A" 0.25 $AQ_STATS
 	(sleep "$W_A"; lunqctl reset aq > /dev/null) &
 	_r=$!
 	lb aq "$T_A" "$W_A" "/tmp/a-$start.json"
@@ -119,7 +106,7 @@ for start in 1 64; do
 	tlog aq | tail -n +$((n0 + 1)) > "/tmp/a-$start.tlog"
 	s_ms=$(settled "/tmp/a-$start.depth" "$t0" 999999999 "$(calc "print 0.75 * $K")" "$(calc "print 1.25 * $K")")
 	iops=$(lbv "/tmp/a-$start.json" .totals.iops)
-	svc=$(p99 aq service_read)
+	svc=$(pct aq service_read p99)
 	d=$(st aq throttle)
 	eval "A${start}_SETTLE=$s_ms A${start}_IOPS=$iops A${start}_SVC=$svc A${start}_D=$d A${start}_RESP=$(lbv "/tmp/a-$start.json" '.totals.percentiles_ns.response.p99')"
 	kest=$(awk '$3 == 3 && $4 > 0 { k = $4 } END { print k + 0 }' "/tmp/a-$start.depth")
@@ -154,7 +141,7 @@ echo "--- B. The capacity moves: channels 16 -> 4 -> 16 under auto:knee"
 n0=$(tlog aq | wc -l)
 lunqctl set aq qdepth=16 auto=knee > /dev/null
 t4=6 t16=$((T_B / 2 + 3))
-sampler aq "$T_B" /tmp/b-depth
+sampler /tmp/b-depth "$T_B" 0.25 $AQ_STATS
 (sleep $t4; now_ms > /tmp/b-t4; lunqctl set aq channels=4 > /dev/null
  sleep $((t16 - t4)); now_ms > /tmp/b-t16; lunqctl set aq channels=16 > /dev/null) &
 _r=$!
@@ -182,7 +169,7 @@ lunqctl set aq qdepth=32 auto=off > /dev/null
 (sleep "$W_A"; lunqctl reset aq > /dev/null) &
 lb aq "$T_C" "$W_A" /tmp/c-static.json
 wait
-P32S=$(p99 aq service_read) S32_IOPS=$(lbv /tmp/c-static.json .totals.iops)
+P32S=$(pct aq service_read p99) S32_IOPS=$(lbv /tmp/c-static.json .totals.iops)
 N_US=$(calc "printf \"%d\", 1.05 * $P32S / 1000")
 echo "--- C. auto:target target_us:$N_US (1.05 x the service p99 of static qdepth 32, $(ms "$P32S") ms)"
 # the best static depth meeting it: qdepth 32 as measured, or a depth of
@@ -193,7 +180,7 @@ lunqctl set aq qdepth=1 auto=target target_us="$N_US" > /dev/null
 (sleep "$W_A"; lunqctl reset aq > /dev/null) &
 lb aq "$T_C" "$W_A" /tmp/c.json
 wait
-C_SVC=$(p99 aq service_read) C_IOPS=$(lbv /tmp/c.json .totals.iops) C_D=$(st aq throttle)
+C_SVC=$(pct aq service_read p99) C_IOPS=$(lbv /tmp/c.json .totals.iops) C_D=$(st aq throttle)
 echo "best static meeting $N_US us: qdepth $BESTQ, $(calc "printf \"%.0f\", $BEST") IOPS; auto:target: depth $C_D, $(calc "printf \"%.0f\", $C_IOPS") IOPS, service p99 $(ms "$C_SVC") ms"
 row C auto:target 1 "$BESTQ" 0 "$C_D" "$C_IOPS" "$C_SVC" "$(lbv /tmp/c.json '.totals.percentiles_ns.response.p99')" 0 0 0
 if [ $CHECK = 1 ]; then
@@ -243,72 +230,7 @@ fi
 ############################################################################
 # the plot: depth, IOPS and p99 over time, one line per policy of D; each
 # panel with its ticks and unit, seconds under each, the legend outside
-awk -F, -v tp="$((P_D / 2000))" '
-	# a round tick step for an axis up to m: 1, 2 or 5 x 10^k, about 5 ticks
-	# (no log() or ^: busybox awk in the VM has no math)
-	function step(m,   r, e) {
-		if (m <= 0) return 1
-		r = m / 5; e = 1
-		while (r >= 10) { r /= 10; e *= 10 }
-		while (r < 1) { r *= 10; e /= 10 }
-		return (r <= 1 ? 1 : r <= 2 ? 2 : r <= 5 ? 5 : 10) * e
-	}
-	function lbl(v) { return (v == int(v)) ? sprintf("%d", v) : sprintf("%g", v) }
-	NR == 1 { next }
-	{ n++; P[n] = $1; T[n] = $2; D[n] = $3; I[n] = $4; L[n] = $5 / 1e6
-	  if (!($1 in seen)) { seen[$1] = 1; order[++np] = $1 }
-	  if ($2 > tmax) tmax = $2; if ($3 > dmax) dmax = $3; if ($4 > imax) imax = $4; if (L[n] > lmax) lmax = L[n] }
-	END {
-		W = 760; H = 180; X0 = 70; G = 44; split("#1f77b4 #d62728 #2ca02c #9467bd #ff7f0e #8c564b #e377c2", col, " ")
-		split("depth (commands)|IOPS|response p99 (ms)", lab, "|")
-		mx[1] = dmax; mx[2] = imax; mx[3] = lmax
-		if (tmax <= 0) tmax = 1
-		xs = step(tmax)
-		printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n", X0 + W + 170, 3 * (H + G) + 40
-		printf "<text x=\"%d\" y=\"16\" font-size=\"13\">lunq tunes itself: seed 004 hostile case (other initiators hold 16 of 32 pool slots in the shaded half of each period)</text>\n", X0
-		for (p = 1; p <= 3; p++) {
-			y0 = 34 + (p - 1) * (H + G)
-			ys = step(mx[p]); top = ys * int((mx[p] + ys - 1e-9) / ys); if (top <= 0) top = ys
-			for (t = 0; t < tmax; t += 2 * tp) {
-				w = tp; if (t + w > tmax) w = tmax - t
-				printf "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#eeeeee\"/>\n", X0 + t / tmax * W, y0, w / tmax * W, H
-			}
-			for (v = 0; v <= top + 1e-9; v += ys) {
-				y = y0 + H - v / top * H
-				printf "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#cccccc\" stroke-width=\"0.5\"/>\n", X0, y, X0 + W, y
-				printf "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", X0 - 4, y + 4, lbl(v)
-			}
-			for (t = 0; t <= tmax + 1e-9; t += xs) {
-				x = X0 + t / tmax * W
-				printf "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\"/>\n", x, y0 + H, x, y0 + H + 4
-				printf "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x, y0 + H + 15, lbl(t)
-			}
-			printf "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">s</text>\n", X0 + W + 14, y0 + H + 15
-			printf "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n", X0, y0, W, H
-			printf "<text x=\"5\" y=\"%d\" font-weight=\"bold\">%s</text>\n", y0 - 6, lab[p]
-			for (k = 1; k <= np; k++) {
-				pts = ""
-				for (i = 1; i <= n; i++) {
-					if (P[i] != order[k]) continue
-					v = (p == 1) ? D[i] : (p == 2) ? I[i] : L[i]
-					if (v == "") continue
-					pts = pts sprintf("%.1f,%.1f ", X0 + T[i] / tmax * W, y0 + H - v / top * H)
-				}
-				printf "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"%s\"/>\n", col[k], pts
-			}
-		}
-		# the legend, right of the plots
-		lx = X0 + W + 24
-		printf "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">policy</text>\n", lx, 48
-		for (k = 1; k <= np; k++) {
-			printf "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>\n", lx, 60 + 16 * k - 4, lx + 18, 60 + 16 * k - 4, col[k]
-			printf "<text x=\"%d\" y=\"%d\">%s</text>\n", lx + 24, 60 + 16 * k, order[k]
-		}
-		ly = 60 + 16 * (np + 1) + 8
-		printf "<rect x=\"%d\" y=\"%d\" width=\"18\" height=\"10\" fill=\"#eeeeee\" stroke=\"#999\"/>\n", lx, ly - 9
-		printf "<text x=\"%d\" y=\"%d\">other initiators</text>\n<text x=\"%d\" y=\"%d\">present</text>\n", lx + 24, ly, lx + 24, ly + 13
-		printf "<text x=\"%d\" y=\"%d\">time (seconds)</text>\n</svg>\n", X0 + W / 2 - 30, 3 * (H + G) + 34
-	}' "$OUT/auto-trace.csv" > "$OUT/auto.svg"
+awk -F, -v plot=trace -v tp="$((P_D / 2000))" -f "$LUNQ_SRC/tests/lib/svg.awk" "$OUT/auto-trace.csv" > "$OUT/auto.svg"
 echo
 echo "plot: $OUT/auto.svg (depth, IOPS and response p99 over time, shaded: other initiators present)"
 

@@ -34,21 +34,22 @@
 # -o DIR    results: report.txt, demo.json, *.csv, *.json, sweep.svg,
 #           histograms and event logs (default $LUNQ_OUT)
 . "$LUNQ_SRC/tests/vm/lib.sh"
+# tests/demo/lib.sh: demo_args; check RC TEXT records one qualitative
+# result (here in $OUT/.checks too); ge A B; kv FILE KEY, a word of
+# lunqbench's --kv line
+. "$LUNQ_SRC/tests/demo/lib.sh"
 
-QUICK=0 CHECK=0 AUTO=1 REALISM=1 DD=1 OUT=${LUNQ_OUT:-/tmp/demo} ARGS="$*"
-while [ $# -gt 0 ]; do
+AUTO=1 REALISM=1 DD=1 ARGS="$*"
+more_args() {
 	case $1 in
-	--quick) QUICK=1 ;;
-	--check) CHECK=1 ;;
 	--no-auto) AUTO=0 ;;
 	--no-realism) REALISM=0 ;;
 	--no-dd) DD=0 ;;
-	-o) OUT=$2; shift ;;
-	*) echo "demo.sh: unknown argument '$1'" >&2; exit 2 ;;
+	*) return 1 ;;
 	esac
-	shift
-done
-mkdir -p "$OUT" || exit 2
+}
+DEMO_MORE=more_args
+demo_args demo.sh "$@"
 # everything printed also goes to $OUT/report.txt
 if [ -z "${DEMO_TEED:-}" ]; then
 	DEMO_TEED=1 sh "$0" $ARGS 2>&1 | tee "$OUT/report.txt"
@@ -70,12 +71,8 @@ say() { printf '\n%s\n' "$*"; }
 title() {
 	printf '\n=== %s\n' "$*"
 }
-# tests/demo/lib.sh: check RC TEXT records one qualitative result (here
-# in $OUT/.checks too); ge A B; kv FILE KEY, a word of lunqbench's --kv line
-. "$LUNQ_SRC/tests/demo/lib.sh"
 : > "$OUT/.checks"
 CHECK_LOG=$OUT/.checks
-ms() { awk -v n="$1" 'BEGIN { printf "%.1f", n / 1e6 }'; }
 # human NS: 812 us, 4.20 ms, 5.01 s
 human() {
 	awk -v n="$1" 'BEGIN {

@@ -3,9 +3,10 @@
 # tests/vm/lib.sh; busybox sh in the VM).
 #   demo_args SCRIPT ARG...   the options of auto.sh, realism.sh and dd.sh:
 #                   --quick (QUICK=1), --check (CHECK=1), -o DIR (OUT,
-#                   else $LUNQ_OUT or /tmp/demo); anything else: "SCRIPT:
-#                   unknown argument 'ARG'" and exit 2; then OUT is made
-#                   (exit 2 if it cannot be)
+#                   else $LUNQ_OUT or /tmp/demo); a script's own flags
+#                   through $DEMO_MORE ARG (a function: 0 when it took
+#                   ARG); anything else: "SCRIPT: unknown argument 'ARG'"
+#                   and exit 2; then OUT is made (exit 2 if it cannot be)
 #   check RC TEXT   "ok N TEXT" / "not ok N TEXT", the KTAP words of every
 #                   test (tests/unit/tap.sh, tests/vm/lib.sh); FAILS counts
 #                   the failures, CHECKS all; the line is appended to the
@@ -21,7 +22,8 @@ demo_args() {
 		--quick) QUICK=1 ;;
 		--check) CHECK=1 ;;
 		-o) OUT=$2; shift ;;
-		*) echo "$_script: unknown argument '$1'" >&2; exit 2 ;;
+		*) [ -n "${DEMO_MORE:-}" ] && $DEMO_MORE "$1" ||
+			{ echo "$_script: unknown argument '$1'" >&2; exit 2; } ;;
 		esac
 		shift
 	done

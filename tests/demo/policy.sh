@@ -16,6 +16,7 @@
 #           moved the depth, and that every run finished
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/demo/lib.sh"
+. "$LUNQ_SRC/tests/lib/scenario.sh"
 . "$LUNQ_SRC/tests/demo/hostile.sh"
 
 demo_args policy.sh "$@"
@@ -37,7 +38,6 @@ CFG=/sys/kernel/config/nullb
 nb=$(nullb_create pol_nb 512 hw_queue_depth=256 irqmode=2 completion_nsec=8000000) ||
 	{ echo "null_blk failed"; exit 1; }
 nb2=$(nullb_create pol_nb2 512 hw_queue_depth=256) || { echo "null_blk failed"; exit 1; }
-FLASH="model=flash channels=16 svc_us=8000"
 echo "run,policy,start,knee,settle_ms,depth_end,iops,svc_p99_ns,resp_p99_ns,qfull_s,resets,neighbour_iops" > "$OUT/policy.csv"
 row() { echo "$*" | tr ' ' ',' >> "$OUT/policy.csv"; }
 TRACE_CSV=$OUT/policy-trace.csv

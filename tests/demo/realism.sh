@@ -28,7 +28,6 @@ if [ $QUICK = 1 ]; then
 else
 	T_DD=8 T_MIX=20 T_QF=10
 fi
-ms() { awk -v n="$1" 'BEGIN { printf "%.2f", n / 1e6 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'; }
 
 ############################################################################

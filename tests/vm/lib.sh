@@ -333,6 +333,8 @@ counters_consistent() {
 
 # now_ms: milliseconds since boot (busybox date has no %N)
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+# ms NS: nanoseconds as milliseconds with two decimals
+ms() { awk -v n="$1" 'BEGIN { printf "%.2f", n / 1e6 }'; }
 
 # lb_jobrow FILE JOB: JOB's row of lunqbench's summary in FILE (text
 # output): "ios iops max_ns"

@@ -17,8 +17,6 @@
 # time: 5
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
-# ms NS: nanoseconds as milliseconds with two decimals
-ms() { awk -v n="$1" 'BEGIN { printf "%.2f", n / 1e6 }'; }
 # lb_service FILE: "IOS P50_NS MEAN_NS" from lunqbench's service row
 lb_service() {
 	awk '$1 == "service" && $2 ~ /^[0-9]+$/ {

@@ -23,9 +23,8 @@
 # time: 60
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/demo/lib.sh"
-. "$LUNQ_SRC/tests/demo/hostile.sh"
+. "$LUNQ_SRC/tests/lib/scenario.sh"
 
-FLASH="model=flash channels=16 svc_us=8000"
 N1=${PS_N:-8}	# the devices of 1 (PS_N: 2, 4 or 8)
 case $N1 in 2|4|8) ;; *) fail "PS_N=$N1: want 2, 4 or 8" ;; esac
 i=1
@@ -34,28 +33,24 @@ while [ $i -le "$N1" ]; do
 	i=$((i + 1))
 done
 
-# mk N "FOREIGN" [WORDS per device ...]: devices s1..sN in pool ps
+# mk N "FOREIGN" [WORDS per device ...]: devices s1..sN in seed 004's
+# pool (tests/lib/scenario.sh), named ps
 mk() {
 	_n=$1 _f=$2
 	shift 2
 	_i=1
 	while [ $_i -le $_n ]; do
 		eval "_b=\$nb$_i"
-		lunqctl create "s$_i" "$_b" pool=ps pool_depth=32 $_f reset_after=10 reset_ms=500 \
-			$FLASH qdepth=${Q0:-4} auto=knee ${1:-} > /dev/null || fail "create s$_i (${1:-})"
+		scen_create "${1:-}" "s$_i" "$_b" $(seed004 ps) $_f qdepth=${Q0:-4} auto=knee ${1:-} > /dev/null ||
+			fail "create s$_i (${1:-})"
 		[ $# -gt 0 ] && shift
 		_i=$((_i + 1))
 	done
 }
-rm_all() { for _d in s1 s2 s3 s4 s5 s6 s7 s8; do lunqctl remove "$_d" > /dev/null 2>&1; done; return 0; }
-# sample T: "ms d1 d2 ..." every 0.25 s into /tmp/ps.depth
-sample() {
-	( _t0=$(now_ms); while [ $(($(now_ms) - _t0)) -lt $(($1 * 1000)) ]; do
-		_l="$(($(now_ms) - _t0))"
-		for _d in $DEVS; do _l="$_l $(st "$_d" throttle)"; done
-		echo "$_l"; sleep 0.25; done ) > /tmp/ps.depth &
-	_smp=$!
-}
+rm_all() { SCEN_DEVS="s1 s2 s3 s4 s5 s6 s7 s8"; scen_down 2> /dev/null; return 0; }
+# sample T: "ms d1 d2 ..." (now_ms, each device's throttle) every 0.25 s
+# into /tmp/ps.depth
+sample() { sampler /tmp/ps.depth "$1" 0.25 $(for _d in $DEVS; do echo "$_d:throttle"; done); }
 
 # the experiment; run once more from a clean slate when the first run
 # misses (an experiment, not a computation: as t-auto does), the first
@@ -76,14 +71,14 @@ experiment() {
 		note "$d: $i IOPS, $q QUEUE FULL, $r resets"
 		echo "$d $i $q $r" >> /tmp/ps1.t
 	done
-	j=$(awk '{ s += $2; q += $2 * $2; n++ } END { printf "%.3f", s * s / (n * q) }' /tmp/ps1.t)
+	j=$(JAIN_DIGITS=3 jain $(awk '{ print $2 }' /tmp/ps1.t))
 	note "$N1 devices: Jain $j"
 	ge "$j" 0.95 || fail "$N1 devices: Jain $j < 0.95"
 	awk '$4 != 0 { exit 1 }' /tmp/ps1.t || fail "$N1 devices: LUN resets: $(awk '{ printf "%s:%s ", $1, $4 }' /tmp/ps1.t)"
 	awk '$3 > 2 * 16 { exit 1 }' /tmp/ps1.t || fail "$N1 devices: more than 2 QUEUE FULLs a second: $(awk '{ printf "%s:%s ", $1, $3 }' /tmp/ps1.t)"
 	# the throttles in the middle of each phase (others there 0-4 s, 8-12 s;
 	# away 4-8, 12-16): 16 / N1 and 32 / N1, every device
-	awk -v n="$N1" '{ ph = int($1 / 4000) % 2; m = $1 % 4000; if (m < 1500 || m > 3500) next
+	awk -v n="$N1" 'NR == 1 { t0 = $1 } { $1 -= t0; ph = int($1 / 4000) % 2; m = $1 % 4000; if (m < 1500 || m > 3500) next
 		for (i = 2; i <= NF; i++) if ($i != (ph ? 32 : 16) / n) { bad++; print "#   at " $1 " ms: " $0 } }
 		END { exit bad > n }' /tmp/ps.depth || fail "$N1 devices: throttles not at $((16 / N1)) (others there) / $((32 / N1)) (away)"
 	ok "$N1 devices in one pool: Jain $j, 0 resets, throttles $((16 / N1)) and $((32 / N1)) by phase"
@@ -105,7 +100,6 @@ experiment() {
 	# 3. an idle device hands its slots over, and gets them back
 	DEVS="s1 s2"
 	mk 2 "foreign=16"
-	base=$(now_ms)
 	sample 14
 	lb s1 14 0 /tmp/ps-s1.json --iodepth 32 &
 	_a=$!
@@ -115,10 +109,9 @@ experiment() {
 	t_go=$(now_ms)
 	lb s2 5 0 /tmp/ps-s2b.json --iodepth 32
 	wait $_a $_smp
-	# first sample (ms since the sampler began) from which s1 holds 16, after s2 stopped
-	s_from=$((t_stop - base)) g_from=$((t_go - base))
-	h=$(awk -v f="$s_from" -v e="$g_from" '$1 >= f && $1 < e && $2 >= 15 { print $1 - f; exit }' /tmp/ps.depth)
-	g=$(awk -v f="$g_from" '$1 >= f && $2 == 8 && $3 == 8 { print $1 - f; exit }' /tmp/ps.depth)
+	# the first sample from which s1 holds 16, after s2 stopped
+	h=$(awk -v f="$t_stop" -v e="$t_go" '$1 >= f && $1 < e && $2 >= 15 { print $1 - f; exit }' /tmp/ps.depth)
+	g=$(awk -v f="$t_go" '$1 >= f && $2 == 8 && $3 == 8 { print $1 - f; exit }' /tmp/ps.depth)
 	note "s2 stopped: s1 at 16 after ${h:-never} ms; s2 back: both at 8 after ${g:-never} ms"
 	[ -n "$h" ] && [ "$h" -le 2000 ] || fail "idle: s1 did not take the slots within 2 s (${h:-never})"
 	[ -n "$g" ] && [ "$g" -le 2000 ] || fail "back: s2 did not get its share within 2 s (${g:-never})"
