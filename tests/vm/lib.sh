@@ -397,7 +397,9 @@ io_report() {
 
 # lunq_ev_on EVENT: an empty trace buffer (4 MiB a CPU) recording only
 # lunq:EVENT; lunq_ev_off EVENT: stop, fail when the buffer overran, and
-# leave the lines in /sys/kernel/tracing/trace
+# leave the lines in /sys/kernel/tracing/trace, tracing on again (as
+# every test finds it: t-passthrough-ops, after t-bpf-policy in one boot,
+# once found it off and its block_rq_issue lines missing)
 lunq_ev_on() {
 	_tr=/sys/kernel/tracing
 	[ -d $_tr/events ] || mount -t tracefs tracefs $_tr 2>/dev/null
@@ -411,6 +413,7 @@ lunq_ev_off() {
 	_tr=/sys/kernel/tracing
 	echo 0 > $_tr/tracing_on
 	echo 0 > "$_tr/events/lunq/$1/enable"
+	echo 1 > $_tr/tracing_on
 	grep -q 'LOST\|overrun: [1-9]' $_tr/trace && fail "trace buffer overran"
 	return 0
 }

@@ -5,7 +5,7 @@
 #    build/kmod-xflush/: writes acknowledged before they are written, so
 #    they cross the next flush) must fail the replay check, or the check
 #    cannot see what it is for.  The normal module is loaded back after.
-# group: crash fault
+# group: crash
 # time-debug: 70
 # time: 60
 . "$LUNQ_SRC/tests/vm/lib.sh"

@@ -68,6 +68,7 @@ echo > $tr/trace
 echo "dev == $(($(stat -c '%t' "$sd" | sed 's/^/0x/') << 20 | $(stat -c '%T' "$sd" | sed 's/^/0x/')))" \
 	> $tr/events/block/block_rq_issue/filter
 echo 1 > $tr/events/block/block_rq_issue/enable
+echo 1 > $tr/tracing_on
 expect /usr/sbin/blkdiscard -z -o 0 -l $((2 << 20)) /dev/mapper/lq
 echo 0 > $tr/events/block/block_rq_issue/enable
 grep 'block_rq_issue' $tr/trace > /tmp/rq.txt
