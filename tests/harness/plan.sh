@@ -29,21 +29,25 @@ debug_tests() {
 		case $w in @*) pick_groups "${w#@}" ;; *) vmtests+=("$w") ;; esac
 	done
 }
+# kernel_tests "GROUPS" "NAMES" "SKIP": vmtests becomes the tests of
+# GROUPS and the tests NAMES, less the tests in SKIP
+kernel_tests() {
+	local t all
+	vmtests=()
+	# shellcheck disable=SC2086
+	pick_groups $1
+	# shellcheck disable=SC2206
+	all=("${vmtests[@]}" $2)
+	vmtests=()
+	for t in "${all[@]}"; do [[ " $3 " == *" $t "* ]] || vmtests+=("$t"); done
+}
 # matrix_tests: vmtests becomes the tests run on the other kernels
 # (less LUNQ_MATRIX_SKIP: the arena's bounded scenarios, lunq's own
 # controller and models against a computed oracle, run on 6.1 alone;
 # t-arena keeps the arena on every kernel)
 mgroups=${LUNQ_MATRIX_GROUPS-basic integrity stats throttle trace bpf}
-mskip=" ${LUNQ_MATRIX_SKIP-arena-bounds} "
 matrix_tests() {
-	local t all
-	vmtests=()
-	# shellcheck disable=SC2086
-	pick_groups $mgroups
-	# shellcheck disable=SC2206
-	all=("${vmtests[@]}" ${LUNQ_MATRIX_ONLY:-fuzz-netlink})
-	vmtests=()
-	for t in "${all[@]}"; do [[ $mskip == *" $t "* ]] || vmtests+=("$t"); done
+	kernel_tests "$mgroups" "${LUNQ_MATRIX_ONLY:-fuzz-netlink}" "${LUNQ_MATRIX_SKIP-arena-bounds}"
 }
 # newest_tests: vmtests becomes the tests run on the newest kernel
 # (scripts/bpo-kernel's 7.3): what its changes could break -- zoned
@@ -55,11 +59,7 @@ matrix_tests() {
 # which 6.1, 6.12 and RT prove
 bgroups=${LUNQ_BPO_GROUPS-bpf trace}
 newest_tests() {
-	vmtests=()
-	# shellcheck disable=SC2086
-	pick_groups $bgroups
-	# shellcheck disable=SC2206
-	vmtests+=(${LUNQ_BPO_ONLY-zoned zoned-order zoned-suspend throttle nowait fast-path live-policy iostat fuzz-netlink})
+	kernel_tests "$bgroups" "${LUNQ_BPO_ONLY-zoned zoned-order zoned-suspend throttle nowait fast-path live-policy iostat fuzz-netlink}" ""
 }
 # test_clock NAME: the clock a test runs on on 6.1: its "# clock:" line
 # (tcg: plain TCG, for checks of rates and ratios of wall time, and for
