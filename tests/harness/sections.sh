@@ -165,7 +165,7 @@ run_vm_debug() {
 		[ -z "$krel" ] || kcidb_args+=(--kernel "vm-debug=$krel")
 		echo "# debug kernel ready in $(($(date +%s) - start)) s: $line"
 		if [ -n "$debug_only" ]; then
-			debug_tests "$debug_only"
+			debug_tests "$debug_set"
 			echo "# debug kernel: ${vmtests[*]} (make test-debug runs the fault group at full length)"
 		fi
 		[ ${#vmtests[@]} -gt 0 ] || mapfile -t vmtests < <(all_tests)
