@@ -4,7 +4,7 @@
 # block's sector and exits 3.  A mixed read/write verify run under a
 # changing policy finds nothing.
 # group: bench integrity
-# time-debug: 20
+# time-debug: 25
 # time: 15
 . "$LUNQ_SRC/tests/vm/lib.sh"
 

@@ -1,7 +1,7 @@
 # A filesystem on lunq: mkfs.ext4, write files, unmount, fsck clean,
 # remount, checksums match.
 # group: integrity
-# time-debug: 20
+# time-debug: 55
 # time: 5
 . "$LUNQ_SRC/tests/vm/lib.sh"
 

@@ -13,7 +13,7 @@
 # every block intact.  bio-based dm has no request limit and io_uring
 # needs no aio-max-nr, so the only bound is the load tool's slots.
 # group: fault
-# time-debug: 65
+# time-debug: 150
 # time: 15
 . "$LUNQ_SRC/tests/vm/lib.sh"
 

@@ -21,7 +21,7 @@
 # error: with lunq's service-time model, 1 MiB IOs that null_blk must split
 # (refused for io_uring's REQ_NOWAIT and reissued) all succeed.
 # group: fault
-# time-debug: 40
+# time-debug: 60
 # time: 20
 . "$LUNQ_SRC/tests/vm/lib.sh"
 

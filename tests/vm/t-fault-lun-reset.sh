@@ -15,7 +15,7 @@
 # reads+writes; dispatched = completed + aborted = bios the lower device
 # got), idle afterwards (lower inflight "0 0").
 # group: fault
-# time-debug: 30
+# time-debug: 40
 # time: 10
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/vm/fault-lib.sh"

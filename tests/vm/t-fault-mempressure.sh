@@ -19,7 +19,7 @@
 # inflight 0 0), no IO error, no verify error; no splat (suite.sh scans
 # the kernel log; the OOM killer's report is not one).
 # group: fault
-# time-debug: 55
+# time-debug: 95
 # time: 80
 . "$LUNQ_SRC/tests/vm/lib.sh"
 

@@ -11,7 +11,7 @@
 # lunq's reads + writes of the three devices (read before removal) = the
 # tool's IOs = the lower device's diskstats; nothing in flight at the end.
 # group: fault
-# time-debug: 40
+# time-debug: 90
 # time: 15
 . "$LUNQ_SRC/tests/vm/lib.sh"
 

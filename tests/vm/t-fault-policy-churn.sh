@@ -19,7 +19,7 @@
 # the fresh-check of issue 47), that count is reported, not checked:
 # t-fault-lun-reset checks resets there.
 # group: fault
-# time-debug: 30
+# time-debug: 40
 # time: 30
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/vm/fault-lib.sh"

@@ -12,7 +12,7 @@
 # the load (lower inflight "0 0", lunq's inflight, waiting, retrying,
 # lun_inflight and pool_inflight 0).
 # group: fault
-# time-debug: 65
+# time-debug: 110
 # time: 30
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/vm/fault-lib.sh"

@@ -22,7 +22,7 @@
 # with LUNQ_FUZZ_SEED=N).  A seed that ever finds a bug goes into
 # regress_seeds below and runs every time.
 # group: fuzz
-# time-debug: 40
+# time-debug: 95
 # time: 20
 . "$LUNQ_SRC/tests/vm/lib.sh"
 

@@ -17,7 +17,7 @@
 #  - the policy is back to the start at the end, the verify load saw zero
 #    errors, lunqbench's IOs equal lunq's completed counter (io_report).
 # group: fuzz
-# time: 45
+# time: 110
 # clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
