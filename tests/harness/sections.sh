@@ -67,9 +67,9 @@ plan_vm() {
 		# end together
 		halves "${ic_tests[@]}"
 		vmtests=("${half_a[@]}")
-		lane_add vm-icount 3600
+		lane_add vm-icount "$lane_tmo"
 		vmtests=("${half_b[@]}")
-		lane_add vm-icount2 3600
+		lane_add vm-icount2 "$lane_tmo"
 	else
 		vmtests=("${ic_tests[@]}")
 		# the kernel's name in KCIDB: its release when --kdir tells it
@@ -81,7 +81,7 @@ plan_vm() {
 				{ tail -n 5 "$logs/build-kmod.log"; echo "not ok vm-kernel # dm-lunq.ko does not build for $kdir"; failed=$((failed + 1))
 				  kcidb_args+=(--failed-build "$krel=dm-lunq.ko does not build for $kdir (build/test/build-kmod.log)"); }
 		fi
-		lane_add vm-kernel-icount 3600 --kernel "$kernel" ${moddir:+--modules "$moddir"}
+		lane_add vm-kernel-icount "$lane_tmo" --kernel "$kernel" ${moddir:+--modules "$moddir"}
 	fi
 	vmtests=("${saved[@]}")
 }
@@ -112,7 +112,7 @@ plan_matrix() {
 		[ ${#tcg_tests[@]} = 0 ] || tcg_matrix+=("$rel")
 		printf '%s\n' "${tcg_tests[@]}" > "$logs/vm-$rel.tcg"
 		vmtests=("${ic_tests[@]}")
-		lane_add "vm-$rel-icount" 3600 --kernel "$KERNEL" --modules "$MODULES"
+		lane_add "vm-$rel-icount" "$lane_tmo" --kernel "$KERNEL" --modules "$MODULES"
 	done < "$logs/kernels.txt"
 	vmtests=("${saved[@]}")
 }
