@@ -21,18 +21,14 @@ pick_groups() {
 		done
 	done
 }
-# debug_tests "NAME|@GROUP|-NAME ...": vmtests becomes those tests, groups
-# expanded, less each -NAME
+# debug_tests "NAME|@GROUP|-NAME ...": vmtests becomes the groups' tests,
+# then the names, less each -NAME (kernel_tests, below)
 debug_tests() {
-	local w t less=" "
-	vmtests=()
+	local w g= n= less=
 	for w in $1; do
-		case $w in @*) pick_groups "${w#@}" ;; -*) less="$less${w#-} " ;; *) vmtests+=("$w") ;; esac
+		case $w in @*) g="$g ${w#@}" ;; -*) less="$less ${w#-}" ;; *) n="$n $w" ;; esac
 	done
-	w=
-	for t in "${vmtests[@]}"; do [[ $less == *" $t "* ]] || w="$w $t"; done
-	# shellcheck disable=SC2206
-	vmtests=($w)
+	kernel_tests "$g" "$n" "$less"
 }
 # debug_set: make test's run on the debug kernel, in quick mode: the fault
 # group but crash-disksort (688 s there in the fresh-check of 2026-12-01,
