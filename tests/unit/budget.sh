@@ -88,6 +88,18 @@ bad=
 bad=$(echo "$plan" | awk '($1 == "vm" || $1 == "vm-icount") && NF < 3 { printf " %s", $2 }')
 [ -z "$bad" ] && ok budget-declared "every VM test declares its quick-mode time" ||
 	nok budget-declared "no \"# time: N\" line in:$bad"
+# what the sets leave out, against the tests' own headers: the debug run
+# is the fault group less crash-disksort, then the smoke set; the matrix
+# leaves lunq's own scenarios to 6.1, and LUNQ_MATRIX_SKIP= brings them back
+want=$( { for f in "$top"/tests/vm/t-*.sh; do
+	grep -q '^# group:.* fault\( \|$\)' "$f" && basename "$f" .sh | sed 's/^t-//'; done |
+	grep -vx crash-disksort; echo bench-verify; echo ext4; echo fuzz-netlink; } | tr '\n' ' ')
+got=$(echo "$plan" | awk '$1 == "vm-debug" { printf "%s ", $2 }')
+m0=$(echo "$plan" | grep -c '^matrix:6.12 arena ')
+m1=$(LUNQ_MATRIX_SKIP= "$top/tests/run" --plan | grep -c '^matrix:6.12 arena ')
+[ "$got" = "$want" ] && [ "$m0" = 0 ] && [ "$m1" = 1 ] &&
+	ok budget-sets "debug run: the fault group less crash-disksort, then the smoke set; the matrix skips t-arena unless LUNQ_MATRIX_SKIP= ($m0, $m1)" ||
+	nok budget-sets "debug run '$got', want '$want'; t-arena on 6.12: $m0 (want 0), with LUNQ_MATRIX_SKIP= $m1 (want 1)"
 out=$(check "$top/tests/budget")
 tap_relay <<EOF
 $out
