@@ -11,6 +11,7 @@
 
 #include "lunq_compat.h"
 #include "lunq_core.h"
+#include "lunq_throttle_dev.h"
 #include "lunq_trace.h"
 
 /*
@@ -58,6 +59,8 @@ struct lunq_c *lunq_core_alloc(struct dm_target *ti, work_func_t dispatch,
 	lc->crtime = lc->t0;
 	lc->lun.t0 = lc->t0;
 	lunq_integ_init(&lc->integ, lc->t0);
+	lunq_span_rd_init(&lc->fast_rlen, 0, lc->t0);
+	lunq_span_rd_init(&lc->fast_busy, 0, lc->t0);
 	return lc;
 }
 
@@ -142,14 +145,14 @@ void lunq_stats_reset(struct lunq_c *lc)
 	lunq_integ_reset(&lc->integ, lc->crtime);
 	lc->win_rebase = true;		/* its window's counts are gone */
 	WRITE_ONCE(lc->host.thr.fast_max, atomic_read(&lc->host.thr.nfast));
-	lc->fast_rlen0 = lunq_stats_fast_rlen(&lc->st, lc->crtime);
+	lunq_fast_integrals_reset(lc);
 	spin_unlock_irq(&lc->lock);
 }
 
 void lunq_take_over(struct lunq_c *lc, struct lunq_c *old)
 {
 	struct lunq_integ g;
-	u64 c[5], crtime;
+	u64 c[5], crtime, rlen, busy;
 	u32 maxi, maxw;
 
 	lunq_stats_merge(&lc->st, &old->st);
@@ -163,8 +166,10 @@ void lunq_take_over(struct lunq_c *lc, struct lunq_c *old)
 	maxi = max(old->host.max_inflight, READ_ONCE(old->host.thr.fast_max));
 	maxw = old->host.max_waiting;
 	g = old->integ;
-	/* idle: the sum does not depend on the time */
-	g.rlentime += lunq_stats_fast_rlen(&old->st, 0) - old->fast_rlen0;
+	/* idle: nothing lock-free is in flight */
+	lunq_fast_integrals(old, &rlen, &busy);
+	g.rlentime += rlen;
+	g.rtime += busy;
 	crtime = old->crtime;
 	spin_unlock_irq(&old->lock);
 
@@ -184,10 +189,45 @@ void lunq_take_over(struct lunq_c *lc, struct lunq_c *old)
 	spin_unlock_irq(&lc->lock);
 }
 
+void lunq_fast_integrals(struct lunq_c *lc, u64 *rlen, u64 *busy)
+{
+	struct lunq_span io, b;
+	u64 now;
+
+	lunq_stats_fast_sum(&lc->st, &io, &b);
+	now = lunq_fast_clock();	/* after every edge the sums saw */
+	*rlen = lunq_span_rd(&lc->fast_rlen, lunq_span_value(&io, now), now,
+			     false);
+	*busy = lunq_span_rd(&lc->fast_busy, lunq_span_value(&b, now), now,
+			     true);
+}
+
+void lunq_fast_integrals_reset(struct lunq_c *lc)
+{
+	struct lunq_span io, b;
+	u64 now, r, x;
+	int k;
+
+	/*
+	 * The baselines: a half-written edge reads short (lunq_busy.h), so
+	 * of two reads the larger (modulo 2^64) is whole.
+	 */
+	for (k = 0; k < 2; k++) {
+		lunq_stats_fast_sum(&lc->st, &io, &b);
+		now = lunq_fast_clock();
+		r = lunq_span_value(&io, now);
+		x = lunq_span_value(&b, now);
+		if (!k || (s64)(r - lc->fast_rlen.base) > 0)
+			lunq_span_rd_init(&lc->fast_rlen, r, now);
+		if (!k || (s64)(x - lc->fast_busy.base) > 0)
+			lunq_span_rd_init(&lc->fast_busy, x, now);
+	}
+}
+
 void lunq_fill_stats(struct lunq_c *lc, u64 *v)
 {
 	struct lunq_host *h = &lc->host;
-	u64 now;
+	u64 now, rlen, busy;
 
 	memset(v, 0, __LUNQ_ST_MAX * sizeof(*v));
 	lunq_stats_sum(&lc->st, v);
@@ -214,10 +254,10 @@ void lunq_fill_stats(struct lunq_c *lc, u64 *v)
 	lunq_integ_update(&lc->integ, now, lc->integ.nwait, lc->integ.nact);
 	v[LUNQ_ST_SNAPTIME_NS] = now;
 	v[LUNQ_ST_WLENTIME_NS] = lc->integ.wlentime;
-	v[LUNQ_ST_RLENTIME_NS] = lc->integ.rlentime - lc->fast_rlen0 +
-				 lunq_stats_fast_rlen(&lc->st, now);
+	lunq_fast_integrals(lc, &rlen, &busy);
+	v[LUNQ_ST_RLENTIME_NS] = lc->integ.rlentime + rlen;
 	v[LUNQ_ST_WTIME_NS] = lc->integ.wtime;
-	v[LUNQ_ST_RTIME_NS] = lc->integ.rtime;
+	v[LUNQ_ST_RTIME_NS] = lc->integ.rtime + busy;
 	v[LUNQ_ST_CRTIME_NS] = lc->crtime;
 	lunq_pol_fill(&lc->pol, v, now);
 	spin_unlock_irq(&lc->lock);

@@ -83,11 +83,12 @@ struct lunq_c {
 	u64 bubble_ns;			/* bubble_ms, read without @lock */
 
 	/*
-	 * The lock-free path's active time is summed per CPU
-	 * (lunq_stats_fast_rlen() - @fast_rlen0 since the last reset); its
-	 * gate and slots are the throttle's (host.thr, lunq_throttle.h).
+	 * The lock-free path's active and busy time are summed per CPU
+	 * (lunq_busy.h), read through these since the last reset
+	 * (lunq_fast_integrals()); its gate and slots are the throttle's
+	 * (host.thr, lunq_throttle.h).
 	 */
-	u64 fast_rlen0;
+	struct lunq_span_rd fast_rlen, fast_busy;
 
 	/*
 	 * The window work (lunq_window.c), for a policy with a window
@@ -142,6 +143,14 @@ void lunq_kick(struct lunq_c *lc);
 /* The dispatcher's workqueue (module init/exit). */
 int lunq_core_init(void);
 void lunq_core_exit(void);
+
+/*
+ * The lock-free path's active time (rlentime) and busy time (rtime) since
+ * the last reset, monotone (lunq_busy.h).  Locked.
+ */
+void lunq_fast_integrals(struct lunq_c *lc, u64 *rlen, u64 *busy);
+/* Restart them from 0 (a reset, a new table).  Locked. */
+void lunq_fast_integrals_reset(struct lunq_c *lc);
 
 /* Snapshot every statistic into @v (__LUNQ_ST_MAX entries). */
 void lunq_fill_stats(struct lunq_c *lc, u64 *v);

@@ -19,18 +19,12 @@ void lunq_integ_update(struct lunq_integ *g, u64 now, u32 nwait, u32 nact)
 		g->rlentime += dt * g->nact;
 		if (g->nwait)
 			g->wtime += dt;
-		if (g->nact || g->fbusy)
+		if (g->nact)
 			g->rtime += dt;
 		g->last = now;
 	}
 	g->nwait = nwait;
 	g->nact = nact;
-}
-
-void lunq_integ_busy(struct lunq_integ *g, u64 now, bool busy)
-{
-	lunq_integ_update(g, now, g->nwait, g->nact);
-	g->fbusy = busy;
 }
 
 void lunq_integ_reset(struct lunq_integ *g, u64 now)

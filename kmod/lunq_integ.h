@@ -7,7 +7,8 @@
  *   wait   = d(wlentime) / dt     actv   = d(rlentime) / dt
  *   %w     = d(wtime) / dt        %b     = d(rtime) / dt
  *   wsvc_t = d(wlentime) / d(completed)   asvc_t = d(rlentime) / d(completed)
- * come out exactly (dt = d(snaptime)).
+ * come out exactly (dt = d(snaptime)).  The lock-free path's IOs are
+ * integrated apart, without the lock (lunq_busy.h); the target adds both.
  */
 #ifndef LUNQ_INTEG_H
 #define LUNQ_INTEG_H
@@ -17,7 +18,6 @@
 struct lunq_integ {
 	u64 last;		/* ns: integrated up to here */
 	u32 nwait, nact;	/* counts since @last */
-	bool fbusy;		/* lock-free IOs active since @last */
 	u64 wlentime;		/* integral of nwait dt, ns */
 	u64 rlentime;		/* integral of nact dt, ns */
 	u64 wtime;		/* time with nwait > 0, ns */
@@ -33,13 +33,6 @@ void lunq_integ_init(struct lunq_integ *g, u64 now);
  * (clock read outside the lock) integrates nothing.
  */
 void lunq_integ_update(struct lunq_integ *g, u64 now, u32 nwait, u32 nact);
-
-/*
- * Integrate up to @now, then count the time from @now on as busy (rtime)
- * when @busy, whatever nact is: IOs of the lock-free path are active
- * (their rlentime is summed apart, per CPU; see lunq_core.h).
- */
-void lunq_integ_busy(struct lunq_integ *g, u64 now, bool busy);
 
 /* Zero the integrals (stats reset); the counts stay. */
 void lunq_integ_reset(struct lunq_integ *g, u64 now);

@@ -115,34 +115,6 @@ static void lunq_integ_rtime_only_active(struct kunit *test)
 }
 
 /*
- * Busy time of the lock-free path (lunq_integ_busy): rtime counts while
- * busy or nact > 0, never twice; rlentime, wtime, wlentime untouched.
- */
-static void lunq_integ_busy_rtime(struct kunit *test)
-{
-	struct lunq_integ g;
-
-	lunq_integ_init(&g, 0);
-	lunq_integ_busy(&g, 10, true);		/*  10 ..  40: busy */
-	lunq_integ_update(&g, 20, 0, 2);	/*  20 ..  30: and 2 active */
-	lunq_integ_update(&g, 30, 4, 0);	/*  30 ..  60: 4 waiting */
-	lunq_integ_busy(&g, 40, false);		/*  40 ..  60: idle, waiting */
-	lunq_integ_update(&g, 60, 0, 0);
-	lunq_integ_busy(&g, 70, true);		/*  70 .. 100: busy */
-	lunq_integ_update(&g, 100, 0, 0);
-	KUNIT_EXPECT_TRUE(test, g.fbusy);
-	expect_integ(test, &g, 4 * 30ULL, 20, 30, 30 + 30);
-	lunq_integ_busy(&g, 100, false);
-	lunq_integ_update(&g, 200, 0, 0);
-	KUNIT_EXPECT_EQ(test, g.rtime, 60ULL);
-	/* a reset keeps the flag, like the counts */
-	lunq_integ_busy(&g, 200, true);
-	lunq_integ_reset(&g, 210);
-	lunq_integ_update(&g, 215, 0, 0);
-	KUNIT_EXPECT_EQ(test, g.rtime, 5ULL);
-}
-
-/*
  * Counts changing at the same instant (several updates at one now)
  * integrate only the counts in force over time.
  */
@@ -356,7 +328,6 @@ static struct kunit_case lunq_integ_cases[] = {
 	KUNIT_CASE(lunq_integ_two_waiting),
 	KUNIT_CASE_PARAM(lunq_integ_piece, pieces_gen_params),
 	KUNIT_CASE(lunq_integ_rtime_only_active),
-	KUNIT_CASE(lunq_integ_busy_rtime),
 	KUNIT_CASE(lunq_integ_same_instant),
 	KUNIT_CASE(lunq_integ_backwards_now),
 	KUNIT_CASE(lunq_integ_reset_keeps_counts),

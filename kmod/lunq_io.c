@@ -71,8 +71,8 @@ void lunq_io_send(struct lunq_c *lc, struct bio *bio)
 
 /*
  * A slot of the throttle's lock-free path (lunq_fast_enter()), two
- * clock reads per IO (here and at completion), per-CPU sums; 0 <-> 1 goes
- * through the lock (busy time).  True: @bio is remapped to the lower
+ * clock reads per IO (here and at completion), per-CPU sums, no lock
+ * (busy periods too: lunq_busy.h).  True: @bio is remapped to the lower
  * device, for dm core to send (DM_MAPIO_REMAPPED: the first send needs
  * none of lunq_io_send()'s restoring).  False: the locked path takes it.
  */
@@ -86,9 +86,6 @@ bool lunq_io_fast_map(struct lunq_c *lc, struct lunq_io *io, struct bio *bio)
 	io->flags = LUNQ_IO_FAST;
 	io->t_arrive = now;
 	io->t_sent = now;
-	this_cpu_inc(lc->st.pc->fios);
-	this_cpu_inc(lc->st.pc->fn);
-	this_cpu_sub(lc->st.pc->ft, now);
 	/* remapped here, sent by dm core on return (DM_MAPIO_REMAPPED) */
 	lunq_io_remap(lc, io, bio);
 	return true;
@@ -97,11 +94,15 @@ bool lunq_io_fast_map(struct lunq_c *lc, struct lunq_io *io, struct bio *bio)
 int lunq_io_fast_end(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
 		     blk_status_t error)
 {
-	u64 now = ktime_get_ns();
+	u64 now = lunq_fast_clock();
+	struct lunq_pcpu *p = get_cpu_ptr(lc->st.pc);
+	bool drained;
 
-	this_cpu_dec(lc->st.pc->fn);
-	this_cpu_add(lc->st.pc->ft, now);
-	lunq_fast_exit(lc, now);
+	lunq_span_close(&p->io, now);
+	drained = lunq_fast_put_slot(lc, p, now);
+	put_cpu_ptr(lc->st.pc);
+	if (drained)
+		lunq_fast_drained(lc);
 	if (io->flush && !error)
 		lunq_xflush_flushed();	/* test-only build; else nothing */
 	lunq_io_done(lc, io, bio, now, error);

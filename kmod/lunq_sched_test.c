@@ -429,33 +429,28 @@ static void lunq_throttle_fence(struct kunit *test)
 }
 
 /*
- * The lock-free path's slots: from 0 only under the lock (@first), never
- * more than the limit, the last one given back under the lock.
+ * The lock-free path's slots: from 0 too (a busy period starts at 1),
+ * never more than the limit, the last one given back says so.
  */
 static void lunq_throttle_fast_slots(struct kunit *test)
 {
 	atomic_t n = ATOMIC_INIT(0);
 	int i;
 
-	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, 3, false), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&n), 0);
-	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, 3, true), 1);
-	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, 3, false), 2);
-	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, 3, false), 3);
-	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, 3, false), -1);
-	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, 3, true), -1);
+	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, 3), 1);
+	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, 3), 2);
+	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, 3), 3);
+	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, 3), -1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&n), 3);
 	/* a lower limit taken while more are in flight: nothing more */
-	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, 2, false), -1);
-	KUNIT_EXPECT_TRUE(test, lunq_fast_put(&n));
-	KUNIT_EXPECT_TRUE(test, lunq_fast_put(&n));
+	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, 2), -1);
 	KUNIT_EXPECT_FALSE(test, lunq_fast_put(&n));
-	KUNIT_EXPECT_EQ(test, atomic_read(&n), 1);
-	atomic_set(&n, 0);
+	KUNIT_EXPECT_FALSE(test, lunq_fast_put(&n));
+	KUNIT_EXPECT_TRUE(test, lunq_fast_put(&n));
+	KUNIT_EXPECT_EQ(test, atomic_read(&n), 0);
 	/* no throttle: as many as come */
-	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, LUNQ_FAST_NOLIMIT, true), 1);
-	for (i = 2; i <= 1000; i++)
-		KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, LUNQ_FAST_NOLIMIT, false), i);
+	for (i = 1; i <= 1000; i++)
+		KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, LUNQ_FAST_NOLIMIT), i);
 }
 
 /* Lowering qdepth never touches IOs in flight; it only holds new ones. */

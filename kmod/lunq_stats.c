@@ -117,28 +117,26 @@ void lunq_stats_sum(struct lunq_stats *st, u64 *v)
 	}
 }
 
-u64 lunq_stats_fast_ios(struct lunq_stats *st)
+void lunq_stats_fast_sum(struct lunq_stats *st, struct lunq_span *io,
+			 struct lunq_span *busy)
 {
-	u64 n = 0;
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		n += READ_ONCE(per_cpu_ptr(st->pc, cpu)->fios);
-	return n;
-}
-
-u64 lunq_stats_fast_rlen(struct lunq_stats *st, u64 now)
-{
-	u64 n = 0, t = 0;
-	int cpu;
-
+	memset(io, 0, sizeof(*io));
+	memset(busy, 0, sizeof(*busy));
 	for_each_possible_cpu(cpu) {
 		struct lunq_pcpu *p = per_cpu_ptr(st->pc, cpu);
 
-		n += READ_ONCE(p->fn);
-		t += READ_ONCE(p->ft);
+		lunq_span_add_opens(io, &p->io);
+		lunq_span_add_opens(busy, &p->busy);
 	}
-	return t + n * now;
+	smp_rmb();	/* opens before closes (lunq_busy.h) */
+	for_each_possible_cpu(cpu) {
+		struct lunq_pcpu *p = per_cpu_ptr(st->pc, cpu);
+
+		lunq_span_add_closes(io, &p->io);
+		lunq_span_add_closes(busy, &p->busy);
+	}
 }
 
 /* The no-wait histogram that @kind includes, or NULL (lunq_stats.h). */

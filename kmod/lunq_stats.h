@@ -13,19 +13,18 @@
 #include <linux/atomic.h>
 #include <linux/blk_types.h>
 #include "lunq_hist.h"
+#include "lunq_busy.h"
 #include "uapi/lunq.h"
 
 /* Per-CPU counters, indexed by enum lunq_stat (only the hot ones used). */
 struct lunq_pcpu {
 	u64 v[__LUNQ_ST_MAX];
 	/*
-	 * The lock-free path's active time (lunq_core.h): per IO, at send
-	 * fn += 1, ft -= t; at completion fn -= 1, ft += t.  Summed over the
-	 * CPUs (modulo 2^64), ft + fn * now is the integral of its IOs in
-	 * flight up to now.  Never zeroed: a reset keeps a baseline.
+	 * The lock-free path's integrals (lunq_busy.h): @io its IOs from send
+	 * to completion (rlentime; its opens count the IOs it sent), @busy
+	 * its busy periods (rtime).  Never zeroed: a reset keeps baselines.
 	 */
-	u64 fn, ft;
-	u64 fios;		/* IOs sent lock-free, never zeroed */
+	struct lunq_span io, busy;
 };
 
 struct lunq_hist_live {
@@ -72,11 +71,9 @@ static inline void lunq_stats_inc(struct lunq_stats *st, enum lunq_stat s)
 
 void lunq_stats_done(struct lunq_stats *st, const struct lunq_done *d);
 
-/* IOs the lock-free path sent since the table was created. */
-u64 lunq_stats_fast_ios(struct lunq_stats *st);
-
-/* The lock-free path's active-time integral up to @now (ns). */
-u64 lunq_stats_fast_rlen(struct lunq_stats *st, u64 now);
+/* The lock-free path's integrals, summed over the CPUs (lunq_busy.h). */
+void lunq_stats_fast_sum(struct lunq_stats *st, struct lunq_span *io,
+			 struct lunq_span *busy);
 
 /* Sum the per-CPU counters into @v (__LUNQ_ST_MAX entries, added to). */
 void lunq_stats_sum(struct lunq_stats *st, u64 *v);

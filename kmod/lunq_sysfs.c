@@ -107,6 +107,14 @@ static ssize_t len_show(struct kobject *kobj, struct kobj_attribute *a,
 		(unsigned long long)lc->ti->len));
 }
 
+static u64 lunq_fast_ios(struct lunq_c *lc)
+{
+	struct lunq_span io, busy;
+
+	lunq_stats_fast_sum(&lc->st, &io, &busy);
+	return lunq_span_opened(&io);
+}
+
 /* The lock-free path: open now (1/0), IOs it sent since the table. */
 static ssize_t fast_path_show(struct kobject *kobj, struct kobj_attribute *a,
 			      char *buf)
@@ -115,7 +123,7 @@ static ssize_t fast_path_show(struct kobject *kobj, struct kobj_attribute *a,
 
 	return LUNQ_WITH_LC(kobj, lc, sysfs_emit(buf, "%d %llu\n",
 		READ_ONCE(lc->host.thr.fast_lim) != 0,
-		(unsigned long long)lunq_stats_fast_ios(&lc->st)));
+		(unsigned long long)lunq_fast_ios(lc)));
 }
 
 /* ---- policy ---- */

@@ -16,10 +16,11 @@
  * The lock-free path (lunq_throttle_dev.c): open while @fast_lim is not 0,
  * its value then the live depth (LUNQ_FAST_NOLIMIT for 0): one word, so a
  * reader never pairs an open path with another period's depth.  @nfast
- * counts its IOs in flight (at most @fast_lim, lunq_fast_take()); it only
- * leaves or reaches 0 under the device's lock, where busy time starts and
- * ends.  When the path closes with IOs in flight, @held keeps every slot
- * of the locked path taken until the last of them completes.
+ * counts its IOs in flight (at most @fast_lim, lunq_fast_take()), without
+ * the lock: the IO that takes it from 0 to 1 starts a busy period, the one
+ * that takes it from 1 to 0 ends it (lunq_busy.h).  When the path closes
+ * with IOs in flight, @held keeps every slot of the locked path taken
+ * until the last of them completes (it takes the lock then).
  *
  * KUnit: lunq_sched_test.c (admission through the host), lunq_pol_test.c
  * (the store and its log).
@@ -76,18 +77,15 @@ static inline bool lunq_throttle_admits(const struct lunq_throttle *t,
 /*
  * The lock-free path's admission: take a slot of @n, at most @lim
  * (LUNQ_FAST_NOLIMIT: no limit).  One fully ordered cmpxchg.  Returns the
- * new count when a slot was taken; 0 when @n was 0 (the first IO takes its
- * slot under the device lock: busy time starts there); -1 when all @lim
- * are taken (the IO goes to the locked path, which closes this one and
- * makes it wait).  @first (under the lock): take a slot from 0 too.
+ * new count when a slot was taken (1: a busy period starts); -1 when all
+ * @lim are taken (the IO goes to the locked path, which closes this one
+ * and makes it wait).
  */
-static inline int lunq_fast_take(atomic_t *n, u32 lim, bool first)
+static inline int lunq_fast_take(atomic_t *n, u32 lim)
 {
 	int v = atomic_read(n);
 
 	do {
-		if (!v && !first)
-			return 0;
 		if ((u32)v >= lim)
 			return -1;
 	} while (!atomic_try_cmpxchg(n, &v, v + 1));
@@ -95,18 +93,12 @@ static inline int lunq_fast_take(atomic_t *n, u32 lim, bool first)
 }
 
 /*
- * Give back a slot of @n.  False when it is the last one: that one is
- * given back under the device lock (busy time ends, held slots free).
+ * Give back a slot of @n (fully ordered).  True when it was the last one:
+ * the busy period ends.
  */
 static inline bool lunq_fast_put(atomic_t *n)
 {
-	int v = atomic_read(n);
-
-	do {
-		if (v == 1)
-			return false;
-	} while (!atomic_try_cmpxchg(n, &v, v - 1));
-	return true;
+	return atomic_dec_return(n) == 0;
 }
 
 /*

@@ -87,7 +87,7 @@ void lunq_fast_close(struct lunq_c *lc)
 	/*
 	 * Pairs with the fully ordered cmpxchg in lunq_fast_take(): an IO
 	 * that still saw the path open is counted in @nfast here, and holds
-	 * the slots until the last such IO completes (lunq_fast_edge()).
+	 * the slots until the last such IO completes (lunq_fast_drained()).
 	 */
 	smp_mb();
 	if (atomic_read(&t->nfast))
@@ -98,38 +98,38 @@ void lunq_fast_close(struct lunq_c *lc)
 }
 
 /*
- * @nfast from 0 to 1 (@up: the count now, 0 when the path closed
- * meanwhile) or from 1 to 0, under the lock: busy time starts or ends at
- * @now (read before the lock; an earlier time than the last integrated
- * one counts as that), held slots are freed.
+ * The last lock-free IO gave its slot back after the path closed: free the
+ * slots it held for the locked path (lunq_fast_close()).
  */
-int lunq_fast_edge(struct lunq_c *lc, bool up, u64 now)
+void lunq_fast_drained(struct lunq_c *lc)
 {
 	struct lunq_throttle *t = &lc->host.thr;
 	unsigned long flags;
 	bool kick = false;
-	int n = 0;
 
 	spin_lock_irqsave(&lc->lock, flags);
-	if (up) {
-		/* 0 -> 1 only here, and only while the path is open */
-		if (t->fast_lim)
-			n = max(lunq_fast_take(&t->nfast, t->fast_lim, true), 0);
-		if (n == 1)
-			lunq_integ_busy(&lc->integ, now, true);
-	} else if (atomic_dec_return(&t->nfast) == 0) {
-		lunq_integ_busy(&lc->integ, now, false);
-		if (t->held) {
-			t->held = false;
-			kick = lunq_host_needs_kick(&lc->host);
-			lunq_account(lc, now);
-			lunq_arm_timer(lc);
-		}
+	if (t->held && !atomic_read(&t->nfast)) {
+		u64 now = ktime_get_ns();
+
+		t->held = false;
+		kick = lunq_host_needs_kick(&lc->host);
+		lunq_account(lc, now);
+		lunq_arm_timer(lc);
 	}
 	spin_unlock_irqrestore(&lc->lock, flags);
 	if (kick)
 		lunq_kick(lc);
-	return n;
+}
+
+/* An IO took a slot of a path that closed meanwhile: it gives it back. */
+void lunq_fast_bail(struct lunq_c *lc)
+{
+	u64 now = lunq_fast_clock();
+	bool drained = lunq_fast_put_slot(lc, get_cpu_ptr(lc->st.pc), now);
+
+	put_cpu_ptr(lc->st.pc);
+	if (drained)
+		lunq_fast_drained(lc);
 }
 
 void lunq_fast_max(struct lunq_throttle *t, u32 n)

@@ -3,7 +3,7 @@
  * dm-lunq's throttle, the device's side: the only writer of the live
  * depth (lunq_throttle_set(): logged, traced, an event and a blktrace
  * note), the lock-free path's gate kept in step with the device, and its
- * edges (the first IO in, the last one out, under the device lock).  The
+ * slots (lock-free; busy periods: lunq_busy.h).  The
  * pure part -- the depth, the admission checks -- is lunq_throttle.h.
  *
  * Every caller holds the device lock (struct lunq_c's @lock) unless it
@@ -33,50 +33,73 @@ void lunq_update_fast(struct lunq_c *lc);
 /* Close the lock-free path (an IO found its slots taken). */
 void lunq_fast_close(struct lunq_c *lc);
 /* The lock-free path's slow parts (lunq_throttle_dev.c). */
-int lunq_fast_edge(struct lunq_c *lc, bool up, u64 now);
+void lunq_fast_drained(struct lunq_c *lc);
+void lunq_fast_bail(struct lunq_c *lc);
 void lunq_fast_max(struct lunq_throttle *t, u32 n);
 
-/* Lock-free: one lock-free IO less at @now; the last one takes the lock. */
-static inline void lunq_fast_exit(struct lunq_c *lc, u64 now)
+/*
+ * The lock-free path's clock: its IOs' send and completion times, the
+ * edges of its busy periods, and what its integrals are read at
+ * (lunq_fast_integrals()).
+ */
+static inline u64 lunq_fast_clock(void)
 {
-	if (!lunq_fast_put(&lc->host.thr.nfast))
-		lunq_fast_edge(lc, false, now);
+	return ktime_get_ns();
+}
+
+/*
+ * Lock-free, this CPU's statistics @p (preemption off): give back a
+ * lock-free IO's slot at @now; the last one ends the busy period.  True
+ * when the path closed meanwhile: then call lunq_fast_drained() (it takes
+ * the lock: after preemption is on again).
+ */
+static inline bool lunq_fast_put_slot(struct lunq_c *lc, struct lunq_pcpu *p,
+				      u64 now)
+{
+	struct lunq_throttle *t = &lc->host.thr;
+
+	if (!lunq_busy_put(&t->nfast, &p->busy, now))
+		return false;
+	/*
+	 * Pairs with smp_mb() in lunq_fast_close(): either it saw this slot
+	 * given back, or this sees the path closed (and frees what it held).
+	 */
+	return unlikely(!READ_ONCE(t->fast_lim));
 }
 
 /*
  * Lock-free (no lock held): take a slot for an IO at @lba (LUNQ_NO_LBA:
- * none, e.g. an empty flush) at *@now (read here).  False: the path is
+ * none, e.g. an empty flush) at *@now (read here), and open its active
+ * time (and a busy period, when it is the first).  False: the path is
  * closed or full, the locked path takes the IO.  Inline in the IO path:
- * one fully ordered cmpxchg on @nfast (lunq_fast_take()); 0 <-> 1 goes
- * through the lock (busy time).
+ * one fully ordered cmpxchg on @nfast (lunq_fast_take()).
  */
 static inline bool lunq_fast_enter(struct lunq_c *lc, u64 lba, u64 *now)
 {
 	struct lunq_throttle *t = &lc->host.thr;
 	u32 lim = READ_ONCE(t->fast_lim);
-	int v = lim ? lunq_fast_take(&t->nfast, lim, false) : -1;
+	int v = lim ? lunq_fast_take(&t->nfast, lim) : -1;
+	struct lunq_pcpu *p;
 
 	if (v < 0)
 		return false;	/* closed, or every slot taken */
-	/* before the edge's lock: the clock is slow in some VMs (HPET) */
-	*now = ktime_get_ns();
-	if (!v) {
-		/* 0 -> 1: the path is checked under the lock there */
-		v = lunq_fast_edge(lc, true, *now);
-		if (!v)
-			return false;
-	} else {
-		/*
-		 * Pairs with smp_mb() in lunq_fast_close(): if the path
-		 * closed before the cmpxchg, this sees it and gives the slot
-		 * back; if it opened again meanwhile, with its own depth.
-		 */
-		lim = READ_ONCE(t->fast_lim);
-		if (unlikely(!lim || (u32)v > lim)) {
-			lunq_fast_exit(lc, *now);
-			return false;
-		}
+	*now = lunq_fast_clock();
+	p = get_cpu_ptr(lc->st.pc);
+	if (v == 1)
+		lunq_span_open(&p->busy, *now);
+	/*
+	 * Pairs with smp_mb() in lunq_fast_close(): if the path closed
+	 * before the cmpxchg, this sees it and gives the slot back; if it
+	 * opened again meanwhile, with its own depth.
+	 */
+	lim = READ_ONCE(t->fast_lim);
+	if (unlikely(!lim || (u32)v > lim)) {
+		put_cpu_ptr(lc->st.pc);
+		lunq_fast_bail(lc);
+		return false;
 	}
+	lunq_span_open(&p->io, *now);
+	put_cpu_ptr(lc->st.pc);
 	if (unlikely((u32)v > READ_ONCE(t->fast_max)))
 		lunq_fast_max(t, v);
 	if (lba != LUNQ_NO_LBA)

@@ -143,7 +143,7 @@ void lunq_win_work(struct work_struct *work)
 	struct lunq_win *w = &lc->win;
 	struct lunq_pol_window s = { 0 };
 	u64 v[__LUNQ_ST_MAX] = { 0 };
-	u64 now, ios, wtime, qfull, rlen;
+	u64 now, ios, wtime, qfull, rlen, busy;
 	bool rebase = false, ready = false, idle = false, kick = false;
 	u32 d, was;
 
@@ -162,8 +162,8 @@ void lunq_win_work(struct work_struct *work)
 	}
 	lunq_integ_update(&lc->integ, now, lc->integ.nwait, lc->integ.nact);
 	wtime = lc->integ.wtime;
-	rlen = lc->integ.rlentime - lc->fast_rlen0 +
-	       lunq_stats_fast_rlen(&lc->st, now);
+	lunq_fast_integrals(lc, &rlen, &busy);
+	rlen += lc->integ.rlentime;
 	if (lc->lun.pool) {
 		lunq_win_pool_view(lc, wtime != w->view_wtime ||
 				   lc->integ.nwait);

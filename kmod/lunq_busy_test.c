@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for dm-lunq's lock-free integrals (lunq_busy.h): busy
+ * periods and active time from per-CPU edge sums, half-written edges seen
+ * by a reader, and edges racing on every CPU against a reader.
+ */
+#include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/kthread.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/delay.h>
+#include <linux/completion.h>
+#include "lunq_busy.h"
+#include "lunq_throttle.h"
+
+#define NCPU 3
+
+/* Sum the CPUs @c into one. */
+static struct lunq_span sum_of(const struct lunq_span *c, int n)
+{
+	struct lunq_span s = { 0 };
+	int i;
+
+	for (i = 0; i < n; i++)
+		lunq_span_add_opens(&s, &c[i]);
+	for (i = 0; i < n; i++)
+		lunq_span_add_closes(&s, &c[i]);
+	return s;
+}
+
+static u64 value_of(const struct lunq_span *c, int n, u64 now)
+{
+	struct lunq_span s = sum_of(c, n);
+
+	return lunq_span_value(&s, now);
+}
+
+/* Periods on one CPU: closed ones add t1 - t0, an open one now - t0. */
+static void lunq_busy_one_cpu(struct kunit *test)
+{
+	struct lunq_span c[1] = { { 0 } };
+
+	KUNIT_EXPECT_EQ(test, value_of(c, 1, 1000), 0ULL);
+	lunq_span_open(&c[0], 100);
+	KUNIT_EXPECT_EQ(test, value_of(c, 1, 130), 30ULL);
+	lunq_span_close(&c[0], 150);
+	KUNIT_EXPECT_EQ(test, value_of(c, 1, 150), 50ULL);
+	KUNIT_EXPECT_EQ(test, value_of(c, 1, 999), 50ULL);
+	lunq_span_open(&c[0], 1000);
+	KUNIT_EXPECT_EQ(test, value_of(c, 1, 1007), 57ULL);
+	KUNIT_EXPECT_EQ(test, lunq_span_opened(&c[0]), 2ULL);
+}
+
+/*
+ * Opened on one CPU, closed on another (the usual case: completions come
+ * where the device answers), and several open at once (active time).
+ */
+static void lunq_busy_across_cpus(struct kunit *test)
+{
+	struct lunq_span c[NCPU] = { { 0 } };
+
+	lunq_span_open(&c[0], 10);	/* IO a: 10 .. 40 */
+	lunq_span_open(&c[1], 20);	/* IO b: 20 .. 25 */
+	lunq_span_close(&c[2], 25);
+	KUNIT_EXPECT_EQ(test, value_of(c, NCPU, 30), 20ULL + 5);
+	lunq_span_close(&c[1], 40);
+	KUNIT_EXPECT_EQ(test, value_of(c, NCPU, 100), 30ULL + 5);
+	/* a counter wraps on each CPU; the sum does not care */
+	KUNIT_EXPECT_NE(test, c[1].ot, 0ULL);
+}
+
+/*
+ * A reader that sees an edge half written reads short, never long: the
+ * open's time before its count, the close's count before its time.  The
+ * reader's view holds its last answer then, and catches up after.
+ */
+static void lunq_busy_half_edges(struct kunit *test)
+{
+	struct lunq_span c[2] = { { 0 } };
+	struct lunq_span_rd r;
+	u64 v;
+
+	lunq_span_rd_init(&r, 0, 0);
+	lunq_span_open(&c[0], 100);
+	KUNIT_EXPECT_EQ(test, lunq_span_rd(&r, value_of(c, 2, 120), 120, true),
+			20ULL);
+	lunq_span_close(&c[1], 150);
+	KUNIT_EXPECT_EQ(test, lunq_span_rd(&r, value_of(c, 2, 160), 160, true),
+			50ULL);
+	/* an open half written (time, not count) at 200 */
+	c[1].ot -= 200;
+	v = value_of(c, 2, 210);
+	KUNIT_EXPECT_LT(test, (s64)(v - 50), 0LL);	/* short: far below */
+	KUNIT_EXPECT_EQ(test, lunq_span_rd(&r, v, 210, true), 50ULL);
+	c[1].on++;
+	KUNIT_EXPECT_EQ(test, lunq_span_rd(&r, value_of(c, 2, 230), 230, true),
+			80ULL);
+	/* a close half written (count, not time) at 240 */
+	c[0].cn++;
+	v = value_of(c, 2, 250);
+	KUNIT_EXPECT_LT(test, (s64)(v - 80), 0LL);
+	KUNIT_EXPECT_EQ(test, lunq_span_rd(&r, v, 250, true), 80ULL);
+	c[0].ct += 240;
+	KUNIT_EXPECT_EQ(test, lunq_span_rd(&r, value_of(c, 2, 260), 260, true),
+			90ULL);
+	/* the close seen before its open (another CPU's, read first): short */
+	lunq_span_close(&c[0], 300);
+	v = value_of(c, 2, 310) - (0 - 300ULL) - 1 * 310;	/* no open */
+	KUNIT_EXPECT_EQ(test, lunq_span_rd(&r, v, 310, true), 90ULL);
+	lunq_span_open(&c[1], 280);
+	KUNIT_EXPECT_EQ(test, lunq_span_rd(&r, value_of(c, 2, 320), 320, true),
+			110ULL);
+}
+
+/*
+ * The view: monotone; a busy time grows by at most the time elapsed, an
+ * active time (several IOs at once) by more; a reset is a new baseline.
+ */
+static void lunq_busy_reader_bounds(struct kunit *test)
+{
+	struct lunq_span_rd r;
+
+	lunq_span_rd_init(&r, 1000, 50);
+	KUNIT_EXPECT_EQ(test, lunq_span_rd(&r, 1010, 60, true), 10ULL);
+	/* too much for 10 ns: clamped to 10 more */
+	KUNIT_EXPECT_EQ(test, lunq_span_rd(&r, 1100, 70, true), 20ULL);
+	/* later, still within what the time allows: caught up */
+	KUNIT_EXPECT_EQ(test, lunq_span_rd(&r, 1100, 200, true), 100ULL);
+	/* less than before: held */
+	KUNIT_EXPECT_EQ(test, lunq_span_rd(&r, 1090, 210, true), 100ULL);
+	/* a clock read earlier than the last: no time, no growth */
+	KUNIT_EXPECT_EQ(test, lunq_span_rd(&r, 1110, 205, true), 100ULL);
+	KUNIT_EXPECT_EQ(test, lunq_span_rd(&r, 1110, 215, true), 110ULL);
+	/* active time: 32 IOs over 10 ns */
+	lunq_span_rd_init(&r, 0, 0);
+	KUNIT_EXPECT_EQ(test, lunq_span_rd(&r, 320, 10, false), 320ULL);
+	KUNIT_EXPECT_EQ(test, lunq_span_rd(&r, 300, 11, false), 320ULL);
+	/* a baseline near the wrap */
+	lunq_span_rd_init(&r, (u64)-5, 0);
+	KUNIT_EXPECT_EQ(test, lunq_span_rd(&r, 5, 10, true), 10ULL);
+}
+
+/*
+ * Edges racing on every online CPU, as the lock-free path makes them: a
+ * shared slot count, the 0 -> 1 taker opens a busy period, the 1 -> 0
+ * giver closes it (lunq_busy_put()); a shared counter is the clock (every read a new
+ * tick).  A reader on this CPU checks the view is monotone and never
+ * faster than the clock; at the end the view equals the exact sum of
+ * the periods, each worker's own tally of its edges.
+ */
+struct race {
+	atomic_t n;
+	atomic64_t clock;
+	struct lunq_span __percpu *busy, *io;
+	atomic64_t tally;	/* sum of t1 - t0 of the periods */
+	atomic_t running;
+	int rounds;
+};
+
+static int race_worker(void *data)
+{
+	struct race *rc = data;
+	int i;
+
+	for (i = 0; i < rc->rounds; i++) {
+		int v = lunq_fast_take(&rc->n, LUNQ_FAST_NOLIMIT);
+		u64 t0 = atomic64_inc_return(&rc->clock), t1;
+		struct lunq_span *p = get_cpu_ptr(rc->busy);
+
+		if (v == 1) {
+			lunq_span_open(p, t0);
+			atomic64_sub(t0, &rc->tally);
+		}
+		lunq_span_open(this_cpu_ptr(rc->io), t0);
+		put_cpu_ptr(rc->busy);
+		if (i % 7 == 0)
+			cond_resched();
+		t1 = atomic64_inc_return(&rc->clock);
+		p = get_cpu_ptr(rc->busy);
+		lunq_span_close(this_cpu_ptr(rc->io), t1);
+		if (lunq_busy_put(&rc->n, p, t1))
+			atomic64_add(t1, &rc->tally);
+		put_cpu_ptr(rc->busy);
+	}
+	atomic_dec(&rc->running);
+	return 0;
+}
+
+static struct lunq_span race_sum(struct lunq_span __percpu *pc)
+{
+	struct lunq_span s = { 0 };
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		lunq_span_add_opens(&s, per_cpu_ptr(pc, cpu));
+	smp_rmb();
+	for_each_possible_cpu(cpu)
+		lunq_span_add_closes(&s, per_cpu_ptr(pc, cpu));
+	return s;
+}
+
+static void lunq_busy_race(struct kunit *test)
+{
+	struct race *rc = kunit_kzalloc(test, sizeof(*rc), GFP_KERNEL);
+	struct lunq_span_rd r, ra;
+	u64 last = 0, lasta = 0, lastnow = 0, reads = 0;
+	struct lunq_span s, a;
+	int cpu, workers = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, rc);
+	rc->busy = alloc_percpu(struct lunq_span);
+	rc->io = alloc_percpu(struct lunq_span);
+	KUNIT_ASSERT_TRUE(test, rc->busy && rc->io);
+	rc->rounds = 200000;
+	lunq_span_rd_init(&r, 0, 0);
+	lunq_span_rd_init(&ra, 0, 0);
+	for_each_online_cpu(cpu) {
+		struct task_struct *k;
+
+		if (workers == 4)
+			break;
+		k = kthread_create(race_worker, rc, "lunq_busy/%d", cpu);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(k));
+		kthread_bind(k, cpu);
+		atomic_inc(&rc->running);
+		workers++;
+		wake_up_process(k);
+	}
+	while (atomic_read(&rc->running)) {
+		u64 now, v, va;
+
+		s = race_sum(rc->busy);
+		a = race_sum(rc->io);
+		now = atomic64_inc_return(&rc->clock);
+		v = lunq_span_rd(&r, lunq_span_value(&s, now), now, true);
+		va = lunq_span_rd(&ra, lunq_span_value(&a, now), now, false);
+		KUNIT_EXPECT_GE(test, v, last);
+		KUNIT_EXPECT_LE(test, v - last, now - lastnow);
+		KUNIT_EXPECT_GE(test, va, lasta);
+		last = v;
+		lasta = va;
+		lastnow = now;
+		reads++;
+		cond_resched();
+	}
+	s = race_sum(rc->busy);
+	a = race_sum(rc->io);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rc->n), 0);
+	KUNIT_EXPECT_EQ(test, s.on, s.cn);	/* every period closed */
+	KUNIT_EXPECT_EQ(test, a.on, (u64)workers * rc->rounds);
+	KUNIT_EXPECT_EQ(test, a.cn, a.on);
+	/* idle: the value does not depend on the time; it is the tally */
+	KUNIT_EXPECT_EQ(test, lunq_span_value(&s, 0),
+			(u64)atomic64_read(&rc->tally));
+	/* the view: the sum, or ahead by what an edge's writes took */
+	last = lunq_span_rd(&r, lunq_span_value(&s, 0),
+			    atomic64_read(&rc->clock), true);
+	KUNIT_EXPECT_GE(test, last, (u64)atomic64_read(&rc->tally));
+	KUNIT_EXPECT_LE(test, last - atomic64_read(&rc->tally),
+			(u64)atomic64_read(&rc->clock) / 100);
+	/* every IO lasted at least one tick, and they overlapped */
+	KUNIT_EXPECT_GE(test, lunq_span_value(&a, 0), (u64)workers * rc->rounds);
+	KUNIT_EXPECT_LE(test, lunq_span_value(&s, 0),
+			(u64)atomic64_read(&rc->clock));
+	kunit_info(test, "%d workers, %llu reads, busy %llu (view %llu) of %llu ticks, %llu opens\n",
+		   workers, reads, lunq_span_value(&s, 0), last,
+		   (u64)atomic64_read(&rc->clock), s.on);
+	free_percpu(rc->busy);
+	free_percpu(rc->io);
+}
+
+static struct kunit_case lunq_busy_cases[] = {
+	KUNIT_CASE(lunq_busy_one_cpu),
+	KUNIT_CASE(lunq_busy_across_cpus),
+	KUNIT_CASE(lunq_busy_half_edges),
+	KUNIT_CASE(lunq_busy_reader_bounds),
+	KUNIT_CASE_SLOW(lunq_busy_race),
+	{}
+};
+
+static struct kunit_suite lunq_busy_suite = {
+	.name = "lunq_busy",
+	.test_cases = lunq_busy_cases,
+};
+
+kunit_test_suites(&lunq_busy_suite);
+
+MODULE_LICENSE("GPL");
