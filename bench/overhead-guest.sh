@@ -7,6 +7,9 @@
 # Part A: 4 KiB randread, libaio, direct, QD32, one job, on a null_blk
 #   (1 GiB, not memory backed, default softirq completions) through
 #   dm-linear and through lunq (no options).  CPU-bound: IOPS shows the cost.
+#   Then dm-linear against the floor (bench/floor's lunq_floor target, when
+#   built: a remap with per-bio data and end_io), so lunq's cost reads
+#   "floor + N instructions per IO".
 # Part B: the same reads, QD256 x 8 jobs (2048 outstanding), through lunq
 #   qdepth:8 sched:fifo and qdepth:8 sched:disksort on a second null_blk
 #   whose completions take B_CNSEC (timer): the 8 slots are the bottleneck,
@@ -213,6 +216,7 @@ json_part() {
 	printf '\n  }'
 }
 
+floor=0
 echo "overhead benchmark: kernel $(uname -r), accel $accel, $(nproc) CPUs, $rounds rounds, ${runtime} s per run, $(fio --version)"
 start=$(date +%s)
 
@@ -221,18 +225,31 @@ if has a; then
 	sz=$(sectors "$nb")
 	dm_create ovh_linear "0 $sz linear $nb 0" || exit 1
 	dm_create ovh_lunq "0 $sz lunq $nb 0" || exit 1
+	# the floor (bench/floor): a remap with per-bio data and end_io
+	floor_ko=$LUNQ_SRC/build/floor/$(uname -r)/dm-lunq-floor.ko floor=0
+	if [ -f "$floor_ko" ] && insmod "$floor_ko" && dm_create ovh_floor "0 $sz lunq_floor $nb 0"; then
+		floor=1
+	else
+		note "no floor: $floor_ko not built or not loaded (bench/floor/build.sh)"
+	fi
 	echo
 	echo "== Part A: dm-linear vs lunq (no options), 4 KiB randread QD$A_QD x 1 job, ${runtime} s per run"
 	note "null_blk $nb: $NB_MB MiB, not memory backed, irqmode $(cat $CFG/ovh_nb/irqmode), completion_nsec $(cat $CFG/ovh_nb/completion_nsec)"
-	for d in ovh_linear ovh_lunq; do
+	for d in ovh_linear ovh_lunq $([ $floor = 1 ] && echo ovh_floor); do
 		w=$(fio_run /dev/mapper/$d $A_QD 1 $WARMUP) || exit 1
 		note "warm-up $d: ${w% *} IOPS, ${w#* } us/IO"
 	done
 	run_part A linear /dev/mapper/ovh_linear lunq /dev/mapper/ovh_lunq $A_QD 1 || exit 1
 	report A linear lunq
+	if [ $floor = 1 ]; then
+		echo "-- the floor: dm-linear vs lunq_floor (bench/floor: a remap with per-bio data and end_io)"
+		run_part F linear /dev/mapper/ovh_linear floor /dev/mapper/ovh_floor $A_QD 1 || exit 1
+		report F linear floor
+	fi
 	profile linear /dev/mapper/ovh_linear $A_QD 1 && profile lunq /dev/mapper/ovh_lunq $A_QD 1 || exit 1
 	note "lunq status after part A: $(dmsetup status ovh_lunq | cut -d' ' -f4-13)"
 	dm_remove ovh_linear && dm_remove ovh_lunq || exit 1
+	[ $floor = 0 ] || { dm_remove ovh_floor && rmmod dm_lunq_floor; } || exit 1
 fi
 
 if has b; then
@@ -311,6 +328,13 @@ if has a; then
 	printf '%s; median linear %.2f, lunq %.2f us/IO\n' "$(summary "overhead: lunq/linear CPU per IO" "$A_src")" "${A_scb%% *}" "${A_scx%% *}"
 	[ "$accel" = icount ] && printf '%s; linear %s, lunq %s instructions per IO\n' \
 		"$(summary "overhead: lunq/linear instructions per IO" "$A_srn")" "$(instr "${A_sib%% *}")" "$(instr "${A_six%% *}")"
+	if [ $floor = 1 ] && [ "$accel" = icount ]; then
+		printf '%s; linear %s, floor %s instructions per IO\n' \
+			"$(summary "overhead: floor/linear instructions per IO" "$F_srn")" "$(instr "${F_sib%% *}")" "$(instr "${F_six%% *}")"
+		awk -v l="$(instr "${A_six%% *}")" -v f="$(instr "${F_six%% *}")" -v d="$(instr "${A_sib%% *}")" 'BEGIN {
+			printf "overhead: lunq = floor + %d instructions per IO (floor = dm-linear + %d; lunq = dm-linear + %d, +%.2f%%)\n",
+				l - f, f - d, l - d, (l - d) * 100 / d }'
+	fi
 fi
 if has b; then
 	printf '%s; median IOPS fifo %.0f, disksort %.0f\n' "$(summary "wait queue: disksort/fifo IOPS" "$B_sri")" "${B_sib%% *}" "${B_six%% *}"
@@ -338,6 +362,8 @@ j=$LUNQ_OUT/overhead.json
 	printf '  "rounds": %s,\n  "runtime_s": %s,\n  "seconds": %s' "$rounds" "$runtime" "$secs"
 	has a && json_part A a linear lunq \
 		"randread bs=4k iodepth=$A_QD numjobs=1 libaio direct; null_blk softirq completions" ""
+	has a && [ $floor = 1 ] && json_part F a_floor linear floor \
+		"randread bs=4k iodepth=$A_QD numjobs=1 libaio direct; null_blk softirq completions; bench/floor's lunq_floor" ""
 	has b && json_part B b fifo disksort \
 		"randread bs=4k iodepth=$B_QD numjobs=$B_JOBS libaio direct; null_blk timer completions $B_CNSEC ns" \
 		"$(printf '\n    "qdepth": %s,\n    "waiting_sample": {"fifo": %s, "disksort": %s},' \

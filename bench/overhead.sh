@@ -7,6 +7,8 @@
 #   Part A  4 KiB randread, libaio, direct, QD32, 1 job on a 1 GiB null_blk
 #           (not memory backed): dm-linear vs lunq with no options (its
 #           statistics are always on).  CPU-bound.  Reports lunq/linear.
+#           Then dm-linear vs the floor (bench/floor: a remap with per-bio
+#           data and end_io, built here): lunq = floor + N instructions.
 #   Part B  the same reads at QD256 x 8 jobs through lunq qdepth:8 with
 #           sched:fifo vs sched:disksort, on a null_blk with 1 ms timer
 #           completions: the 8 slots are the bottleneck and ~2040 bios
@@ -72,6 +74,10 @@ done
 [[ $part =~ ^[abc]+$ ]] || { echo "bench/overhead.sh: --part takes letters of a, b, c (e.g. ac)" >&2; exit 2; }
 
 [ -f "$top/build/kmod/$("$top/scripts/kver")/kmod/dm-lunq.ko" ] || make -C "$top" || exit 1
+# the floor of part A (bench/floor): built here; without it part A says so
+case $part in *a*) "$top/bench/floor/build.sh" > /dev/null ||
+	echo "bench/overhead.sh: warning: bench/floor/build.sh failed: part A without its floor" >&2 ;;
+esac
 
 [ ${#prof[@]} = 0 ] || command -v perf > /dev/null ||
 	{ echo "bench/overhead.sh: --profile needs perf on the host (apt install linux-perf); the VM takes it from there" >&2; exit 2; }

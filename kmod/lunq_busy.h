@@ -96,7 +96,7 @@ static inline void lunq_span_add_opens(struct lunq_span *sum,
 				       const struct lunq_span *s)
 {
 	sum->on += READ_ONCE(s->on);
-	smp_rmb();
+	smp_rmb();	/* n before t: pairs with lunq_span_open()'s smp_wmb() */
 	sum->ot += READ_ONCE(s->ot);
 }
 
@@ -104,7 +104,7 @@ static inline void lunq_span_add_closes(struct lunq_span *sum,
 					const struct lunq_span *s)
 {
 	sum->ct += READ_ONCE(s->ct);
-	smp_rmb();
+	smp_rmb();	/* t before n: pairs with lunq_span_close()'s smp_wmb() */
 	sum->cn += READ_ONCE(s->cn);
 }
 

@@ -194,7 +194,7 @@ static struct lunq_span race_sum(struct lunq_span __percpu *pc)
 
 	for_each_possible_cpu(cpu)
 		lunq_span_add_opens(&s, per_cpu_ptr(pc, cpu));
-	smp_rmb();
+	smp_rmb();	/* opens before closes, as lunq_stats_fast_sum() */
 	for_each_possible_cpu(cpu)
 		lunq_span_add_closes(&s, per_cpu_ptr(pc, cpu));
 	return s;

@@ -5,27 +5,9 @@
  */
 #include "lunq_hist.h"
 
-/* Index of the most significant set bit of @v (v > 0). */
-static inline unsigned int lunq_msb(u64 v)
-{
-#ifdef __KERNEL__
-	return fls64(v) - 1;
-#else
-	return 63 - __builtin_clzll(v);
-#endif
-}
-
 u32 lunq_hist_index(u64 v)
 {
-	unsigned int k;
-
-	if (v < LUNQ_HIST_EXACT)
-		return (u32)v;
-	k = lunq_msb(v);
-	if (k >= LUNQ_HIST_MAX_BITS)
-		return LUNQ_HIST_OVERFLOW;
-	return LUNQ_HIST_EXACT + (k - LUNQ_HIST_SUB_BITS - 1) * LUNQ_HIST_SUB +
-	       (u32)((v >> (k - LUNQ_HIST_SUB_BITS)) & (LUNQ_HIST_SUB - 1));
+	return lunq_hist_idx(v);
 }
 
 u64 lunq_hist_lower(u32 idx)

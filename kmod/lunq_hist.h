@@ -30,7 +30,41 @@
 /* Rows of a quantize view: row 0 holds 0, row i (1..64) [2^(i-1), 2^i). */
 #define LUNQ_QUANT_ROWS		65
 
-/* Index of the bucket holding @v. */
+/* Index of the most significant set bit of @v (v > 0). */
+static inline unsigned int lunq_msb(u64 v)
+{
+#ifdef __KERNEL__
+	return fls64(v) - 1;
+#else
+	return 63 - __builtin_clzll(v);
+#endif
+}
+
+/* Index of the bucket holding @v: one fls64(), inline for the IO path. */
+static inline u32 lunq_hist_idx(u64 v)
+{
+	unsigned int k;
+
+	if (v < LUNQ_HIST_EXACT)
+		return (u32)v;
+	k = lunq_msb(v);
+	if (k >= LUNQ_HIST_MAX_BITS)
+		return LUNQ_HIST_OVERFLOW;
+	return LUNQ_HIST_EXACT + (k - LUNQ_HIST_SUB_BITS - 1) * LUNQ_HIST_SUB +
+	       (u32)((v >> (k - LUNQ_HIST_SUB_BITS)) & (LUNQ_HIST_SUB - 1));
+}
+
+/* Index of the bucket holding 2^@k (the first of its power of two). */
+static inline u32 lunq_hist_idx_pow2(unsigned int k)
+{
+	if (k < LUNQ_HIST_SUB_BITS + 1)
+		return 1U << k;
+	if (k >= LUNQ_HIST_MAX_BITS)
+		return LUNQ_HIST_OVERFLOW;
+	return LUNQ_HIST_EXACT + (k - LUNQ_HIST_SUB_BITS - 1) * LUNQ_HIST_SUB;
+}
+
+/* Index of the bucket holding @v (lunq_hist_idx(), out of line). */
 u32 lunq_hist_index(u64 v);
 
 /* Smallest value of bucket @idx (the overflow bucket: 2^41). */

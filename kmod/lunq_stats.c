@@ -26,12 +26,10 @@ void lunq_stats_free(struct lunq_stats *st)
 	st->hist = NULL;
 }
 
-static void lunq_hist_add(struct lunq_hist_live *h, u64 v)
+static noinline void lunq_hist_max(struct lunq_hist_live *h, u64 v)
 {
 	s64 old = atomic64_read(&h->max);
 
-	atomic64_inc(&h->count[lunq_hist_index(v)]);
-	atomic64_add(v, &h->sum);
 	while ((u64)old < v) {
 		s64 seen = atomic64_cmpxchg(&h->max, old, v);
 
@@ -41,9 +39,25 @@ static void lunq_hist_add(struct lunq_hist_live *h, u64 v)
 	}
 }
 
+/*
+ * Count @v in @h, in bucket @idx (lunq_hist_idx(v)); @sum: add it to the
+ * histogram's sum too (the size histograms' sums are the sector counters'
+ * instead, lunq_stats_hist()).
+ */
+static __always_inline void lunq_hist_rec(struct lunq_hist_live *h, u32 idx,
+					  u64 v, bool sum)
+{
+	atomic64_inc(&h->count[idx]);
+	if (sum)
+		atomic64_add(v, &h->sum);
+	if (unlikely(v > (u64)atomic64_read(&h->max)))
+		lunq_hist_max(h, v);
+}
+
 void lunq_stats_done(struct lunq_stats *st, const struct lunq_done *d)
 {
 	struct lunq_hist_live *h = st->hist;
+	u32 ai, si;
 	u64 al;
 	bool w;
 
@@ -86,22 +100,39 @@ void lunq_stats_done(struct lunq_stats *st, const struct lunq_done *d)
 		if (w)
 			this_cpu_inc(st->pc->v[LUNQ_ST_WRITE_SIZE_NOT_4K]);
 	}
-	/* largest power of two dividing the byte offset; 0: the overflow */
-	al = d->sector ? (d->sector & -d->sector) << 9 : 1ULL << LUNQ_HIST_MAX_BITS;
+	/*
+	 * The largest power of two dividing the byte offset, 2^(ffs + 9),
+	 * its bucket the first of that power; offset 0: the overflow.
+	 */
+	if (d->sector) {
+		unsigned int k = __ffs64(d->sector) + 9;
+
+		al = 1ULL << min_t(unsigned int, k, LUNQ_HIST_MAX_BITS);
+		ai = lunq_hist_idx_pow2(k);
+	} else {
+		al = 1ULL << LUNQ_HIST_MAX_BITS;
+		ai = LUNQ_HIST_OVERFLOW;
+	}
+	si = lunq_hist_idx(d->bytes);
 	if (d->wait_ns) {
-		lunq_hist_add(&h[LUNQ_HIST_WAIT_READ + w], d->wait_ns);
-		lunq_hist_add(&h[LUNQ_HIST_SVC_READ + w], d->svc_ns);
-		lunq_hist_add(&h[LUNQ_HIST_TOTAL_READ + w],
-			      d->wait_ns + d->svc_ns);
+		u64 t = d->wait_ns + d->svc_ns;
+
+		lunq_hist_rec(&h[LUNQ_HIST_WAIT_READ + w],
+			      lunq_hist_idx(d->wait_ns), d->wait_ns, true);
+		lunq_hist_rec(&h[LUNQ_HIST_SVC_READ + w],
+			      lunq_hist_idx(d->svc_ns), d->svc_ns, true);
+		lunq_hist_rec(&h[LUNQ_HIST_TOTAL_READ + w], lunq_hist_idx(t),
+			      t, true);
 	} else {
 		/* wait 0, total = service: once (lunq_stats.h) */
-		lunq_hist_add(&h[LUNQ_HIST_NOWAIT_READ + w], d->svc_ns);
+		lunq_hist_rec(&h[LUNQ_HIST_NOWAIT_READ + w],
+			      lunq_hist_idx(d->svc_ns), d->svc_ns, true);
 	}
-	lunq_hist_add(&h[LUNQ_HIST_SIZE], d->bytes);
-	lunq_hist_add(&h[LUNQ_HIST_ALIGN], al);
+	lunq_hist_rec(&h[LUNQ_HIST_SIZE], si, d->bytes, false);
+	lunq_hist_rec(&h[LUNQ_HIST_ALIGN], ai, al, true);
 	if (w) {
-		lunq_hist_add(&h[LUNQ_HIST_SIZE_WRITE], d->bytes);
-		lunq_hist_add(&h[LUNQ_HIST_ALIGN_WRITE], al);
+		lunq_hist_rec(&h[LUNQ_HIST_SIZE_WRITE], si, d->bytes, false);
+		lunq_hist_rec(&h[LUNQ_HIST_ALIGN_WRITE], ai, al, true);
 	}
 }
 
@@ -170,6 +201,14 @@ void lunq_stats_hist(struct lunq_stats *st, enum lunq_hist_kind kind,
 		counts[i] = atomic64_read(&h->count[i]);
 	*sum = atomic64_read(&h->sum);
 	*max = atomic64_read(&h->max);
+	if (kind == LUNQ_HIST_SIZE || kind == LUNQ_HIST_SIZE_WRITE) {
+		/* the bytes of the reads and writes it counts */
+		u64 v[__LUNQ_ST_MAX] = { 0 };
+
+		lunq_stats_sum(st, v);
+		*sum += (v[LUNQ_ST_WRITE_SECTORS] +
+			 (kind == LUNQ_HIST_SIZE ? v[LUNQ_ST_READ_SECTORS] : 0)) << 9;
+	}
 	if (!z)
 		return;
 	if (wait) {
