@@ -27,9 +27,7 @@
  * wrap below 0); lunq_span_rd() holds the last value then.  A view can be
  * ahead only by what passes between an edge's clock read and its writes
  * (preemption is off there: nanoseconds, an interrupt's microseconds);
- * the view holds until the truth passes it.  lunq_span_rd() also never
- * lets a busy time grow by more than the time elapsed between two reads
- * (a busy period is at most 100% of them).  Readers see a monotone value
+ * the view holds until the truth passes it.  Readers see a monotone value
  * that is the exact sum as soon as the edges are written.  The caller
  * keeps an edge on one CPU (preemption off between the two writes).
  */
@@ -38,7 +36,6 @@
 
 #include <linux/types.h>
 #include <linux/compiler.h>
-#include <linux/minmax.h>
 #include <linux/atomic.h>
 #include <asm/barrier.h>
 
@@ -122,34 +119,29 @@ static inline u64 lunq_span_opened(const struct lunq_span *sum)
 
 /*
  * A reader's view of an integral (under the reader's own lock): what it
- * last returned since the baseline @base, at @at.
+ * last returned, since the baseline @base.
  */
 struct lunq_span_rd {
-	u64 base, val, at;
+	u64 base, val;
 };
 
-/* Start counting from the raw integral @raw at @now (a reset). */
-static inline void lunq_span_rd_init(struct lunq_span_rd *r, u64 raw, u64 now)
+/* Start counting from the raw integral @raw (a reset). */
+static inline void lunq_span_rd_init(struct lunq_span_rd *r, u64 raw)
 {
 	r->base = raw;
 	r->val = 0;
-	r->at = now;
 }
 
 /*
- * The integral since the baseline at @now, from the raw integral @raw
- * (lunq_span_value()): never less than the last answer; for a busy time
- * (@busy) never more than it plus the time since (see above).
+ * The integral since the baseline, from the raw integral @raw
+ * (lunq_span_value()): never less than the last answer (see above).
  */
-static inline u64 lunq_span_rd(struct lunq_span_rd *r, u64 raw, u64 now,
-			       bool busy)
+static inline u64 lunq_span_rd(struct lunq_span_rd *r, u64 raw)
 {
 	s64 d = (s64)(raw - r->base - r->val);
-	u64 el = now > r->at ? now - r->at : 0;
 
 	if (d > 0)
-		r->val += busy ? min_t(u64, d, el) : d;
-	r->at = max(r->at, now);
+		r->val += d;
 	return r->val;
 }
 

@@ -59,8 +59,8 @@ struct lunq_c *lunq_core_alloc(struct dm_target *ti, work_func_t dispatch,
 	lc->crtime = lc->t0;
 	lc->lun.t0 = lc->t0;
 	lunq_integ_init(&lc->integ, lc->t0);
-	lunq_span_rd_init(&lc->fast_rlen, 0, lc->t0);
-	lunq_span_rd_init(&lc->fast_busy, 0, lc->t0);
+	lunq_span_rd_init(&lc->fast_rlen, 0);
+	lunq_span_rd_init(&lc->fast_busy, 0);
 	return lc;
 }
 
@@ -196,10 +196,8 @@ void lunq_fast_integrals(struct lunq_c *lc, u64 *rlen, u64 *busy)
 
 	lunq_stats_fast_sum(&lc->st, &io, &b);
 	now = lunq_fast_clock();	/* after every edge the sums saw */
-	*rlen = lunq_span_rd(&lc->fast_rlen, lunq_span_value(&io, now), now,
-			     false);
-	*busy = lunq_span_rd(&lc->fast_busy, lunq_span_value(&b, now), now,
-			     true);
+	*rlen = lunq_span_rd(&lc->fast_rlen, lunq_span_value(&io, now));
+	*busy = lunq_span_rd(&lc->fast_busy, lunq_span_value(&b, now));
 }
 
 void lunq_fast_integrals_reset(struct lunq_c *lc)
@@ -218,9 +216,9 @@ void lunq_fast_integrals_reset(struct lunq_c *lc)
 		r = lunq_span_value(&io, now);
 		x = lunq_span_value(&b, now);
 		if (!k || (s64)(r - lc->fast_rlen.base) > 0)
-			lunq_span_rd_init(&lc->fast_rlen, r, now);
+			lunq_span_rd_init(&lc->fast_rlen, r);
 		if (!k || (s64)(x - lc->fast_busy.base) > 0)
-			lunq_span_rd_init(&lc->fast_busy, x, now);
+			lunq_span_rd_init(&lc->fast_busy, x);
 	}
 }
 
