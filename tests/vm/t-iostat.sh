@@ -7,8 +7,14 @@
 # arrival at the dm device to its completion -- waiting plus active, the
 # interval wlentime + rlentime integrate; the two agree within 5% over the
 # window.  After the run everything is idle: the integrals stop growing.
+# Then the lock-free path (no options; kmod/lunq_busy.h): QD1 reads of
+# 10 ms with 10 ms think time between them, so the device is about half
+# busy and every IO opens and closes a busy period without the lock; %b
+# must match the dm device's own busy time (diskstats io_ticks, ms)
+# within 10% (io_ticks counts jiffies), actv (rlentime) the time
+# reading within 5%, and the path must have sent them all.
 # group: throttle stats timing
-# time: 10
+# time: 18
 # clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
@@ -64,3 +70,40 @@ expect dmsetup message lq 0 stats reset
 [ "$(status_field lq rlentime_ns)" = 0 ] || fail "stats reset left rlentime_ns"
 ok "idle: integrals constant; stats reset zeroes them"
 dm_remove lq
+
+dm_create lf "0 $(sectors "$nb") lunq $nb 0" || fail "create lf"
+dm=$(dm_sysfs lf) || fail "no sysfs for lf"
+snapf() {
+	dmsetup status lf | tr ' ' '\n' | awk -F= -v p="$1" '
+		$1 ~ /^(snaptime_ns|rlentime_ns|rtime_ns|completed)$/ {
+			print p $1 "=" $2 }' | sed 's/_ns=/=/'
+}
+f0=$(awk '{ print $2 }' /sys/kernel/lunq/lf/fast_path)
+fio --name=io --filename=/dev/mapper/lf --direct=1 --ioengine=libaio \
+	--rw=randread --bs=4k --iodepth=1 --thinktime=10000 --thinktime_blocks=1 \
+	--time_based --runtime=6 --output-format=terse --terse-version=3 > /tmp/fio.lf 2>&1 &
+fpid=$!
+sleep 1
+eval "$(snapf e_)"
+set -- $(awk '{ print $4, $10 }' "$dm/stat")
+re=$1 te=$2
+sleep 4
+eval "$(snapf f_)"
+set -- $(awk '{ print $4, $10 }' "$dm/stat")
+rf=$1 tf=$2
+wait $fpid || { cat /tmp/fio.lf; fail "fio on lf failed"; }
+f1=$(awk '{ print $2 }' /sys/kernel/lunq/lf/fast_path)
+# shellcheck disable=SC2154
+set -- $(awk -v dt=$((f_snaptime - e_snaptime)) -v rt=$((f_rtime - e_rtime)) \
+	-v rl=$((f_rlentime - e_rlentime)) -v dc=$((f_completed - e_completed)) \
+	-v tk=$((tf - te)) -v rd=$((rf - re)) 'BEGIN {
+	printf "%.1f %.1f %.0f %.0f %d\n", rt / dt * 100, tk * 1e6 / dt * 100, rl / 1e6, rd, dc }')
+note "lock-free: %b $1 (diskstats io_ticks: $2), rlentime +$3 ms (time reading +$4 ms), $5 IOs; fast_path IOs $f0 -> $f1"
+[ "$5" -gt 50 ] || fail "only $5 IOs in the window"
+[ $((f1 - f0)) -ge "$5" ] || fail "the lock-free path sent $((f1 - f0)) IOs of $5"
+awk -v b="$1" -v t="$2" 'BEGIN { exit !(b > 20 && b < 90 && b >= 0.9 * t && b <= 1.1 * t) }' ||
+	fail "lock-free %b $1 against diskstats' $2: want within 10%, and partly busy"
+awk -v l="$3" -v d="$4" 'BEGIN { exit !(d > 0 && l >= 0.95 * d && l <= 1.05 * d) }' ||
+	fail "lock-free rlentime +$3 ms against diskstats' time reading +$4 ms: want within 5%"
+ok "lock-free path: %b $1 = diskstats' $2 (+-10%), rlentime = time reading (+-5%), no lock at the edges"
+dm_remove lf
