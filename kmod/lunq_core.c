@@ -11,7 +11,6 @@
 
 #include "lunq_compat.h"
 #include "lunq_core.h"
-#include "lunq_throttle_dev.h"
 #include "lunq_trace.h"
 
 /*

@@ -145,6 +145,16 @@ int lunq_core_init(void);
 void lunq_core_exit(void);
 
 /*
+ * The lock-free path's clock: its IOs' send and completion times, the
+ * edges of its busy periods, and what its integrals are read at
+ * (lunq_fast_integrals()).
+ */
+static inline u64 lunq_fast_clock(void)
+{
+	return ktime_get_ns();
+}
+
+/*
  * The lock-free path's active time (rlentime) and busy time (rtime) since
  * the last reset, monotone (lunq_busy.h).  Locked.
  */

@@ -38,16 +38,6 @@ void lunq_fast_bail(struct lunq_c *lc);
 void lunq_fast_max(struct lunq_throttle *t, u32 n);
 
 /*
- * The lock-free path's clock: its IOs' send and completion times, the
- * edges of its busy periods, and what its integrals are read at
- * (lunq_fast_integrals()).
- */
-static inline u64 lunq_fast_clock(void)
-{
-	return ktime_get_ns();
-}
-
-/*
  * Lock-free, this CPU's statistics @p (preemption off): give back a
  * lock-free IO's slot at @now; the last one ends the busy period.  True
  * when the path closed meanwhile: then call lunq_fast_drained() (it takes
