@@ -20,7 +20,7 @@
 # the dm device's (which adds dm's own time around lunq's: up to 1 ms an
 # IO under host load), and the path must have sent every IO.
 # group: throttle stats timing
-# time: 20
+# time: 14
 # clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
@@ -35,14 +35,14 @@ snap() {
 			print p $1 "=" $2 }' | sed 's/_ns=/=/'
 }
 fio --name=io --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
-	--rw=randread --bs=4k --iodepth=32 --time_based --runtime=7 \
+	--rw=randread --bs=4k --iodepth=32 --time_based --runtime=4 \
 	--output-format=terse --terse-version=3 > /tmp/fio.io 2>&1 &
 fpid=$!
-sleep 2
+sleep 1
 eval "$(snap a_)"
 ra=$(awk '{ print $4 }' "$dm/stat")
 la=$(disk_stat "$nb" 10)
-sleep 3
+sleep 2
 eval "$(snap b_)"
 rb=$(awk '{ print $4 }' "$dm/stat")
 lb=$(disk_stat "$nb" 10)
@@ -54,7 +54,7 @@ line=$(awk -v dt=$((b_snaptime - a_snaptime)) -v dc=$((b_completed - a_completed
 	printf "r/s %.0f wait %.2f actv %.2f wsvc_t %.2f asvc_t %.2f %%w %.0f %%b %.0f\n",
 		dc / dt * 1e9, wl / dt, rl / dt, wl / dc / 1e6, rl / dc / 1e6,
 		wt / dt * 100, rt / dt * 100 }')
-note "iostat -x over 3 s: $line"
+note "iostat -x over 2 s: $line"
 # the lower device's busy time (diskstats io_ticks, jiffies) over the
 # same window: lunq's %b covers it (lunq's active time spans the lower's)
 lt=$(awk -v t=$((lb - la)) -v dt=$((b_snaptime - a_snaptime)) 'BEGIN { printf "%.1f", t * 1e6 / dt * 100 }')
@@ -100,7 +100,7 @@ f0=$(awk '{ print $2 }' /sys/kernel/lunq/lf/fast_path)
 eval "$(snapf e_)"
 fio --name=io --filename=/dev/mapper/lf --direct=1 --ioengine=libaio \
 	--rw=randread --bs=4k --iodepth=1 --thinktime=10000 --thinktime_blocks=1 \
-	--time_based --runtime=5 --output-format=terse --terse-version=3 > /tmp/fio.lf 2>&1 ||
+	--time_based --runtime=3 --output-format=terse --terse-version=3 > /tmp/fio.lf 2>&1 ||
 	{ cat /tmp/fio.lf; fail "fio on lf failed"; }
 eval "$(snapf f_)"
 f1=$(awk '{ print $2 }' /sys/kernel/lunq/lf/fast_path)
