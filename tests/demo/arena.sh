@@ -115,6 +115,10 @@
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/demo/lib.sh"
 . "$LUNQ_SRC/tests/lib/scenario.sh"
+# without the module every run fails to create its device: say so once,
+# not as a table of zeros
+[ -d /sys/module/dm_lunq ] ||
+	{ echo "arena: dm-lunq is not loaded in the guest (build it first: make all; make arena does)"; exit 1; }
 
 SCENARIOS="knee1 knee64 capacity target hostile wcache bubble pool4 ramp mixed"
 POLICIES="knee target linux sd sd-fc static16 aimd kyber parda"
