@@ -203,7 +203,7 @@ void lunq_auto_init(struct lunq_auto *a, const struct lunq_auto_cfg *cfg,
 }
 
 bool lunq_auto_window_ready(const struct lunq_auto *a, u64 ns, u64 ios,
-			    bool *idle)
+			    u64 wait_ns, u64 act_ns, bool *idle)
 {
 	u64 least = max(a->cfg.win_ns, 4 * a->svc);
 	u64 fewest = a->cfg.win_ios;
@@ -228,6 +228,15 @@ bool lunq_auto_window_ready(const struct lunq_auto *a, u64 ns, u64 ios,
 		fewest = clamp_t(u64, 2 * a->depth, 4, fewest);
 	}
 	if (ns >= least && ios >= fewest)
+		return true;
+	/*
+	 * A light load waits (on average under 7/8 of the depth in flight,
+	 * roomy()): judge it after half a window, whatever its IOs -- an
+	 * open loop's next wait behind a read is its user's
+	 */
+	if (a->cfg.mode == LUNQ_AUTO_KNEE && a->phase != LUNQ_AP_PROBE &&
+	    wait_ns && ios >= 2 && ns >= a->cfg.win_ns / 2 &&
+	    act_ns * 8 < (u64)a->depth * ns * 7)
 		return true;
 	if (ns >= 10 * least) {
 		*idle = true;
@@ -695,6 +704,7 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	a->windows++;
 	if (!s->ios || !s->ns)
 		return a->depth;
+	a->loaded++;
 	last_rate = a->rate;
 	a->rate = div64_u64(min_t(u64, s->ios, 1ULL << 32) * 16 * NS_PER_S,
 			    s->ns);
@@ -719,12 +729,13 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	} else if (starving(s)) {
 		next = knee_starving(a, s, now);
 	} else if (light_waits(s, a->depth) && a->phase != LUNQ_AP_PROBE &&
-		   a->rate * 2 >= last_rate && ++a->light >= 2) {
+		   a->rate * 2 >= last_rate &&
+		   (++a->light >= 2 || a->loaded >= 2)) {
 		/*
-		 * The second such window since the load last filled the
-		 * depth (a load that starts or ends leaves room for one;
-		 * one that ends also loses half its rate): up, and hold
-		 * there -- the rate cannot tell a lower depth
+		 * Such a window after a load's first (a load that starts
+		 * leaves room for one; one that ends also loses half its
+		 * rate), or the second since the depth was last full: up,
+		 * and hold there -- the rate cannot tell a lower depth
 		 */
 		a->light = 0;
 		to_hold(a);
@@ -796,6 +807,7 @@ u32 lunq_auto_idle(struct lunq_auto *a, u64 now)
 	a->windows++;
 	a->bound = false;
 	a->light = 0;
+	a->loaded = 0;
 	if (a->phase == LUNQ_AP_PROBE) {
 		/* the load stopped during a probe: back to the depth held */
 		to_hold(a);

@@ -202,6 +202,7 @@ struct lunq_auto {
 	bool bound;		/* the last window was binding */
 	u32 roomy_n;		/* down: windows in a row the load left room */
 	u32 light;		/* light load's waits since the depth was full */
+	u32 loaded;		/* windows with IOs since the last idle one */
 	u64 resp;		/* last window's mean wait in lunq + service, ns */
 	u64 base_resp;		/* ... before the probe */
 	u32 step;		/* the probe's step */
@@ -239,9 +240,13 @@ void lunq_auto_init(struct lunq_auto *a, const struct lunq_auto_cfg *cfg,
 /*
  * Whether a window of @ns with @ios completions is complete (true), or
  * carries no information and must start again (*@idle, also true).
+ * @wait_ns: the time in it with commands waiting in lunq, @act_ns: the
+ * integral of the commands in flight (ns x commands).  A light load that
+ * waits (the LUN had room) completes it at once: the next wait is the
+ * user's.
  */
 bool lunq_auto_window_ready(const struct lunq_auto *a, u64 ns, u64 ios,
-			    bool *idle);
+			    u64 wait_ns, u64 act_ns, bool *idle);
 
 /* A complete window at @now.  Returns the depth to apply. */
 u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,

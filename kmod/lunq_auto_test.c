@@ -139,7 +139,7 @@ static void sim_run(struct sim *s, u64 dur)
 		do {
 			ns += TICK;
 			ios = div64_u64(rate_milli * ns, 1000 * SEC);
-		} while (!lunq_auto_window_ready(&s->a, ns, ios, &idle));
+		} while (!lunq_auto_window_ready(&s->a, ns, ios, 0, 0, &idle));
 		s->now += ns;
 		if (idle) {
 			lunq_auto_idle(&s->a, s->now);
@@ -574,9 +574,10 @@ static void lunq_auto_knee_starving(struct kunit *test)
 /*
  * Seed 004's writes behind reads: an open loop (the throttle never
  * binds) whose commands still wait in lunq -- its knee by the rate is 1.
- * The wait is what the user feels: the depth doubles at every second
- * window where a light load waits (the LUN had room: under 7/8 of the
- * depth in flight), and stays where it no longer does.
+ * The wait is what the user feels: after the load's first window, the
+ * depth doubles at every window where a light load waits (the LUN had
+ * room: under 7/8 of the depth in flight), and stays where it no longer
+ * does.
  */
 static void lunq_auto_knee_light_wait(struct kunit *test)
 {
@@ -593,13 +594,13 @@ static void lunq_auto_knee_light_wait(struct kunit *test)
 	w = win(500 * MS, 10, 6 * MS, false);
 	w.lwait_p99_ns = 10 * MS;
 	KUNIT_EXPECT_EQ(test, lunq_auto_window(&s.a, &w, s.now += SEC), 1U);
-	for (i = 0; i < 6; i++) {
+	for (i = 0; i < 3; i++) {
 		w = win(500 * MS, 25, 6 * MS, false);
 		w.lwait_p99_ns = 10 * MS;
 		s.now = max(s.now + 500 * MS, s.a.settle_until);
 		d = lunq_auto_window(&s.a, &w, s.now);
+		KUNIT_EXPECT_EQ(test, d, 2U << i);
 	}
-	KUNIT_EXPECT_EQ(test, d, 8U);
 	for (i = 0; i < 20; i++) {
 		w = win(500 * MS, 25, 6 * MS, false);
 		s.now = max(s.now + 500 * MS, s.a.settle_until);
@@ -610,6 +611,41 @@ static void lunq_auto_knee_light_wait(struct kunit *test)
 	w = win(500 * MS, 25, 6 * MS, false);
 	w.lwait_p99_ns = 40 * 1000;
 	KUNIT_EXPECT_EQ(test, lunq_auto_window(&s.a, &w, s.now += SEC), 8U);
+}
+
+/*
+ * A light load that waits completes auto:knee's window after half of it
+ * (50 ms), whatever its IOs: at depth 4, 2 commands in flight on average
+ * and some time with commands waiting.  Not while the depth is full (7/8
+ * in flight), nor with nothing waiting, nor in a probe, nor for
+ * auto:target.
+ */
+static void lunq_auto_light_window_early(struct kunit *test)
+{
+	struct sim s;
+	bool idle;
+
+	sim_start(&s, LUNQ_AUTO_KNEE, 4, 16, 8 * MS, 2);
+	s.a.phase = LUNQ_AP_HOLD;
+	/* 50 ms, 3 IOs, 1 ms with a waiter, 2 in flight on average */
+	KUNIT_EXPECT_TRUE(test, lunq_auto_window_ready(&s.a, 50 * MS, 3,
+						       MS, 100 * MS, &idle));
+	KUNIT_EXPECT_FALSE(test, idle);
+	/* under half a window, one IO, no wait, the depth full: not yet */
+	KUNIT_EXPECT_FALSE(test, lunq_auto_window_ready(&s.a, 40 * MS, 3,
+							MS, 80 * MS, &idle));
+	KUNIT_EXPECT_FALSE(test, lunq_auto_window_ready(&s.a, 50 * MS, 1,
+							MS, 100 * MS, &idle));
+	KUNIT_EXPECT_FALSE(test, lunq_auto_window_ready(&s.a, 50 * MS, 3,
+							0, 100 * MS, &idle));
+	KUNIT_EXPECT_FALSE(test, lunq_auto_window_ready(&s.a, 50 * MS, 3,
+							MS, 180 * MS, &idle));
+	s.a.phase = LUNQ_AP_PROBE;
+	KUNIT_EXPECT_FALSE(test, lunq_auto_window_ready(&s.a, 50 * MS, 3,
+							MS, 100 * MS, &idle));
+	sim_target(&s, 100 * MS);
+	KUNIT_EXPECT_FALSE(test, lunq_auto_window_ready(&s.a, 50 * MS, 3,
+							MS, 100 * MS, &idle));
 }
 
 /*
@@ -787,6 +823,7 @@ static struct kunit_case lunq_auto_cases[] = {
 	KUNIT_CASE(lunq_auto_target),
 	KUNIT_CASE(lunq_auto_knee_starving),
 	KUNIT_CASE(lunq_auto_knee_light_wait),
+	KUNIT_CASE(lunq_auto_light_window_early),
 	KUNIT_CASE(lunq_auto_target_sorting),
 	KUNIT_CASE(lunq_auto_bounds),
 	KUNIT_CASE(lunq_auto_holdoff_qfull),

@@ -87,7 +87,7 @@ struct lunq_builtin {
 	bool (*settling)(const struct lunq_pol *p, u64 now);
 	/** @win_ready: its own rule for a complete window (else 100 ms) */
 	bool (*win_ready)(const struct lunq_pol *p, u64 ns, u64 ios,
-			  bool *idle);
+			  u64 wait_ns, u64 act_ns, bool *idle);
 	/** @idle: a window that carried no information (@win_ready's *idle) */
 	u32 (*idle)(struct lunq_pol *p, u64 now);
 	/**

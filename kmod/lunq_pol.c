@@ -157,10 +157,10 @@ bool lunq_pol_windows(const struct lunq_pol *p)
 }
 
 bool lunq_pol_win_ready(const struct lunq_pol *p, u64 ns, u64 ios,
-			u64 dflt_ns, bool *idle)
+			u64 wait_ns, u64 act_ns, u64 dflt_ns, bool *idle)
 {
 	if (p->bi && p->bi->win_ready)
-		return p->bi->win_ready(p, ns, ios, idle);
+		return p->bi->win_ready(p, ns, ios, wait_ns, act_ns, idle);
 	*idle = false;
 	return ns >= dflt_ns;
 }

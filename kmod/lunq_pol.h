@@ -42,9 +42,13 @@ u32 lunq_pol_share(struct lunq_pol *p, u64 now, u32 fair, u64 until,
 		   bool busy, u32 depth);
 /* Whether a window work is needed: a window callback, or from outside */
 bool lunq_pol_windows(const struct lunq_pol *p);
-/* Its own rule for a complete window, else @ns >= @dflt_ns */
+/*
+ * Its own rule for a complete window, else @ns >= @dflt_ns; the window so
+ * far: @ns long, @ios completions, @wait_ns of it with commands waiting,
+ * @act_ns the integral of the commands in flight (ns x commands)
+ */
 bool lunq_pol_win_ready(const struct lunq_pol *p, u64 ns, u64 ios,
-			u64 dflt_ns, bool *idle);
+			u64 wait_ns, u64 act_ns, u64 dflt_ns, bool *idle);
 /* The name of the policy in force ("-": none) */
 const char *lunq_pol_name(const struct lunq_pol *p);
 /* Its statistics into the device's status (auto_*), if it keeps any */

@@ -103,9 +103,10 @@ static bool lunq_pol_auto_settling(const struct lunq_pol *p, u64 now)
 }
 
 static bool lunq_pol_auto_win_ready(const struct lunq_pol *p, u64 ns, u64 ios,
-			     bool *idle)
+				    u64 wait_ns, u64 act_ns, bool *idle)
 {
-	return lunq_auto_window_ready(&p->autoc, ns, ios, idle);
+	return lunq_auto_window_ready(&p->autoc, ns, ios, wait_ns, act_ns,
+				      idle);
 }
 
 static u32 lunq_pol_auto_idle(struct lunq_pol *p, u64 now)

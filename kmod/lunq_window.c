@@ -195,7 +195,8 @@ void lunq_win_work(struct work_struct *work)
 		rebase = true;
 	} else {
 		ready = lunq_pol_win_ready(&lc->pol, now - w->t,
-					   ios - w->ios, LUNQ_WIN_NS, &idle);
+					   ios - w->ios, wtime - w->wtime,
+					   rlen - w->rlen, LUNQ_WIN_NS, &idle);
 		if (idle) {
 			was = lc->host.thr.depth;
 			d = lunq_pol_idle(&lc->pol, now, was);
