@@ -230,13 +230,13 @@ bool lunq_auto_window_ready(const struct lunq_auto *a, u64 ns, u64 ios,
 	if (ns >= least && ios >= fewest)
 		return true;
 	/*
-	 * A light load waits (on average under 7/8 of the depth in flight,
-	 * roomy()): judge it after half a window, whatever its IOs -- an
-	 * open loop's next wait behind a read is its user's
+	 * A light load waits (on average half the depth in flight at
+	 * most): judge it after half a window, whatever its IOs -- an open
+	 * loop's next wait behind a read is its user's
 	 */
 	if (a->cfg.mode == LUNQ_AUTO_KNEE && a->phase != LUNQ_AP_PROBE &&
 	    wait_ns && ios >= 2 && ns >= a->cfg.win_ns / 2 &&
-	    act_ns * 8 < (u64)a->depth * ns * 7)
+	    act_ns * 2 <= (u64)a->depth * ns)
 		return true;
 	if (ns >= 10 * least) {
 		*idle = true;
@@ -730,12 +730,15 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		next = knee_starving(a, s, now);
 	} else if (light_waits(s, a->depth) && a->phase != LUNQ_AP_PROBE &&
 		   a->rate * 2 >= last_rate &&
-		   (++a->light >= 2 || a->loaded >= 2)) {
+		   (++a->light >= 2 || (a->loaded >= 2 &&
+					s->inflight_x1000 * 2 <= a->depth * 1000ULL))) {
 		/*
-		 * Such a window after a load's first (a load that starts
-		 * leaves room for one; one that ends also loses half its
-		 * rate), or the second since the depth was last full: up,
-		 * and hold there -- the rate cannot tell a lower depth
+		 * The second such window since the depth was last full (a
+		 * load that starts or ends leaves room for one; one that
+		 * ends also loses half its rate), or the first after a
+		 * load's first window when the load is light (half the depth
+		 * in flight at most): up, and hold there -- the rate cannot
+		 * tell a lower depth
 		 */
 		a->light = 0;
 		to_hold(a);

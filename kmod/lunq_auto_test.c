@@ -616,9 +616,9 @@ static void lunq_auto_knee_light_wait(struct kunit *test)
 /*
  * A light load that waits completes auto:knee's window after half of it
  * (50 ms), whatever its IOs: at depth 4, 2 commands in flight on average
- * and some time with commands waiting.  Not while the depth is full (7/8
- * in flight), nor with nothing waiting, nor in a probe, nor for
- * auto:target.
+ * (half the depth at most) and some time with commands waiting.  Not
+ * above half the depth in flight, nor with nothing waiting, nor in a
+ * probe, nor for auto:target.
  */
 static void lunq_auto_light_window_early(struct kunit *test)
 {
@@ -630,6 +630,9 @@ static void lunq_auto_light_window_early(struct kunit *test)
 	/* 50 ms, 3 IOs, 1 ms with a waiter, 2 in flight on average */
 	KUNIT_EXPECT_TRUE(test, lunq_auto_window_ready(&s.a, 50 * MS, 3,
 						       MS, 100 * MS, &idle));
+	/* 2.2 in flight: over half the depth, not a light load */
+	KUNIT_EXPECT_FALSE(test, lunq_auto_window_ready(&s.a, 50 * MS, 3,
+							MS, 110 * MS, &idle));
 	KUNIT_EXPECT_FALSE(test, idle);
 	/* under half a window, one IO, no wait, the depth full: not yet */
 	KUNIT_EXPECT_FALSE(test, lunq_auto_window_ready(&s.a, 40 * MS, 3,
