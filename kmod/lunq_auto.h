@@ -72,7 +72,10 @@
  * waiting (2 x depth at least) held 2 s (doubling while it recurs at
  * once); a window that does not bind but whose commands waited (p99 >= 50
  * us and an eighth of the service time: an open loop's writes behind
- * reads) doubles the depth.  auto:target starts at 4 at most, judges a
+ * reads) doubles the depth -- the second such window, or for a light load
+ * (half the depth in flight at most) the first after the load's first,
+ * and such a window ends after 50 ms when a command waited
+ * (lunq_auto_window_ready()).  auto:target starts at 4 at most, judges a
  * short window by Little's mean x its p99/mean ratio, cuts in proportion
  * (7/8 x target / p99) and moves up only after windows within.
  *
