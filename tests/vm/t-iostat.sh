@@ -14,10 +14,12 @@
 # device is about half busy and every IO opens and closes a busy period
 # without the lock; the busy time (rtime) must match the dm device's own
 # (diskstats io_ticks, ms) within 10% (io_ticks counts jiffies), the
-# active time (rlentime) lie between the lower device's time reading
-# (ns in blk-mq; lunq's span holds it, but its start can be the plug's
-# cached clock, read before lunq's map: 60 us an IO measured, so -2%) and
-# the dm device's (which adds dm's own time around lunq's: up to 1 ms an
+# active time (rlentime) be within -8% .. +5% of the lower device's time reading
+# (ns in blk-mq; it starts after lunq's map, but it ends after the whole
+# bio completion chain -- lunq's end_io, dm's, the aio wake-up -- which
+# blk_mq_end_request() runs before its own stamp: lunq read 0.1-0.3% less
+# on an idle host, 3.2-4.7% less on RT under heavy load) and at most the dm
+# device's (which holds lunq's span: dm's own time around it, up to 2 ms an
 # IO under host load), and the path must have sent every IO.
 # group: throttle stats timing
 # time: 14
@@ -118,7 +120,7 @@ note "lock-free: busy $2 ms ($1 % of the run; dm's io_ticks $3 ms), rlentime $4 
 [ $((f1 - f0)) -eq "$dc" ] || fail "the lock-free path sent $((f1 - f0)) IOs of $dc"
 awk -v p="$1" -v b="$2" -v t="$3" 'BEGIN { exit !(p > 20 && p < 90 && b >= 0.9 * t && b <= 1.1 * t) }' ||
 	fail "lock-free busy $2 ms against dm's io_ticks $3 ms: want within 10%, and partly busy ($1 %)"
-awk -v l="$4" -v d="$dr" -v n="$lr" 'BEGIN { exit !(n > 0 && l >= 0.98 * n && l <= 1.03 * d + 1) }' ||
-	fail "lock-free rlentime $4 ms: want between the lower device's time reading $lr ms (-2%) and dm's $dr ms (+3%)"
-ok "lock-free path: busy $2 ms = dm's io_ticks $3 ms (+-10%), rlentime $4 ms between the lower device's $lr and dm's $dr, no lock at the edges"
+awk -v l="$4" -v d="$dr" -v n="$lr" 'BEGIN { exit !(n > 0 && l >= 0.92 * n && l <= 1.05 * n && l <= 1.03 * d + 1) }' ||
+	fail "lock-free rlentime $4 ms: want the lower device's time reading $lr ms -8% .. +5%, at most dm's $dr ms (+3%)"
+ok "lock-free path: busy $2 ms = dm's io_ticks $3 ms (+-10%), rlentime $4 ms = the lower device's $lr (-8% .. +5%), <= dm's $dr, no lock at the edges"
 dm_remove lf
