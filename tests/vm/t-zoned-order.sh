@@ -33,15 +33,19 @@ zones() {
 }
 
 # zwrite NAME DEV OFFSET_ZONE NR_ZONES [FIO OPTIONS...]: fio's sequential
-# zoned writes with verify; fails on any error
+# zoned writes with verify, one job per zone (all at once: 6.12's dm lets
+# one write per zone in flight, so that one job alone would keep a single
+# command in flight and a LUN of 2 would never refuse); fails on any error
 zwrite() {
 	_n=$1 _d=$2 _o=$3 _c=$4
 	shift 4
 	fio --name="$_n" --filename="$_d" --direct=1 --ioengine=libaio --zonemode=zbd \
-		--rw=write --bs=64k --iodepth=32 --offset=$((_o * 4))M --size=$((_c * 4))M \
+		--rw=write --bs=64k --iodepth=32 --offset=$((_o * 4))M --size=4M \
+		--numjobs="$_c" --offset_increment=4M \
 		--verify=crc32c --do_verify=1 --verify_fatal=1 --verify_dump=0 "$@" \
 		> "/tmp/fio.$_n" 2>&1 || { cat "/tmp/fio.$_n"; fail "$_n: fio zbd write+verify"; }
-	grep -q "err= 0" "/tmp/fio.$_n" || { cat "/tmp/fio.$_n"; fail "$_n: fio saw errors"; }
+	_e=$(grep -c "err= 0" "/tmp/fio.$_n")
+	[ "$_e" = "$_c" ] || { cat "/tmp/fio.$_n"; fail "$_n: $_e of $_c fio jobs without errors"; }
 }
 
 # lower_full FIRST COUNT: zones FIRST.. of the lower device are full (write
@@ -96,13 +100,10 @@ run slow-sorted "qdepth:16 lun_depth:3 qfull_lat_us:1000 sched:disksort max_wait
 # (sd restores its throttle after restore_ms, sd-fc step by step: short
 # periods here so that the LUN refuses again and again).  An instant
 # refusal holds nothing up, so the LUN refuses only while more than
-# lun_depth commands overlap: one fio job per zone, 4 at once, into a LUN
-# of one slot (with one job, 6.12's dm -- one write per zone in flight --
-# kept 3 commands in flight at most and the LUN refused 3 to 20 times a
-# run, sometimes none)
+# lun_depth commands overlap: zwrite's one fio job per zone, 4 at once,
+# into a LUN of one slot
 for r in none linux "sd restore_ms:20" "sd-fc restore_ms:20 step_ms:20 min_throttle:1"; do
-	run "instant-${r%% *}" "qdepth:8 lun_depth:1 reaction:$r qfull_delay_us:500" qfull \
-		--size=4M --numjobs=4 --offset_increment=4M
+	run "instant-${r%% *}" "qdepth:8 lun_depth:1 reaction:$r qfull_delay_us:500"
 done
 
 # ---- write cache and SPTF delay completions only; here with slow answers
