@@ -683,6 +683,12 @@ static u32 knee_starving(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	u32 f = min_t(u64, (u64)a->depth + max(s->waiting, a->depth),
 		      a->cfg.max);
 
+	if (a->floor_until == U64_MAX) {
+		/* held for the load already (lunq_auto_starved()) */
+		a->floor = max(a->floor, f);
+		to_hold(a);
+		return a->floor;
+	}
 	if (a->floor && now < a->floor_until + a->fhold.ns)
 		lunq_holdoff_again(&a->fhold);
 	else
@@ -805,9 +811,43 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	return a->depth;
 }
 
+u64 lunq_auto_age(const struct lunq_auto *a)
+{
+	if (a->cfg.mode == LUNQ_AUTO_OFF)
+		return 0;
+	if (!a->resp)
+		return LUNQ_AUTO_AGE_FIRST_NS;
+	return max_t(u64, a->resp + a->resp / 4, LUNQ_AUTO_AGE_MIN_NS);
+}
+
+u32 lunq_auto_starved(struct lunq_auto *a, u64 now, u32 reads)
+{
+	bool held = a->floor && a->floor_until == U64_MAX;
+	u32 f;
+
+	if (a->cfg.mode != LUNQ_AUTO_KNEE)
+		return a->depth;
+	f = min_t(u64, (u64)a->depth + (held ? reads : max(reads, a->depth)),
+		  a->cfg.max);
+	a->floor = max(a->floor && now < a->floor_until ? a->floor : 0, f);
+	a->floor_until = U64_MAX;	/* until the load stops */
+	to_hold(a);
+	f = clamp(a->floor, a->cfg.min, a->cfg.max);
+	if (a->ceiling && now < a->ceiling_until)
+		f = min(f, a->ceiling);
+	if (f > a->depth) {
+		a->depth = f;
+		a->moves++;
+		a->settle_until = now + 2 * a->svc;
+	}
+	return a->depth;
+}
+
 u32 lunq_auto_idle(struct lunq_auto *a, u64 now)
 {
 	a->windows++;
+	if (a->floor_until == U64_MAX)
+		a->floor = 0;	/* a starved load's floor ends with it */
 	a->bound = false;
 	a->light = 0;
 	a->loaded = 0;

@@ -129,6 +129,9 @@ enum lunq_auto_phase {
 #define LUNQ_AUTO_HOLD_NS	(1 * NSEC_PER_SEC)
 #define LUNQ_AUTO_MISSED	1
 #define LUNQ_AUTO_HOLD_MAX_NS	(32 * NSEC_PER_SEC)
+/* lunq_auto_age(): before the first window, and the least */
+#define LUNQ_AUTO_AGE_FIRST_NS	(50 * NSEC_PER_MSEC)
+#define LUNQ_AUTO_AGE_MIN_NS	(10 * NSEC_PER_MSEC)
 
 /*
  * A hold-off that grows while what it holds off keeps coming back: @base
@@ -274,6 +277,30 @@ u32 lunq_auto_qfull(struct lunq_auto *a, u64 now, u32 in_transport);
  */
 u32 lunq_auto_limit(struct lunq_auto *a, u64 now, u32 fair, u64 until,
 		    bool busy);
+
+/*
+ * The longest a waiter may wait in a sorting queue (sched:disksort) before
+ * it goes next (ns; lunq_sched.h's aging): 5/4 of the last window's mean
+ * response (the wait in lunq and the service), 10 ms at least, 50 ms
+ * before the first window; 0 when off.  In arrival order the oldest
+ * waits about what the others wait; a waiter a quarter past that is
+ * being passed by (the latency bubble), and no depth the search tries
+ * may leave it there.
+ */
+u64 lunq_auto_age(const struct lunq_auto *a);
+
+/*
+ * The aging bound (lunq_auto_age()) sent reads that the sort had passed
+ * by, and @reads reads still wait at @now: auto:knee sets a floor that
+ * lets every waiting read go (depth + reads, twice the depth at least;
+ * once held, it grows by the reads waiting), held while the load lasts
+ * (until an idle window): the search found a depth that leaves reads
+ * passed by, and a read is what someone waits for (the bubble).  Writes
+ * passed by only go by the bound, as mq-deadline's do: room for them too
+ * would send every write's seek among a stream's reads at once.  Returns
+ * the depth.
+ */
+u32 lunq_auto_starved(struct lunq_auto *a, u64 now, u32 reads);
 
 /* Estimates for the views: peak IOPS, minimum mean service time (ns). */
 u64 lunq_auto_peak_iops(const struct lunq_auto *a, u64 now);

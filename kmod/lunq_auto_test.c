@@ -572,6 +572,68 @@ static void lunq_auto_knee_starving(struct kunit *test)
 }
 
 /*
+ * The bound auto puts on a wait in a sorting queue: 50 ms before its first
+ * window, then 5/4 of the last window's mean response (wait in lunq and
+ * service), 10 ms at least; none when off.
+ */
+static void lunq_auto_age_bound(struct kunit *test)
+{
+	struct sim s;
+	struct lunq_auto_sample w;
+
+	sim_start(&s, LUNQ_AUTO_KNEE, 2, 16, 2 * MS, 16);
+	KUNIT_EXPECT_EQ(test, lunq_auto_age(&s.a), 50 * MS);
+	w = win(100 * MS, 50, 2 * MS, true);
+	w.lwait_mean_ns = 14 * MS;
+	lunq_auto_window(&s.a, &w, s.now += 100 * MS);
+	KUNIT_EXPECT_EQ(test, lunq_auto_age(&s.a), 20 * MS);
+	w = win(100 * MS, 500, 100000, false);	/* 0.1 ms, no wait */
+	s.now = max(s.now + 100 * MS, s.a.settle_until);
+	lunq_auto_window(&s.a, &w, s.now);
+	KUNIT_EXPECT_EQ(test, lunq_auto_age(&s.a), 10 * MS);
+	sim_start(&s, LUNQ_AUTO_TARGET, 2, 16, 2 * MS, 16);
+	KUNIT_EXPECT_EQ(test, lunq_auto_age(&s.a), 50 * MS);
+	s.a.cfg.mode = LUNQ_AUTO_OFF;
+	KUNIT_EXPECT_EQ(test, lunq_auto_age(&s.a), 0ULL);
+}
+
+/*
+ * The bubble: the aging bound sent a read that the sort passed by.  The
+ * floor lets every waiting read go (depth + reads, twice the depth at
+ * least), for as long as the load lasts: queueing in the LUN does not cut
+ * below it; another starved read raises it by the reads waiting only; the
+ * load's end (an idle window) drops it.  auto:target keeps its depth.
+ */
+static void lunq_auto_knee_starved_read(struct kunit *test)
+{
+	struct sim s;
+	struct lunq_auto_sample w;
+	u32 d;
+	int i;
+
+	sim_start(&s, LUNQ_AUTO_KNEE, 2, 16, 2 * MS, 16);
+	d = lunq_auto_starved(&s.a, s.now += 60 * MS, 14);
+	KUNIT_EXPECT_EQ(test, d, 16U);
+	KUNIT_EXPECT_EQ(test, s.a.floor, 16U);
+	KUNIT_EXPECT_EQ(test, s.a.phase, LUNQ_AP_HOLD);
+	/* queueing in the LUN at the floor, 10 s of it: held */
+	w = win(100 * MS, 50, 32 * MS, true);
+	for (i = 0; i < 100; i++) {
+		s.now = max(s.now + 100 * MS, s.a.settle_until);
+		KUNIT_EXPECT_GE(test, lunq_auto_window(&s.a, &w, s.now), 16U);
+	}
+	/* starved again with 1 read waiting: 17, not twice the depth */
+	KUNIT_EXPECT_EQ(test, lunq_auto_starved(&s.a, s.now += 10 * MS, 1),
+			17U);
+	/* the load stops: the floor goes with it */
+	lunq_auto_idle(&s.a, s.now += 1 * SEC);
+	KUNIT_EXPECT_EQ(test, s.a.floor, 0U);
+	sim_start(&s, LUNQ_AUTO_TARGET, 2, 16, 2 * MS, 16);
+	KUNIT_EXPECT_EQ(test, lunq_auto_starved(&s.a, s.now += 60 * MS, 14),
+			2U);
+}
+
+/*
  * Seed 004's writes behind reads: an open loop (the throttle never
  * binds) whose commands still wait in lunq -- its knee by the rate is 1.
  * The wait is what the user feels: after the load's first window, the
@@ -825,6 +887,8 @@ static struct kunit_case lunq_auto_cases[] = {
 	KUNIT_CASE(lunq_auto_knee_qfull_periodic),
 	KUNIT_CASE(lunq_auto_target),
 	KUNIT_CASE(lunq_auto_knee_starving),
+	KUNIT_CASE(lunq_auto_age_bound),
+	KUNIT_CASE(lunq_auto_knee_starved_read),
 	KUNIT_CASE(lunq_auto_knee_light_wait),
 	KUNIT_CASE(lunq_auto_light_window_early),
 	KUNIT_CASE(lunq_auto_target_sorting),

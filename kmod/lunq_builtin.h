@@ -24,6 +24,7 @@ enum lunq_pol_hook {
 	LUNQ_PH_TICK,
 	LUNQ_PH_IDLE,
 	LUNQ_PH_SHARE,
+	LUNQ_PH_STARVED,
 };
 
 /* The policies' state: the device's, private; each built-in uses its part. */
@@ -96,6 +97,18 @@ struct lunq_builtin {
 	 */
 	u32 (*share)(struct lunq_pol *p, u64 now, u32 fair, u64 until,
 		     bool busy);
+	/**
+	 * @age: the longest wait it lets a sorting wait queue (sched:disksort)
+	 * impose: a waiter that has waited so long goes next (0: none; the
+	 * table's max_wait_ms, when set, is the user's and wins)
+	 */
+	u64 (*age)(const struct lunq_pol *p);
+	/**
+	 * @starved: the bound of @age sent reads before their turn in the
+	 * sort since the last call, and @reads still wait (the window work
+	 * asks at its next tick)
+	 */
+	u32 (*starved)(struct lunq_pol *p, u64 now, u32 reads);
 	/** @fill: its statistics (auto_*) into the device's status */
 	void (*fill)(const struct lunq_pol *p, u64 *v, u64 now);
 };

@@ -106,6 +106,7 @@ struct lunq_c {
 		u64 view_wtime;		/* wtime at the last tick (the view) */
 		u32 view_share;		/* counted busy in the pool's view */
 		u32 view_busy, view_part;	/* the pool's view, last tick */
+		u32 aged_reads;		/* the queue's count, last tick */
 	} win;
 
 	struct lunq_dev *sysdev;	/* our entry, once resumed */

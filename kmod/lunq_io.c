@@ -441,6 +441,7 @@ static void lunq_io_zplug_queue(struct lunq_c *lc, struct lunq_waiter *w,
 	struct lunq_io *pio = container_of(w, struct lunq_io, w);
 
 	pio->flags |= flag;
+	w->read = false;
 	lunq_host_wait(&lc->host, w, pio->iter.bi_sector, true, now);
 }
 

@@ -137,6 +137,14 @@ u32 lunq_pol_idle(struct lunq_pol *p, u64 now, u32 depth)
 			       NULL);
 }
 
+u32 lunq_pol_starved(struct lunq_pol *p, u64 now, u32 reads, u32 depth)
+{
+	if (!p->bi || !p->bi->starved)
+		return depth;
+	return lunq_pol_answer(p, LUNQ_PH_STARVED, depth,
+			       p->bi->starved(p, now, reads), NULL);
+}
+
 bool lunq_pol_shares(const struct lunq_pol *p)
 {
 	return p->bi && p->bi->share;

@@ -36,6 +36,8 @@ void lunq_pol_stop(struct lunq_pol *p);
 u32 lunq_pol_good(struct lunq_pol *p, u64 now, u32 depth);
 u32 lunq_pol_tick(struct lunq_pol *p, u64 now, u32 depth);
 u32 lunq_pol_idle(struct lunq_pol *p, u64 now, u32 depth);
+/* Waiters were sent by the policy's aging bound (auto) */
+u32 lunq_pol_starved(struct lunq_pol *p, u64 now, u32 reads, u32 depth);
 /* A pool's fair share (auto): whether the policy takes one, and give it */
 bool lunq_pol_shares(const struct lunq_pol *p);
 u32 lunq_pol_share(struct lunq_pol *p, u64 now, u32 fair, u64 until,
@@ -64,6 +66,12 @@ static inline u64 lunq_pol_deadline(const struct lunq_pol *p)
 static inline bool lunq_pol_settling(const struct lunq_pol *p, u64 now)
 {
 	return p->bi && p->bi->settling && p->bi->settling(p, now);
+}
+
+/* The bound it puts on a wait in a sorting queue (ns), 0: none. */
+static inline u64 lunq_pol_age(const struct lunq_pol *p)
+{
+	return p->bi && p->bi->age ? p->bi->age(p) : 0;
 }
 
 /* Whether the policy leaves the depth alone between windows. */

@@ -125,6 +125,21 @@ static u32 lunq_pol_auto_share(struct lunq_pol *p, u64 now, u32 fair, u64 until,
 	return d;
 }
 
+static u64 lunq_pol_auto_age(const struct lunq_pol *p)
+{
+	return lunq_auto_age(&p->autoc);
+}
+
+static u32 lunq_pol_auto_starved(struct lunq_pol *p, u64 now, u32 reads)
+{
+	u32 was = p->autoc.depth;
+	u32 d = lunq_auto_starved(&p->autoc, now, reads);
+
+	if (d != was)
+		p->rebase = true;	/* a new window after it */
+	return d;
+}
+
 static void lunq_pol_auto_fill(const struct lunq_pol *p, u64 *v, u64 now)
 {
 	const struct lunq_auto *a = &p->autoc;
@@ -155,6 +170,8 @@ void lunq_pol_auto_limits(const u32 *val, u32 *min, u32 *max)
 	.win_ready = lunq_pol_auto_win_ready,		\
 	.idle = lunq_pol_auto_idle,			\
 	.share = lunq_pol_auto_share,			\
+	.age = lunq_pol_auto_age,			\
+	.starved = lunq_pol_auto_starved,		\
 	.fill = lunq_pol_auto_fill,			\
 	.limits = lunq_pol_auto_limits,			\
 }

@@ -41,8 +41,11 @@ void lunq_queue_init(struct lunq_queue *q)
 	q->cursor = 0;
 	q->seq = 0;
 	q->nr = 0;
+	q->reads = 0;
 	q->mode = LUNQ_SCHED_FIFO;
 	q->max_wait_ns = 0;
+	q->age_ns = 0;
+	q->aged_reads = 0;
 }
 
 void lunq_queue_add(struct lunq_queue *q, struct lunq_waiter *w, u64 lba,
@@ -55,6 +58,7 @@ void lunq_queue_add(struct lunq_queue *q, struct lunq_waiter *w, u64 lba,
 	w->in_tree = false;
 	list_add_tail(&w->arrival, &q->arrival);
 	q->nr++;
+	q->reads += w->read;
 	if (barrier) {
 		if (!q->barrier)
 			q->barrier = w;
@@ -90,6 +94,7 @@ static void lunq_queue_remove(struct lunq_queue *q, struct lunq_waiter *w)
 		w->in_tree = false;
 	}
 	q->nr--;
+	q->reads -= w->read;
 	if (w == q->barrier)
 		lunq_queue_open(q);
 }
@@ -118,6 +123,7 @@ static struct lunq_waiter *lunq_disksort_pick(struct lunq_queue *q)
 struct lunq_waiter *lunq_queue_next(struct lunq_queue *q, u64 now)
 {
 	struct lunq_waiter *w, *oldest;
+	u64 bound = q->max_wait_ns ?: q->age_ns;
 
 	if (!q->nr)
 		return NULL;
@@ -126,13 +132,18 @@ struct lunq_waiter *lunq_queue_next(struct lunq_queue *q, u64 now)
 	 * The oldest waiter is either sortable or the first barrier, so
 	 * taking it never breaks the barrier rule.
 	 */
-	if (q->max_wait_ns && now >= oldest->t_queued &&
-	    now - oldest->t_queued >= q->max_wait_ns)
+	if (bound && now >= oldest->t_queued &&
+	    now - oldest->t_queued >= bound) {
 		w = oldest;
-	else if (q->mode == LUNQ_SCHED_DISKSORT && q->tree.rb_node)
+		/* a read that the sort would have passed by once more */
+		if (q->mode == LUNQ_SCHED_DISKSORT && w->read &&
+		    q->tree.rb_node && lunq_disksort_pick(q) != w)
+			q->aged_reads++;
+	} else if (q->mode == LUNQ_SCHED_DISKSORT && q->tree.rb_node) {
 		w = lunq_disksort_pick(q);
-	else
+	} else {
 		w = oldest;	/* fifo, or only a barrier is eligible */
+	}
 
 	lunq_queue_remove(q, w);
 	if (w->lba != LUNQ_NO_LBA)

@@ -16,7 +16,8 @@
  *             ahead of it (the "latency bubble").  Equal LBAs keep arrival
  *             order.  O(log n) insert and dispatch (rbtree on (lba, seq)).
  *   aging     with max_wait_ns > 0, in either order, a waiter queued at
- *             least max_wait_ns ago goes next, oldest first.
+ *             least max_wait_ns ago goes next, oldest first; without it,
+ *             the same with the policy's bound age_ns (auto's, 0: none).
  *
  * Ordering barriers: a waiter marked as a barrier (the target marks
  * REQ_PREFLUSH, REQ_FUA and empty flush bios, and every write to a zoned
@@ -52,6 +53,7 @@ struct lunq_waiter {
 	u64 t_queued;			/* ns, monotonic */
 	bool barrier;
 	bool in_tree;
+	bool read;			/* set by the caller of lunq_host_wait() */
 	u32 zsectors;			/* a plugged zoned write's length */
 };
 
@@ -62,8 +64,12 @@ struct lunq_queue {
 	u64 cursor;			/* LBA of the last dispatched IO */
 	u64 seq;
 	u32 nr;				/* waiters */
+	u32 reads;			/* ... of them reads (lunq_waiter.read) */
 	enum lunq_sched_mode mode;
 	u64 max_wait_ns;		/* aging bound; 0 = none */
+	u64 age_ns;			/* the policy's, while max_wait_ns is 0 */
+	/* reads the bound sent that the sort would have passed by */
+	u32 aged_reads;
 };
 
 void lunq_queue_init(struct lunq_queue *q);

@@ -162,6 +162,70 @@ static void lunq_aging_oldest_first(struct kunit *test)
 	expect_order(test, c, want, ARRAY_SIZE(want), 7 * MS);
 }
 
+/*
+ * The policy's bound (auto's, age_ns) ages the queue while the table sets
+ * none; the user's max_wait_ns, when set, is the one that holds.
+ */
+static void lunq_aging_policy_bound(struct kunit *test)
+{
+	struct lunq_sched_ctx *c = test->priv;
+	u64 lba = 1000;
+	int i;
+
+	c->q.mode = LUNQ_SCHED_DISKSORT;
+	c->q.age_ns = 4 * MS;
+	c->q.cursor = 1000;
+	c->w[1000].read = true;
+	lunq_queue_add(&c->q, &c->w[1000], 0, false, 0);
+	KUNIT_EXPECT_EQ(test, c->q.reads, 1U);
+	for (i = 0; i < 4; i++) {
+		lunq_queue_add(&c->q, &c->w[i], lba, false, i * MS);
+		lba += 8;
+		KUNIT_ASSERT_PTR_EQ(test, lunq_queue_next(&c->q, i * MS),
+				    &c->w[i]);
+	}
+	lunq_queue_add(&c->q, &c->w[4], lba, false, 4 * MS);
+	lunq_queue_add(&c->q, &c->w[5], lba + 8, false, 4 * MS);
+	/* the user's 8 ms wins over the policy's 4 */
+	c->q.max_wait_ns = 8 * MS;
+	KUNIT_EXPECT_PTR_EQ(test, lunq_queue_next(&c->q, 4 * MS), &c->w[4]);
+	/* none set by the user: the policy's 4 ms, and w[1000] waited 5 */
+	c->q.max_wait_ns = 0;
+	KUNIT_EXPECT_EQ(test, c->q.aged_reads, 0U);
+	KUNIT_EXPECT_PTR_EQ(test, lunq_queue_next(&c->q, 5 * MS),
+			    &c->w[1000]);
+	/* a read the sort passed by, counted; no read waits now */
+	KUNIT_EXPECT_EQ(test, c->q.aged_reads, 1U);
+	KUNIT_EXPECT_EQ(test, c->q.reads, 0U);
+	KUNIT_EXPECT_PTR_EQ(test, lunq_queue_next(&c->q, 5 * MS), &c->w[5]);
+}
+
+/*
+ * Only reads the sort passed by count as aged: a write sent by the bound
+ * is not, nor a read that the sort would have sent anyway.
+ */
+static void lunq_aging_counts_passed_reads(struct kunit *test)
+{
+	struct lunq_sched_ctx *c = test->priv;
+
+	c->q.mode = LUNQ_SCHED_DISKSORT;
+	c->q.age_ns = 4 * MS;
+	c->q.cursor = 1000;
+	/* a write behind the cursor, aged: sent, not counted */
+	lunq_queue_add(&c->q, &c->w[0], 10, false, 0);
+	lunq_queue_add(&c->q, &c->w[1], 2000, false, 1 * MS);
+	KUNIT_EXPECT_PTR_EQ(test, lunq_queue_next(&c->q, 5 * MS), &c->w[0]);
+	KUNIT_EXPECT_EQ(test, c->q.aged_reads, 0U);
+	/* an aged read that is also the sort's pick: not counted */
+	c->w[2].read = true;
+	lunq_queue_add(&c->q, &c->w[2], 20, false, 2 * MS);
+	KUNIT_EXPECT_EQ(test, c->q.reads, 1U);
+	KUNIT_EXPECT_PTR_EQ(test, lunq_queue_next(&c->q, 5 * MS), &c->w[1]);
+	KUNIT_EXPECT_PTR_EQ(test, lunq_queue_next(&c->q, 7 * MS), &c->w[2]);
+	KUNIT_EXPECT_EQ(test, c->q.aged_reads, 0U);
+	KUNIT_EXPECT_EQ(test, c->q.reads, 0U);
+}
+
 /* A clock read before a waiter's arrival never makes it look aged. */
 static void lunq_aging_clock_before_arrival(struct kunit *test)
 {
@@ -292,6 +356,8 @@ static struct kunit_case lunq_sched_cases[] = {
 	KUNIT_CASE(lunq_disksort_starves_behind),
 	KUNIT_CASE(lunq_aging_bound),
 	KUNIT_CASE(lunq_aging_oldest_first),
+	KUNIT_CASE(lunq_aging_policy_bound),
+	KUNIT_CASE(lunq_aging_counts_passed_reads),
 	KUNIT_CASE(lunq_aging_clock_before_arrival),
 	KUNIT_CASE(lunq_barrier_keeps_place),
 	KUNIT_CASE(lunq_empty_flush_keeps_cursor),

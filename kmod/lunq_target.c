@@ -278,6 +278,7 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 		lunq_stats_inc(&lc->st, LUNQ_ST_REQUEUED);
 		return DM_MAPIO_REQUEUE;
 	}
+	io->w.read = bio_data_dir(bio) == READ;
 	lunq_host_wait(&lc->host, &io->w, lba, lunq_io_is_barrier(lc, bio),
 		       now);
 	if (chain)	/* the plugged writes it made sequential: behind it */

@@ -80,6 +80,7 @@ TRACE_DEFINE_ENUM(LUNQ_PH_GOOD);
 TRACE_DEFINE_ENUM(LUNQ_PH_TICK);
 TRACE_DEFINE_ENUM(LUNQ_PH_IDLE);
 TRACE_DEFINE_ENUM(LUNQ_PH_SHARE);
+TRACE_DEFINE_ENUM(LUNQ_PH_STARVED);
 
 #define LUNQ_TP_DEV_ASSIGN(q)				\
 	do {						\
@@ -396,7 +397,8 @@ TRACE_EVENT(lunq_pol_answer,
 				 { LUNQ_PH_GOOD, "good" },
 				 { LUNQ_PH_TICK, "tick" },
 				 { LUNQ_PH_IDLE, "idle" },
-				 { LUNQ_PH_SHARE, "share" }),
+				 { LUNQ_PH_SHARE, "share" },
+				 { LUNQ_PH_STARVED, "starved" }),
 		  __entry->depth, __entry->answer, __entry->clamped,
 		  __entry->ios, __entry->iops, __entry->svc_min_ns,
 		  __entry->svc_p50_ns, __entry->svc_p99_ns,

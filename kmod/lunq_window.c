@@ -155,6 +155,7 @@ void lunq_win_work(struct work_struct *work)
 	spin_lock_irq(&lc->lock);
 	now = ktime_get_ns();
 	if (!lc->win_live || !lunq_win_on(lc)) {
+		lc->host.q.age_ns = 0;
 		lunq_win_pool_leave(lc);
 		lunq_win_pool_view_leave(lc);
 		spin_unlock_irq(&lc->lock);
@@ -183,6 +184,14 @@ void lunq_win_work(struct work_struct *work)
 			kick |= lunq_throttle_set(lc, d, LUNQ_TC_QFULL, now);
 			lc->win_rebase = true;
 		}
+	}
+	if (lc->host.q.aged_reads != w->aged_reads) {
+		/* the aging bound sent reads the sort passed by */
+		w->aged_reads = lc->host.q.aged_reads;
+		was = lc->host.thr.depth;
+		d = lunq_pol_starved(&lc->pol, now, lc->host.q.reads, was);
+		if (d != was)
+			kick |= lunq_throttle_set(lc, d, LUNQ_TC_AUTO, now);
 	}
 	if (lc->pol.rebase) {
 		lc->pol.rebase = false;
@@ -235,6 +244,8 @@ void lunq_win_work(struct work_struct *work)
 			lc->win_rebase = true;
 		}
 	}
+	/* a sorting queue's aging bound follows the last window */
+	lc->host.q.age_ns = lunq_pol_age(&lc->pol);
 	lunq_win_kick(lc);
 	spin_unlock_irq(&lc->lock);
 	if (kick)
