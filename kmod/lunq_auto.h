@@ -22,8 +22,13 @@
  * the rules below take 95% of an estimate, a depth the search saw grow
  * the rate (up) or hold it (down) is taken instead when the estimate
  * reaches 95% of it (proven_depth()): a knee seen is not held one under.
- *   down   from the start depth, halve while the rate holds (>= 85% of
- *          the best seen): the start was above the knee;
+ *   down   from the start depth, an eighth down (one at least; half
+ *          above LUNQ_AUTO_DOWN_HALF) while
+ *          the rate holds (>= 85% of the best seen) and the mean service
+ *          time shrinks with the depth (within a sixteenth): the start
+ *          was above the knee, and a queue in the LUN drains.  When a
+ *          step leaves the service time where it was, the knee lies
+ *          between: prev x svc(d) / svc(prev), held;
  *   up     double while the rate grows by >= 25% (a full pipe when not);
  *   hold   depth = 95% of rate_max x svc_min, rounded down (rate_max:
  *          the most IOPS of the binding windows of the last rate_ns,
@@ -66,6 +71,12 @@
  * it keeps failing); a binding window within the target adds a quarter
  * (when p99 is below three quarters of the target) or 1, never up to a failed depth during its hold-off.
  *
+ * A sorting queue's bubble, between windows (both modes): a waiter goes
+ * next once it has waited lunq_auto_age() (5/4 of the mean response);
+ * a read so sent past the sort's pick sets, in auto:knee, a floor that
+ * lets every waiting read go, held while the load lasts
+ * (lunq_auto_starved()).
+ *
  * What the user feels (auto:knee): a starving waiter -- the oldest waiting
  * in lunq for 50 ms and 4 x what the window's commands waited (p99) and
  * were served (mean), a sorting queue's bubble -- sets a floor of depth +
@@ -81,7 +92,11 @@
  *
  * QUEUE FULL (both modes; reaction must be none): the throttle is cut at
  * once to the commands in transport (lunq_auto_qfull(), Solaris sd's
- * rule), which becomes a ceiling for a hold-off of qhold_ns (0.5 s).
+ * rule), which becomes a ceiling for a hold-off of qhold_ns (0.5 s);
+ * refusals while that cut settles change nothing (the old depth's
+ * commands, or a pool's siblings', are still out), and a window with
+ * QUEUE FULLs does not feed hold's queueing rule (retries in its service
+ * times).
  * When it ends with the depth at the ceiling (the ceiling, not the knee,
  * bound it), auto:knee probes one command above it (the other initiators
  * may have left), the step doubling while the rate grows with it.
@@ -129,6 +144,8 @@ enum lunq_auto_phase {
 #define LUNQ_AUTO_HOLD_NS	(1 * NSEC_PER_SEC)
 #define LUNQ_AUTO_MISSED	1
 #define LUNQ_AUTO_HOLD_MAX_NS	(32 * NSEC_PER_SEC)
+/* down: by half above this depth, by an eighth up to it */
+#define LUNQ_AUTO_DOWN_HALF	32
 /* lunq_auto_age(): before the first window, and the least */
 #define LUNQ_AUTO_AGE_FIRST_NS	(50 * NSEC_PER_MSEC)
 #define LUNQ_AUTO_AGE_MIN_NS	(10 * NSEC_PER_MSEC)
@@ -201,6 +218,7 @@ struct lunq_auto {
 	u32 knee256;		/* rate_max x svc_min, x 256 */
 	/* down / up */
 	u64 ref_rate;		/* the rate to beat (x 16) */
+	u64 ref_svc;		/* down: the mean service time at ref_depth */
 	u32 ref_depth;
 	u32 proven;		/* the last depth up saw grow the rate */
 	/* hold / probe */

@@ -552,7 +552,7 @@ static void lunq_auto_knee_starving(struct kunit *test)
 	w.oldest_ns = 200 * MS;
 	d = lunq_auto_window(&s.a, &w, s.now += 100 * MS);
 	KUNIT_EXPECT_EQ(test, d, s.a.floor);
-	/* down had halved it to 1: 1 + the 14 waiting */
+	/* down had stepped it to 1: 1 + the 14 waiting */
 	KUNIT_EXPECT_EQ(test, d, 15U);
 	KUNIT_EXPECT_EQ(test, s.a.floor_until, s.now + 2 * SEC);
 	/* queueing in the LUN at the floor: no cut below it while held */
@@ -872,6 +872,28 @@ static void lunq_auto_qfull_holdoff(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.a.ceiling_until - s.now, 500 * MS);
 }
 
+/*
+ * Refusals while the cut settles (the old depth's commands, ours or a
+ * pool's siblings', still out) change nothing; after it, the next cuts to
+ * what is in transport again.
+ */
+static void lunq_auto_qfull_settling(struct kunit *test)
+{
+	struct sim s;
+	struct lunq_auto_sample w;
+
+	sim_start(&s, LUNQ_AUTO_KNEE, 8, 16, 8 * MS, 32);
+	w = win(100 * MS, 100, 8 * MS, true);
+	lunq_auto_window(&s.a, &w, s.now += 100 * MS);
+	s.a.depth = 8;
+	KUNIT_EXPECT_EQ(test, lunq_auto_qfull(&s.a, s.now, 4), 4U);
+	KUNIT_EXPECT_EQ(test, s.a.settle_until, s.now + 16 * MS);
+	KUNIT_EXPECT_EQ(test, lunq_auto_qfull(&s.a, s.now + 10 * MS, 1), 4U);
+	KUNIT_EXPECT_EQ(test, s.a.ceiling, 4U);
+	KUNIT_EXPECT_EQ(test, lunq_auto_qfull(&s.a, s.now + 20 * MS, 2), 2U);
+	KUNIT_EXPECT_EQ(test, s.a.ceiling, 2U);
+}
+
 static struct kunit_case lunq_auto_cases[] = {
 	KUNIT_CASE(lunq_auto_knee_from_below),
 	KUNIT_CASE(lunq_auto_knee_from_above),
@@ -885,6 +907,7 @@ static struct kunit_case lunq_auto_cases[] = {
 	KUNIT_CASE(lunq_auto_knee_app_limited),
 	KUNIT_CASE(lunq_auto_knee_qfull),
 	KUNIT_CASE(lunq_auto_knee_qfull_periodic),
+	KUNIT_CASE(lunq_auto_qfull_settling),
 	KUNIT_CASE(lunq_auto_target),
 	KUNIT_CASE(lunq_auto_knee_starving),
 	KUNIT_CASE(lunq_auto_age_bound),
