@@ -283,44 +283,24 @@ static bool queues(u64 svc, u64 svc_min)
 /* Phase down: halve while the rate holds. */
 static u32 knee_down_window(struct lunq_auto *a, u64 now)
 {
-	u32 d = a->depth, prev = a->ref_depth;
-	u64 k = 0;
+	u32 d = a->depth;
 
 	a->roomy_n = 0;
-	/*
-	 * Where the service time stops shrinking with the depth: above the
-	 * knee it is in proportion to the depth (a queue inside the LUN),
-	 * below it, the same.  From @prev down to @d the knee is @prev x
-	 * svc(d) / svc(prev) if it lies between; @d or under if not.
-	 */
-	if (prev && a->ref_svc)
-		k = div64_u64((u64)prev * a->svc + a->ref_svc / 2, a->ref_svc);
-	if (!prev || (a->rate * 100 >= a->ref_rate * 85 && k * 16 <= d * 17)) {
-		/*
-		 * The service time shrank with the depth and the rate held:
-		 * the knee is lower still.  Down by an eighth (one at least)
-		 * from LUNQ_AUTO_DOWN_HALF, by half above it: a step past
-		 * the knee costs that share of the rate for one window (a
-		 * closed loop's response is the same at every depth above
-		 * the knee), and a deep start on a slow LUN comes down in
-		 * seconds
-		 */
+
+	if (!a->ref_depth || a->rate * 100 >= a->ref_rate * 85) {
+		/* the rate held: the knee is lower still */
 		a->ref_rate = max(a->ref_rate, a->rate);
 		a->ref_depth = d;
-		a->ref_svc = a->svc;
-		if (d > LUNQ_AUTO_DOWN_HALF)
-			return max(d / 2, a->cfg.min);
 		if (d > a->cfg.min)
-			return max(d - max(d / 8, 1U), a->cfg.min);
-		k = d;
-	} else if (prev == a->cfg.start && k >= prev) {
-		/* no queue at the start: at or below the knee */
+			return max(d / 2, a->cfg.min);
+	} else if (a->ref_depth == a->cfg.start) {
+		/* fell at once: the start was at or below the knee */
 		a->phase = LUNQ_AP_UP;
 		a->ref_depth = a->cfg.start;
 		return min_t(u32, a->cfg.start * 2, a->cfg.max);
 	}
-	/* the step left the queue: hold at the knee between */
-	d = clamp_t(u64, k, min(d, prev), max(d, prev));
+	/* fell after holding, or held down to min: hold between */
+	d = a->ref_depth;
 	to_hold(a);
 	return knee_enter_hold(a, now, d);
 }

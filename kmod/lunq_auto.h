@@ -22,13 +22,8 @@
  * the rules below take 95% of an estimate, a depth the search saw grow
  * the rate (up) or hold it (down) is taken instead when the estimate
  * reaches 95% of it (proven_depth()): a knee seen is not held one under.
- *   down   from the start depth, an eighth down (one at least; half
- *          above LUNQ_AUTO_DOWN_HALF) while
- *          the rate holds (>= 85% of the best seen) and the mean service
- *          time shrinks with the depth (within a sixteenth): the start
- *          was above the knee, and a queue in the LUN drains.  When a
- *          step leaves the service time where it was, the knee lies
- *          between: prev x svc(d) / svc(prev), held;
+ *   down   from the start depth, halve while the rate holds (>= 85% of
+ *          the best seen): the start was above the knee;
  *   up     double while the rate grows by >= 25% (a full pipe when not);
  *   hold   depth = 95% of rate_max x svc_min, rounded down (rate_max:
  *          the most IOPS of the binding windows of the last rate_ns,
@@ -144,8 +139,6 @@ enum lunq_auto_phase {
 #define LUNQ_AUTO_HOLD_NS	(1 * NSEC_PER_SEC)
 #define LUNQ_AUTO_MISSED	1
 #define LUNQ_AUTO_HOLD_MAX_NS	(32 * NSEC_PER_SEC)
-/* down: by half above this depth, by an eighth up to it */
-#define LUNQ_AUTO_DOWN_HALF	32
 /* lunq_auto_age(): before the first window, and the least */
 #define LUNQ_AUTO_AGE_FIRST_NS	(50 * NSEC_PER_MSEC)
 #define LUNQ_AUTO_AGE_MIN_NS	(10 * NSEC_PER_MSEC)
@@ -218,7 +211,6 @@ struct lunq_auto {
 	u32 knee256;		/* rate_max x svc_min, x 256 */
 	/* down / up */
 	u64 ref_rate;		/* the rate to beat (x 16) */
-	u64 ref_svc;		/* down: the mean service time at ref_depth */
 	u32 ref_depth;
 	u32 proven;		/* the last depth up saw grow the rate */
 	/* hold / probe */

@@ -552,7 +552,7 @@ static void lunq_auto_knee_starving(struct kunit *test)
 	w.oldest_ns = 200 * MS;
 	d = lunq_auto_window(&s.a, &w, s.now += 100 * MS);
 	KUNIT_EXPECT_EQ(test, d, s.a.floor);
-	/* down had stepped it to 1: 1 + the 14 waiting */
+	/* down had halved it to 1: 1 + the 14 waiting */
 	KUNIT_EXPECT_EQ(test, d, 15U);
 	KUNIT_EXPECT_EQ(test, s.a.floor_until, s.now + 2 * SEC);
 	/* queueing in the LUN at the floor: no cut below it while held */
