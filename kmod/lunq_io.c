@@ -91,6 +91,57 @@ bool lunq_io_fast_map(struct lunq_c *lc, struct lunq_io *io, struct bio *bio)
 	return true;
 }
 
+/* A completion over bubble_ms: counted, traced, posted (lunq_io_done()). */
+static noinline void lunq_io_bubble(struct lunq_c *lc, u64 now,
+				    enum req_op op, blk_status_t error,
+				    u64 sector, u32 bytes, u64 wait_ns,
+				    u64 svc_ns)
+{
+	struct lunq_ev ev = {
+		.kind = LUNQ_EV_BUBBLE, .t = now,
+		.write = op == REQ_OP_WRITE, .sector = sector,
+		.bytes = bytes, .wait_ns = wait_ns, .svc_ns = svc_ns,
+	};
+
+	lunq_stats_inc(&lc->st, LUNQ_ST_BUBBLES);
+	trace_lunq_bubble(&lc->evq, sector, bytes, op, error, wait_ns, svc_ns);
+	lunq_ev_post(&lc->evq, &ev);
+}
+
+/*
+ * lunq_io_done(), inline in the lock-free path's completion.  Every IO
+ * passes here (doc/benchmarks.md): its figures stay in registers (no
+ * structure on the stack, the bubble's event apart), the trace events
+ * convert @error only when on, and the statistics come last, a tail call.
+ */
+static __always_inline void lunq_io_record(struct lunq_c *lc,
+					   struct lunq_io *io,
+					   struct bio *bio, u64 now,
+					   blk_status_t error)
+{
+	u64 bubble = READ_ONCE(lc->bubble_ns);
+	enum req_op op = bio_op(bio);
+	bool rw = op == REQ_OP_READ || op == REQ_OP_WRITE;
+	u64 sector = io->iter.bi_sector;
+	u32 bytes = io->iter.bi_size;
+	u64 wait_ns = io->t_sent - io->t_arrive;
+	u64 svc_ns = now > io->t_sent ? now - io->t_sent : 0;
+
+	if (unlikely(error != BLK_STS_OK))
+		lunq_stats_inc(&lc->st, LUNQ_ST_ERRORS);
+	trace_lunq_complete(&lc->evq, sector, bytes, op, error, wait_ns,
+			    svc_ns);
+	/* io->flush as mapped: the block layer may strip REQ_PREFLUSH below */
+	if (unlikely(io->flush) && rw) {
+		lunq_stats_flushed(&lc->st);
+		return;
+	}
+	if (unlikely(bubble && wait_ns + svc_ns > bubble) && rw)
+		lunq_io_bubble(lc, now, op, error, sector, bytes, wait_ns,
+			       svc_ns);
+	lunq_stats_done(&lc->st, op, sector, bytes, wait_ns, svc_ns);
+}
+
 int lunq_io_fast_end(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
 		     blk_status_t error)
 {
@@ -105,7 +156,7 @@ int lunq_io_fast_end(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
 		lunq_fast_drained(lc);
 	if (io->flush && !error)
 		lunq_xflush_flushed();	/* test-only build; else nothing */
-	lunq_io_done(lc, io, bio, now, error);
+	lunq_io_record(lc, io, bio, now, error);
 	return DM_ENDIO_DONE;
 }
 
@@ -561,34 +612,5 @@ bool lunq_io_hold(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
 void lunq_io_done(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
 		  u64 now, blk_status_t error)
 {
-	u64 bubble = READ_ONCE(lc->bubble_ns);
-	struct lunq_done d = {
-		.op = bio_op(bio),
-		/* as mapped: the block layer may strip REQ_PREFLUSH below */
-		.flush = io->flush,
-		.error = error != BLK_STS_OK,
-		.sector = io->iter.bi_sector,
-		.bytes = io->iter.bi_size,
-		.wait_ns = io->t_sent - io->t_arrive,
-		.svc_ns = now > io->t_sent ? now - io->t_sent : 0,
-	};
-
-	lunq_stats_done(&lc->st, &d);
-	trace_lunq_complete(&lc->evq, d.sector, d.bytes, d.op,
-			    blk_status_to_errno(error), d.wait_ns, d.svc_ns);
-	if (bubble && d.wait_ns + d.svc_ns > bubble && !d.flush &&
-	    (d.op == REQ_OP_READ || d.op == REQ_OP_WRITE)) {
-		struct lunq_ev ev = {
-			.kind = LUNQ_EV_BUBBLE, .t = now,
-			.write = d.op == REQ_OP_WRITE, .sector = d.sector,
-			.bytes = d.bytes, .wait_ns = d.wait_ns,
-			.svc_ns = d.svc_ns,
-		};
-
-		lunq_stats_inc(&lc->st, LUNQ_ST_BUBBLES);
-		trace_lunq_bubble(&lc->evq, d.sector, d.bytes, d.op,
-				  blk_status_to_errno(error), d.wait_ns,
-				  d.svc_ns);
-		lunq_ev_post(&lc->evq, &ev);
-	}
+	lunq_io_record(lc, io, bio, now, error);
 }

@@ -54,58 +54,55 @@ static __always_inline void lunq_hist_rec(struct lunq_hist_live *h, u32 idx,
 		lunq_hist_max(h, v);
 }
 
-void lunq_stats_done(struct lunq_stats *st, const struct lunq_done *d)
+void lunq_stats_done(struct lunq_stats *st, enum req_op op, u64 sector,
+		     u32 bytes, u64 wait_ns, u64 svc_ns)
 {
+	/* once: the per-CPU adds below would make the compiler reload it */
+	struct lunq_pcpu __percpu *pc = st->pc;
 	struct lunq_hist_live *h = st->hist;
 	u32 ai, si;
 	u64 al;
 	bool w;
 
-	this_cpu_inc(st->pc->v[LUNQ_ST_COMPLETED]);
-	if (d->error)
-		this_cpu_inc(st->pc->v[LUNQ_ST_ERRORS]);
-	switch (d->op) {
+	this_cpu_inc(pc->v[LUNQ_ST_COMPLETED]);
+	switch (op) {
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:
-		if (d->flush) {
-			this_cpu_inc(st->pc->v[LUNQ_ST_FLUSHES]);
-			return;
-		}
 		break;
 	case REQ_OP_DISCARD:
 	case REQ_OP_SECURE_ERASE:
-		this_cpu_inc(st->pc->v[LUNQ_ST_DISCARDS]);
-		this_cpu_add(st->pc->v[LUNQ_ST_DISCARD_SECTORS], d->bytes >> 9);
+		this_cpu_inc(pc->v[LUNQ_ST_DISCARDS]);
+		this_cpu_add(pc->v[LUNQ_ST_DISCARD_SECTORS], bytes >> 9);
 		return;
 	default:
-		this_cpu_inc(st->pc->v[LUNQ_ST_OTHER]);
+		this_cpu_inc(pc->v[LUNQ_ST_OTHER]);
 		return;
 	}
-	w = d->op == REQ_OP_WRITE;
-	this_cpu_inc(st->pc->v[w ? LUNQ_ST_WRITES : LUNQ_ST_READS]);
-	this_cpu_add(st->pc->v[w ? LUNQ_ST_WRITE_SECTORS : LUNQ_ST_READ_SECTORS],
-		     d->bytes >> 9);
-	if (d->wait_ns)
-		this_cpu_add(st->pc->v[w ? LUNQ_ST_WRITE_WAIT_NS :
-					   LUNQ_ST_READ_WAIT_NS], d->wait_ns);
-	this_cpu_add(st->pc->v[w ? LUNQ_ST_WRITE_SVC_NS : LUNQ_ST_READ_SVC_NS],
-		     d->svc_ns);
-	if (d->sector & 7) {
-		this_cpu_inc(st->pc->v[LUNQ_ST_MISALIGNED_4K]);
+	w = op == REQ_OP_WRITE;
+	this_cpu_inc(pc->v[w ? LUNQ_ST_WRITES : LUNQ_ST_READS]);
+	this_cpu_add(pc->v[w ? LUNQ_ST_WRITE_SECTORS : LUNQ_ST_READ_SECTORS],
+		     bytes >> 9);
+	if (wait_ns)
+		this_cpu_add(pc->v[w ? LUNQ_ST_WRITE_WAIT_NS :
+				      LUNQ_ST_READ_WAIT_NS], wait_ns);
+	this_cpu_add(pc->v[w ? LUNQ_ST_WRITE_SVC_NS : LUNQ_ST_READ_SVC_NS],
+		     svc_ns);
+	if (sector & 7) {
+		this_cpu_inc(pc->v[LUNQ_ST_MISALIGNED_4K]);
 		if (w)
-			this_cpu_inc(st->pc->v[LUNQ_ST_WRITE_MISALIGNED_4K]);
+			this_cpu_inc(pc->v[LUNQ_ST_WRITE_MISALIGNED_4K]);
 	}
-	if (d->bytes & 4095) {
-		this_cpu_inc(st->pc->v[LUNQ_ST_SIZE_NOT_4K]);
+	if (bytes & 4095) {
+		this_cpu_inc(pc->v[LUNQ_ST_SIZE_NOT_4K]);
 		if (w)
-			this_cpu_inc(st->pc->v[LUNQ_ST_WRITE_SIZE_NOT_4K]);
+			this_cpu_inc(pc->v[LUNQ_ST_WRITE_SIZE_NOT_4K]);
 	}
 	/*
 	 * The largest power of two dividing the byte offset, 2^(ffs + 9),
 	 * its bucket the first of that power; offset 0: the overflow.
 	 */
-	if (d->sector) {
-		unsigned int k = __ffs64(d->sector) + 9;
+	if (sector) {
+		unsigned int k = __ffs64(sector) + 9;
 
 		al = 1ULL << min_t(unsigned int, k, LUNQ_HIST_MAX_BITS);
 		ai = lunq_hist_idx_pow2(k);
@@ -113,25 +110,25 @@ void lunq_stats_done(struct lunq_stats *st, const struct lunq_done *d)
 		al = 1ULL << LUNQ_HIST_MAX_BITS;
 		ai = LUNQ_HIST_OVERFLOW;
 	}
-	si = lunq_hist_idx(d->bytes);
-	if (d->wait_ns) {
-		u64 t = d->wait_ns + d->svc_ns;
+	si = lunq_hist_idx(bytes);
+	if (wait_ns) {
+		u64 t = wait_ns + svc_ns;
 
 		lunq_hist_rec(&h[LUNQ_HIST_WAIT_READ + w],
-			      lunq_hist_idx(d->wait_ns), d->wait_ns, true);
+			      lunq_hist_idx(wait_ns), wait_ns, true);
 		lunq_hist_rec(&h[LUNQ_HIST_SVC_READ + w],
-			      lunq_hist_idx(d->svc_ns), d->svc_ns, true);
+			      lunq_hist_idx(svc_ns), svc_ns, true);
 		lunq_hist_rec(&h[LUNQ_HIST_TOTAL_READ + w], lunq_hist_idx(t),
 			      t, true);
 	} else {
 		/* wait 0, total = service: once (lunq_stats.h) */
 		lunq_hist_rec(&h[LUNQ_HIST_NOWAIT_READ + w],
-			      lunq_hist_idx(d->svc_ns), d->svc_ns, true);
+			      lunq_hist_idx(svc_ns), svc_ns, true);
 	}
-	lunq_hist_rec(&h[LUNQ_HIST_SIZE], si, d->bytes, false);
+	lunq_hist_rec(&h[LUNQ_HIST_SIZE], si, bytes, false);
 	lunq_hist_rec(&h[LUNQ_HIST_ALIGN], ai, al, true);
 	if (w) {
-		lunq_hist_rec(&h[LUNQ_HIST_SIZE_WRITE], si, d->bytes, false);
+		lunq_hist_rec(&h[LUNQ_HIST_SIZE_WRITE], si, bytes, false);
 		lunq_hist_rec(&h[LUNQ_HIST_ALIGN_WRITE], ai, al, true);
 	}
 }

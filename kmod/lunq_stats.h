@@ -51,16 +51,6 @@ struct lunq_stats {
 	struct lunq_hist_live *hist;	/* LUNQ_NR_LIVE_HISTS of them */
 };
 
-/* What one completed IO contributes. */
-struct lunq_done {
-	enum req_op op;
-	bool flush;		/* an empty flush */
-	bool error;
-	u64 sector;		/* start, 512-byte sectors of the dm device */
-	u32 bytes;
-	u64 wait_ns, svc_ns;	/* reads and writes only */
-};
-
 int lunq_stats_alloc(struct lunq_stats *st);
 void lunq_stats_free(struct lunq_stats *st);
 
@@ -69,7 +59,22 @@ static inline void lunq_stats_inc(struct lunq_stats *st, enum lunq_stat s)
 	this_cpu_inc(st->pc->v[s]);
 }
 
-void lunq_stats_done(struct lunq_stats *st, const struct lunq_done *d);
+/*
+ * What one completed IO contributes, its error apart (the caller counts
+ * LUNQ_ST_ERRORS) and an empty flush apart (lunq_stats_flushed()): @op,
+ * @sector its start (512-byte sectors of the dm device), @bytes; @wait_ns
+ * and @svc_ns count for reads and writes only.  Scalars in registers, not
+ * a structure on the stack: this runs once per IO (doc/benchmarks.md).
+ */
+void lunq_stats_done(struct lunq_stats *st, enum req_op op, u64 sector,
+		     u32 bytes, u64 wait_ns, u64 svc_ns);
+
+/* An empty flush (a read or write without data, as mapped) completed. */
+static inline void lunq_stats_flushed(struct lunq_stats *st)
+{
+	this_cpu_inc(st->pc->v[LUNQ_ST_COMPLETED]);
+	this_cpu_inc(st->pc->v[LUNQ_ST_FLUSHES]);
+}
 
 /* The lock-free path's integrals, summed over the CPUs (lunq_busy.h). */
 void lunq_stats_fast_sum(struct lunq_stats *st, struct lunq_span *io,

@@ -36,6 +36,7 @@
 #ifndef LUNQ_TRACE_OPS_ONCE
 #define LUNQ_TRACE_OPS_ONCE
 #include <linux/blk_types.h>
+#include <linux/blkdev.h>
 
 enum lunq_trace_op {
 	LUNQ_TRACE_OP_READ = (__force u8)REQ_OP_READ,
@@ -163,11 +164,14 @@ TRACE_EVENT(lunq_dispatch,
 		  (unsigned long long)__entry->lsector, __entry->wait_ns)
 );
 
-/* A completion (lunq_complete) and a slow one (lunq_bubble). */
+/*
+ * A completion (lunq_complete) and a slow one (lunq_bubble).  @status
+ * becomes an errno only when the event is on (every IO passes here).
+ */
 DECLARE_EVENT_CLASS(lunq_done_class,
 	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes,
-		 enum req_op op, int error, u64 wait_ns, u64 svc_ns),
-	TP_ARGS(q, sector, bytes, op, error, wait_ns, svc_ns),
+		 enum req_op op, blk_status_t status, u64 wait_ns, u64 svc_ns),
+	TP_ARGS(q, sector, bytes, op, status, wait_ns, svc_ns),
 	TP_STRUCT__entry(
 		__field(dev_t, dev)
 		__array(char, name, LUNQ_TRACE_NAME)
@@ -183,7 +187,7 @@ DECLARE_EVENT_CLASS(lunq_done_class,
 		__entry->sector = sector;
 		__entry->bytes = bytes;
 		__entry->op = (__force u8)op;
-		__entry->error = error;
+		__entry->error = blk_status_to_errno(status);
 		__entry->wait_ns = wait_ns;
 		__entry->svc_ns = svc_ns;
 	),
@@ -205,14 +209,14 @@ DECLARE_EVENT_CLASS(lunq_done_class,
 
 DEFINE_EVENT(lunq_done_class, lunq_complete,
 	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes,
-		 enum req_op op, int error, u64 wait_ns, u64 svc_ns),
-	TP_ARGS(q, sector, bytes, op, error, wait_ns, svc_ns)
+		 enum req_op op, blk_status_t status, u64 wait_ns, u64 svc_ns),
+	TP_ARGS(q, sector, bytes, op, status, wait_ns, svc_ns)
 );
 
 DEFINE_EVENT(lunq_done_class, lunq_bubble,
 	TP_PROTO(const struct lunq_evq *q, sector_t sector, u32 bytes,
-		 enum req_op op, int error, u64 wait_ns, u64 svc_ns),
-	TP_ARGS(q, sector, bytes, op, error, wait_ns, svc_ns)
+		 enum req_op op, blk_status_t status, u64 wait_ns, u64 svc_ns),
+	TP_ARGS(q, sector, bytes, op, status, wait_ns, svc_ns)
 );
 
 TRACE_EVENT(lunq_throttle,

@@ -11,20 +11,23 @@
 # Each ratio must stay at or below its limit: the figure this tree
 # measures plus 0.02, so a regression that adds 2% of dm-linear's
 # instructions per IO (about 225, two fifths of lunq's whole overhead
-# when set) fails it; the spread of the rounds must stay below 0.005.
+# when set) fails it; two rounds must agree within 0.005 (a third round
+# when the first two do not: the closest two count).
 # Wall-clock time is never asserted: on any other clock this test skips.
 # group: overhead
 # time: 35
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 # limits (instructions per IO, lunq / dm-linear; see above)
-# measured 2026-12-01, Debian 6.1.0-57: 1.0506 and 1.0507 (rounds
-# 1.0505..1.0507, dm-linear 11,212, lunq 11,778, in tests/run --vm's icount
-# boot); 1.0633 and 1.0633 before the lock-free busy period and the
+# measured 2026-12-02, Debian 6.1.0-57: 1.0453 and 1.0453 (rounds
+# 1.0452..1.0453, dm-linear 11,214, lunq 11,722, in tests/run --vm's icount
+# boot; once qdepth:256's second round was 1.0502, something else in the
+# guest running); 1.0506 and 1.0507 before the completion record's cut,
+# 1.0633 and 1.0633 before the lock-free busy period and the
 # statistics of issue 49, 1.0726 and 1.0727 before the fast path's remap
 # and the no-wait histograms
-LIM_PASS=1.070
-LIM_SLOT=1.070
+LIM_PASS=1.065
+LIM_SLOT=1.065
 
 [ "${LUNQ_VM_ACCEL:-}" = icount ] ||
 	skip "instruction counts need QEMU's icount clock (this VM: ${LUNQ_VM_ACCEL:-unknown})"
@@ -51,9 +54,10 @@ instr() {
 for d in g_linear g_lunq g_slot; do
 	instr $d 1 > /dev/null
 done
-pass= slot=
-for r in 1 2; do
-	if [ $r = 1 ]; then
+# round ROUND: one ABBA round (the second BAAB), its ratios added to
+# $pass and $slot
+round() {
+	if [ $(($1 % 2)) = 1 ]; then
 		l1=$(instr g_linear 1) p=$(instr g_lunq 1) s=$(instr g_slot 1) l2=$(instr g_linear 1)
 	else
 		s=$(instr g_slot 1) p=$(instr g_lunq 1) l1=$(instr g_linear 1) l2=$l1
@@ -61,18 +65,37 @@ for r in 1 2; do
 	lin=$(awk -v a="$l1" -v b="$l2" 'BEGIN { printf "%.1f", (a + b) / 2 }')
 	rp=$(awk -v x="$p" -v l="$lin" 'BEGIN { printf "%.4f", x / l }')
 	rs=$(awk -v x="$s" -v l="$lin" 'BEGIN { printf "%.4f", x / l }')
-	note "round $r: instructions per IO: dm-linear $lin, lunq $p ($rp), lunq qdepth:256 $s ($rs)"
+	note "round $1: instructions per IO: dm-linear $lin, lunq $p ($rp), lunq qdepth:256 $s ($rs)"
 	pass="$pass $rp" slot="$slot $rs"
-done
+}
+# spread "R1 R2 ...": the least difference of two rounds
+spread() {
+	echo "$1" | tr ' ' '\n' | sed '/^$/d' | sort -n |
+		awk 'NR > 1 && (m == "" || $1 - p < m) { m = $1 - p } { p = $1 } END { printf "%.4f", m }'
+}
+pass= slot=
+round 1
+round 2
+# Work in the guest beside fio (a kernel thread, a timer) only ever adds
+# instructions to a run, and once added 0.0049 to one of four: when the
+# two rounds differ by 0.003 or more, a third decides (the closest two
+# count).
+if awk -v a="$(spread "$pass")" -v b="$(spread "$slot")" 'BEGIN { exit !(a >= 0.003 || b >= 0.003) }'; then
+	note "the rounds differ by 0.003 or more: a third round"
+	round 3
+fi
 
-# check NAME "R1 R2" LIMIT
+# check NAME "R1 R2 [R3]" LIMIT: the closest two rounds within 0.005 of
+# each other, the higher of them at or below LIMIT
 check() {
-	echo "$2" | awk -v n="$1" -v lim="$3" '{
-		lo = $1; hi = $1; for (i = 2; i <= NF; i++) { if ($i < lo) lo = $i; if ($i > hi) hi = $i }
-		printf "%s %.4f %.4f\n", (hi <= lim && hi - lo < 0.005) ? "ok" : "bad", hi, hi - lo }' > /tmp/g.chk
+	echo "$2" | tr ' ' '\n' | sed '/^$/d' | sort -n | awk -v lim="$3" '
+		{ v[NR] = $1 }
+		END { b = 2; for (i = 3; i <= NR; i++) if (v[i] - v[i - 1] < v[b] - v[b - 1]) b = i
+		      hi = v[b]; sp = v[b] - v[b - 1]
+		      printf "%s %.4f %.4f\n", (hi <= lim && sp < 0.005) ? "ok" : "bad", hi, sp }' > /tmp/g.chk
 	read -r v hi sp < /tmp/g.chk
-	[ "$v" = ok ] || fail "$1: lunq/dm-linear instructions per IO $hi (spread $sp), limit $3 (spread 0.005)"
-	ok "$1: lunq/dm-linear instructions per IO $hi (rounds$2, spread $sp) <= $3"
+	[ "$v" = ok ] || fail "$1: lunq/dm-linear instructions per IO $hi (rounds$2, closest two $sp apart), limit $3 (0.005 apart)"
+	ok "$1: lunq/dm-linear instructions per IO $hi (rounds$2, the closest two $sp apart) <= $3"
 }
 check "pass-through" "$pass" $LIM_PASS
 check "qdepth:256, lock-free slot" "$slot" $LIM_SLOT
