@@ -832,8 +832,13 @@ u32 lunq_auto_starved(struct lunq_auto *a, u64 now, u32 reads)
 
 	if (a->cfg.mode != LUNQ_AUTO_KNEE)
 		return a->depth;
+	/* the reads counted when it rose may still be passing */
+	if (held && now < a->floor_quiet)
+		return a->depth;
 	f = min_t(u64, (u64)a->depth + (held ? reads : max(reads, a->depth)),
 		  a->cfg.max);
+	if (f > a->floor || !held)
+		a->floor_quiet = now + 2 * lunq_auto_age(a);
 	a->floor = max(a->floor && now < a->floor_until ? a->floor : 0, f);
 	a->floor_until = U64_MAX;	/* until the load stops */
 	to_hold(a);

@@ -238,6 +238,7 @@ struct lunq_auto {
 	struct lunq_holdoff qhold;	/* the ceiling's, repeats: refusals */
 	u32 floor;		/* a starving waiter's floor; 0: none */
 	u64 floor_until;
+	u64 floor_quiet;	/* a held floor grows again from then on */
 	struct lunq_holdoff fhold;	/* the floor's, repeats: starving */
 	u32 ratio16;		/* auto:target: service p99 / mean, x 16 */
 	u64 p99_est;		/* auto:target: last window's p99 as judged */
@@ -303,7 +304,9 @@ u64 lunq_auto_age(const struct lunq_auto *a);
  * The aging bound (lunq_auto_age()) sent reads that the sort had passed
  * by, and @reads reads still wait at @now: auto:knee sets a floor that
  * lets every waiting read go (depth + reads, twice the depth at least;
- * once held, it grows by the reads waiting), held while the load lasts
+ * once held, it grows by the reads waiting, but not for twice the aging
+ * bound after it rose: a read passed by then may have waited since before
+ * the rise, counted already), held while the load lasts
  * (until an idle window): the search found a depth that leaves reads
  * passed by, and a read is what someone waits for (the bubble).  Writes
  * passed by only go by the bound, as mq-deadline's do: room for them too

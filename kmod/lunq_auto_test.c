@@ -616,6 +616,13 @@ static void lunq_auto_knee_starved_read(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d, 16U);
 	KUNIT_EXPECT_EQ(test, s.a.floor, 16U);
 	KUNIT_EXPECT_EQ(test, s.a.phase, LUNQ_AP_HOLD);
+	/*
+	 * starved again 5 ms later, 3 reads waiting: those that waited
+	 * since before the rise, counted already -- no higher
+	 */
+	KUNIT_EXPECT_EQ(test, lunq_auto_starved(&s.a, s.now += 5 * MS, 3),
+			16U);
+	KUNIT_EXPECT_EQ(test, s.a.floor, 16U);
 	/* queueing in the LUN at the floor, 10 s of it: held */
 	w = win(100 * MS, 50, 32 * MS, true);
 	for (i = 0; i < 100; i++) {
