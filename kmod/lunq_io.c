@@ -111,8 +111,10 @@ static noinline void lunq_io_bubble(struct lunq_c *lc, u64 now,
 /*
  * lunq_io_done(), inline in the lock-free path's completion.  Every IO
  * passes here (doc/benchmarks.md): its figures stay in registers (no
- * structure on the stack, the bubble's event apart), the trace events
- * convert @error only when on, and the statistics come last, a tail call.
+ * structure on the stack, the bubble's event apart), and the trace
+ * events convert @error only when on.  The rule for an empty flush is
+ * here (a read or write without data, as mapped), the rest of the
+ * statistics' in lunq_stats_done().
  */
 static __always_inline void lunq_io_record(struct lunq_c *lc,
 					   struct lunq_io *io,
