@@ -571,23 +571,48 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 }
 
 /*
- * auto:target's p99 of a window: the one measured, or where the window is
- * too short to have seen it (its commands still out are the slow ones),
- * the mean service time Little's law gives (in flight / rate) times the
- * ratio of p99 to mean of the last windows long enough to tell.
+ * auto:target's p99 of a window: the one measured over the run of windows
+ * at this depth (a window of 60 commands has its slowest for p99), or
+ * where the window is too short to have seen it (its commands still out
+ * are the slow ones), the mean service time Little's law gives (in flight
+ * / rate) times the ratio of p99 to mean of the last windows long enough
+ * to tell.
  */
 static u64 target_p99(struct lunq_auto *a, const struct lunq_auto_sample *s)
 {
 	u64 mean = div64_u64(min_t(u64, s->inflight_x1000, 1ULL << 32) * s->ns,
 			     s->ios * 1000);
+	u64 p99 = s->run_ios > s->ios ? s->run_p99_ns : s->p99_ns;
 
-	if (s->ns >= 2 * s->p99_ns && a->svc) {
-		u64 r = div64_u64(s->p99_ns * 16, a->svc);
+	if (s->ns >= 2 * s->p99_ns) {
+		if (a->svc) {
+			u64 r = div64_u64(s->p99_ns * 16, a->svc);
 
-		r = clamp_t(u64, r, 16, 16 * 16);
-		a->ratio16 = (3 * a->ratio16 + r) / 4;
+			r = clamp_t(u64, r, 16, 16 * 16);
+			a->ratio16 = (3 * a->ratio16 + r) / 4;
+		}
+		return p99;
 	}
-	return max(s->p99_ns, mean * a->ratio16 / 16);
+	return max(p99, mean * a->ratio16 / 16);
+}
+
+/*
+ * The commands a run at the depth needs before a step up: none while its
+ * p99 is under half the target; nearer, more -- the p99 of 40 commands
+ * is their slowest, under three quarters of the target one time in seven
+ * where the depth's own is 97% of it
+ */
+static u64 target_told(const struct lunq_auto *a, u64 p99)
+{
+	u64 t = a->cfg.target_ns;
+
+	if (p99 * 2 < t)
+		return 0;
+	if (p99 * 4 < t * 3)
+		return LUNQ_AUTO_RUN_IOS / 2;
+	if (p99 * 8 < t * 7)
+		return LUNQ_AUTO_RUN_IOS;
+	return 2 * LUNQ_AUTO_RUN_IOS;
 }
 
 static u32 target_window(struct lunq_auto *a,
@@ -598,8 +623,13 @@ static u32 target_window(struct lunq_auto *a,
 
 	a->p99_est = p99;
 
-	if (a->failed && d >= a->failed && p99 <= a->cfg.target_ns) {
-		/* the failed depth meets the target now: forget it */
+	if (a->failed && d >= a->failed && p99 * 8 <= a->cfg.target_ns * 7 &&
+	    s->run_ios >= LUNQ_AUTO_RUN_IOS) {
+		/*
+		 * The failed depth meets the target now, with an eighth to
+		 * spare, told by a run: forget it (a depth a few percent
+		 * over passes a run of 128 about every other time)
+		 */
 		a->failed = 0;
 		lunq_holdoff_reset(&a->miss);
 	}
@@ -631,12 +661,20 @@ static u32 target_window(struct lunq_auto *a,
 	if (!binding(s))
 		return d;
 	a->good = d;
-	/* up only after windows within: two, four in the last eighth */
-	if (++a->within < 2 ||
+	/*
+	 * Up only after windows within (two, four in the last eighth) and
+	 * a run that tells (target_told())
+	 */
+	if (++a->within < 2 || s->run_ios < target_told(a, p99) ||
 	    (p99 * 8 >= a->cfg.target_ns * 7 && a->within < 4))
 		return d;
-	if (a->failed && now < a->failed_until)
-		limit = min(limit, a->failed - 1);
+	/*
+	 * Never up to a failed depth in its hold-off, nor past it until it
+	 * is forgotten
+	 */
+	if (a->failed)
+		limit = min(limit, now < a->failed_until ? a->failed - 1 :
+				   a->failed);
 	/*
 	 * Up while clearly within: a quarter; then 1 -- in the last eighth
 	 * only while the p99 does not grow with the depth (the step before

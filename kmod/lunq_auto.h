@@ -60,11 +60,16 @@
  * follows in the next window.
  *
  * auto:target -- the largest depth whose service p99 stays within
- * target_ns: a window over the target sets the depth to
- * depth x target / p99 (at least 1 less, at most a quarter less) and
- * marks that depth as failed for a hold-off (1 s, doubling to 32 s while
- * it keeps failing); a binding window within the target adds a quarter
- * (when p99 is below three quarters of the target) or 1, never up to a failed depth during its hold-off.
+ * target_ns, judged on the run of windows at the depth (its p99 from up
+ * to 512 commands, struct lunq_pol_window): a window over the target sets
+ * the depth to depth x target / p99 (at least 1 less, at most a quarter
+ * less) and marks that depth as failed for a hold-off (1 s, doubling to
+ * 32 s while it keeps failing); within an eighth over from fewer than
+ * LUNQ_AUTO_RUN_IOS commands, it waits for the next window.  A binding
+ * window within the target adds a quarter (when p99 is below three
+ * quarters of the target) or 1, never up to a failed depth during its
+ * hold-off; a failed depth is forgotten when a run of LUNQ_AUTO_RUN_IOS
+ * commands at it or above meets the target.
  *
  * A sorting queue's bubble, between windows (both modes): a waiter goes
  * next once it has waited lunq_auto_age() (5/4 of the mean response);
@@ -139,6 +144,7 @@ enum lunq_auto_phase {
 #define LUNQ_AUTO_HOLD_NS	(1 * NSEC_PER_SEC)
 #define LUNQ_AUTO_MISSED	1
 #define LUNQ_AUTO_HOLD_MAX_NS	(32 * NSEC_PER_SEC)
+#define LUNQ_AUTO_RUN_IOS	128	/* auto:target: a run's p99 is told */
 /* lunq_auto_age(): before the first window, and the least */
 #define LUNQ_AUTO_AGE_FIRST_NS	(50 * NSEC_PER_MSEC)
 #define LUNQ_AUTO_AGE_MIN_NS	(10 * NSEC_PER_MSEC)
@@ -195,6 +201,8 @@ struct lunq_auto_sample {
 	u64 lwait_p99_ns;	/* ... and p99 */
 	u32 waiting;		/* commands waiting in lunq at its end */
 	u64 oldest_ns;		/* the oldest of them has waited so long */
+	u64 run_ios;		/* the run of windows at this depth: IOs */
+	u64 run_p99_ns;		/* ... and their service p99 */
 };
 
 struct lunq_auto {

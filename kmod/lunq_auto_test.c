@@ -15,6 +15,7 @@
 #include <kunit/test.h>
 #include <linux/math64.h>
 #include "lunq_auto.h"
+#include "lunq_hist.h"
 
 #define MS	1000000ULL	/* ns */
 #define SEC	(1000 * MS)
@@ -36,6 +37,8 @@ struct sim {
 	u64 windows, over;	/* windows, those with p99 over target */
 	u64 ios, svc_sum;	/* completions, service time */
 	u64 win_ns;		/* time in windows */
+	u32 run_depth;		/* the run of windows at a depth */
+	u64 run_ios;
 };
 
 static void sim_start(struct sim *s, enum lunq_auto_mode mode, u32 start,
@@ -92,6 +95,21 @@ static u32 sim_noise(struct sim *s, u32 sd)
 static u64 roundup_tick(u64 t)
 {
 	return div64_u64(t + TICK - 1, TICK) * TICK;
+}
+
+/*
+ * The run of windows at depth @d (struct lunq_pol_window's run_ios): a new
+ * run after a change of depth or past 512 commands; its p99 is the
+ * window's (the simulated LUN's p99 depends on the depth alone)
+ */
+static void sim_run_ios(struct sim *s, struct lunq_auto_sample *w, u32 d)
+{
+	if (d != s->run_depth || s->run_ios >= 512)
+		s->run_ios = 0;
+	s->run_depth = d;
+	s->run_ios += w->ios;
+	w->run_ios = s->run_ios;
+	w->run_p99_ns = w->p99_ns;
 }
 
 /* Run windows for @dur ns of simulated time. */
@@ -152,6 +170,7 @@ static void sim_run(struct sim *s, u64 dur)
 						      s->channels) + s->ovh) *
 				       stall, 1000);
 		w.p99_ns = s->svc * DIV_ROUND_UP(m, s->channels) + s->ovh;
+		sim_run_ios(s, &w, d);
 		w.wait_ns = s->load > m ? ns : 0;
 		w.inflight_x1000 = (u64)m * 1000;
 		s->windows++;
@@ -502,7 +521,8 @@ static void lunq_auto_target(struct kunit *test)
 	sim_run(&s, 60 * SEC);
 	KUNIT_EXPECT_GE(test, s.lo, 8U);
 	KUNIT_EXPECT_LE(test, s.hi, 18U);
-	KUNIT_EXPECT_LE(test, s.over * 100, s.windows);
+	/* a try at 17 after each hold-off (1 s, doubling): 6 in a minute */
+	KUNIT_EXPECT_LE(test, s.over, 6ULL);
 	KUNIT_EXPECT_GE(test, div64_u64(s.ios * SEC, s.win_ns), 1900ULL);
 	/* the capacity halves: 8 channels, p99 16 ms above 8 */
 	s.channels = 8;
@@ -748,6 +768,7 @@ static void lunq_auto_target_sorting(struct kunit *test)
 		/* 150 IOPS; the first window sees only the short ones */
 		w = win(ns, 15 * ns / (100 * MS), 22 * MS * d / 3, true);
 		w.p99_ns = i ? 22 * MS * d : 100 * MS;
+		sim_run_ios(&s, &w, d);
 		w.inflight_x1000 = 1000 * d;
 		s.now = max(s.now + ns, s.a.settle_until);
 		lunq_auto_window(&s.a, &w, s.now);
@@ -763,6 +784,102 @@ static void lunq_auto_target_sorting(struct kunit *test)
 	KUNIT_EXPECT_LE(test, over * 20, n);
 	KUNIT_EXPECT_LE(test, low * 10, n);
 	KUNIT_EXPECT_GE(test, s.a.depth, 8U);
+}
+
+/* A pseudo-random 32-bit number (xorshift). */
+static u64 sim_rand32(struct sim *s)
+{
+	s->rnd ^= s->rnd << 13;
+	s->rnd ^= s->rnd >> 7;
+	s->rnd ^= s->rnd << 17;
+	return s->rnd >> 32;
+}
+
+/*
+ * The arena's target LUN, sampled: a disk sorting its own queue whose
+ * service p99 grows 14 ms a command (179 ms at 8, 193 at 9, 207 at 10).
+ * A command's service time is drawn: 9 in 10 uniform up to 0.45 x the
+ * p99, 1 in 10 from 0.45 to 1.06 x it (the mean 0.28 x the p99, the rate
+ * Little's law gives: about 160 IOPS).  A window holds 20 to 30 commands,
+ * and its p99 is its slowest or next: often far from the depth's.
+ * Judged on the run of windows at the depth (struct lunq_pol_window's
+ * run_ios and run_svc_p99_ns), auto:target holds 9 and the p99 of every
+ * command after the first 5 s is within the 200 ms target; judged on
+ * each window alone, a low window at 10 forgets that it failed, and the
+ * climbs to 11-13 put it over (the arena's target scenario, 6.1: 200.28
+ * ms).
+ */
+static void lunq_auto_target_sampled(struct kunit *test)
+{
+	u64 *win = kunit_kcalloc(test, 3 * LUNQ_HIST_BUCKETS, sizeof(u64),
+				 GFP_KERNEL);
+	u64 *run = win + LUNQ_HIST_BUCKETS, *all = run + LUNQ_HIST_BUCKETS;
+	u64 run_ios = 0, t0, up = 0, cmds = 0, p99;
+	u32 run_depth = 0, nw = 0, low = 0, d;
+	struct sim s;
+
+	KUNIT_ASSERT_NOT_NULL(test, win);
+	sim_start(&s, LUNQ_AUTO_KNEE, 4, 16, 8 * MS, 32);
+	sim_target(&s, 200 * MS);
+	s.rnd = 0x9e3779b97f4a7c15ULL;
+	t0 = s.now;
+	while (s.now < t0 + 120 * SEC) {
+		struct lunq_auto_sample w = { 0 };
+		u64 top = (67 + 14 * (u64)s.a.depth) * MS, ns = 0, ios, k;
+		u64 rate = div64_u64((u64)s.a.depth * SEC * 100, top * 28);
+		bool idle, late = s.now >= t0 + 5 * SEC;
+
+		d = s.a.depth;
+		do {
+			ns += TICK;
+			ios = div64_u64(rate * ns, SEC);
+		} while (!lunq_auto_window_ready(&s.a, ns, ios, ns, ns, &idle));
+		memset(win, 0, LUNQ_HIST_BUCKETS * sizeof(u64));
+		for (k = 0; k < ios; k++) {
+			u64 v = sim_rand32(&s) * (top * 45 / 100) >> 32;
+
+			if (sim_rand32(&s) % 10 == 0)
+				v += top * 45 / 100 +
+				     (sim_rand32(&s) * (top * 61 / 100) >> 32) -
+				     v;
+			w.svc_sum_ns += v;
+			win[lunq_hist_index(v)]++;
+			if (late)
+				all[lunq_hist_index(v)]++;
+		}
+		if (d != run_depth || run_ios >= 512) {
+			memset(run, 0, LUNQ_HIST_BUCKETS * sizeof(u64));
+			run_depth = d;
+		}
+		run_ios = lunq_hist_add(run, win);
+		w.ns = ns;
+		w.ios = ios;
+		w.p99_ns = lunq_hist_percentile(win, U64_MAX, 990000);
+		w.run_ios = run_ios;
+		w.run_p99_ns = lunq_hist_percentile(run, U64_MAX, 990000);
+		w.wait_ns = ns;
+		w.inflight_x1000 = 1000ULL * d;
+		s.now += ns;
+		if (late) {
+			nw++;
+			cmds += ios;
+			up += d >= 10 ? ios : 0;
+			low += d < 8;
+		}
+		lunq_auto_window(&s.a, &w, s.now);
+		if (s.now < s.a.settle_until)
+			s.now = roundup_tick(s.a.settle_until);
+	}
+	p99 = lunq_hist_percentile(all, U64_MAX, 990000);
+	kunit_info(test, "after 5 s: %llu commands, p99 %llu ms, %llu at 10 or more; %u windows, %u under 8; depth now %u",
+		   cmds, div64_u64(p99, MS), up, nw, low, s.a.depth);
+	KUNIT_EXPECT_LE(test, p99, 200 * MS);
+	/* at 9 mostly: 10 a try after each hold-off, 8 after a miss */
+	KUNIT_EXPECT_LE(test, up * 10, cmds);
+	KUNIT_EXPECT_LE(test, low * 10, nw);
+	d = s.a.depth;
+	KUNIT_EXPECT_GE(test, d, 8U);
+	KUNIT_EXPECT_LE(test, d, 10U);
 }
 
 /* Bounds: auto_min and auto_max hold whatever the LUN does. */
@@ -922,6 +1039,7 @@ static struct kunit_case lunq_auto_cases[] = {
 	KUNIT_CASE(lunq_auto_knee_light_wait),
 	KUNIT_CASE(lunq_auto_light_window_early),
 	KUNIT_CASE(lunq_auto_target_sorting),
+	KUNIT_CASE(lunq_auto_target_sampled),
 	KUNIT_CASE(lunq_auto_bounds),
 	KUNIT_CASE(lunq_auto_holdoff_qfull),
 	KUNIT_CASE(lunq_auto_holdoff_miss),

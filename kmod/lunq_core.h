@@ -103,6 +103,8 @@ struct lunq_c {
 		u64 rlen, wait_sum;	/* in flight and waits, integrated */
 		u64 *prev, *win;	/* service histogram, kvmalloc'd */
 		u64 *wprev, *wwin;	/* wait histogram, the same block */
+		u64 *run;		/* service, the windows at this depth */
+		u64 run_ios;		/* the commands counted in @run */
 		u64 view_wtime;		/* wtime at the last tick (the view) */
 		u32 view_share;		/* counted busy in the pool's view */
 		u32 view_busy, view_part;	/* the pool's view, last tick */

@@ -52,6 +52,18 @@ u64 lunq_hist_total(const u64 *counts)
 	return n;
 }
 
+u64 lunq_hist_add(u64 *to, const u64 *from)
+{
+	u64 n = 0;
+	u32 i;
+
+	for (i = 0; i < LUNQ_HIST_BUCKETS; i++) {
+		to[i] += from[i];
+		n += to[i];
+	}
+	return n;
+}
+
 u64 lunq_hist_percentile(const u64 *counts, u64 max, u32 ppm)
 {
 	u64 total = lunq_hist_total(counts), want, cum = 0;

@@ -87,6 +87,9 @@ u64 lunq_hist_min(const u64 *counts);
 /* Sum of @counts. */
 u64 lunq_hist_total(const u64 *counts);
 
+/* Add @from to @to (bucket by bucket); returns the sum of @to. */
+u64 lunq_hist_add(u64 *to, const u64 *from);
+
 /* Re-bin @counts into LUNQ_QUANT_ROWS power-of-two rows (exact). */
 void lunq_hist_quantize(const u64 *counts, u64 *rows);
 

@@ -293,6 +293,37 @@ static void lunq_hist_total_sums(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lunq_hist_total(c->counts), (1ULL << 40) + 3);
 }
 
+/*
+ * Windows added into a run: bucket by bucket, the run's total returned,
+ * and the run's p99 that of all its commands -- a window of 60 whose
+ * slowest is over a bound does not make the run of 240 over it
+ */
+static void lunq_hist_add_windows(struct kunit *test)
+{
+	struct lunq_hist_ctx *c = ctx(test);
+	u64 *win = kunit_kcalloc(test, LUNQ_HIST_BUCKETS, sizeof(*win),
+				 GFP_KERNEL);
+	u64 ms = NSEC_PER_MSEC, n = 0;
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, win);
+	KUNIT_EXPECT_EQ(test, lunq_hist_add(c->counts, win), 0ULL);
+	for (i = 0; i < 4; i++) {
+		memset(win, 0, LUNQ_HIST_BUCKETS * sizeof(*win));
+		win[lunq_hist_index(100 * ms)] = 59;
+		win[lunq_hist_index((i == 1 ? 250 : 150) * ms)] = 1;
+		n = lunq_hist_add(c->counts, win);
+	}
+	KUNIT_EXPECT_EQ(test, n, 240ULL);
+	KUNIT_EXPECT_EQ(test, lunq_hist_total(c->counts), 240ULL);
+	KUNIT_EXPECT_EQ(test, c->counts[lunq_hist_index(100 * ms)], 236ULL);
+	KUNIT_EXPECT_EQ(test, lunq_hist_percentile(win, U64_MAX, 990000),
+			lunq_hist_upper(lunq_hist_index(150 * ms)));
+	/* 2.4 commands in a hundred: the p99 is the third slowest, 150 ms */
+	KUNIT_EXPECT_EQ(test, lunq_hist_percentile(c->counts, U64_MAX, 990000),
+			lunq_hist_upper(lunq_hist_index(150 * ms)));
+}
+
 static void lunq_hist_percentile_empty(struct kunit *test)
 {
 	struct lunq_hist_ctx *c = ctx(test);
@@ -631,6 +662,7 @@ static struct kunit_case lunq_hist_cases[] = {
 	KUNIT_CASE_PARAM(lunq_hist_bounds_table, bounds_gen_params),
 	KUNIT_CASE(lunq_hist_value_within_bucket),
 	KUNIT_CASE(lunq_hist_total_sums),
+	KUNIT_CASE(lunq_hist_add_windows),
 	KUNIT_CASE(lunq_hist_percentile_empty),
 	KUNIT_CASE(lunq_hist_percentile_single),
 	KUNIT_CASE_PARAM(lunq_hist_percentile_1_to_1000, pct_1000_gen_params),

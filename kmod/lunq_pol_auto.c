@@ -83,6 +83,8 @@ static u32 lunq_pol_auto_window(struct lunq_pol *p, const struct lunq_pol_window
 		.lwait_p99_ns = w->lunq_wait_p99_ns,
 		.waiting = w->lunq_waiting,
 		.oldest_ns = w->lunq_wait_oldest_ns,
+		.run_ios = w->run_ios,
+		.run_p99_ns = w->run_svc_p99_ns,
 	};
 
 	return lunq_auto_window(&p->autoc, &s, w->v.now);

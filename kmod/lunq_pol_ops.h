@@ -74,6 +74,12 @@ struct lunq_pol_view {
  * @lunq_wait_oldest_ns: how long the oldest of them has waited (0: none);
  *	a sorting wait queue (sched:disksort) can leave one behind for
  *	seconds where the others wait milliseconds (the latency bubble)
+ * @run_ios: the commands completed in the run of windows at this depth:
+ *	this window and those before it since the depth was last set (or
+ *	the statistics reset); the first window past 512 commands starts a
+ *	new run, so that the p99 follows a LUN that changes
+ * @run_svc_p99_ns: their service p99 -- a window of 60 commands has for
+ *	p99 its slowest; a depth's p99 needs the run's
  */
 struct lunq_pol_window {
 	struct lunq_pol_view v;
@@ -96,6 +102,8 @@ struct lunq_pol_window {
 	u32 pool_share;
 	u32 lunq_waiting;
 	u64 lunq_wait_oldest_ns;
+	u64 run_ios;
+	u64 run_svc_p99_ns;
 };
 
 /**

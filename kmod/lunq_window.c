@@ -8,8 +8,10 @@
  * else LUNQ_WIN_NS) it reads the reads' and writes' service histograms
  * once (the window's p99 from their difference), the service-time sums,
  * the time with IOs waiting (the iostat integral wtime) and the QUEUE
- * FULL count, and gives the policy the window.  Nothing is added to the IO
- * path.  After every change of depth, and after a reset of the
+ * FULL count, and gives the policy the window, with the p99 of the run of
+ * windows at the same depth (their histograms added; the first window past
+ * LUNQ_WIN_RUN_IOS commands starts a new run, so that the p99 follows a
+ * LUN that changes).  Nothing is added to the IO path.  After every change of depth, and after a reset of the
  * statistics, the next window starts afresh on a later tick.
  *
  * Suspend stops the work; resume starts a new window with the state
@@ -28,6 +30,7 @@
 
 #define LUNQ_WIN_TICK_MS	50	/* the work runs this often */
 #define LUNQ_WIN_NS		(100 * NSEC_PER_MSEC)	/* default window */
+#define LUNQ_WIN_RUN_IOS	512	/* a run's commands: then a new one */
 
 static bool lunq_win_on(const struct lunq_c *lc)
 {
@@ -42,6 +45,8 @@ static void lunq_win_base(struct lunq_c *lc, u64 now, u64 ios, u64 wtime,
 
 	w->svc_sum = lunq_stats_svc_window(&lc->st, w->prev, w->win);
 	w->wait_sum = lunq_stats_wait_window(&lc->st, w->wprev, w->wwin);
+	memset(w->run, 0, LUNQ_HIST_BUCKETS * sizeof(*w->run));
+	w->run_ios = 0;
 	w->t = now;
 	w->ios = ios;
 	w->wtime = wtime;
@@ -69,6 +74,11 @@ static void lunq_win_cut(struct lunq_c *lc, struct lunq_pol_window *s, u64 now,
 	s->svc_p99_ns = lunq_hist_percentile(w->win, U64_MAX, 990000);
 	s->svc_p50_ns = lunq_hist_percentile(w->win, U64_MAX, 500000);
 	s->svc_min_ns = lunq_hist_min(w->win);
+	if (w->run_ios >= LUNQ_WIN_RUN_IOS)
+		memset(w->run, 0, LUNQ_HIST_BUCKETS * sizeof(*w->run));
+	w->run_ios = lunq_hist_add(w->run, w->win);
+	s->run_ios = w->run_ios;
+	s->run_svc_p99_ns = lunq_hist_percentile(w->run, U64_MAX, 990000);
 	s->wait_ns = wtime - w->wtime;
 	s->qfull = qfull - w->qfull;
 	s->inflight_x1000 = s->ns ? div64_u64((rlen - w->rlen) * 1000, s->ns)
@@ -263,12 +273,13 @@ int lunq_win_alloc(struct lunq_c *lc, bool need)
 
 	if (!need || lc->win.prev)
 		return 0;
-	b = kvcalloc(4 * LUNQ_HIST_BUCKETS, sizeof(*b), GFP_KERNEL);
+	b = kvcalloc(5 * LUNQ_HIST_BUCKETS, sizeof(*b), GFP_KERNEL);
 	if (!b)
 		return -ENOMEM;
 	lc->win.win = b + LUNQ_HIST_BUCKETS;
 	lc->win.wprev = b + 2 * LUNQ_HIST_BUCKETS;
 	lc->win.wwin = b + 3 * LUNQ_HIST_BUCKETS;
+	lc->win.run = b + 4 * LUNQ_HIST_BUCKETS;
 	lc->win.prev = b;
 	return 0;
 }
@@ -280,6 +291,7 @@ void lunq_win_free(struct lunq_c *lc)
 	lc->win.win = NULL;
 	lc->win.wprev = NULL;
 	lc->win.wwin = NULL;
+	lc->win.run = NULL;
 }
 
 void lunq_win_kick(struct lunq_c *lc)

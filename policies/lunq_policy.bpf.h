@@ -58,6 +58,8 @@ struct lunq_pol_window {
 	__u32 pool_share;	/* this device's share of its slots */
 	__u32 lunq_waiting;	/* commands waiting in lunq now */
 	__u64 lunq_wait_oldest_ns;	/* how long the oldest has waited */
+	__u64 run_ios;		/* completed at this depth: the windows since it was set */
+	__u64 run_svc_p99_ns;	/* their service p99 */
 } __attribute__((preserve_access_index));
 
 /* The callbacks a policy may implement; each returns the depth it wants. */

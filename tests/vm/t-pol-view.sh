@@ -3,7 +3,9 @@
 # carries the view it answered), on flash LUNs of 4 channels x 8 ms over
 # null_blk holding each command 8 ms:
 #   every window: svc min <= p50 <= p99, the least service time no shorter
-#   than the model's 8 ms; commands waited in lunq (fio keeps 32 out, the
+#   than the model's 8 ms; its run (run_ios, run_p99: the windows at the
+#   same depth) starts anew or adds the window's commands to the last
+#   window's run, and its p99 lies between theirs; commands waited in lunq (fio keeps 32 out, the
 #   throttle far fewer) so the wait p99 is above 0;
 #   the mean in flight over the windows agrees with null_blk's own
 #   (/proc/diskstats: the time-weighted commands in flight) within 35%;
@@ -57,13 +59,27 @@ awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
        if (f["pool"] != 0 || f["busy"] != 0 || f["share"] != 0) { print "pool: " $0; bad = 1 } }
      END { if (waited < NR / 2) { print waited " of " NR " windows waited"; bad = 1 }; exit bad }' /tmp/pa ||
 	fail "a window's view is impossible (min <= p50 <= p99, min >= 8 ms, in flight <= depth + 1, waits)"
+# the run of windows at a depth: a window starts one (after a change of
+# depth, or past 512 commands) or adds its commands to the one before it;
+# the p99 of the two together lies between their p99s
+awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] + 0 }
+       if (!n) ;	# the first traced: its run began before the trace
+       else if (f["run_ios"] == f["ios"]) new++
+       else if (f["run_ios"] == r + f["ios"] && f["depth"] == d && c == d && r < 512) {
+           more++
+           lo = p < f["svc_p99"] ? p : f["svc_p99"]; hi = p < f["svc_p99"] ? f["svc_p99"] : p
+           if (f["run_p99"] < lo || f["run_p99"] > hi) { print "run p99: " $0; bad = 1 }
+       } else { print "run: " $0 " after run_ios=" r " depth=" d " clamped=" c; bad = 1 }
+       n++; r = f["run_ios"]; p = f["run_p99"]; d = f["depth"]; c = f["clamped"] }
+     END { if (more < 3 || new < 1) { print new " runs, " more " windows added to one"; bad = 1 }; exit bad }' /tmp/pa ||
+	fail "the run of windows at a depth (run_ios, run_p99) does not add up"
 # null_blk's mean in flight over the same 5 s against the windows' mean
 ours=$(awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
               s += f["inflight"]; n++ } END { printf "%.2f\n", s / n / 1000 }' /tmp/pa)
 theirs=$(awk -v q=$((q1 - q0)) -v t=$((t1 - t0)) 'BEGIN { printf "%.2f\n", q / t }')
 awk -v a="$ours" -v b="$theirs" 'BEGIN { exit !(b > 0 && a / b > 0.65 && a / b < 1.35) }' ||
 	fail "mean in flight: the windows say $ours, null_blk $theirs"
-ok "$n windows of knee: svc min >= 8 ms <= p50 <= p99, waits in lunq, mean in flight $ours (null_blk: $theirs)"
+ok "$n windows of knee: svc min >= 8 ms <= p50 <= p99, runs add up, waits in lunq, mean in flight $ours (null_blk: $theirs)"
 dm_remove pva
 
 # --- two devices in a pool: its depth, busy devices, this one's share --------
