@@ -219,10 +219,13 @@ bool lunq_auto_window_ready(const struct lunq_auto *a, u64 ns, u64 ios,
 	} else if (a->phase == LUNQ_AP_TRACK) {
 		/* a p99 to judge: Little's mean covers a short window */
 		least = max(a->cfg.win_ns, 2 * a->svc);
-	} else if (a->phase == LUNQ_AP_UP) {
+	} else if (a->phase == LUNQ_AP_UP ||
+		   (a->phase == LUNQ_AP_DOWN && a->ref_depth)) {
 		/*
 		 * Below the knee every window costs the load its queue in
-		 * lunq: half the time, and the IOs of two rounds at least
+		 * lunq, and the way down ends with one there: half the
+		 * time, and the IOs of two rounds at least (the first window
+		 * down is whole: an open loop's first burst fills any depth)
 		 */
 		least = max(a->cfg.win_ns / 2, 4 * a->svc);
 		fewest = clamp_t(u64, 2 * a->depth, 4, fewest);

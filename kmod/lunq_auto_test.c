@@ -39,6 +39,8 @@ struct sim {
 	u64 win_ns;		/* time in windows */
 	u32 run_depth;		/* the run of windows at a depth */
 	u64 run_ios;
+	u32 under;		/* with under_ns: the time in windows ... */
+	u64 under_ns;		/* ... at a depth under it */
 };
 
 static void sim_start(struct sim *s, enum lunq_auto_mode mode, u32 start,
@@ -176,6 +178,8 @@ static void sim_run(struct sim *s, u64 dur)
 		s->windows++;
 		s->ios += ios;
 		s->win_ns += ns;
+		if (d < s->under)
+			s->under_ns += ns;
 		s->svc_sum += w.svc_sum_ns;
 		if (s->a.cfg.target_ns && w.p99_ns > s->a.cfg.target_ns)
 			s->over++;
@@ -208,8 +212,14 @@ static void lunq_auto_knee_from_above(struct kunit *test)
 	struct sim s;
 
 	sim_start(&s, LUNQ_AUTO_KNEE, 64, 16, 8 * MS, 64);
+	s.under = 16;
 	sim_run(&s, 5 * SEC);
 	KUNIT_EXPECT_EQ(test, held(&s), 16U);
+	/*
+	 * Halving down to 8 found the knee: one window of half the time
+	 * there, every command of the load waiting twice as long in lunq
+	 */
+	KUNIT_EXPECT_EQ(test, s.under_ns, 50 * MS);
 	sim_run(&s, 60 * SEC);
 	KUNIT_EXPECT_GE(test, s.lo, 16U);
 	KUNIT_EXPECT_LE(test, s.hi, 18U);
