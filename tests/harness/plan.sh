@@ -60,7 +60,7 @@ kernel_tests() {
 mgroups=${LUNQ_MATRIX_GROUPS-basic integrity stats throttle trace bpf}
 matrix_tests() {
 	kernel_tests "$mgroups" "${LUNQ_MATRIX_ONLY:-fuzz-netlink}" \
-		"${LUNQ_MATRIX_SKIP-arena arena-bounds arena-sort pool-share pol-view policy-demo}"
+		"${LUNQ_MATRIX_SKIP-arena arena-bounds pool-share pol-view policy-demo}"
 }
 # newest_tests: vmtests becomes the tests run on the newest kernel
 # (scripts/bpo-kernel's 7.3): what its changes could break -- zoned

@@ -128,6 +128,14 @@ stuck() {
 	_c1=$(completions)
 	[ "$_c1" = "$_c0" ] || echo "# IO still completing: $_c0 -> $_c1 IOs completed in 2 s"
 }
+# test_timeout FILE: a test's timeout (the guest's seconds): 300, or twice
+# its declared time ("# time: N") when that is longer
+test_timeout() {
+	_t=$(sed -n 's/^# time: *//p' "$1" | head -1)
+	_t=$((2 * ${_t:-0}))
+	[ "$_t" -gt 300 ] || _t=300
+	echo "$_t"
+}
 for name in $names; do
 	i=$((i + 1))
 	log=$LUNQ_OUT/$name.log
@@ -143,10 +151,11 @@ for name in $names; do
 	fi
 	mark=$(dmesg_mark)
 	start=$(date +%s)
-	(cd /tmp && timeout "${LUNQ_TEST_TIMEOUT:-300}" sh "$dir/t-$name.sh") > "$log" 2>&1
+	tmo=${LUNQ_TEST_TIMEOUT:-$(test_timeout "$dir/t-$name.sh")}
+	(cd /tmp && timeout "$tmo" sh "$dir/t-$name.sh") > "$log" 2>&1
 	rc=$?
 	case $rc in 124|143)
-		result "$log" "timed out after ${LUNQ_TEST_TIMEOUT:-300} s"
+		result "$log" "timed out after $tmo s"
 		stuck >> "$log" 2>&1
 		kill_leftovers "$name" ;;
 	esac
