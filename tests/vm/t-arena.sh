@@ -33,8 +33,11 @@
 # costs the same commands as at 16, and the p99 sits on the edge of the
 # slowest 1%: hostile 1.00 x in one run and 1.97 x in the next, pool4
 # 1.24-1.50 x, knee64 1.01-1.22 x (6.1, icount, 76e6c85; at full length
-# 1.11, 1.03 and 1.01 x)
-TODO=${ARENA_TODO-knee64:lat,hostile:lat,pool4:lat}
+# 1.18, 1.03 and 1.01 x); and pool4's LUN resets: 0 in most runs, 1 on
+# 6.12 and 2 in a full run -- when the others come back, a LUN whose
+# siblings refill every slot they free has its retries (one each 3 ms)
+# refused ten times in a row
+TODO=${ARENA_TODO-knee64:lat,hostile:lat,pool4:lat,pool4:resets}
 sh "$LUNQ_SRC/tests/demo/arena.sh" --quick --check ${TODO:+--todo "$TODO"} --policies knee,target \
 	--sweep 4,8,16 -o /tmp/arena > /tmp/arena.log 2>&1
 rc=$?
