@@ -11,8 +11,9 @@
  * FULL count, and gives the policy the window, with the p99 of the run of
  * windows at the same depth (their histograms added; the first window past
  * LUNQ_WIN_RUN_IOS commands starts a new run, so that the p99 follows a
- * LUN that changes).  Nothing is added to the IO path.  After every change of depth, and after a reset of the
- * statistics, the next window starts afresh on a later tick.
+ * LUN that changes).  Nothing is added to the IO path.  After every change
+ * of depth, and after a reset of the statistics, the next window starts
+ * afresh on a later tick.
  *
  * Suspend stops the work; resume starts a new window with the state
  * carried (the depth stays where the policy left it).  A table reload
