@@ -38,8 +38,10 @@
 # siblings refill every slot they free has its retries (one each 3 ms)
 # refused ten times in a row; and hostile's QUEUE FULLs a second, at the
 # bound of 2 (2.00, 1.56, 1.44, 1.88 in four runs: one refusal more is
-# over it)
-TODO=${ARENA_TODO-knee64:lat,hostile:lat,hostile:qfull,pool4:lat,pool4:resets}
+# over it); and wcache's write p99, from about 220 writes at this length:
+# one slow write decides it (1.00 x in every run of 2026-12-02, 2.41 x
+# once before)
+TODO=${ARENA_TODO-knee64:lat,hostile:lat,hostile:qfull,pool4:lat,pool4:resets,wcache:lat}
 sh "$LUNQ_SRC/tests/demo/arena.sh" --quick --check ${TODO:+--todo "$TODO"} --policies knee,target \
 	--sweep 4,8,16 -o /tmp/arena > /tmp/arena.log 2>&1
 rc=$?
