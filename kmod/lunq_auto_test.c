@@ -77,6 +77,15 @@ static u32 held(const struct sim *s)
 	return s->a.phase == LUNQ_AP_PROBE ? s->a.base : s->a.depth;
 }
 
+/* A pseudo-random 32-bit number (xorshift). */
+static u64 sim_rand32(struct sim *s)
+{
+	s->rnd ^= s->rnd << 13;
+	s->rnd ^= s->rnd >> 7;
+	s->rnd ^= s->rnd << 17;
+	return s->rnd >> 32;
+}
+
 /* About normal, mean 1000, standard deviation @sd (permille), >= 700. */
 static u32 sim_noise(struct sim *s, u32 sd)
 {
@@ -84,12 +93,8 @@ static u32 sim_noise(struct sim *s, u32 sd)
 	int i;
 
 	/* the sum of 12 uniforms in [0, 1) has variance 1 */
-	for (i = 0; i < 12; i++) {
-		s->rnd ^= s->rnd << 13;
-		s->rnd ^= s->rnd >> 7;
-		s->rnd ^= s->rnd << 17;
-		sum += (s64)(s->rnd >> 54);	/* 0..1023 */
-	}
+	for (i = 0; i < 12; i++)
+		sum += (s64)(sim_rand32(s) >> 22);	/* 0..1023 */
 	sum = (sum - 12 * 512) * sd / 1024;
 	return max_t(s64, 1000 + sum, 700);
 }
@@ -794,15 +799,6 @@ static void lunq_auto_target_sorting(struct kunit *test)
 	KUNIT_EXPECT_LE(test, over * 20, n);
 	KUNIT_EXPECT_LE(test, low * 10, n);
 	KUNIT_EXPECT_GE(test, s.a.depth, 8U);
-}
-
-/* A pseudo-random 32-bit number (xorshift). */
-static u64 sim_rand32(struct sim *s)
-{
-	s->rnd ^= s->rnd << 13;
-	s->rnd ^= s->rnd >> 7;
-	s->rnd ^= s->rnd << 17;
-	return s->rnd >> 32;
 }
 
 /*

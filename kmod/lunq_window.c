@@ -38,6 +38,13 @@ static bool lunq_win_on(const struct lunq_c *lc)
 	return lunq_pol_windows(&lc->pol);
 }
 
+/* The run of windows at the depth starts over (empty). */
+static void lunq_win_run_reset(struct lunq_win *w)
+{
+	memset(w->run, 0, LUNQ_HIST_BUCKETS * sizeof(*w->run));
+	w->run_ios = 0;
+}
+
 /* The window starts now: the counts it will be the difference from. */
 static void lunq_win_base(struct lunq_c *lc, u64 now, u64 ios, u64 wtime,
 			  u64 qfull, u64 rlen)
@@ -46,8 +53,7 @@ static void lunq_win_base(struct lunq_c *lc, u64 now, u64 ios, u64 wtime,
 
 	w->svc_sum = lunq_stats_svc_window(&lc->st, w->prev, w->win);
 	w->wait_sum = lunq_stats_wait_window(&lc->st, w->wprev, w->wwin);
-	memset(w->run, 0, LUNQ_HIST_BUCKETS * sizeof(*w->run));
-	w->run_ios = 0;
+	lunq_win_run_reset(w);
 	w->t = now;
 	w->ios = ios;
 	w->wtime = wtime;
@@ -76,7 +82,7 @@ static void lunq_win_cut(struct lunq_c *lc, struct lunq_pol_window *s, u64 now,
 	s->svc_p50_ns = lunq_hist_percentile(w->win, U64_MAX, 500000);
 	s->svc_min_ns = lunq_hist_min(w->win);
 	if (w->run_ios >= LUNQ_WIN_RUN_IOS)
-		memset(w->run, 0, LUNQ_HIST_BUCKETS * sizeof(*w->run));
+		lunq_win_run_reset(w);
 	w->run_ios = lunq_hist_add(w->run, w->win);
 	s->run_ios = w->run_ios;
 	s->run_svc_p99_ns = lunq_hist_percentile(w->run, U64_MAX, 990000);
