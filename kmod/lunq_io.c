@@ -353,6 +353,7 @@ void lunq_io_dispatch(struct work_struct *work)
 			lunq_io_zplug_expire(lc, now);
 		lunq_host_unblock(&lc->host, now);
 		lunq_policy_tick(lc, now);
+		lunq_io_pool_look(lc, now);
 		while ((w = lunq_host_next(&lc->host, now))) {
 			struct lunq_io *io = container_of(w, struct lunq_io, w);
 

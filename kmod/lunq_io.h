@@ -11,6 +11,7 @@
 #include <linux/bio.h>
 #include <linux/hrtimer.h>
 #include "lunq_core.h"
+#include "lunq_window.h"
 
 /*
  * Per-bio data, reserved by device-mapper in front of every clone
@@ -92,6 +93,17 @@ int lunq_io_fast_end(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
 		     blk_status_t error);
 /* The dispatcher (work function of lc->dispatch). */
 void lunq_io_dispatch(struct work_struct *work);
+/*
+ * Before the host sends, under @lock: auto in a pool cuts to its fair
+ * share as soon as a device of the pool was refused (lunq_pool.h).
+ */
+static inline void lunq_io_pool_look(struct lunq_c *lc, u64 now)
+{
+	if (unlikely(lc->lun.seat.is_auto) &&
+	    lunq_pool_news(lc->lun.pool, &lc->lun.seat))
+		lunq_win_pool_news(lc, now);
+}
+
 /*
  * Must @bio reach a zoned lower device in the order it arrived: a write
  * (zone append included) or a zone management command (open, close,

@@ -91,6 +91,7 @@ void lunq_pool_init_slots(struct lunq_pool *p, u32 depth)
 {
 	atomic_set(&p->inflight, 0);
 	atomic_set(&p->auto_inflight, 0);
+	atomic_set(&p->acap_gen, 0);
 	p->depth = depth;
 	spin_lock_init(&p->lock);
 	p->acap = 0;
@@ -153,9 +154,11 @@ void lunq_pool_refused(struct lunq_pool *p, u64 now)
 			lunq_holdoff_reset(&p->hold);
 		p->acap = held;
 		p->acap_t = now;
+		atomic_inc(&p->acap_gen);
 	} else if (held < p->acap) {
 		p->acap = held;
 		p->acap_t = now;
+		atomic_inc(&p->acap_gen);
 	}
 	p->acap_until = now + p->hold.ns;
 	spin_unlock_irqrestore(&p->lock, flags);
@@ -215,14 +218,19 @@ u32 lunq_pool_fair(struct lunq_pool *p, u64 now, u32 share, u64 *until,
 	return f;
 }
 
-u32 lunq_pool_tick(struct lunq_pool *p, struct lunq_pool_seat *s, u64 now,
-		   u32 share, u64 wtime, bool waiting, u64 *until,
+u32 lunq_pool_tick(struct lunq_pool *p, struct lunq_pool_seat *s, u32 held,
+		   u64 now, u32 share, u64 wtime, bool waiting, u64 *until,
 		   bool *still)
 {
 	bool busy = wtime != s->wtime || waiting;
 
 	s->wtime = wtime;
-	s->is_auto = true;
+	if (!s->is_auto) {
+		/* its commands in the pool now count too: each leaves it */
+		s->is_auto = true;
+		atomic_add(held, &p->auto_inflight);
+		s->auto_held = held;
+	}
 	lunq_pool_busy(p, &s->share, busy ? share : 0);
 	*still = false;
 	return busy ? lunq_pool_fair(p, now, share, until, still) : 0;
@@ -233,6 +241,8 @@ void lunq_pool_leave(struct lunq_pool *p, struct lunq_pool_seat *s)
 	if (!p)
 		return;
 	s->is_auto = false;
+	atomic_sub(s->auto_held, &p->auto_inflight);
+	s->auto_held = 0;
 	lunq_pool_busy(p, &s->share, 0);
 }
 

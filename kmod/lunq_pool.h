@@ -26,7 +26,12 @@
  * A run that starts within a hold of the last one's end (they were
  * refused again at once) counts; from the eighth in a row the hold
  * doubles, up to 32 s (the QUEUE FULL hold-off, lunq_auto.h): other
- * initiators that stay are asked ever more rarely.  A device is busy
+ * initiators that stay are asked ever more rarely.  Every new or lower
+ * acap moves acap_gen, and each auto device of the pool looks at it
+ * before it sends (lunq_pool_news()): the siblings cut to their fair
+ * share at once, not at their next tick, so that a device left with
+ * nothing in flight, which retries every qfull_delay_us, finds a slot
+ * before its tenth refusal in a row resets its LUN.  A device is busy
  * while IOs waited at its throttle since the last tick of its window
  * work (lunq_pool_tick()).  A device that gets QUEUE FULL while other
  * busy auto devices share the pool counts half of its commands in
@@ -54,6 +59,7 @@
 struct lunq_pool {
 	atomic_t inflight;
 	atomic_t auto_inflight;	/* of those, the auto devices' */
+	atomic_t acap_gen;	/* moves with every new or lower acap */
 	u32 depth;
 	u64 t0;			/* creation: its LUNs' foreign_period phase */
 	spinlock_t lock;	/* the fields below */
@@ -71,10 +77,11 @@ struct lunq_pool {
  * device's lock): what it counts in the pool as an auto device.
  */
 struct lunq_pool_seat {
-	bool is_auto;		/* count new commands in auto_inflight */
-	u32 auto_held;		/* its commands counted there */
+	bool is_auto;		/* its commands count in auto_inflight */
+	u32 auto_held;		/* its commands counted there: all, when auto */
 	u32 share;		/* its weight in busy_shares; 0: not busy */
 	u64 wtime;		/* its wait-time integral at the last tick */
+	u32 acap_gen;		/* the pool's, when it last looked */
 };
 
 /*
@@ -103,17 +110,23 @@ void lunq_pool_release(struct lunq_pool *p, struct lunq_pool_seat *s);
 
 /*
  * Every tick of the window work of a device whose policy takes a fair
- * share (auto): its seat becomes auto; it is busy when its wait-time
+ * share (auto): its seat becomes auto, and its @held commands in the pool
+ * (its LUN's inflight) count in auto_inflight from then on as those it
+ * sends after (a count of only the latter would lose one for each of the
+ * former given back, and acap with it); it is busy when its wait-time
  * integral @wtime moved since the last tick or IOs wait now (@waiting),
  * and counts with weight @share while busy.  Returns its fair share, 0
  * when not busy or the pool has no acap (*@until, *@still: see
  * lunq_pool_fair()).
  */
-u32 lunq_pool_tick(struct lunq_pool *p, struct lunq_pool_seat *s, u64 now,
-		   u32 share, u64 wtime, bool waiting, u64 *until,
+u32 lunq_pool_tick(struct lunq_pool *p, struct lunq_pool_seat *s, u32 held,
+		   u64 now, u32 share, u64 wtime, bool waiting, u64 *until,
 		   bool *still);
 
-/* Not (or no longer) auto in pool @p (NULL: none): its seat leaves it. */
+/*
+ * Not (or no longer) auto in pool @p (NULL: none): its seat leaves it,
+ * and its commands leave auto_inflight.
+ */
 void lunq_pool_leave(struct lunq_pool *p, struct lunq_pool_seat *s);
 
 /*
@@ -123,6 +136,22 @@ void lunq_pool_leave(struct lunq_pool *p, struct lunq_pool_seat *s);
  */
 u32 lunq_pool_transport(const struct lunq_pool *p,
 			const struct lunq_pool_seat *s, u32 in_transport);
+
+/*
+ * Whether the pool's acap moved since seat @s last looked (a device of
+ * the pool was refused): the cue, in the IO path, to cut to the fair
+ * share now (lunq_win_pool_news()).
+ */
+static inline bool lunq_pool_news(struct lunq_pool *p,
+				  struct lunq_pool_seat *s)
+{
+	u32 g = atomic_read(&p->acap_gen);
+
+	if (likely(g == s->acap_gen))
+		return false;
+	s->acap_gen = g;
+	return true;
+}
 
 /* ---- the parts (KUnit) ---- */
 

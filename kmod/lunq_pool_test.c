@@ -128,11 +128,63 @@ static void lunq_pool_acap_runs(struct kunit *test)
 }
 
 /*
+ * The cue to cut at once (lunq_pool_news()): every new or lower acap
+ * moves the pool's acap_gen and each seat sees it once; a refusal while
+ * no auto device holds a command, or at as many held in the same run,
+ * says nothing new.  The siblings of a LUN that is refused learn its
+ * fair share before their next command, not at their next tick.
+ */
+static void lunq_pool_news_cues(struct kunit *test)
+{
+	struct lunq_pool p;
+	struct lunq_lun a = { .foreign = 16, .pool = &p, .seat.is_auto = true };
+	struct lunq_lun b = { .foreign = 16, .pool = &p, .seat.is_auto = true };
+
+	lunq_pool_init_slots(&p, 32);
+	KUNIT_EXPECT_FALSE(test, lunq_pool_news(&p, &a.seat));
+	/* refused while no auto device holds any: nothing learnt */
+	b.seat.is_auto = false;
+	admit_n(test, &b, 16, 0);
+	KUNIT_EXPECT_FALSE(test, lunq_lun_admit(&a, MS));
+	KUNIT_EXPECT_FALSE(test, lunq_pool_news(&p, &a.seat));
+	KUNIT_EXPECT_FALSE(test, lunq_pool_news(&p, &b.seat));
+	while (b.inflight)
+		lunq_lun_release(&b);
+	b.seat.is_auto = true;
+	/* a new run: both seats see it, once */
+	admit_n(test, &a, 10, 2 * MS);
+	admit_n(test, &b, 6, 2 * MS);
+	KUNIT_EXPECT_FALSE(test, lunq_lun_admit(&a, 3 * MS));
+	KUNIT_EXPECT_TRUE(test, lunq_pool_news(&p, &a.seat));
+	KUNIT_EXPECT_TRUE(test, lunq_pool_news(&p, &b.seat));
+	KUNIT_EXPECT_FALSE(test, lunq_pool_news(&p, &b.seat));
+	/* refused again at as many held: the same acap, no news */
+	KUNIT_EXPECT_FALSE(test, lunq_lun_admit(&b, 4 * MS));
+	KUNIT_EXPECT_FALSE(test, lunq_pool_news(&p, &a.seat));
+	/* at fewer held (b gave two back, the others hold 18): lower */
+	lunq_lun_release(&b);
+	lunq_lun_release(&b);
+	b.foreign = 18;
+	KUNIT_EXPECT_FALSE(test, lunq_lun_admit(&b, 5 * MS));
+	KUNIT_EXPECT_EQ(test, p.acap, 14U);
+	KUNIT_EXPECT_TRUE(test, lunq_pool_news(&p, &a.seat));
+	KUNIT_EXPECT_TRUE(test, lunq_pool_news(&p, &b.seat));
+	while (a.inflight)
+		lunq_lun_release(&a);
+	while (b.inflight)
+		lunq_lun_release(&b);
+}
+
+/*
  * The window work's tick: a device is busy when its wait time moved
  * since the last tick or IOs wait now; busy, it counts its share and gets
  * its fair share while the pool has an acap; not busy, neither.  The
- * first tick makes its seat auto (its next commands count in
- * auto_inflight); leaving gives its share back and stops the count.
+ * first tick makes its seat auto: the commands it has in the pool then
+ * count in auto_inflight, as do those it sends after; each leaves the
+ * count when it leaves the pool (a count of only the later ones lost one
+ * for every earlier one given back: a device with 8 in the pool counted
+ * 1, and acap, from it, halved the fair share of every device).  Leaving
+ * gives its share back and its commands leave the count.
  */
 static void lunq_pool_tick_shares(struct kunit *test)
 {
@@ -141,51 +193,64 @@ static void lunq_pool_tick_shares(struct kunit *test)
 	struct lunq_lun b = { .foreign = 16, .pool = &p };
 	u64 until = 0;
 	bool still = true;
+	int i;
 
 	lunq_pool_init_slots(&p, 32);
 	/* not auto yet: its commands are not auto's */
 	admit_n(test, &a, 2, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p.auto_inflight), 0);
 	/* idle (no wait time, nothing waiting): not busy, no share */
-	KUNIT_EXPECT_EQ(test, lunq_pool_tick(&p, &a.seat, 0, 1, 0, false,
-					     &until, &still), 0U);
+	KUNIT_EXPECT_EQ(test, lunq_pool_tick(&p, &a.seat, a.inflight, 0, 1, 0,
+					     false, &until, &still), 0U);
 	KUNIT_EXPECT_TRUE(test, a.seat.is_auto);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.auto_inflight), 2);
 	KUNIT_EXPECT_EQ(test, p.busy_shares, 0U);
 	KUNIT_EXPECT_FALSE(test, still);
-	admit_n(test, &a, 8, 0);
+	admit_n(test, &a, 6, 0);
+	/* the two of before given back, two sent: still all 8 counted */
+	for (i = 0; i < 2; i++) {
+		lunq_lun_release(&a);
+		admit_n(test, &a, 1, 0);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.auto_inflight), 8);
 	admit_n(test, &b, 6, 0);	/* b not auto yet */
 	KUNIT_EXPECT_EQ(test, atomic_read(&p.auto_inflight), 8);
 	/* b becomes auto: both busy (wait time moved / IOs waiting) */
-	KUNIT_EXPECT_EQ(test, lunq_pool_tick(&p, &b.seat, MS, 2, 5 * MS, false,
-					     &until, &still), 0U);
-	KUNIT_EXPECT_EQ(test, lunq_pool_tick(&p, &a.seat, MS, 1, 0, true,
-					     &until, &still), 0U);
+	KUNIT_EXPECT_EQ(test, lunq_pool_tick(&p, &b.seat, b.inflight, MS, 2,
+					     5 * MS, false, &until, &still), 0U);
+	KUNIT_EXPECT_EQ(test, lunq_pool_tick(&p, &a.seat, a.inflight, MS, 1, 0,
+					     true, &until, &still), 0U);
 	KUNIT_EXPECT_EQ(test, p.busy_shares, 3U);
-	/* the pool refuses: the auto devices hold 8 (b's 6 are not auto's) */
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.auto_inflight), 14);
+	/* full (16 + 16 foreign): refused, the auto devices hold all 16 */
+	admit_n(test, &b, 2, 2 * MS);
 	KUNIT_EXPECT_FALSE(test, lunq_lun_admit(&b, 2 * MS));
-	KUNIT_EXPECT_EQ(test, p.acap, 8U);
-	/* shares 1:2 of 8; b's wait time stays: no longer busy */
-	KUNIT_EXPECT_EQ(test, lunq_pool_tick(&p, &a.seat, 3 * MS, 1, 0, true,
-					     &until, &still), 2U);
+	KUNIT_EXPECT_EQ(test, p.acap, 16U);
+	/* shares 1:2 of 16; b's wait time stays: no longer busy */
+	KUNIT_EXPECT_EQ(test, lunq_pool_tick(&p, &a.seat, a.inflight, 3 * MS,
+					     1, 0, true, &until, &still), 5U);
 	KUNIT_EXPECT_EQ(test, until, 2 * MS + LUNQ_AUTO_QHOLD_NS);
-	KUNIT_EXPECT_EQ(test, lunq_pool_tick(&p, &b.seat, 3 * MS, 2, 5 * MS,
-					     false, &until, &still), 0U);
+	KUNIT_EXPECT_EQ(test, lunq_pool_tick(&p, &b.seat, b.inflight, 3 * MS,
+					     2, 5 * MS, false, &until, &still),
+			0U);
 	KUNIT_EXPECT_EQ(test, p.busy_shares, 1U);
-	KUNIT_EXPECT_EQ(test, lunq_pool_tick(&p, &a.seat, 4 * MS, 1, 0, true,
-					     &until, &still), 8U);
+	KUNIT_EXPECT_EQ(test, lunq_pool_tick(&p, &a.seat, a.inflight, 4 * MS,
+					     1, 0, true, &until, &still), 16U);
 	/* acap settled after 50 ms without moving */
 	KUNIT_EXPECT_FALSE(test, still);
-	KUNIT_EXPECT_EQ(test, lunq_pool_tick(&p, &a.seat,
+	KUNIT_EXPECT_EQ(test, lunq_pool_tick(&p, &a.seat, a.inflight,
 					     2 * MS + LUNQ_POOL_STILL_NS, 1,
-					     0, true, &until, &still), 8U);
+					     0, true, &until, &still), 16U);
 	KUNIT_EXPECT_TRUE(test, still);
-	/* a leaves: its share goes, its next commands are not auto's */
+	/* a leaves: its share goes, its commands leave the count */
 	lunq_pool_leave(&p, &a.seat);
 	KUNIT_EXPECT_FALSE(test, a.seat.is_auto);
 	KUNIT_EXPECT_EQ(test, p.busy_shares, 0U);
-	lunq_lun_release(&b);
-	admit_n(test, &a, 1, 10 * MS);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p.auto_inflight), 8);
+	lunq_lun_release(&b);
+	lunq_lun_release(&a);
+	admit_n(test, &a, 1, 10 * MS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.auto_inflight), 7);
 	/* no pool: leaving is nothing */
 	lunq_pool_leave(NULL, &a.seat);
 	while (a.inflight)
@@ -211,15 +276,15 @@ static void lunq_pool_transport_halved(struct kunit *test)
 	lunq_pool_init_slots(&p, 32);
 	KUNIT_EXPECT_EQ(test, lunq_pool_transport(NULL, &a, 9), 9U);
 	KUNIT_EXPECT_EQ(test, lunq_pool_transport(&p, &a, 9), 9U);
-	lunq_pool_tick(&p, &a, 0, 1, 0, true, &until, &still);
+	lunq_pool_tick(&p, &a, 0, 0, 1, 0, true, &until, &still);
 	KUNIT_EXPECT_EQ(test, lunq_pool_transport(&p, &a, 9), 9U);
-	lunq_pool_tick(&p, &b, 0, 3, 0, true, &until, &still);
+	lunq_pool_tick(&p, &b, 0, 0, 3, 0, true, &until, &still);
 	KUNIT_EXPECT_EQ(test, lunq_pool_transport(&p, &a, 9), 4U);
 	KUNIT_EXPECT_EQ(test, lunq_pool_transport(&p, &b, 9), 4U);
 	/* c is not auto: all of its own */
 	KUNIT_EXPECT_EQ(test, lunq_pool_transport(&p, &c, 9), 9U);
 	/* b idle: a is alone busy again */
-	lunq_pool_tick(&p, &b, MS, 3, 0, false, &until, &still);
+	lunq_pool_tick(&p, &b, 0, MS, 3, 0, false, &until, &still);
 	KUNIT_EXPECT_EQ(test, lunq_pool_transport(&p, &a, 9), 9U);
 	KUNIT_EXPECT_EQ(test, lunq_pool_transport(&p, &b, 9), 4U);
 	lunq_pool_leave(&p, &b);
@@ -287,6 +352,7 @@ static void lunq_pool_registry(struct kunit *test)
 static struct kunit_case lunq_pool_cases[] = {
 	KUNIT_CASE(lunq_pool_fair_shares),
 	KUNIT_CASE(lunq_pool_acap_runs),
+	KUNIT_CASE(lunq_pool_news_cues),
 	KUNIT_CASE(lunq_pool_tick_shares),
 	KUNIT_CASE(lunq_pool_transport_halved),
 	KUNIT_CASE(lunq_pool_view_parts),

@@ -257,6 +257,7 @@ static int lunq_map(struct dm_target *ti, struct bio *bio)
 		spin_unlock_irqrestore(&lc->lock, flags);
 		return DM_MAPIO_SUBMITTED;
 	}
+	lunq_io_pool_look(lc, now);
 	if (!chain && lunq_host_try_send(&lc->host, lba)) {
 		sent = lunq_io_lun_send(lc, io, bio, now, nowait);
 		lunq_account(lc, now);

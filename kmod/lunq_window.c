@@ -125,6 +125,21 @@ static void lunq_win_pool_leave(struct lunq_c *lc)
 	lunq_pool_leave(lc->lun.pool, &lc->lun.seat);
 }
 
+/* The pool's fair share @fair (0: none) as auto's ceiling; whether to kick. */
+static bool lunq_win_pool_set(struct lunq_c *lc, u64 now, u32 fair, u64 until,
+			      bool still)
+{
+	u32 was = lc->host.thr.depth, d;
+
+	if (!fair)
+		return false;
+	d = lunq_pol_share(&lc->pol, now, fair, until, still, was);
+	if (d == was)
+		return false;
+	lc->win_rebase = true;
+	return lunq_throttle_set(lc, d, LUNQ_TC_AUTO, now);
+}
+
 /*
  * Auto in a pool (lunq_pool.h, "Fair shares"), every tick: its share
  * counts while IOs waited at its throttle since the last tick, and then
@@ -132,25 +147,33 @@ static void lunq_win_pool_leave(struct lunq_c *lc)
  */
 static bool lunq_win_pool(struct lunq_c *lc, u64 now)
 {
-	u32 fair, was, d;
 	bool still = false;
 	u64 until = 0;
+	u32 fair;
 
 	if (!lunq_pol_shares(&lc->pol)) {
 		lunq_win_pool_leave(lc);
 		return false;
 	}
-	fair = lunq_pool_tick(lc->lun.pool, &lc->lun.seat, now,
+	fair = lunq_pool_tick(lc->lun.pool, &lc->lun.seat, lc->lun.inflight, now,
 			      lc->pol.val[LUNQ_SHARE], lc->integ.wtime,
 			      lc->integ.nwait, &until, &still);
-	if (!fair)
-		return false;
-	was = lc->host.thr.depth;
-	d = lunq_pol_share(&lc->pol, now, fair, until, still, was);
-	if (d == was)
-		return false;
-	lc->win_rebase = true;
-	return lunq_throttle_set(lc, d, LUNQ_TC_AUTO, now);
+	return lunq_win_pool_set(lc, now, fair, until, still);
+}
+
+void lunq_win_pool_news(struct lunq_c *lc, u64 now)
+{
+	struct lunq_pool_seat *s = &lc->lun.seat;
+	bool still;
+	u64 until = 0;
+	u32 fair;
+
+	/* busy at its last tick (else no share), auto still */
+	if (!s->share || !lunq_pol_shares(&lc->pol))
+		return;
+	fair = lunq_pool_fair(lc->lun.pool, now, s->share, &until, &still);
+	/* acap has just moved: not still, so the share can only cut */
+	lunq_win_pool_set(lc, now, fair, until, false);
 }
 
 void lunq_win_work(struct work_struct *work)

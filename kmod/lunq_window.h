@@ -28,5 +28,11 @@ void lunq_win_start(struct lunq_c *lc);
 void lunq_win_stop(struct lunq_c *lc);
 /* After a policy change, under the device lock. */
 void lunq_win_kick(struct lunq_c *lc);
+/*
+ * Auto in a pool, in the IO path under the device lock, when the pool's
+ * acap moved (lunq_pool_news()): the fair share cuts the throttle now,
+ * not at the next tick.  It only ever cuts, so nothing needs a kick.
+ */
+void lunq_win_pool_news(struct lunq_c *lc, u64 now);
 
 #endif /* LUNQ_WINDOW_H */
