@@ -142,23 +142,23 @@ void lunq_pool_refused(struct lunq_pool *p, u64 now)
 {
 	u32 held = atomic_read(&p->auto_inflight);
 	unsigned long flags;
+	bool moved;
 
 	if (!held)
 		return;		/* no auto device holds any: nothing learnt */
 	spin_lock_irqsave(&p->lock, flags);
+	moved = !p->acap || now >= p->acap_until || held < p->acap;
 	if (!p->acap || now >= p->acap_until) {
 		/* a new run of refusals: at once after the last one? */
 		if (p->acap && now < p->acap_until + p->hold.ns)
 			lunq_holdoff_again(&p->hold);
 		else
 			lunq_holdoff_reset(&p->hold);
+	}
+	if (moved) {
 		p->acap = held;
 		p->acap_t = now;
-		atomic_inc(&p->acap_gen);
-	} else if (held < p->acap) {
-		p->acap = held;
-		p->acap_t = now;
-		atomic_inc(&p->acap_gen);
+		atomic_inc(&p->acap_gen);	/* the siblings look at once */
 	}
 	p->acap_until = now + p->hold.ns;
 	spin_unlock_irqrestore(&p->lock, flags);

@@ -11,7 +11,9 @@
  * FULL count, and gives the policy the window, with the p99 of the run of
  * windows at the same depth (their histograms added; the first window past
  * LUNQ_WIN_RUN_IOS commands starts a new run, so that the p99 follows a
- * LUN that changes).  Nothing is added to the IO path.  After every change
+ * LUN that changes).  Nothing is added to the IO path but for auto in a
+ * pool, which cuts to its fair share before it sends when a refusal moved
+ * the pool's figure (lunq_win_pool_news()).  After every change
  * of depth, and after a reset of the statistics, the next window starts
  * afresh on a later tick.
  *
@@ -155,8 +157,8 @@ static bool lunq_win_pool(struct lunq_c *lc, u64 now)
 		lunq_win_pool_leave(lc);
 		return false;
 	}
-	fair = lunq_pool_tick(lc->lun.pool, &lc->lun.seat, lc->lun.inflight, now,
-			      lc->pol.val[LUNQ_SHARE], lc->integ.wtime,
+	fair = lunq_pool_tick(lc->lun.pool, &lc->lun.seat, lc->lun.inflight,
+			      now, lc->pol.val[LUNQ_SHARE], lc->integ.wtime,
 			      lc->integ.nwait, &until, &still);
 	return lunq_win_pool_set(lc, now, fair, until, still);
 }
