@@ -843,16 +843,23 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	if (a->ceiling && now < a->ceiling_until)
 		next = min(next, a->ceiling);
 	if (next != a->depth) {
+		/*
+		 * The commands sent before the move are out for up to a p99
+		 * of theirs: auto:target, which judges p99s, waits half that.
+		 * A step of the way down does not wait: the old depth's
+		 * commands only drain (half the depth at most), the rate's
+		 * 85% rule absorbs them, and below the knee every tick
+		 * costs the load its queue in lunq
+		 */
+		if (a->phase == LUNQ_AP_DOWN && next < a->depth)
+			a->settle_until = now;
+		else
+			a->settle_until = now + max(2 * a->svc,
+						    a->cfg.mode == LUNQ_AUTO_TARGET ?
+						    a->p99_est / 2 : 0);
 		a->depth = next;
 		a->moves++;
 		a->within = 0;
-		/*
-		 * The commands sent before the move are out for up to a p99
-		 * of theirs: auto:target, which judges p99s, waits half that
-		 */
-		a->settle_until = now + max(2 * a->svc,
-					    a->cfg.mode == LUNQ_AUTO_TARGET ?
-					    a->p99_est / 2 : 0);
 	}
 	return a->depth;
 }

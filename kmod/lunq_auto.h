@@ -10,7 +10,10 @@
  * that reaches 10 x win_ns without win_ios completions carries no
  * information (idle or nearly: the depth stays).  After every change of
  * depth the next window starts only settle_ns (2 mean service times at
- * least) later, so the IOs sent under the old depth do not count.
+ * least) later, so the IOs sent under the old depth do not count -- but
+ * for a step of the way down (below), whose window starts at the step:
+ * the old depth's commands only drain there, and each tick below the
+ * knee costs the load its queue in lunq.
  *
  * A window is "binding" when IOs waited at the throttle for at least half
  * of it: only then does its rate say what the LUN can do at that depth

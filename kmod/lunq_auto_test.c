@@ -560,6 +560,38 @@ static struct lunq_auto_sample win(u64 ns, u64 ios, u64 svc, bool bind)
 }
 
 /*
+ * The way down from 64 (flash, 16 channels x 8 ms: the knee is 16): each
+ * halving's window starts at the step -- the old depth's commands only
+ * drain -- and the step below the knee (8: half the rate) goes back to 16
+ * after the settling of a move up (2 mean service times).
+ */
+static void lunq_auto_knee_down_goes_on(struct kunit *test)
+{
+	static const u32 depth[] = { 64, 32, 16 };
+	struct lunq_auto_sample w;
+	struct sim s;
+	unsigned int i;
+
+	sim_start(&s, LUNQ_AUTO_KNEE, 64, 16, 8 * MS, 64);
+	for (i = 0; i < ARRAY_SIZE(depth); i++) {
+		/* 2000 IOPS, the depth in flight: depth / 2000 s each */
+		w = win(100 * MS, 200, depth[i] * (SEC / 2000), true);
+		w.inflight_x1000 = depth[i] * 1000ULL;
+		s.now += 100 * MS;
+		KUNIT_EXPECT_EQ(test, lunq_auto_window(&s.a, &w, s.now),
+				depth[i] / 2);
+		KUNIT_EXPECT_EQ(test, s.a.phase, LUNQ_AP_DOWN);
+		KUNIT_EXPECT_EQ(test, s.a.settle_until, s.now);
+	}
+	w = win(100 * MS, 100, 8 * MS, true);
+	w.inflight_x1000 = 8000;
+	s.now += 100 * MS;
+	KUNIT_EXPECT_EQ(test, lunq_auto_window(&s.a, &w, s.now), 16U);
+	KUNIT_EXPECT_EQ(test, s.a.phase, LUNQ_AP_HOLD);
+	KUNIT_EXPECT_EQ(test, s.a.settle_until, s.now + 16 * MS);
+}
+
+/*
  * The bubble (demonstration 1, sched:disksort): a stream of 16 keeps the
  * wait queue full and the sorted queue passes one read by.  The oldest
  * waiter's age against what the others wait says so: the depth goes to
@@ -1027,6 +1059,7 @@ static void lunq_auto_qfull_settling(struct kunit *test)
 static struct kunit_case lunq_auto_cases[] = {
 	KUNIT_CASE(lunq_auto_knee_from_below),
 	KUNIT_CASE(lunq_auto_knee_from_above),
+	KUNIT_CASE(lunq_auto_knee_down_goes_on),
 	KUNIT_CASE(lunq_auto_knee_overhead),
 	KUNIT_CASE(lunq_auto_knee_other),
 	KUNIT_CASE(lunq_auto_knee_step),

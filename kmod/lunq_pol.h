@@ -68,6 +68,15 @@ static inline bool lunq_pol_settling(const struct lunq_pol *p, u64 now)
 	return p->bi && p->bi->settling && p->bi->settling(p, now);
 }
 
+/*
+ * Whether the window after a move of the depth at @now may start at once
+ * (the controller's old commands only drain), else on a later tick.
+ */
+static inline bool lunq_pol_goes_on(const struct lunq_pol *p, u64 now)
+{
+	return p->bi && p->bi->settling && !p->bi->settling(p, now);
+}
+
 /* The bound it puts on a wait in a sorting queue (ns), 0: none. */
 static inline u64 lunq_pol_age(const struct lunq_pol *p)
 {

@@ -15,7 +15,9 @@
  * pool, which cuts to its fair share before it sends when a refusal moved
  * the pool's figure (lunq_win_pool_news()).  After every change
  * of depth, and after a reset of the statistics, the next window starts
- * afresh on a later tick.
+ * afresh on a later tick -- but for a move after which the policy does
+ * not settle (auto's way down, lunq_pol_goes_on()): that window starts at
+ * the move.
  *
  * Suspend stops the work; resume starts a new window with the state
  * carried (the depth stays where the policy left it).  A table reload
@@ -187,6 +189,7 @@ void lunq_win_work(struct work_struct *work)
 	u64 v[__LUNQ_ST_MAX] = { 0 };
 	u64 now, ios, wtime, qfull, rlen, busy;
 	bool rebase = false, ready = false, idle = false, kick = false;
+	bool fresh = false;
 	u32 d, was;
 
 	if (!w->prev)
@@ -283,13 +286,23 @@ void lunq_win_work(struct work_struct *work)
 			kick |= lunq_throttle_set(lc, d, lc->pol.ext ?
 						  LUNQ_TC_BPF : LUNQ_TC_AUTO,
 						  now);
-			lc->win_rebase = true;
+			/*
+			 * The next window on a later tick, or from this cut
+			 * when the old depth's commands only drain (auto's
+			 * way down); a new run at the new depth either way
+			 */
+			if (lunq_pol_goes_on(&lc->pol, now))
+				fresh = true;
+			else
+				lc->win_rebase = true;
 		}
 	}
 	/* a sorting queue's aging bound follows the last window */
 	lc->host.q.age_ns = lunq_pol_age(&lc->pol);
 	lunq_win_kick(lc);
 	spin_unlock_irq(&lc->lock);
+	if (fresh)
+		lunq_win_run_reset(w);
 	if (kick)
 		lunq_kick(lc);
 }
