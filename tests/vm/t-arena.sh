@@ -24,7 +24,7 @@
 # On the instruction-counting clock a run repeats.  The bounds at static
 # depths (depth 2's writes behind reads): t-arena-bounds.
 # group: throttle
-# time: 480
+# time: 360
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 # Every threshold counts: none is listed in --todo (ARENA_TODO, set in
