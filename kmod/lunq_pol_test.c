@@ -98,7 +98,8 @@ static void lunq_pol_selects_builtin(struct kunit *test)
 
 /*
  * auto's settling time (IOs of the old depth still out after a move) holds
- * windows back through the settling hook; other policies never settle.
+ * windows back through the settling hook; other policies never settle,
+ * and a window after their move always starts on a later tick.
  */
 static void lunq_pol_auto_settles(struct kunit *test)
 {
@@ -110,6 +111,7 @@ static void lunq_pol_auto_settles(struct kunit *test)
 	t.val[LUNQ_QDEPTH] = 16;
 	lunq_pol_use(&p, &lunq_pol_fixed, t.val);
 	KUNIT_EXPECT_FALSE(test, lunq_pol_settling(&p, 1000));
+	KUNIT_EXPECT_FALSE(test, lunq_pol_goes_on(&p, 1000));
 	t.val[LUNQ_AUTO] = LUNQ_AUTO_KNEE;
 	lunq_pol_use(&p, lunq_pol_select(t.val), t.val);
 	KUNIT_EXPECT_EQ(test, lunq_pol_start(&p, &v), 16U);
@@ -117,6 +119,9 @@ static void lunq_pol_auto_settles(struct kunit *test)
 	p.autoc.settle_until = 2000;
 	KUNIT_EXPECT_TRUE(test, lunq_pol_settling(&p, 1999));
 	KUNIT_EXPECT_FALSE(test, lunq_pol_settling(&p, 2000));
+	/* a window after a move goes on from it once auto is not settling */
+	KUNIT_EXPECT_FALSE(test, lunq_pol_goes_on(&p, 1999));
+	KUNIT_EXPECT_TRUE(test, lunq_pol_goes_on(&p, 2000));
 	/* target is the same controller: the same hooks, another name */
 	KUNIT_EXPECT_PTR_EQ(test, lunq_pol_target.settling, lunq_pol_knee.settling);
 	KUNIT_EXPECT_PTR_EQ(test, lunq_pol_target.window, lunq_pol_knee.window);
@@ -124,6 +129,7 @@ static void lunq_pol_auto_settles(struct kunit *test)
 	/* a policy from outside never settles, whatever auto left */
 	lunq_pol_use_ext(&p, &garbage_ops, t.val);
 	KUNIT_EXPECT_FALSE(test, lunq_pol_settling(&p, 1999));
+	KUNIT_EXPECT_FALSE(test, lunq_pol_goes_on(&p, 2000));
 }
 
 /* 0, 10^9 and everything between come back inside [min, max]. */
