@@ -32,9 +32,9 @@
 # arena.sh's --todo, said and not counted).  That one compares the
 # slowest command of two runs of about 2600: on 2026-12-02 static 16
 # gave 205 ms on 6.12 and 137 ms on RT, auto 183 ms on both in this
-# test and 137-160 ms in eleven runs of mixed outside it on RT, so the
-# ratio went from 0.89 to 1.33 x; on 6.1 it was 1.00 x in every run
-# (137 ms each side).  Mixed's bound (no IO over 1 s) counts on
+# test (135 ms in another run of it on RT) and 137-160 ms in eleven runs
+# of mixed outside it on RT: the ratio went from 0.89 to 1.33 x; on 6.1
+# it was 1.00 x in every run (137 ms each side).  Mixed's bound (no IO over 1 s) counts on
 # every kernel.  Off the list since the way down stopped settling a tick
 # at each step (knee64's 8 for 56 ms where it was 112; pool4's 2 the
 # same): knee64's p99 (1.01-1.20 x before, 1.00 x after on 6.1, 6.12 and
