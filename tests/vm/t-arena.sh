@@ -30,10 +30,10 @@
 # Every threshold counts but mixed's IO max against the oracle's, on
 # every kernel (ARENA_TODO, set in the guest, lists others: arena.sh's
 # --todo, said and not counted): auto:knee misses it at this length.
-# It compares the slowest command of two runs of about 2600.  In nine
+# It compares the slowest command of two runs of about 2600.  In eleven
 # runs of this test on 2026-12-02 (d2d93cc and after; three kernels,
 # a fresh-check of make test among them) auto's was 183 ms in five and
-# 135-138 ms in four; static 16's 137 ms on 6.1 and RT, 155-205 ms on
+# 135-138 ms in six; static 16's 137 ms on 6.1 and RT, 155-205 ms on
 # 6.12: 0.89 to 1.33 x.  Mixed's bound (no IO over 1 s) counts on every
 # kernel.  Off the list since the way down stopped settling a tick
 # at each step (knee64's 8 for 56 ms where it was 112; pool4's 2 the
