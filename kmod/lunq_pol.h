@@ -74,7 +74,7 @@ static inline bool lunq_pol_settling(const struct lunq_pol *p, u64 now)
  */
 static inline bool lunq_pol_goes_on(const struct lunq_pol *p, u64 now)
 {
-	return p->bi && p->bi->settling && !p->bi->settling(p, now);
+	return p->bi && p->bi->settling && !lunq_pol_settling(p, now);
 }
 
 /* The bound it puts on a wait in a sorting queue (ns), 0: none. */
