@@ -55,9 +55,10 @@ kernel_tests() {
 # icount lanes about 200 s of declared time a kernel, and what the
 # kernel does under them (QUEUE FULL, pools, struct_ops, the window's
 # figures) is proved there by t-pool, t-reaction, t-qfull-slow,
-# t-bpf-policy, t-arena-bpf, t-auto-ops and the stats group.  The arena itself (t-arena: auto
-# against the oracle in every scenario) runs on 6.12 and RT too: issue
-# 48 asks it of the three kernels.  LUNQ_MATRIX_SKIP= runs them all.
+# t-bpf-policy, t-arena-bpf, t-auto-ops and the stats group.  The arena
+# itself (t-arena: auto against the oracle in every scenario) runs on
+# 6.12 and RT too: issue 48 asks it of the three kernels.
+# LUNQ_MATRIX_SKIP= runs them all.
 mgroups=${LUNQ_MATRIX_GROUPS-basic integrity stats throttle trace bpf}
 matrix_tests() {
 	kernel_tests "$mgroups" "${LUNQ_MATRIX_ONLY:-fuzz-netlink}" \
