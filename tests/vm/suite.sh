@@ -32,6 +32,7 @@ if [ "${LUNQ_VM_ACCEL:-}" = icount ] && [ -f "$LUNQ_OUT/.job/src.tar" ]; then
 	mkdir -p /run/lunq-src /run/lunq-out
 	tar -xf "$LUNQ_OUT/.job/src.tar" -C /run/lunq-src ||
 		{ echo "Bail out! cannot unpack $LUNQ_OUT/.job/src.tar"; exit 1; }
+	cp "$LUNQ_OUT/.job/src.sums" /run/lunq-src.sums 2> /dev/null
 	export LUNQ_SRC=/run/lunq-src LUNQ_OUT=/run/lunq-out
 fi
 . "$LUNQ_SRC/tests/vm/lib.sh"
