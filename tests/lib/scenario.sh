@@ -8,6 +8,10 @@
 #   pct DEV HIST KEY   KEY (p50 ... p99.99, max) of lunq's histogram HIST
 #                      of DEV (wait_read, service_read, total_write...), ns,
 #                      from lunqctl hist's JSON
+#   pct2 DEV PHASE KEY KEY of DEV's reads and writes together: PHASE's
+#                      (total, wait, service) two histograms merged, as
+#                      lunq takes a percentile (the upper end of the
+#                      bucket that holds it, at most the max)
 #   lbrun DEV SECONDS OUT [ARGS]: lunqbench on /dev/mapper/DEV, its JSON in
 #                      OUT (intervals of 0.5 s); a failure prints its stderr
 #   lb DEV SECONDS WARMUP OUT [ARGS]: the same at QD 64 after WARMUP s
@@ -39,6 +43,18 @@ st() { lq_stat "$@"; }
 pct() {
 	lunqctl hist "--${2%_*}" "--${2#*_}" -j "$1" |
 		jq -r --arg k "$3" '.[0] | if $k == "max" then .max else .percentiles[$k] end'
+}
+pct2() {
+	lunqctl hist "--$2" -j "$1" | jq -r --arg k "$3" '
+		(map(.max) | max) as $m
+		| if $k == "max" then $m else
+		(($k | ltrimstr("p") | tonumber) * 100 | round) as $pt
+		| [.[].buckets[]] | group_by(.[0]) | map([.[0][1], (map(.[2]) | add)]) | sort_by(.[0]) as $b
+		| ($b | map(.[1]) | add // 0) as $n
+		| if $n == 0 then 0 else
+		  ((($n * $pt + 9999) / 10000) | floor) as $want
+		  | first(foreach $b[] as $x (0; . + $x[1]; if . >= $want then ([$x[0], $m] | min) else empty end))
+		  end end'
 }
 
 # (their variables _b*: a caller's _d, _t, _o... stay as they were)

@@ -2,9 +2,9 @@
 # tests/lib/scenario.sh and tests/lib/svg.awk on the host, with stubs for
 # the VM (lq_stat, lunqctl, now_ms): settled and settle on known samples
 # (auto's probes left out, a phase that never settles), Jain's index,
-# seed 004's words, pct through a stubbed lunqctl hist -j, the sampler's
-# lines; each of svg.awk's plots well formed, the same under busybox awk
-# (the VM's) and this host's awk.
+# seed 004's words, pct and pct2 (reads and writes merged) through a
+# stubbed lunqctl hist -j, the sampler's lines; each of svg.awk's plots
+# well formed, the same under busybox awk (the VM's) and this host's awk.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
@@ -37,6 +37,16 @@ echo '[{"hist":"service_read","max":9000,"percentiles":{"p50":10,"p99":812}}]' >
 [ "$(pct aq service_read p99)" = 812 ] && [ "$(pct aq total_read max)" = 9000 ] &&
 	[ "$(cat lunqctl.args)" = "hist --total --read -j aq" ]
 tap_check $? "pct: lunqctl hist --PHASE --DIR -j, its percentile or max"
+# pct2: reads' and writes' buckets merged (106 IOs: p50 the 53rd, p99 the
+# 105th, p99.9 the 106th, capped at the larger max), as lunq takes them
+echo '[{"max":150,"buckets":[[0,9,50],[10,19,40],[100,127,10]]},{"max":300,"buckets":[[10,19,5],[256,511,1]]}]' > hist.json
+[ "$(pct2 aq total p50)" = 19 ] && [ "$(pct2 aq total p90)" = 127 ] && [ "$(pct2 aq total p99)" = 127 ] &&
+	[ "$(pct2 aq total p99.9)" = 300 ] && [ "$(pct2 aq total max)" = 300 ] &&
+	[ "$(cat lunqctl.args)" = "hist --total -j aq" ]
+tap_check $? "pct2: reads and writes merged, the bucket's upper end, at most the max"
+echo '[{"max":0,"buckets":[]},{"max":0,"buckets":[]}]' > hist.json
+[ "$(pct2 aq total p99)" = 0 ]
+tap_check $? "pct2: 0 with no IOs"
 echo 7 > stat-aq-throttle
 echo 2 > stat-aq-auto_phase
 sampler "$tmp/smp" 1 0.25 aq:throttle aq:auto_phase
