@@ -212,7 +212,7 @@ case " $ONLY " in *" pool4 "*)
 esac
 FLASH="model=flash svc_us=8000"
 DISK="model=hdd seek_ms=8 rpm=7200"
-echo "scenario,run,policy,seconds,iops,lat_ns,qfull_s,resets,neighbour_iops,settle_ms" > "$OUT/arena.csv"
+echo "scenario,run,policy,seconds,iops,lat_ns,qfull_s,resets,neighbour_iops,settle_ms,bound_lat_ns" > "$OUT/arena.csv"
 # every policy's depth over its run (and the oracle's per phase): from ms
 # on (since the load started), depth; a run's last row is its end
 echo "scenario,policy,ms,depth" > "$OUT/arena-depth.csv"
@@ -583,7 +583,7 @@ for sc in $ONLY; do
 			bd=0 bi=0 bl=0 bb=0 bn=0 bq=0 br=0 bj=-
 			for d in $SWEEP; do
 				run "$sc" "sweep $ph q$d" "q$d" "$ph" || continue
-				csv "$sc" sweep "q$d/$ph" "$(plen_of "$sc")" "$R_IOPS" "$R_LAT" "$R_Q" "$R_R" "$R_N" -
+				csv "$sc" sweep "q$d/$ph" "$(plen_of "$sc")" "$R_IOPS" "$R_LAT" "$R_Q" "$R_R" "$R_N" - "$R_BLAT"
 				# bubble: lunqbench's response max (lunq's time and
 				# the submission's) over the bound where lunq's is
 				if [ "$sc" = bubble ] && [ $CHECK = 1 ]; then
@@ -623,7 +623,7 @@ for sc in $ONLY; do
 		RAN="$RAN $p"
 		L=$(lph_ms "$sc")
 		st_ms=$(settle /tmp/arena.depth "$L" $(($(plen_of "$sc") * np * 1000)) "$O_DEPTHS")
-		csv "$sc" policy "$(name_of "$p")" $(($(plen_of "$sc") * np)) "$R_IOPS" "$R_LAT" "$R_Q" "$R_R" "$R_N" "$st_ms"
+		csv "$sc" policy "$(name_of "$p")" $(($(plen_of "$sc") * np)) "$R_IOPS" "$R_LAT" "$R_Q" "$R_R" "$R_N" "$st_ms" "$R_BLAT"
 		pv=$(var_of "$p")
 		eval "P_${pv}_IOPS=$R_IOPS P_${pv}_LAT=$R_LAT P_${pv}_BL=$R_BLAT P_${pv}_Q=$R_Q P_${pv}_R=$R_R P_${pv}_N=$R_N P_${pv}_J=$R_J P_${pv}_S=$st_ms P_${pv}_G=$R_GAPS"
 		cp /tmp/arena.steps "/tmp/arena-steps-$pv"

@@ -210,7 +210,8 @@ printf '\n  %-10s %10s %12s %10s %8s %14s %6s\n' policy IOPS "resp p99" "QFULL/s
 for p in auto linux sd static16 global oracle; do
 	eval "printf '  %-10s %10.0f %9s ms %10s %8s %14.0f %6s\n' $p \$D_${p}_IOPS \$(ms \$D_${p}_P99) \$D_${p}_Q \$D_${p}_R \$D_${p}_N \$(jain \$D_${p}_IOPS \$D_${p}_N)"
 done
-echo "  (oracle: $ORACLE_FROM -- 8 with the other initiators there, 16 without,"
+echo "  (oracle: a policy a user would accept, refused at most $ORACLE_QF_MAX times a second, no LUN reset:"
+echo "   $ORACLE_FROM -- 8 with the other initiators there, 16 without,"
 echo "   one run per phase, averaged; its p99 is the worse phase's; Jain: fairness of"
 echo "   the two LUNs' IOPS, 1 = equal, 0.5 = one takes all)"
 loses=$(calc "r = $D_auto_IOPS / $D_oracle_IOPS; printf \"%.0f%% of the oracle's IOPS\", 100 * r")

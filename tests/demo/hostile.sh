@@ -40,8 +40,12 @@ hostile() {
 # depth (8 with the other initiators there: 32 slots - 16 theirs - the
 # neighbour's 8; 16 without: the flash model's channels), T_D / 2 each,
 # averaged, its p99 the worse phase's -- and never below static16 of the
-# same run (D_static16_*, when set): a static policy that beats it is the
-# oracle (ORACLE_FROM says which)
+# same run (D_static16_*, when set) when that is a policy a user would
+# accept: refused at most ORACLE_QF_MAX (2) times a second, no LUN reset
+# (issue 48: a depth that wins by being refused 146 times a second is not
+# the oracle); a static policy that beats it so is the oracle
+# (ORACLE_FROM says which, and when static16 beat it but was refused)
+ORACLE_QF_MAX=2
 hostile_oracle() {
 	hostile oracleA "qdepth=8" "qdepth=8" "foreign=16" $((T_D / 2))
 	hostile oracleB "qdepth=16" "qdepth=8" "foreign=0" $((T_D / 2))
@@ -52,8 +56,12 @@ hostile_oracle() {
 	D_oracle_N=$(calc "print ($D_oracleA_N + $D_oracleB_N) / 2")
 	ORACLE_FROM="each phase's best static depth"
 	if [ -n "${D_static16_IOPS:-}" ] && calc "exit !($D_static16_IOPS > $D_oracle_IOPS)"; then
-		ORACLE_FROM="static16: it beat the per-phase runs ($(calc "printf \"%.0f\", $D_oracle_IOPS") IOPS) in this run"
-		D_oracle_IOPS=$D_static16_IOPS D_oracle_P99=$D_static16_P99 D_oracle_Q=$D_static16_Q
-		D_oracle_R=$D_static16_R D_oracle_N=$D_static16_N
+		if calc "exit !($D_static16_Q <= $ORACLE_QF_MAX && $D_static16_R == 0)"; then
+			ORACLE_FROM="static16: it beat the per-phase runs ($(calc "printf \"%.0f\", $D_oracle_IOPS") IOPS) in this run"
+			D_oracle_IOPS=$D_static16_IOPS D_oracle_P99=$D_static16_P99 D_oracle_Q=$D_static16_Q
+			D_oracle_R=$D_static16_R D_oracle_N=$D_static16_N
+		else
+			ORACLE_FROM="$ORACLE_FROM (static16 got more IOPS, refused $D_static16_Q times a second with $D_static16_R resets: over the bound of $ORACLE_QF_MAX)"
+		fi
 	fi
 }
