@@ -64,9 +64,9 @@
 #     phase held; the best depth per phase: among the depths refused at
 #     most QF_MAX (2) times a second (the bound auto must meet; none is:
 #     the fewest QUEUE FULLs), then among those that meet the scenario's
-#     bound (if any does; none does: the lowest latency), most IOPS;
-#     within 1% of it, fewer QUEUE FULLs, then a latency lower by 5%, then
-#     the lower depth; the oracle's IOPS is their time-weighted mean, its
+#     bound (if any does; none does: the lowest latency it judges), most
+#     IOPS; within 1% of it, fewer QUEUE FULLs, then a latency lower by
+#     5%, then the lower depth; the oracle's IOPS is their time-weighted mean, its
 #     latency the worst phase's.  It must not be beaten by a static policy
 #     of the same run: when static16 meets the bound and the QUEUE FULL
 #     bound and does better by more than 0.5% (a run's spread; in wcache
@@ -74,15 +74,16 @@
 #     says so.  The table's header says the QUEUE FULL bound.
 #   scores per policy and scenario: IOPS / oracle, the scenario's latency
 #     (response p99 unless said; what the bound judges, where it is not
-#     that latency, on a line below the table) / oracle's, QUEUE FULL/s, LUN resets,
-#     Jain's index (with the neighbour in hostile, over the four in
-#     pool4), time to settle (the depth sampled every 0.25 s inside +-25%
-#     of the phase's oracle depth from then to the phase's end; the
-#     longest over the phases; - when it never does); a policy over the
-#     bound, or refused more than QF_MAX times a second, or below 90% of
-#     the oracle's IOPS, or at 1.5 times its latency, is said to lose, and
-#     by how much.  The score column of arena.json and arena.svg: IOPS /
-#     oracle, in wcache and ramp the oracle's latency / the policy's.
+#     that latency, on a line below the table) / oracle's, QUEUE FULL/s,
+#     LUN resets, Jain's index (with the neighbour in hostile, over the
+#     four in pool4), time to settle (the depth sampled every 0.25 s
+#     inside +-25% of the phase's oracle depth from then to the phase's
+#     end; the longest over the phases; - when it never does); a policy
+#     over the bound, or refused more than QF_MAX times a second, or below
+#     90% of the oracle's IOPS, or at 1.5 times its latency, is said to
+#     lose, and by how much.  The score column of arena.json and
+#     arena.svg: IOPS / oracle, in wcache and ramp the oracle's latency /
+#     the policy's.
 #   one number per policy, printed last (and in arena.txt, arena.json's
 #     "overall"): the geometric mean of its scores over the scenarios it
 #     ran, a scenario over its bound or over QF_MAX QUEUE FULLs a second
@@ -635,6 +636,7 @@ for sc in $ONLY; do
 		if [ "$p" = static16 ] && beats "$sc" "$R_IOPS" "$R_LAT" "$R_BLAT" "$B" "$O_IOPS" "$O_LAT" "$R_Q"; then
 			say "  static16 beat the sweep's oracle ($(calc "printf \"%.0f\", $O_IOPS") IOPS, $LN $(ms "$O_LAT") ms): it is the oracle of this run"
 			O_IOPS=$R_IOPS O_LAT=$R_LAT O_BLAT=$R_BLAT O_N=$R_N O_Q=$R_Q O_R=$R_R O_FROM=static16
+			O_OK=1	# beats: within the bound
 			[ "$R_J" = - ] || O_J=$R_J
 		fi
 	done

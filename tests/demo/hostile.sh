@@ -6,7 +6,8 @@
 #     (null_blk $nb) shares a pool of 32 slots with the busy neighbour nq
 #     ($nb2), other initiators hold 16 slots half of every 8 s, LUN
 #     reset after 10 QUEUE FULLs in a row; lunqbench QD 32 on both for
-#     SECONDS (T_D); sets D_<POLICY>_{IOPS,P99,Q,R,N}, appends
+#     SECONDS (T_D); sets D_<POLICY>_{IOPS,P99,Q,QX,R,N} (Q: QUEUE FULLs a
+#     second to one decimal, QX unrounded), appends
 #     ${TRACE_CSV:-$OUT/auto-trace.csv} and calls row (the caller's).  HOSTILE_ATTACH=FILE:
 #     a BPF policy attached to aq first (lunqctl policy attach).
 #   hostile_oracle   sets D_oracle_* (see it)
@@ -24,7 +25,7 @@ hostile() {
 	_q=$(st aq qfull) _r=$(st aq resets)
 	_i=$(lbv "/tmp/d-$_p.json" .totals.iops) _p99=$(lbv "/tmp/d-$_p.json" '.totals.percentiles_ns.response.p99')
 	_ni=$(lbv /tmp/d-nq.json .totals.iops)
-	eval "D_${_p}_IOPS=$_i D_${_p}_P99=$_p99 D_${_p}_Q=$(calc "printf \"%.1f\", $_q / $_t") D_${_p}_R=$_r D_${_p}_N=$_ni"
+	eval "D_${_p}_IOPS=$_i D_${_p}_P99=$_p99 D_${_p}_Q=$(calc "printf \"%.1f\", $_q / $_t") D_${_p}_QX=$(calc "print $_q / $_t") D_${_p}_R=$_r D_${_p}_N=$_ni"
 	# each interval's depth: the sample nearest its start (0.5 s before its
 	# end; the first sample is the load's start)
 	jq -r --arg p "$_p" '.intervals[] | "\($p) \(.t) \(.iops) \(.resp_p99_ns)"' "/tmp/d-$_p.json" |
@@ -52,16 +53,19 @@ hostile_oracle() {
 	D_oracle_IOPS=$(calc "print ($D_oracleA_IOPS + $D_oracleB_IOPS) / 2")
 	D_oracle_P99=$(calc "print ($D_oracleA_P99 > $D_oracleB_P99) ? $D_oracleA_P99 : $D_oracleB_P99")
 	D_oracle_Q=$(calc "print ($D_oracleA_Q + $D_oracleB_Q) / 2")
+	D_oracle_QX=$(calc "print ($D_oracleA_QX + $D_oracleB_QX) / 2")
 	D_oracle_R=$((D_oracleA_R + D_oracleB_R))
 	D_oracle_N=$(calc "print ($D_oracleA_N + $D_oracleB_N) / 2")
 	ORACLE_FROM="each phase's best static depth"
+	calc "exit !($D_oracle_QX <= $ORACLE_QF_MAX && $D_oracle_R == 0)" ||
+		ORACLE_FROM="$ORACLE_FROM (over the bound in this run: $D_oracle_Q QUEUE FULLs a second, $D_oracle_R resets)"
 	if [ -n "${D_static16_IOPS:-}" ] && calc "exit !($D_static16_IOPS > $D_oracle_IOPS)"; then
-		if calc "exit !($D_static16_Q <= $ORACLE_QF_MAX && $D_static16_R == 0)"; then
+		if calc "exit !($D_static16_QX <= $ORACLE_QF_MAX && $D_static16_R == 0)"; then
 			ORACLE_FROM="static16: it beat the per-phase runs ($(calc "printf \"%.0f\", $D_oracle_IOPS") IOPS) in this run"
 			D_oracle_IOPS=$D_static16_IOPS D_oracle_P99=$D_static16_P99 D_oracle_Q=$D_static16_Q
 			D_oracle_R=$D_static16_R D_oracle_N=$D_static16_N
 		else
-			ORACLE_FROM="$ORACLE_FROM (static16 got more IOPS, refused $D_static16_Q times a second with $D_static16_R resets: over the bound of $ORACLE_QF_MAX)"
+			ORACLE_FROM="$ORACLE_FROM (static16 got more IOPS but is over the bound: refused $D_static16_Q times a second, $D_static16_R LUN resets)"
 		fi
 	fi
 }

@@ -3,8 +3,10 @@
 # the VM (lq_stat, lunqctl, now_ms): settled and settle on known samples
 # (auto's probes left out, a phase that never settles), Jain's index,
 # seed 004's words, pct and pct2 (reads and writes merged) through a
-# stubbed lunqctl hist -j, the sampler's lines; each of svg.awk's plots
-# well formed, the same under busybox awk (the VM's) and this host's awk.
+# stubbed lunqctl hist -j, the sampler's lines, 6D's oracle
+# (hostile_oracle: static16 only within 2 QUEUE FULLs a second and no
+# reset); each of svg.awk's plots well formed, the same under busybox awk
+# (the VM's) and this host's awk.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
@@ -47,6 +49,23 @@ tap_check $? "pct2: reads and writes merged, the bucket's upper end, at most the
 echo '[{"max":0,"buckets":[]},{"max":0,"buckets":[]}]' > hist.json
 [ "$(pct2 aq total p99)" = 0 ]
 tap_check $? "pct2: 0 with no IOs"
+# 6D's oracle (tests/demo/hostile.sh): the per-phase runs, or static16
+# when it beats them refused at most 2 times a second with no reset
+. "$top/tests/demo/hostile.sh"
+T_D=32
+hostile() { eval "D_$1_IOPS=1000 D_$1_P99=5 D_$1_Q=0.0 D_$1_QX=0 D_$1_R=0 D_$1_N=900"; }
+D_static16_IOPS=1650 D_static16_P99=4 D_static16_Q=2.0 D_static16_QX=2.04 D_static16_R=0 D_static16_N=900
+hostile_oracle
+[ "$D_oracle_IOPS" = 1000 ] && case $ORACLE_FROM in *"over the bound: refused 2.0 times a second, 0 LUN resets"*) true ;; *) false ;; esac
+tap_check $? "6D's oracle: static16 refused 2.04 times a second is not the oracle, and it says so" "$ORACLE_FROM"
+D_static16_QX=1.9
+hostile_oracle
+[ "$D_oracle_IOPS" = 1650 ] && case $ORACLE_FROM in "static16: it beat"*) true ;; *) false ;; esac
+tap_check $? "6D's oracle: static16 within the bound and ahead is the oracle" "$ORACLE_FROM"
+D_static16_R=1
+hostile_oracle
+[ "$D_oracle_IOPS" = 1000 ]
+tap_check $? "6D's oracle: static16 with a LUN reset is not the oracle"
 echo 7 > stat-aq-throttle
 echo 2 > stat-aq-auto_phase
 sampler "$tmp/smp" 1 0.25 aq:throttle aq:auto_phase

@@ -78,9 +78,9 @@ t0=$(tlog ao | awk 'END { print $1 + 0 }')
 inflight_watch "$nb" /tmp/inf & w=$!
 sleep 2
 inflight_stop /tmp/inf $w
+tlog ao > /tmp/tlw
 read -r max n < /tmp/inf
 d=$(lq_stat ao throttle)
-tlog ao > /tmp/tlw
 top=$(awk -v t="$t0" -v m="$da" '$1 >= t { if ($2 > m) m = $2; if ($3 > m) m = $3 } END { print m }' /tmp/tlw)
 [ "$max" -le $((top + 1)) ] || {
 	awk -v t="$t0" '$1 >= t' /tmp/tlw | sed 's/^/# /'
