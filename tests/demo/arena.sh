@@ -325,7 +325,7 @@ lat_of() {
 # (ns; blat_name): mixed the slowest IO's, else LAT
 blat_of() {
 	case $1 in
-	mixed) calc "a = $(pct aq total_read max); b = $(pct aq total_write max); print (a > b) ? a : b" ;;
+	mixed) pct2 aq total max ;;
 	*) echo "$2" ;;
 	esac
 }
@@ -661,9 +661,10 @@ for sc in $ONLY; do
 			[ "$s" = -1 ] && s=never || s="$s ms"
 		fi
 		[ "$sc" = hostile ] && j=$(jain "$i" "$n")
+		mb=$(calc "print ($B == 0 || $lb <= $B) ? 1 : 0")	# meets the bound
 		say "$(printf '  %-9s %9.0f %8s %9s ms %8s %8s %7s %6s %9s' "$nm" "$i" "$(r3 "$i" "$O_IOPS")" "$(ms "$l")" "$(r3 "$l" "$O_LAT" 2)" "$q" "$r" "$j" "$s")"
-		JSON="$JSON{\"scenario\": \"$sc\", \"policy\": \"$nm\", \"iops\": $i, \"iops_vs_oracle\": $(r3 "$i" "$O_IOPS" 4), \"lat\": \"$LN\", \"lat_ns\": $l, \"lat_vs_oracle\": $(r3 "$l" "$O_LAT" 4), \"bound_ns\": $([ "$B" = 0 ] && echo null || echo "$B"), \"bound_lat\": \"$BN\", \"bound_lat_ns\": $lb, \"qfull_s\": $q, \"resets\": $r, \"jain\": $([ "$j" = - ] && echo null || echo "$j"), \"settle_ms\": $(case $s in never|-) echo null ;; *) echo "${s% ms}" ;; esac), \"score\": $(score "$sc" "$i" "$l"), \"meets_bound\": $(calc "print ($B == 0 || $lb <= $B) ? \"true\" : \"false\""), \"within_qfull\": $(calc "print ($q <= $QF_MAX) ? \"true\" : \"false\""), \"depth\": [$(awk '{ printf("%s[%d, %d]", (NR > 1 ? ", " : ""), $1, $2) }' "/tmp/arena-steps-$pv")], \"depth_gaps\": $g},"
-		echo "$nm $sc $(score "$sc" "$i" "$l") $(calc "print ($B == 0 || $lb <= $B) ? 1 : 0") $q" >> /tmp/arena-scores
+		JSON="$JSON{\"scenario\": \"$sc\", \"policy\": \"$nm\", \"iops\": $i, \"iops_vs_oracle\": $(r3 "$i" "$O_IOPS" 4), \"lat\": \"$LN\", \"lat_ns\": $l, \"lat_vs_oracle\": $(r3 "$l" "$O_LAT" 4), \"bound_ns\": $([ "$B" = 0 ] && echo null || echo "$B"), \"bound_lat\": \"$BN\", \"bound_lat_ns\": $lb, \"qfull_s\": $q, \"resets\": $r, \"jain\": $([ "$j" = - ] && echo null || echo "$j"), \"settle_ms\": $(case $s in never|-) echo null ;; *) echo "${s% ms}" ;; esac), \"score\": $(score "$sc" "$i" "$l"), \"meets_bound\": $([ "$mb" = 1 ] && echo true || echo false), \"within_qfull\": $(calc "print ($q <= $QF_MAX) ? \"true\" : \"false\""), \"depth\": [$(awk '{ printf("%s[%d, %d]", (NR > 1 ? ", " : ""), $1, $2) }' "/tmp/arena-steps-$pv")], \"depth_gaps\": $g},"
+		echo "$nm $sc $(score "$sc" "$i" "$l") $mb $q" >> /tmp/arena-scores
 		BX="$BX, $nm $(ms "$lb") ms"
 	done
 	[ "$BN" = "$LN" ] || say "  ($BN, what the bound judges:${BX#,})"
