@@ -92,7 +92,12 @@ user:
 	@for m in $(SUBDIRS_USER); do $(MAKE) -C $$(dirname $$m) || exit 1; done
 
 # test tools for the VM tests (qemu/mkinitramfs puts them on the guest's PATH)
-tools: build/tools/nlprobe build/tools/nlfuzz build/tools/fuamix build/tools/replaylog build/tools/blknotes kmod-xflush
+tools: build/tools/nlprobe build/tools/nlfuzz build/tools/fuamix build/tools/replaylog build/tools/blknotes build/tools/bpflink kmod-xflush
+
+# one struct_ops map through several links (t-bpf-watchdog), on libbpf 1.5
+build/tools/bpflink: tests/tools/bpflink.c build/bpf/include/bpf/libbpf.h
+	@mkdir -p $(@D)
+	$(CC) -Wall -Wextra -O2 -g -Ibuild/bpf/include -o $@ tests/tools/bpflink.c build/bpf/lib/libbpf.a -lelf -lz
 
 build/tools/nlprobe: tests/tools/nlprobe.c kmod/lunq_names.c kmod/lunq_names.h kmod/lunq_pure.h kmod/uapi/lunq.h
 	@mkdir -p $(@D)
@@ -164,7 +169,9 @@ TRACE_BT = $(wildcard trace/lunq-*.bt)
 POLICY_SRCS = $(wildcard policies/*.bpf.c)
 POLICY_OBJS = $(patsubst policies/%.c,build/policies/%.o,$(POLICY_SRCS)) \
 	      build/policies/garbage-zero.bpf.o build/policies/garbage-huge.bpf.o \
-	      build/policies/garbage-random.bpf.o build/policies/compat-aimd.bpf.o
+	      build/policies/garbage-random.bpf.o build/policies/compat-aimd.bpf.o \
+	      build/policies/hostile-spin.bpf.o build/policies/hostile-floor.bpf.o \
+	      build/policies/hostile-stall.bpf.o build/policies/hostile-bigto.bpf.o
 BPF_CFLAGS = -O2 -g -Wall -target bpf -D__TARGET_ARCH_x86 -Ibuild/bpf/include \
 	     -Ipolicies -idirafter /usr/include/$(shell gcc -dumpmachine)
 policies: $(POLICY_OBJS)
@@ -176,6 +183,9 @@ build/policies/%.bpf.o: policies/%.bpf.c policies/lunq_policy.bpf.h build/bpf/in
 build/policies/garbage-%.bpf.o: tests/bpf/garbage.bpf.c policies/lunq_policy.bpf.h build/bpf/include/bpf/libbpf.h
 	@mkdir -p $(@D)
 	clang $(BPF_CFLAGS) -DGARBAGE_$(shell echo $* | tr a-z A-Z) -c $< -o $@
+build/policies/hostile-%.bpf.o: tests/bpf/hostile.bpf.c policies/lunq_policy.bpf.h build/bpf/include/bpf/libbpf.h
+	@mkdir -p $(@D)
+	clang $(BPF_CFLAGS) -DHOSTILE_$(shell echo $* | tr a-z A-Z) -c $< -o $@
 # aimd as built against wave 3's header (a first argument struct lunq_pol *,
 # char dev[160] in the ops): a policy built before the views grew and the
 # device left the ops must keep loading (t-bpf-policy)

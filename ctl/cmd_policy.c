@@ -9,8 +9,12 @@
  *                                  attach it and pin the link at
  *                                  /sys/fs/bpf/lunq/NAME
  *   policy detach NAME             unpin it, and tell the device
+ *   policy eject NAME              eject it as lunq's watchdog does: the
+ *                                  table's policy back, its link detached
+ *                                  (its holders see EPOLLHUP), the pin kept
  *   policy show [-j] NAME          the policy in force, where it comes
- *                                  from (table or bpf), the pin
+ *                                  from (table or bpf), the pin and its
+ *                                  link, the last policy ejected and why
  *
  * Through libbpf 1.5 (linked statically: Debian 12's 1.1 cannot load a
  * struct_ops type from module BTF).  The kernel module must say it can
@@ -22,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <poll.h>
+#include <time.h>
 #include <stdarg.h>
 #include <dirent.h>
 #include <sys/mount.h>
@@ -31,12 +37,15 @@
 #include <linux/magic.h>
 #include <bpf/libbpf.h>
 #include <bpf/btf.h>
+#include <bpf/bpf.h>
 
 #include "cmd.h"
 #include "dmops.h"
 #include "nl.h"
 #include "util.h"
 #include "options.h"
+#include "units.h"
+#include "json.h"
 
 #define LQ_BPFFS	"/sys/fs/bpf"
 #define LQ_PIN_DIR	LQ_BPFFS "/lunq"
@@ -306,13 +315,82 @@ static int policy_detach(const char *name)
 	return LQ_OK;
 }
 
+static int policy_eject(const char *name)
+{
+	char resp[128] = "", err[256];
+	struct lq_dev d;
+	int rc;
+
+	rc = lq_policy_dev(name, &d, false);
+	if (rc)
+		return rc;
+	if (geteuid() != 0)
+		return lq_error(LQ_EPERM, "ejecting a BPF policy needs root (CAP_SYS_ADMIN)");
+	rc = lq_dm_message(d.dm_name, d.begin, "policy eject", resp,
+			   sizeof(resp), err, sizeof(err));
+	if (rc)
+		return lq_error(rc, "%s", err);
+	resp[strcspn(resp, "\n")] = '\0';
+	if (strcmp(resp, "ejected")) {
+		printf("%s: no BPF policy attached\n", d.name);
+		return LQ_OK;
+	}
+	printf("%s: BPF policy %s ejected; the table's policy is back (its link is detached; 'lunqctl policy detach %s' removes the pin)\n",
+	       d.name, d.tpolicy, d.name);
+	return LQ_OK;
+}
+
+/*
+ * The pinned link's state: "attached", "detached" (EPOLLHUP: ejected, or
+ * its map went away) or "unknown" (not ours to open, or a kernel whose
+ * struct_ops links cannot be polled: before 6.11).
+ */
+static const char *lq_link_state(const char *pin)
+{
+	struct pollfd p = { .events = POLLIN };
+	const char *st = "unknown";
+
+	p.fd = bpf_obj_get(pin);
+	if (p.fd < 0)
+		return st;
+	if (poll(&p, 1, 0) >= 0)
+		st = (p.revents & POLLHUP) ? "detached" :
+		     (p.revents & POLLIN) ? "unknown" : "attached";
+	close(p.fd);
+	return st;
+}
+
+/* "its window callback ran 812 ms (the bound is 50 ms)" and the like */
+static void lq_eject_why(char *buf, size_t len, const struct lq_dev *d)
+{
+	char a[32], b[32];
+
+	lq_fmt_ns(a, sizeof(a), d->ej_ns);
+	lq_fmt_ns(b, sizeof(b), d->ej_bound_ns);
+	if (!strcmp(d->ej_rule, "callback"))
+		snprintf(buf, len, "its %s callback ran %s (the bound is %s)",
+			 d->ej_hook[0] ? d->ej_hook : "?", a, b);
+	else if (!strcmp(d->ej_rule, "stall"))
+		snprintf(buf, len, "commands waited and none was sent for %s (its timeout is %s)",
+			 a, b);
+	else if (!strcmp(d->ej_rule, "floor"))
+		snprintf(buf, len, "it held the depth at its floor while a command waited %s (its timeout is %s)",
+			 a, b);
+	else if (!strcmp(d->ej_rule, "manual"))
+		snprintf(buf, len, "by hand (lunqctl policy eject)");
+	else
+		snprintf(buf, len, "rule %s", d->ej_rule);
+}
+
 static int policy_show(const char *name, bool json)
 {
-	const char *pname, *from;
-	char pin[PATH_MAX];
+	const char *pname, *from, *link = NULL;
+	char pin[PATH_MAX], why[160];
 	unsigned long long depth;
+	struct timespec ts;
 	struct lq_dev d;
 	bool pinned, bpf;
+	double ago = 0;
 	int rc;
 
 	/* the policy in force and where it comes from: netlink, as the rest */
@@ -325,17 +403,44 @@ static int policy_show(const char *name, bool json)
 	depth = d.st[LUNQ_ST_THROTTLE];
 	lq_pin_path(pin, sizeof(pin), d.name);
 	pinned = !access(pin, F_OK);
-	if (json)
-		printf("{\"name\":\"%s\",\"policy\":\"%s\",\"from\":\"%s\",\"throttle\":%llu,\"pin\":%s%s%s}\n",
+	if (pinned)
+		link = lq_link_state(pin);
+	if (d.ej_policy[0]) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ago = (ts.tv_sec * 1e9 + ts.tv_nsec - (double)d.ej_t) / 1e9;
+		lq_eject_why(why, sizeof(why), &d);
+	}
+	if (json) {
+		printf("{\"name\":\"%s\",\"policy\":\"%s\",\"from\":\"%s\",\"throttle\":%llu,\"pin\":%s%s%s,\"link\":%s%s%s,\"ejected\":",
 		       d.name, pname, from, depth, pinned ? "\"" : "",
-		       pinned ? pin : "null", pinned ? "\"" : "");
-	else if (pinned && !bpf)
-		printf("%s: policy %s (from the table), throttle %llu; a link left at %s is attached to nothing (a table reload detached it; 'lunqctl policy detach %s' removes it)\n",
-		       d.name, pname, depth, pin, d.name);
+		       pinned ? pin : "null", pinned ? "\"" : "",
+		       link ? "\"" : "", link ? link : "null", link ? "\"" : "");
+		if (d.ej_policy[0]) {
+			printf("{\"policy\":\"%s\",\"rule\":\"%s\",\"hook\":%s%s%s,\"ago_s\":%.3f,\"ns\":%llu,\"bound_ns\":%llu,\"why\":",
+			       d.ej_policy, d.ej_rule, d.ej_hook[0] ? "\"" : "",
+			       d.ej_hook[0] ? d.ej_hook : "null",
+			       d.ej_hook[0] ? "\"" : "", ago, d.ej_ns,
+			       d.ej_bound_ns);
+			lq_json_str(stdout, why);
+			printf("}");
+		} else {
+			printf("null");
+		}
+		printf("}\n");
+		return LQ_OK;
+	}
+	if (pinned && !bpf)
+		printf("%s: policy %s (from the table), throttle %llu; a link left at %s is attached to nothing (%s; 'lunqctl policy detach %s' removes it)\n",
+		       d.name, pname, depth, pin,
+		       d.ej_policy[0] ? "its policy was ejected" :
+		       "a table reload detached it", d.name);
 	else
 		printf("%s: policy %s (from the %s), throttle %llu%s%s\n", d.name,
 		       pname, bpf ? "BPF program" : "table", depth,
 		       pinned ? ", link pinned at " : "", pinned ? pin : "");
+	if (d.ej_policy[0])
+		printf("%s: BPF policy %s was ejected %.1f s ago by lunq's watchdog, rule %s: %s\n",
+		       d.name, d.ej_policy, ago, d.ej_rule, why);
 	return LQ_OK;
 }
 
@@ -382,7 +487,9 @@ int cmd_policy(int argc, char **argv)
 		return policy_attach(argv[optind + 1], argv[optind + 2]);
 	if (!strcmp(what, "detach") && n == 2 && !json)
 		return policy_detach(argv[optind + 1]);
+	if (!strcmp(what, "eject") && n == 2 && !json)
+		return policy_eject(argv[optind + 1]);
 	if (!strcmp(what, "show") && n == 2)
 		return policy_show(argv[optind + 1], json);
-	return lq_usage("policy", "attach NAME FILE.bpf.o | detach NAME | show [-j] NAME");
+	return lq_usage("policy", "attach NAME FILE.bpf.o | detach NAME | eject NAME | show [-j] NAME");
 }

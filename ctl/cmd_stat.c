@@ -435,6 +435,13 @@ static void print_event(const struct lq_event *ev, void *arg)
 			       (unsigned long long)ev->wait_ns,
 			       (unsigned long long)ev->svc_ns);
 			break;
+		case LUNQ_EV_EJECT:
+			printf(",\"rule\":");
+			lq_json_str(stdout, ev->cause);
+			printf(",\"ns\":%llu,\"bound_ns\":%llu",
+			       (unsigned long long)ev->count,
+			       (unsigned long long)ev->wait_ns);
+			break;
 		}
 		printf(",\"suppressed\":%llu}\n", (unsigned long long)ev->suppressed);
 	} else {
@@ -462,6 +469,12 @@ static void print_event(const struct lq_event *ev, void *arg)
 			printf("bubble: %s of %u bytes at sector %llu waited %s, service %s",
 			       ev->write ? "write" : "read", ev->bytes,
 			       (unsigned long long)ev->sector, a, b);
+			break;
+		case LUNQ_EV_EJECT:
+			lq_fmt_ns(a, sizeof(a), ev->count);
+			lq_fmt_ns(b, sizeof(b), ev->wait_ns);
+			printf("BPF policy ejected (%s: %s, bound %s); the table's policy is back",
+			       ev->cause[0] ? ev->cause : "?", a, b);
 			break;
 		default:
 			printf("event %u", ev->kind);

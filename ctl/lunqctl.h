@@ -51,6 +51,9 @@ struct lq_dev {
 	char policy[LUNQ_POLICY_MAX];	/* "key:value ..." (TABLE status) */
 	char tpolicy[LUNQ_POL_NAME];	/* the throttle policy in force */
 	char tpolicy_from[8];		/* "table" or "bpf" ("" if not told) */
+	/* the last BPF policy ejected since one was attached ("": none) */
+	char ej_policy[LUNQ_POL_NAME], ej_rule[16], ej_hook[16];
+	unsigned long long ej_t, ej_ns, ej_bound_ns;	/* ns, monotonic */
 	u64 st[__LUNQ_ST_MAX];		/* indexed by enum lunq_stat */
 	bool have[__LUNQ_ST_MAX];	/* the module reported it */
 };

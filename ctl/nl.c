@@ -301,6 +301,15 @@ static void parse_dev(struct nlattr **tb, struct lq_dev *d)
 	copy_str(d->tpolicy, sizeof(d->tpolicy), tb[LUNQ_A_THROTTLE_POLICY]);
 	copy_str(d->tpolicy_from, sizeof(d->tpolicy_from),
 		 tb[LUNQ_A_THROTTLE_POLICY_FROM]);
+	copy_str(d->ej_policy, sizeof(d->ej_policy), tb[LUNQ_A_EJECT_POLICY]);
+	copy_str(d->ej_rule, sizeof(d->ej_rule), tb[LUNQ_A_EJECT_RULE]);
+	copy_str(d->ej_hook, sizeof(d->ej_hook), tb[LUNQ_A_EJECT_HOOK]);
+	if (tb[LUNQ_A_EJECT_TIME_NS])
+		d->ej_t = nla_get_u64(tb[LUNQ_A_EJECT_TIME_NS]);
+	if (tb[LUNQ_A_EJECT_NS])
+		d->ej_ns = nla_get_u64(tb[LUNQ_A_EJECT_NS]);
+	if (tb[LUNQ_A_EJECT_BOUND_NS])
+		d->ej_bound_ns = nla_get_u64(tb[LUNQ_A_EJECT_BOUND_NS]);
 	if (tb[LUNQ_A_BEGIN])
 		d->begin = nla_get_u64(tb[LUNQ_A_BEGIN]);
 	if (tb[LUNQ_A_LEN])
@@ -506,6 +515,11 @@ static int on_event(struct nl_msg *msg, void *arg)
 	GET(LUNQ_A_EV_TO, to);
 	GET(LUNQ_A_EV_BYTES, bytes);
 	GET(LUNQ_A_EV_WRITE, write);
+	/* an ejection: its rule, what broke it and the bound */
+	if (tb[LUNQ_A_EJECT_RULE])
+		copy_str(ev.cause, sizeof(ev.cause), tb[LUNQ_A_EJECT_RULE]);
+	GET(LUNQ_A_EJECT_NS, count);
+	GET(LUNQ_A_EJECT_BOUND_NS, wait_ns);
 #undef GET
 	s->cb(&ev, s->arg);
 	return NL_OK;

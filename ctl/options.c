@@ -30,8 +30,8 @@ const struct lq_cmd_doc lq_cmd_docs[] = {
 	  "one line per lunq device: name, lower device, size, state, policy" },
 	{ "show", "[-j] NAME",
 	  "full policy, lower device identity, counters, pool membership" },
-	{ "policy", "attach NAME FILE.bpf.o | detach NAME | show [-j] NAME",
-	  "a throttle policy written in BPF: attach, detach, show (Linux 6.9+)" },
+	{ "policy", "attach NAME FILE.bpf.o | detach NAME | eject NAME | show [-j] NAME",
+	  "a throttle policy written in BPF: attach, detach, eject, show (Linux 6.9+)" },
 	{ "set", "NAME KEY=VALUE...",
 	  "change the policy of NAME live (all or nothing)" },
 	{ "reset", "NAME",
@@ -106,10 +106,12 @@ const struct lq_opt lq_opts[] = {
 	TEXT("policy",
 	     "attach NAME FILE.bpf.o: FILE's struct lunq_policy_ops (a BPF\n"
 	     "struct_ops map) becomes NAME's throttle policy; its link is pinned at\n"
-	     "/sys/fs/bpf/lunq/NAME.  detach NAME: the table's policy again.  show\n"
-	     "NAME: the policy in force and where it comes from.  Needs Linux 6.9 or\n"
-	     "later (Debian 12: the 6.12 kernel); kmod/dm-lunq.rst, \"Write your\n"
-	     "own policy\"."),
+	     "/sys/fs/bpf/lunq/NAME.  detach NAME: the table's policy again.  eject\n"
+	     "NAME: as lunq's watchdog does: the table's policy again, the link\n"
+	     "detached (EPOLLHUP), the pin kept.  show NAME: the policy in force,\n"
+	     "where it comes from, the link, the last policy ejected and why.  Needs\n"
+	     "Linux 6.9 or later (Debian 12: the 6.12 kernel); kmod/dm-lunq.rst,\n"
+	     "\"Write your own policy\"."),
 	OPT("policy", "json", 'j', NULL, LQO_JSON, 0, "show: one JSON object"),
 
 	TEXT("set",

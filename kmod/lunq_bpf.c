@@ -8,21 +8,29 @@
  * lunq_policy_ops (lunq_pol_ops.h: start, window, qfull, stop, all a BPF
  * program may implement) and init_member copying its name.  A program may
  * read its arguments (BTF-typed, read-only views) and call the base
- * helpers; sleepable programs are refused (they run under the device
- * lock).
+ * helpers; sleepable programs are refused (a callback runs under
+ * rcu_read_lock(), from the window work).
  *
  * The device a policy serves is not in the table: lunqctl first tells the
  * device which policy to expect ("policy expect NAME", lunq_bpf_expect()),
  * then registers the struct_ops link; registration attaches the policy to
  * the one device expecting its name.
  *
+ * Registering one needs CAP_SYS_ADMIN, as every dm message does; each
+ * link is one attachment: releasing it detaches its own device only.
+ *
  * Every answer is clamped to auto_min..auto_max by the dispatch
- * (lunq_pol.c), and the device calls the policy only from its window work
- * (lunq_window.c), never in the IO path: a QUEUE FULL is counted there and
- * heard at the next tick (50 ms).
+ * (lunq_pol.c), and the device calls the policy outside its lock, from
+ * the attach and its window work (lunq_window.c, lunq_policy.c), never in
+ * the IO path: a QUEUE FULL is counted there and heard at the next tick
+ * (50 ms).  The watchdog (lunq_wd.h) ejects a policy that stops the
+ * device; its link is then detached here (EPOLLHUP to its holders), from
+ * a work item, as bpf_testmod's bpf_dummy_do_link_detach() does.
  *
  * Locks: lunq_devs_lock (the registry), then lunq_bpf_lock (the list of
- * attachments), then the device's msg_lock and lock.
+ * attachments), then the device's msg_lock, pol_mutex and lock.  A
+ * registration holds lunq_devs_lock only to find its device: the start
+ * callback runs under lunq_bpf_lock, which the device's dtr waits for.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -30,6 +38,8 @@
 #include <linux/mutex.h>
 #include <linux/list.h>
 #include <linux/jiffies.h>
+#include <linux/capability.h>
+#include <linux/workqueue.h>
 
 #include "lunq_compat.h"
 #include "lunq_core.h"
@@ -50,11 +60,17 @@ MODULE_PARM_DESC(bpf_policies,
 struct lunq_bpf_att {
 	struct list_head node;
 	const struct lunq_policy_ops *ops;	/* the map's kernel copy */
-	struct lunq_c *lc;
+	struct bpf_link *link;		/* NULL: a map update, no link */
+	struct lunq_c *lc;		/* NULL: ejected, its device gone */
+	bool ejected;			/* the watchdog let it go */
+	bool hup;			/* its link detached (or tried) */
 };
 
 static DEFINE_MUTEX(lunq_bpf_lock);
 static LIST_HEAD(lunq_bpf_atts);
+
+static void lunq_bpf_hup_fn(struct work_struct *work);
+static DECLARE_WORK(lunq_bpf_hup_work, lunq_bpf_hup_fn);
 
 /* An expectation lasts this long: lunqctl attaches right after. */
 #define LUNQ_BPF_EXPECT_JIFFIES	(10 * HZ)
@@ -76,10 +92,17 @@ static struct lunq_dev *lunq_bpf_expecting(const char *name)
 static int lunq_bpf_reg(void *kdata, struct bpf_link *link)
 {
 	const struct lunq_policy_ops *ops = kdata;
+	char name[LUNQ_NAME_MAX];
 	struct lunq_bpf_att *a;
 	struct lunq_dev *d;
+	struct lunq_c *lc;
 	int err;
 
+	if (!capable(CAP_SYS_ADMIN)) {
+		pr_warn_ratelimited("dm-lunq: BPF policy %s: registering it needs CAP_SYS_ADMIN\n",
+				    ops->name);
+		return -EPERM;
+	}
 	a = kzalloc(sizeof(*a), GFP_KERNEL);
 	if (!a)
 		return -ENOMEM;
@@ -87,25 +110,30 @@ static int lunq_bpf_reg(void *kdata, struct bpf_link *link)
 	mutex_lock(&lunq_bpf_lock);
 	d = lunq_bpf_expecting(ops->name);
 	if (!d) {
+		mutex_unlock(&lunq_devs_lock);
 		pr_warn("dm-lunq: BPF policy %s: no lunq device expects it ('policy expect %s' first)\n",
 			ops->name, ops->name);
 		err = -ENODEV;
 		goto out;
 	}
-	err = lunq_policy_attach(d->lc, ops, d->name);
-	d->lc->bpf_expect[0] = '\0';	/* expected once, taken or not */
+	lc = d->lc;
+	strscpy(name, d->name, sizeof(name));
+	lc->bpf_expect[0] = '\0';	/* expected once, taken or not */
+	/* lc stays: its dtr waits for lunq_bpf_lock (lunq_bpf_detach()) */
+	mutex_unlock(&lunq_devs_lock);
+	err = lunq_policy_attach(lc, ops, name);
 	if (!err) {
 		a->ops = ops;
-		a->lc = d->lc;
+		a->link = link;
+		a->lc = lc;
 		list_add(&a->node, &lunq_bpf_atts);
 		a = NULL;
 	} else if (err == -EBUSY) {
 		pr_warn("dm-lunq: BPF policy %s: device '%s' has one already\n",
-			ops->name, d->name);
+			ops->name, name);
 	}
 out:
 	mutex_unlock(&lunq_bpf_lock);
-	mutex_unlock(&lunq_devs_lock);
 	kfree(a);
 	return err;
 }
@@ -131,15 +159,18 @@ int lunq_bpf_expect(struct lunq_c *lc, const char *name)
 	mutex_unlock(&lunq_devs_lock);
 	return err;
 }
+
+/* The link (or map) @link of @kdata goes: its own device lets it go. */
 static void lunq_bpf_unreg(void *kdata, struct bpf_link *link)
 {
 	struct lunq_bpf_att *a, *n;
 
 	mutex_lock(&lunq_bpf_lock);
 	list_for_each_entry_safe(a, n, &lunq_bpf_atts, node) {
-		if (a->ops != kdata)
+		if (a->ops != kdata || a->link != link)
 			continue;
-		lunq_policy_detach(a->lc, a->ops);
+		if (!a->ejected)
+			lunq_policy_detach(a->lc, a->ops);
 		list_del(&a->node);
 		kfree(a);
 	}
@@ -155,12 +186,98 @@ bool lunq_bpf_detach(struct lunq_c *lc)
 	list_for_each_entry_safe(a, n, &lunq_bpf_atts, node) {
 		if (a->lc != lc)
 			continue;
-		was |= lunq_policy_detach(lc, a->ops);
+		if (a->ejected && !a->hup) {
+			a->lc = NULL;	/* its link is still to be let go */
+			continue;
+		}
+		if (!a->ejected)
+			was |= lunq_policy_detach(lc, a->ops);
 		list_del(&a->node);
 		kfree(a);
 	}
 	mutex_unlock(&lunq_bpf_lock);
 	return was;
+}
+
+/*
+ * The watchdog ejected @ops from @lc (lunq_policy_eject_held()): its link
+ * is detached from the work below, outside every lock of lunq's.
+ */
+static void lunq_bpf_ejected(struct lunq_c *lc,
+			     const struct lunq_policy_ops *ops)
+{
+	struct lunq_bpf_att *a;
+
+	mutex_lock(&lunq_bpf_lock);
+	list_for_each_entry(a, &lunq_bpf_atts, node)
+		if (a->lc == lc && a->ops == ops && !a->ejected)
+			a->ejected = true;
+	mutex_unlock(&lunq_bpf_lock);
+	schedule_work(&lunq_bpf_hup_work);
+}
+
+/*
+ * Detach the links of ejected policies: their holders see EPOLLHUP, and
+ * the link's unreg (lunq_bpf_unreg()) drops the attachment.  The link is
+ * held (bpf_link_inc_not_zero()) across the call, made without
+ * lunq_bpf_lock, which unreg takes.
+ */
+static void lunq_bpf_hup_fn(struct work_struct *work)
+{
+	struct bpf_link *link;
+	struct lunq_bpf_att *a;
+
+	do {
+		link = NULL;
+		mutex_lock(&lunq_bpf_lock);
+		list_for_each_entry(a, &lunq_bpf_atts, node) {
+			if (!a->ejected || a->hup)
+				continue;
+			a->hup = true;
+			if (a->link && !IS_ERR(bpf_link_inc_not_zero(a->link))) {
+				link = a->link;
+				break;
+			}
+		}
+		mutex_unlock(&lunq_bpf_lock);
+		if (link) {
+			if (link->ops->detach)
+				link->ops->detach(link);
+			bpf_link_put(link);
+		}
+	} while (link);
+}
+
+int lunq_bpf_message(struct lunq_c *lc, unsigned int argc, char **argv,
+		     char *result, unsigned int maxlen)
+{
+	int err;
+
+	if (argc == 2 && !strcmp(argv[0], "expect")) {
+		err = lunq_bpf_expect(lc, argv[1]);
+		if (err == -EINVAL)
+			pr_err("dm-lunq: policy expect: '%.32s' is not a policy name (1 to %d characters)\n",
+			       argv[1], LUNQ_POL_NAME - 1);
+		else if (err == -EBUSY)
+			pr_err("dm-lunq: policy expect: another lunq device expects '%s' already\n",
+			       argv[1]);
+		return err;
+	}
+	if (argc == 1 && !strcmp(argv[0], "detach")) {
+		/* a BPF policy: the table's again (its link stays) */
+		scnprintf(result, maxlen, "%s\n",
+			  lunq_bpf_detach(lc) ? "detached" : "none attached");
+		return 1;
+	}
+	if (argc == 1 && !strcmp(argv[0], "eject")) {
+		/* by hand: as the watchdog does, the link let go */
+		scnprintf(result, maxlen, "%s\n",
+			  lunq_policy_eject(lc) ? "none attached" : "ejected");
+		return 1;
+	}
+	pr_err("dm-lunq: unknown policy message '%.32s': expected 'policy expect NAME', 'policy detach' or 'policy eject'\n",
+	       argc ? argv[0] : "");
+	return -EINVAL;
 }
 
 /* A NUL-terminated, printable string filling at most @len bytes. */
@@ -188,6 +305,15 @@ static int lunq_bpf_init_member(const struct btf_type *t,
 
 	if (moff == offsetof(struct lunq_policy_ops, name))
 		return lunq_bpf_str(k->name, u->name, sizeof(k->name));
+	if (moff == offsetof(struct lunq_policy_ops, timeout_ms)) {
+		if (u->timeout_ms > LUNQ_WD_TIMEOUT_MAX_MS) {
+			pr_warn("dm-lunq: BPF policy %.16s: timeout_ms %u is above the ceiling, %u\n",
+				u->name, u->timeout_ms, LUNQ_WD_TIMEOUT_MAX_MS);
+			return -E2BIG;
+		}
+		k->timeout_ms = u->timeout_ms;
+		return 1;
+	}
 	return 0;
 }
 
@@ -195,7 +321,7 @@ static int lunq_bpf_check_member(const struct btf_type *t,
 				 const struct btf_member *member,
 				 const struct bpf_prog *prog)
 {
-	/* called under the device's spinlock */
+	/* called under rcu_read_lock() by the struct_ops trampoline */
 	return prog->sleepable ? -EINVAL : 0;
 }
 
@@ -266,11 +392,17 @@ void lunq_bpf_init(void)
 		pr_warn("dm-lunq: BPF policies unavailable: struct_ops registration failed (%d)\n",
 			err);
 	bpf_policies = !err;
+	if (!err) {
+		lunq_policy_init();
+		lunq_policy_set_eject_sink(lunq_bpf_ejected);
+	}
 }
 
 void lunq_bpf_exit(void)
 {
-	/* the struct_ops maps hold the module: none is left by now */
+	/* the struct_ops maps hold the module: no policy is left by now */
+	lunq_policy_set_eject_sink(NULL);
+	cancel_work_sync(&lunq_bpf_hup_work);
 }
 #else
 void lunq_bpf_init(void)
@@ -288,6 +420,17 @@ bool lunq_bpf_detach(struct lunq_c *lc)
 
 int lunq_bpf_expect(struct lunq_c *lc, const char *name)
 {
+	return -EOPNOTSUPP;
+}
+
+int lunq_bpf_message(struct lunq_c *lc, unsigned int argc, char **argv,
+		     char *result, unsigned int maxlen)
+{
+	if (argc == 1 && !strcmp(argv[0], "detach")) {
+		scnprintf(result, maxlen, "none attached\n");
+		return 1;
+	}
+	pr_err("dm-lunq: policy messages: this kernel has no BPF policies (bpf_policies=N)\n");
 	return -EOPNOTSUPP;
 }
 #endif

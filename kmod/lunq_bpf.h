@@ -32,4 +32,12 @@ bool lunq_bpf_detach(struct lunq_c *lc);
  */
 int lunq_bpf_expect(struct lunq_c *lc, const char *name);
 
+/*
+ * The "policy ..." messages, @argv after "policy": "expect NAME",
+ * "detach" (its link stays), "eject" (as the watchdog does: the reason
+ * kept, the link detached).  A dm message's return (1: @result filled).
+ */
+int lunq_bpf_message(struct lunq_c *lc, unsigned int argc, char **argv,
+		     char *result, unsigned int maxlen);
+
 #endif /* LUNQ_BPF_H */

@@ -12,6 +12,7 @@
 #include "lunq_pol_ops.h"
 #include "lunq_react.h"
 #include "lunq_auto.h"
+#include "lunq_wd.h"
 
 struct lunq_evq;
 
@@ -37,6 +38,7 @@ struct lunq_pol {
 	u32 min, max;		/* the limits answers are clamped to */
 	bool rebase;		/* restarted: the next window starts afresh */
 	u32 qfull_pending;	/* ext: QUEUE FULLs for the next window tick */
+	struct lunq_wd wd;	/* ext: the watchdog (lunq_wd.h) */
 	struct lunq_react react;	/* the reactions: fixed, linux, sd, sd-fc */
 	struct lunq_auto autoc;		/* auto: knee, target */
 };

@@ -46,6 +46,7 @@ struct lunq_c *lunq_core_alloc(struct dm_target *ti, work_func_t dispatch,
 	INIT_LIST_HEAD(&lc->qf_transit);
 	lunq_zplug_init(&lc->zplug, NULL, 0, 0, 0);
 	mutex_init(&lc->msg_lock);
+	mutex_init(&lc->pol_mutex);
 	INIT_WORK(&lc->dispatch, dispatch);
 	INIT_DELAYED_WORK(&lc->win_work, win_work);
 	hrtimer_setup(&lc->timer, lunq_timer_fn, CLOCK_MONOTONIC,
@@ -85,6 +86,7 @@ void lunq_core_free(struct lunq_c *lc)
 	lunq_stats_free(&lc->st);
 	lunq_pol_stop(&lc->pol);
 	mutex_destroy(&lc->msg_lock);
+	mutex_destroy(&lc->pol_mutex);
 	kvfree(lc);
 }
 

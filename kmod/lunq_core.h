@@ -77,6 +77,19 @@ struct lunq_c {
 	bool dying;			/* dtr: the timer is not re-armed */
 	struct work_struct dispatch;	/* sends waiters: lunq_io_dispatch */
 	struct mutex msg_lock;		/* serialises "set" messages */
+	/*
+	 * @pol_mutex serialises a policy from outside (@pol.ext) with its
+	 * callbacks: they run under it, never under @lock, and @pol.ext,
+	 * @pol.min and @pol.max change only with both held.  Order:
+	 * @msg_lock, @pol_mutex, @lock.
+	 */
+	struct mutex pol_mutex;
+	struct lunq_eject {		/* the last policy ejected, under @lock */
+		char policy[LUNQ_POL_NAME];	/* "": none since attach */
+		u8 rule, hook;		/* enum lunq_wd_rule, lunq_pol_hook */
+		u64 t;			/* when (monotonic clock, ns) */
+		u64 ns, bound_ns;	/* what broke the rule, and its bound */
+	} eject;
 	struct lunq_stats st;		/* counters and histograms */
 	struct lunq_evq evq;		/* netlink events */
 	struct request_queue *tq;	/* its queue, for blktrace notes */

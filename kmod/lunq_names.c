@@ -79,4 +79,5 @@ const char *const lunq_event_names[LUNQ_NR_EVENTS] = {
 	[LUNQ_EV_THROTTLE] = "throttle",
 	[LUNQ_EV_RESET] = "reset",
 	[LUNQ_EV_BUBBLE] = "bubble",
+	[LUNQ_EV_EJECT] = "eject",
 };

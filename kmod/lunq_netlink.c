@@ -50,6 +50,7 @@ static int lunq_nl_put_dev(struct sk_buff *skb, struct lunq_dev *d,
 	struct lunq_keys p;
 	struct nlattr *nest;
 	char dmname[DM_NAME_LEN], pname[LUNQ_POL_NAME];
+	struct lunq_eject e;
 	void *hdr;
 	bool ext;
 	int i;
@@ -75,6 +76,19 @@ static int lunq_nl_put_dev(struct sk_buff *skb, struct lunq_dev *d,
 	    nla_put_string(skb, LUNQ_A_THROTTLE_POLICY, pname) ||
 	    nla_put_string(skb, LUNQ_A_THROTTLE_POLICY_FROM,
 			   ext ? "bpf" : "table"))
+		goto cancel;
+	if (lunq_get_eject(lc, &e) &&
+	    (nla_put_string(skb, LUNQ_A_EJECT_POLICY, e.policy) ||
+	     nla_put_string(skb, LUNQ_A_EJECT_RULE,
+			    lunq_wd_rule_name(e.rule)) ||
+	     (e.rule == LUNQ_WD_CALL &&
+	      nla_put_string(skb, LUNQ_A_EJECT_HOOK,
+			     e.hook == LUNQ_PH_START ? "start" :
+			     e.hook == LUNQ_PH_QFULL ? "qfull" : "window")) ||
+	     nla_put_u64_64bit(skb, LUNQ_A_EJECT_TIME_NS, e.t, LUNQ_A_PAD) ||
+	     nla_put_u64_64bit(skb, LUNQ_A_EJECT_NS, e.ns, LUNQ_A_PAD) ||
+	     nla_put_u64_64bit(skb, LUNQ_A_EJECT_BOUND_NS, e.bound_ns,
+			       LUNQ_A_PAD)))
 		goto cancel;
 	nest = nla_nest_start(skb, LUNQ_A_STATS);
 	if (!nest)
@@ -364,6 +378,15 @@ static void lunq_nl_send_event(const char *name, const struct lunq_ev *ev)
 		    nla_put_u64_64bit(msg, LUNQ_A_EV_WAIT_NS, ev->wait_ns,
 				      LUNQ_A_PAD) ||
 		    nla_put_u64_64bit(msg, LUNQ_A_EV_SVC_NS, ev->svc_ns,
+				      LUNQ_A_PAD))
+			goto bad;
+		break;
+	case LUNQ_EV_EJECT:
+		if (nla_put_string(msg, LUNQ_A_EJECT_RULE,
+				   lunq_wd_rule_name(ev->cause)) ||
+		    nla_put_u64_64bit(msg, LUNQ_A_EJECT_NS, ev->count,
+				      LUNQ_A_PAD) ||
+		    nla_put_u64_64bit(msg, LUNQ_A_EJECT_BOUND_NS, ev->wait_ns,
 				      LUNQ_A_PAD))
 			goto bad;
 		break;

@@ -110,11 +110,17 @@ struct lunq_pol_window {
  * struct lunq_policy_ops - a throttle policy from outside (BPF struct_ops)
  *
  * A policy decides the depth lunq's throttle holds for one device.  Every
- * callback runs under the device's lock with interrupts off, from the
- * device's window work (every 50 ms at most), never in the IO path: it
- * must not sleep.  Each returns the depth it wants; the device clamps it
- * to @v->min..@v->max (auto_min..auto_max) before the throttle takes it.
- * A callback left out keeps the depth in force.
+ * callback runs in process context, one at a time per device, outside the
+ * device's lock: @start from the attach, @window and @qfull from the
+ * device's window work (every 50 ms at most), @stop from the detach; IO
+ * goes on while one runs.  Each returns the depth it wants; the device
+ * clamps it to @v->min..@v->max (auto_min..auto_max) before the throttle
+ * takes it.  A callback left out keeps the depth in force.
+ *
+ * The watchdog (lunq_wd.h) ejects a policy whose callback runs longer
+ * than 50 ms, under which the device stalls (commands waiting in lunq,
+ * none sent for @timeout_ms), or which holds the depth at its floor while
+ * a command waits longer than @timeout_ms; the table's policy takes over.
  *
  * The device a policy serves is not named here: lunqctl policy attach
  * tells the device which policy to expect by its @name ("policy expect"
@@ -150,6 +156,12 @@ struct lunq_policy_ops {
 	 * device expects ("policy expect NAME") before it is attached.
 	 */
 	char name[LUNQ_POL_NAME];
+	/**
+	 * @timeout_ms: the watchdog's timeout for this policy, like
+	 * sched_ext's ops.timeout_ms: 0 is 10000 (10 s), more than 30000 is
+	 * refused at registration.
+	 */
+	u32 timeout_ms;
 };
 
 #endif /* LUNQ_POL_OPS_H */

@@ -4,10 +4,13 @@
  */
 #include <linux/ktime.h>
 #include <linux/string.h>
+#include <linux/math64.h>
+#include <linux/ratelimit.h>
 
 #include "lunq_policy.h"
 #include "lunq_throttle_dev.h"
 #include "lunq_window.h"
+#include "lunq_trace.h"
 
 /*
  * Parse into a copy of *@p and check the result as a whole; on success
@@ -119,6 +122,14 @@ bool lunq_get_policy(struct lunq_c *lc, struct lunq_keys *p, char *name)
 	return ext;
 }
 
+bool lunq_get_eject(struct lunq_c *lc, struct lunq_eject *e)
+{
+	spin_lock_irq(&lc->lock);
+	*e = lc->eject;
+	spin_unlock_irq(&lc->lock);
+	return e->policy[0];
+}
+
 int lunq_set_words(struct lunq_c *lc, unsigned int argc, char **argv,
 		   const char **err, const char **word)
 {
@@ -134,12 +145,14 @@ int lunq_set_words(struct lunq_c *lc, unsigned int argc, char **argv,
 		mutex_unlock(&lc->msg_lock);
 		return -EINVAL;
 	}
+	mutex_lock(&lc->pol_mutex);	/* a policy from outside's limits */
 	spin_lock_irq(&lc->lock);
 	lc->keys = np;
 	kick = lunq_apply_policy(lc, ktime_get_ns());
 	lunq_arm_timer(lc);
 	lunq_win_kick(lc);
 	spin_unlock_irq(&lc->lock);
+	mutex_unlock(&lc->pol_mutex);
 	mutex_unlock(&lc->msg_lock);
 	if (kick)
 		lunq_kick(lc);
@@ -180,34 +193,233 @@ bool lunq_policy_tick(struct lunq_c *lc, u64 now)
 				 LUNQ_TC_RESTORE, now);
 }
 
+static void (*lunq_policy_eject_sink)(struct lunq_c *lc,
+				     const struct lunq_policy_ops *ops);
+
+void lunq_policy_set_eject_sink(void (*sink)(struct lunq_c *lc,
+					     const struct lunq_policy_ops *ops))
+{
+	lunq_policy_eject_sink = sink;
+}
+
+/* The sentence lunq logs for an ejection (policy show composes its own). */
+static void lunq_policy_eject_log(struct lunq_c *lc,
+				  const struct lunq_eject *e)
+{
+	static const char * const hooks[] = {
+		[LUNQ_PH_START] = "start", [LUNQ_PH_WINDOW] = "window",
+		[LUNQ_PH_QFULL] = "qfull",
+	};
+	const char *hook = e->hook < ARRAY_SIZE(hooks) && hooks[e->hook] ?
+			   hooks[e->hook] : "?";
+	u64 ms = div_u64(e->ns, NSEC_PER_MSEC);
+	u64 bound = div_u64(e->bound_ns, NSEC_PER_MSEC);
+
+	switch (e->rule) {
+	case LUNQ_WD_CALL:
+		pr_warn_ratelimited("dm-lunq: %s: BPF policy %s ejected: its %s callback ran %llu ms (the bound is %llu ms); the table's policy is back\n",
+				    lc->evq.name, e->policy, hook, ms, bound);
+		break;
+	case LUNQ_WD_STALL:
+		pr_warn_ratelimited("dm-lunq: %s: BPF policy %s ejected: commands waited and none was sent for %llu ms (its timeout is %llu ms); the table's policy is back\n",
+				    lc->evq.name, e->policy, ms, bound);
+		break;
+	case LUNQ_WD_FLOOR:
+		pr_warn_ratelimited("dm-lunq: %s: BPF policy %s ejected: it held the depth at its floor while a command waited %llu ms (its timeout is %llu ms); the table's policy is back\n",
+				    lc->evq.name, e->policy, ms, bound);
+		break;
+	default:
+		pr_warn_ratelimited("dm-lunq: %s: BPF policy %s ejected by hand; the table's policy is back\n",
+				    lc->evq.name, e->policy);
+	}
+}
+
+bool lunq_policy_eject_held(struct lunq_c *lc,
+			    const struct lunq_policy_ops *ops,
+			    enum lunq_wd_rule rule, u8 hook, u64 ns)
+{
+	struct lunq_ev ev = { .kind = LUNQ_EV_EJECT, .cause = rule };
+	struct lunq_eject *e = &lc->eject;
+	bool kick;
+	u64 now;
+
+	lockdep_assert_held(&lc->pol_mutex);
+	spin_lock_irq(&lc->lock);
+	if (!ops || lc->pol.ext != ops) {
+		spin_unlock_irq(&lc->lock);
+		return false;
+	}
+	now = ktime_get_ns();
+	strscpy(e->policy, ops->name, sizeof(e->policy));
+	e->rule = rule;
+	e->hook = hook;
+	e->t = now;
+	e->ns = ns;
+	e->bound_ns = rule == LUNQ_WD_CALL ? LUNQ_WD_CALL_NS :
+		      rule == LUNQ_WD_MANUAL ? 0 : lc->pol.wd.timeout_ns;
+	lc->pol.ext = NULL;	/* stopped below, outside the lock */
+	lc->pol.bi = NULL;	/* the table's, started afresh */
+	kick = lunq_apply_policy(lc, now);
+	lc->win_rebase = true;
+	lunq_arm_timer(lc);
+	lunq_win_kick(lc);
+	trace_lunq_pol_eject(&lc->evq, e->policy, lunq_wd_rule_name(rule),
+			     hook, ns, e->bound_ns);
+	ev.t = now;
+	ev.count = ns;
+	ev.wait_ns = e->bound_ns;
+	lunq_ev_post(&lc->evq, &ev);
+	spin_unlock_irq(&lc->lock);
+	lunq_policy_eject_log(lc, e);
+	if (ops->stop)
+		ops->stop(&lc->pol.dev);
+	if (kick)
+		lunq_kick(lc);
+	return true;
+}
+
+void lunq_policy_ejected(struct lunq_c *lc, const struct lunq_policy_ops *ops)
+{
+	if (lunq_policy_eject_sink)
+		lunq_policy_eject_sink(lc, ops);
+}
+
+/*
+ * The window work's tick for a policy from outside (@ops, in force at the
+ * tick), after the tick's locked part (lunq_window.c): the watchdog's verdict @rule (@rule_ns), its QUEUE FULLs
+ * (@qf), its window @s when @ready.  Each callback runs here, under
+ * pol_mutex and outside the device's lock, timed; its answer goes to the
+ * throttle under the lock.  Returns whether to kick.
+ */
+static bool lunq_policy_ext_tick(struct lunq_c *lc,
+				 const struct lunq_policy_ops *ops,
+				 enum lunq_wd_rule rule, u64 rule_ns, u32 qf,
+				 struct lunq_pol_window *s, bool ready)
+{
+	u8 hook = LUNQ_PH_WINDOW;
+	bool kick = false, ejected;
+	u64 t = 0;
+	u32 d, was;
+
+	mutex_lock(&lc->pol_mutex);
+	if (READ_ONCE(lc->pol.ext) != ops)	/* changes under pol_mutex */
+		goto out;
+	if (!rule && qf) {
+		struct lunq_pol_view pv;
+
+		spin_lock_irq(&lc->lock);
+		lunq_throttle_view(lc, &pv, ktime_get_ns());
+		spin_unlock_irq(&lc->lock);
+		pv.qfull = qf;
+		t = ktime_get_ns();
+		d = lunq_pol_qfull(&lc->pol, &pv);
+		t = ktime_get_ns() - t;
+		rule = lunq_wd_call(t);
+		hook = LUNQ_PH_QFULL;
+		spin_lock_irq(&lc->lock);
+		if (!rule && d != lc->host.thr.depth) {
+			kick |= lunq_throttle_set(lc, d, LUNQ_TC_QFULL,
+						  ktime_get_ns());
+			lc->win_rebase = true;
+		}
+		spin_unlock_irq(&lc->lock);
+	}
+	if (!rule && ready) {
+		t = ktime_get_ns();
+		d = lunq_pol_window(&lc->pol, s);
+		t = ktime_get_ns() - t;
+		rule = lunq_wd_call(t);
+		hook = LUNQ_PH_WINDOW;
+		spin_lock_irq(&lc->lock);
+		was = lc->host.thr.depth;
+		if (!rule && !lc->win_rebase && was == s->v.depth) {
+			trace_lunq_auto_window(&lc->evq, s, was, d);
+			if (d != was) {
+				kick |= lunq_throttle_set(lc, d, LUNQ_TC_BPF,
+							  ktime_get_ns());
+				lc->win_rebase = true;	/* a later tick */
+			}
+		}
+		spin_unlock_irq(&lc->lock);
+	}
+	if (rule == LUNQ_WD_CALL)
+		rule_ns = t;
+	ejected = rule && lunq_policy_eject_held(lc, ops, rule, hook, rule_ns);
+	mutex_unlock(&lc->pol_mutex);
+	if (ejected)
+		lunq_policy_ejected(lc, ops);
+	return kick;
+out:
+	mutex_unlock(&lc->pol_mutex);
+	return false;
+}
+
+void lunq_policy_init(void)
+{
+	lunq_win_set_ext(lunq_policy_ext_tick);
+}
+
+int lunq_policy_eject(struct lunq_c *lc)
+{
+	const struct lunq_policy_ops *ops;
+	bool done;
+
+	mutex_lock(&lc->pol_mutex);	/* after a callback in progress */
+	ops = lc->pol.ext;
+	done = lunq_policy_eject_held(lc, ops, LUNQ_WD_MANUAL, 0, 0);
+	mutex_unlock(&lc->pol_mutex);
+	if (!done)
+		return -ENOENT;
+	lunq_policy_ejected(lc, ops);
+	return 0;
+}
+
 int lunq_policy_attach(struct lunq_c *lc, const struct lunq_policy_ops *ops,
 		       const char *name)
 {
+	enum lunq_wd_rule rule;
 	struct lunq_pol_view pv;
 	bool kick = false;
-	u64 now;
+	u64 now, t;
+	u32 d;
 	int err;
 
 	mutex_lock(&lc->msg_lock);
 	err = lunq_win_alloc(lc, true);
 	if (err)
 		goto out;
+	mutex_lock(&lc->pol_mutex);
 	spin_lock_irq(&lc->lock);
 	if (lc->pol.ext) {
+		spin_unlock_irq(&lc->lock);
 		err = -EBUSY;
-	} else {
-		now = ktime_get_ns();
-		lc->pol.dev.id = lc->evq.devt;
-		strscpy(lc->pol.dev.name, name, sizeof(lc->pol.dev.name));
-		lunq_pol_use_ext(&lc->pol, ops, lc->keys.val);
-		lunq_throttle_view(lc, &pv, now);
-		kick = lunq_throttle_set(lc, lunq_pol_start(&lc->pol, &pv),
-					 LUNQ_TC_SET, now);
-		lc->win_rebase = true;
-		lunq_update_fast(lc);
-		lunq_win_kick(lc);
+		goto unlock;
 	}
+	now = ktime_get_ns();
+	lc->pol.dev.id = lc->evq.devt;
+	strscpy(lc->pol.dev.name, name, sizeof(lc->pol.dev.name));
+	lunq_pol_use_ext(&lc->pol, ops, lc->keys.val);
+	lunq_wd_start(&lc->pol.wd, ops->timeout_ms, now,
+		      lunq_stats_read(&lc->st, LUNQ_ST_DISPATCHED));
+	memset(&lc->eject, 0, sizeof(lc->eject));
+	lunq_throttle_view(lc, &pv, now);
 	spin_unlock_irq(&lc->lock);
+
+	t = ktime_get_ns();
+	d = lunq_pol_start(&lc->pol, &pv);	/* outside the lock */
+	t = ktime_get_ns() - t;
+
+	spin_lock_irq(&lc->lock);
+	kick = lunq_throttle_set(lc, d, LUNQ_TC_SET, ktime_get_ns());
+	lc->win_rebase = true;
+	lunq_update_fast(lc);
+	lunq_win_kick(lc);
+	spin_unlock_irq(&lc->lock);
+	rule = lunq_wd_call(t);
+	if (rule)
+		lunq_policy_eject_held(lc, ops, rule, LUNQ_PH_START, t);
+unlock:
+	mutex_unlock(&lc->pol_mutex);
 out:
 	mutex_unlock(&lc->msg_lock);
 	if (kick)
@@ -217,21 +429,27 @@ out:
 
 bool lunq_policy_detach(struct lunq_c *lc, const struct lunq_policy_ops *ops)
 {
-	bool kick = false, was;
+	const struct lunq_policy_ops *was;
+	bool kick = false;
 
 	mutex_lock(&lc->msg_lock);
+	mutex_lock(&lc->pol_mutex);	/* after a callback in progress */
 	spin_lock_irq(&lc->lock);
-	was = lc->pol.ext && (!ops || lc->pol.ext == ops);
-	if (was) {
-		lunq_pol_stop(&lc->pol);
-		lc->pol.ext = NULL;	/* the table's, started afresh */
-		lc->pol.bi = NULL;
+	was = lc->pol.ext;
+	if (was && (!ops || was == ops)) {
+		lc->pol.ext = NULL;	/* stopped below, outside the lock */
+		lc->pol.bi = NULL;	/* the table's, started afresh */
 		kick = lunq_apply_policy(lc, ktime_get_ns());
 		lc->win_rebase = true;
 		lunq_arm_timer(lc);
 		lunq_win_kick(lc);
+	} else {
+		was = NULL;
 	}
 	spin_unlock_irq(&lc->lock);
+	if (was && was->stop)
+		was->stop(&lc->pol.dev);
+	mutex_unlock(&lc->pol_mutex);
 	mutex_unlock(&lc->msg_lock);
 	if (kick)
 		lunq_kick(lc);

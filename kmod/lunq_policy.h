@@ -28,6 +28,8 @@ bool lunq_apply_policy(struct lunq_c *lc, u64 now);
  * lock; true when that one is from outside (BPF).
  */
 bool lunq_get_policy(struct lunq_c *lc, struct lunq_keys *p, char *name);
+/* The last ejection (struct lunq_eject) into @e; false when none. */
+bool lunq_get_eject(struct lunq_c *lc, struct lunq_eject *e);
 /*
  * Apply @argc "key:value" words, all or nothing (the "set" message).  On
  * error returns -EINVAL, *@err is a constant message and *@word the bad
@@ -55,8 +57,34 @@ int lunq_policy_attach(struct lunq_c *lc, const struct lunq_policy_ops *ops,
 		       const char *name);
 /*
  * Back to the policy of the table's keys, started afresh, when @ops (NULL:
- * any from outside) is attached.  True when it was.  May sleep.
+ * any from outside) is attached; its stop callback is called.  True when
+ * it was.  May sleep (waits for a callback in progress).
  */
 bool lunq_policy_detach(struct lunq_c *lc, const struct lunq_policy_ops *ops);
+
+/*
+ * The watchdog's verdict carried out (lunq_wd.h): @ops, when it is still
+ * the policy in force, is ejected for @rule (@hook: the callback that ran
+ * too long, @ns: what broke the rule); the table's policy takes over, the
+ * ejection is kept (struct lunq_eject), traced, posted and logged, and
+ * @ops's stop callback is called.  @lc->pol_mutex held, not @lc->lock.
+ * True when it was ejected: then call lunq_policy_ejected() once
+ * @lc->pol_mutex is released.
+ */
+bool lunq_policy_eject_held(struct lunq_c *lc,
+			    const struct lunq_policy_ops *ops,
+			    enum lunq_wd_rule rule, u8 hook, u64 ns);
+/* Tells the BPF side (its sink) that @ops was ejected from @lc.  No lock. */
+void lunq_policy_ejected(struct lunq_c *lc, const struct lunq_policy_ops *ops);
+/* "policy eject": eject the policy from outside by hand; -ENOENT: none. */
+int lunq_policy_eject(struct lunq_c *lc);
+/* Module init: the window work calls policies from outside through here. */
+void lunq_policy_init(void);
+/*
+ * Where ejections go (lunq_bpf.c registers itself, so this layer calls
+ * nothing above it): the sink lets the policy's link go (EPOLLHUP).
+ */
+void lunq_policy_set_eject_sink(void (*sink)(struct lunq_c *lc,
+					     const struct lunq_policy_ops *ops));
 
 #endif /* LUNQ_POLICY_H */

@@ -145,6 +145,16 @@ void lunq_stats_sum(struct lunq_stats *st, u64 *v)
 	}
 }
 
+u64 lunq_stats_read(struct lunq_stats *st, enum lunq_stat s)
+{
+	u64 v = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		v += READ_ONCE(per_cpu_ptr(st->pc, cpu)->v[s]);
+	return v;
+}
+
 void lunq_stats_fast_sum(struct lunq_stats *st, struct lunq_span *io,
 			 struct lunq_span *busy)
 {

@@ -83,6 +83,9 @@ void lunq_stats_fast_sum(struct lunq_stats *st, struct lunq_span *io,
 /* Sum the per-CPU counters into @v (__LUNQ_ST_MAX entries, added to). */
 void lunq_stats_sum(struct lunq_stats *st, u64 *v);
 
+/* One per-CPU counter @s, summed over the CPUs. */
+u64 lunq_stats_read(struct lunq_stats *st, enum lunq_stat s);
+
 /* Copy histogram @kind: @counts has LUNQ_HIST_BUCKETS entries. */
 void lunq_stats_hist(struct lunq_stats *st, enum lunq_hist_kind kind,
 		     u64 *counts, u64 *sum, u64 *max);

@@ -448,25 +448,6 @@ static int lunq_msg_set(struct lunq_c *lc, unsigned int argc, char **argv)
 }
 
 /*
- * "policy expect NAME": the BPF policy named NAME, when registered next,
- * is this device's (lunq_bpf.h); lunqctl policy attach sends it first.
- */
-static int lunq_msg_expect(struct lunq_c *lc, const char *name)
-{
-	int err = lunq_bpf_expect(lc, name);
-
-	if (err == -EINVAL)
-		DMERR("policy expect: '%.32s' is not a policy name (1 to %d characters)",
-		      name, LUNQ_POL_NAME - 1);
-	else if (err == -EBUSY)
-		DMERR("policy expect: another lunq device expects '%s' already",
-		      name);
-	else if (err == -EOPNOTSUPP)
-		DMERR("policy expect: this kernel has no BPF policies (bpf_policies=N)");
-	return err;
-}
-
-/*
  * "throttle log": the last LUNQ_TLOG_SIZE moves of the live throttle, oldest
  * first, one per line: <ms since the table was loaded> <from> <to> <cause>.
  */
@@ -501,17 +482,9 @@ static int lunq_message(struct dm_target *ti, unsigned int argc, char **argv,
 	if (argc == 2 && !strcmp(argv[0], "throttle") &&
 	    !strcmp(argv[1], "log"))
 		return lunq_msg_tlog(lc, result, maxlen);
-	if (argc == 3 && !strcmp(argv[0], "policy") &&
-	    !strcmp(argv[1], "expect"))
-		return lunq_msg_expect(lc, argv[2]);
-	if (argc == 2 && !strcmp(argv[0], "policy") &&
-	    !strcmp(argv[1], "detach")) {
-		/* a BPF policy: the table's again (its link stays) */
-		scnprintf(result, maxlen, "%s\n",
-			  lunq_bpf_detach(lc) ? "detached" : "none attached");
-		return 1;
-	}
-	DMERR("%s: unknown message '%.32s': expected 'set <key:value>...', 'stats reset', 'throttle log', 'policy expect NAME' or 'policy detach'",
+	if (argc >= 1 && !strcmp(argv[0], "policy"))
+		return lunq_bpf_message(lc, argc - 1, argv + 1, result, maxlen);
+	DMERR("%s: unknown message '%.32s': expected 'set <key:value>...', 'stats reset', 'throttle log', 'policy expect NAME', 'policy detach' or 'policy eject'",
 	      dm_device_name(dm_table_get_md(ti->table)),
 	      argc ? argv[0] : "");
 	return -EINVAL;
@@ -685,6 +658,7 @@ bad_dev:
 static void __exit dm_lunq_exit(void)
 {
 	dm_unregister_target(&lunq_target);
+	lunq_bpf_exit();
 	lunq_xflush_drain();
 	lunq_nl_exit();
 	lunq_dev_exit();

@@ -22,6 +22,7 @@
  *                     outside): its figures and its decision
  *   lunq_pol_answer   every answer of the policy in force, any hook:
  *                     its inputs, its answer and the depth clamped
+ *   lunq_pol_eject    a policy from outside ejected by the watchdog
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM lunq
@@ -413,6 +414,42 @@ TRACE_EVENT(lunq_pol_answer,
 		  __entry->inflight_x1000, __entry->wait_p99_ns,
 		  __entry->qfull, __entry->pool_depth, __entry->pool_busy,
 		  __entry->pool_share, __entry->run_ios, __entry->run_p99_ns)
+);
+
+/*
+ * A policy from outside ejected by the watchdog (lunq_wd.h) or by hand:
+ * the rule, the callback that ran too long (rule "callback"), what broke
+ * the rule and its bound (ns).
+ */
+TRACE_EVENT(lunq_pol_eject,
+	TP_PROTO(const struct lunq_evq *q, const char *policy,
+		 const char *rule, u8 hook, u64 ns, u64 bound_ns),
+	TP_ARGS(q, policy, rule, hook, ns, bound_ns),
+	TP_STRUCT__entry(
+		__field(dev_t, dev)
+		__array(char, name, LUNQ_TRACE_NAME)
+		__array(char, policy, LUNQ_POL_NAME)
+		__array(char, rule, 12)
+		__field(u8, hook)
+		__field(u64, ns)
+		__field(u64, bound_ns)
+	),
+	TP_fast_assign(
+		LUNQ_TP_DEV_ASSIGN(q);
+		strscpy(__entry->policy, policy, LUNQ_POL_NAME);
+		strscpy(__entry->rule, rule, 12);
+		__entry->hook = hook;
+		__entry->ns = ns;
+		__entry->bound_ns = bound_ns;
+	),
+	TP_printk(LUNQ_TP_DEV_FMT " policy=%s rule=%s hook=%s ns=%llu bound_ns=%llu",
+		  MAJOR(__entry->dev), MINOR(__entry->dev), __entry->name,
+		  __entry->policy, __entry->rule,
+		  __print_symbolic(__entry->hook,
+				 { LUNQ_PH_START, "start" },
+				 { LUNQ_PH_WINDOW, "window" },
+				 { LUNQ_PH_QFULL, "qfull" }),
+		  __entry->ns, __entry->bound_ns)
 );
 
 #endif /* _LUNQ_TRACE_H */

@@ -26,6 +26,7 @@
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/slab.h>
+#include <linux/sched/mm.h>
 #include <linux/workqueue.h>
 
 #include "lunq_core.h"
@@ -180,6 +181,13 @@ void lunq_win_pool_news(struct lunq_c *lc, u64 now)
 	lunq_win_pool_set(lc, now, fair, until, false);
 }
 
+static lunq_win_ext_fn lunq_win_ext;
+
+void lunq_win_set_ext(lunq_win_ext_fn fn)
+{
+	lunq_win_ext = fn;
+}
+
 void lunq_win_work(struct work_struct *work)
 {
 	struct lunq_c *lc = container_of(to_delayed_work(work), struct lunq_c,
@@ -187,10 +195,12 @@ void lunq_win_work(struct work_struct *work)
 	struct lunq_win *w = &lc->win;
 	struct lunq_pol_window s = { 0 };
 	u64 v[__LUNQ_ST_MAX] = { 0 };
-	u64 now, ios, wtime, qfull, rlen, busy;
+	u64 now, ios, wtime, qfull, rlen, busy, rule_ns = 0;
 	bool rebase = false, ready = false, idle = false, kick = false;
-	bool fresh = false;
-	u32 d, was;
+	bool fresh = false, ext_ready = false;
+	const struct lunq_policy_ops *ext;
+	enum lunq_wd_rule rule = LUNQ_WD_NONE;
+	u32 d, was, ext_qf = 0;
 
 	if (!w->prev)
 		return;
@@ -217,18 +227,16 @@ void lunq_win_work(struct work_struct *work)
 		kick |= lunq_win_pool(lc, now);
 	}
 	qfull = lc->qfull;
-	if (lc->pol.ext && lc->pol.qfull_pending) {
+	ext = lc->pol.ext;
+	if (ext) {
 		/* from outside: QUEUE FULL is heard here, not in the IO path */
-		struct lunq_pol_view pv;
-
-		lunq_throttle_view(lc, &pv, now);
-		pv.qfull = lc->pol.qfull_pending;
+		ext_qf = lc->pol.qfull_pending;
 		lc->pol.qfull_pending = 0;
-		d = lunq_pol_qfull(&lc->pol, &pv);
-		if (d != pv.depth) {
-			kick |= lunq_throttle_set(lc, d, LUNQ_TC_QFULL, now);
-			lc->win_rebase = true;
-		}
+		rule = lunq_wd_tick(&lc->pol.wd, now, v[LUNQ_ST_DISPATCHED],
+				    lc->host.q.nr,
+				    lc->host.q.nr ? now - min(now,
+					lunq_queue_oldest(&lc->host.q)) : 0,
+				    lc->host.thr.depth, lc->pol.min, &rule_ns);
 	}
 	if (lc->host.q.aged_reads != w->aged_reads) {
 		/* the aging bound sent reads the sort passed by */
@@ -280,21 +288,25 @@ void lunq_win_work(struct work_struct *work)
 			s.pool_busy = w->view_busy;
 			s.pool_share = w->view_part;
 		}
-		d = lunq_pol_window(&lc->pol, &s);
-		trace_lunq_auto_window(&lc->evq, &s, was, d);
-		if (d != was) {
-			kick |= lunq_throttle_set(lc, d, lc->pol.ext ?
-						  LUNQ_TC_BPF : LUNQ_TC_AUTO,
-						  now);
-			/*
-			 * The next window on a later tick, or from this cut
-			 * when the old depth's commands only drain (auto's
-			 * way down); a new run at the new depth either way
-			 */
-			if (lunq_pol_goes_on(&lc->pol, now))
-				fresh = true;
-			else
-				lc->win_rebase = true;
+		if (lc->pol.ext) {
+			ext_ready = lc->pol.ext == ext;	/* called below */
+		} else {
+			d = lunq_pol_window(&lc->pol, &s);
+			trace_lunq_auto_window(&lc->evq, &s, was, d);
+			if (d != was) {
+				kick |= lunq_throttle_set(lc, d, LUNQ_TC_AUTO,
+							  now);
+				/*
+				 * The next window on a later tick, or from
+				 * this cut when the old depth's commands only
+				 * drain (auto's way down); a new run at the
+				 * new depth either way
+				 */
+				if (lunq_pol_goes_on(&lc->pol, now))
+					fresh = true;
+				else
+					lc->win_rebase = true;
+			}
 		}
 	}
 	/* a sorting queue's aging bound follows the last window */
@@ -303,6 +315,9 @@ void lunq_win_work(struct work_struct *work)
 	spin_unlock_irq(&lc->lock);
 	if (fresh)
 		lunq_win_run_reset(w);
+	if (ext && (rule || ext_qf || ext_ready) && lunq_win_ext)
+		kick |= lunq_win_ext(lc, ext, rule, rule_ns, ext_qf, &s,
+				     ext_ready);
 	if (kick)
 		lunq_kick(lc);
 }
@@ -314,11 +329,19 @@ bool lunq_win_needed(const struct lunq_keys *p)
 
 int lunq_win_alloc(struct lunq_c *lc, bool need)
 {
+	unsigned int noio;
 	u64 *b;
 
 	if (!need || lc->win.prev)
 		return 0;
+	/*
+	 * Callers may hold lunq_devs_lock (sysfs, netlink SET, a BPF
+	 * registration), which a resume takes with its device suspended:
+	 * reclaim must not wait on IO here (as lunq_dev_attach()).
+	 */
+	noio = memalloc_noio_save();
 	b = kvcalloc(5 * LUNQ_HIST_BUCKETS, sizeof(*b), GFP_KERNEL);
+	memalloc_noio_restore(noio);
 	if (!b)
 		return -ENOMEM;
 	lc->win.win = b + LUNQ_HIST_BUCKETS;

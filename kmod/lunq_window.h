@@ -9,17 +9,34 @@
 #define LUNQ_WINDOW_H
 
 #include <linux/workqueue.h>
+#include "lunq_wd.h"
 
 struct lunq_c;
 struct lunq_keys;
+
+struct lunq_policy_ops;
+struct lunq_pol_window;
+
+/*
+ * The tick's part for a policy from outside @ops (lunq_policy.c registers
+ * it, so this layer calls nothing above it): the watchdog's verdict @rule
+ * (enum lunq_wd_rule, @rule_ns), @qf QUEUE FULLs to report, the window @s
+ * when @ready.  It calls the policy outside the device's lock.  Returns
+ * whether to kick.
+ */
+typedef bool (*lunq_win_ext_fn)(struct lunq_c *lc,
+				const struct lunq_policy_ops *ops,
+				enum lunq_wd_rule rule, u64 rule_ns, u32 qf,
+				struct lunq_pol_window *s, bool ready);
+void lunq_win_set_ext(lunq_win_ext_fn fn);
 
 /* The delayed work of struct lunq_c.win_work (lunq_core_alloc()). */
 void lunq_win_work(struct work_struct *work);
 /* Whether the policy the table's keys @p select has a window callback. */
 bool lunq_win_needed(const struct lunq_keys *p);
 /*
- * The window's buffers when @need (may sleep; 0 or -ENOMEM); freed by
- * lunq_win_free().
+ * The window's buffers when @need (may sleep, never on IO: a noio
+ * allocation; 0 or -ENOMEM); freed by lunq_win_free().
  */
 int lunq_win_alloc(struct lunq_c *lc, bool need);
 void lunq_win_free(struct lunq_c *lc);

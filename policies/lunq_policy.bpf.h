@@ -72,6 +72,7 @@ struct lunq_policy_ops {
 		       const struct lunq_pol_view *v);
 	void (*stop)(const struct lunq_pol_dev *d);
 	char name[LUNQ_POL_NAME];	/* lunqctl policy show; its map's name */
+	__u32 timeout_ms;	/* the watchdog's timeout: 0 is 10 s, 30 s at most */
 };
 
 #define LUNQ_POLICY(nm, ...)						\

@@ -62,6 +62,18 @@ enum lunq_attr {
 	LUNQ_A_VERSION,		/* u32: LUNQ_GENL_VERSION of the module */
 	LUNQ_A_THROTTLE_POLICY,	/* string: the throttle policy in force */
 	LUNQ_A_THROTTLE_POLICY_FROM,	/* string: table or bpf */
+	/* the last BPF policy ejected since one was attached (GET_DEV), and
+	 * LUNQ_EV_EJECT's figures
+	 */
+	LUNQ_A_EJECT_POLICY,	/* string: its name */
+	LUNQ_A_EJECT_RULE,	/* string: callback, stall, floor, manual */
+	LUNQ_A_EJECT_HOOK,	/* string: rule callback: start, window, qfull */
+	LUNQ_A_EJECT_TIME_NS,	/* u64: when (CLOCK_MONOTONIC) */
+	LUNQ_A_EJECT_NS,	/* u64: the callback's run time (callback), the
+				 * time without a command sent (stall), the
+				 * oldest waiter's wait (floor)
+				 */
+	LUNQ_A_EJECT_BOUND_NS,	/* u64: the rule's bound (0: manual) */
 	__LUNQ_A_MAX
 };
 #define LUNQ_A_MAX (__LUNQ_A_MAX - 1)
@@ -95,6 +107,9 @@ enum lunq_event {
 	LUNQ_EV_THROTTLE,	/* the live throttle moved (FROM, TO, CAUSE) */
 	LUNQ_EV_RESET,		/* the emulated LUN reset itself */
 	LUNQ_EV_BUBBLE,		/* a read/write's wait + service > bubble_ms */
+	LUNQ_EV_EJECT,		/* a BPF policy ejected (EJECT_RULE, _NS,
+				 * _BOUND_NS)
+				 */
 	LUNQ_NR_EVENTS
 };
 
