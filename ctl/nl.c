@@ -210,7 +210,7 @@ static int kernel_err(struct lq_nl *nl, const struct lq_req *r,
 	case EPERM:
 	case EACCES:
 		return set_err(nl, LQ_EPERM,
-			       "%s %s: permission denied: changes need root (CAP_NET_ADMIN)",
+			       "%s %s: permission denied: changes need root (CAP_SYS_ADMIN)",
 			       what, name);
 	case EINVAL:
 	case ERANGE:
@@ -541,6 +541,10 @@ int lq_nl_events_join(struct lq_nl *nl)
 	nl_socket_disable_seq_check(nl->ev);
 	nl_socket_set_buffer_size(nl->ev, 1 << 20, 0);
 	rc = nl_socket_add_membership(nl->ev, grp);
+	if (rc == -NLE_PERM || rc == -NLE_NOACCESS)
+		return set_err(nl, LQ_EPERM,
+			       "permission denied: events carry IO addresses, joining the \"%s\" group needs root (CAP_SYS_ADMIN)",
+			       LUNQ_GENL_MCGRP_EVENTS);
 	if (rc < 0)
 		return set_err(nl, LQ_EFAIL, "cannot join the events group: %s",
 			       nl_geterror(rc));

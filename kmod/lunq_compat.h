@@ -64,6 +64,7 @@
 #include <linux/blkdev.h>
 #include <linux/hrtimer.h>
 #include <linux/device-mapper.h>
+#include <net/genetlink.h>
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 15, 0)
 #error "dm-lunq supports Linux 5.15 and later: this kernel is older than 5.15"
@@ -121,6 +122,30 @@ static inline bool lunq_bdev_nowait(struct block_device *bdev)
 #define LUNQ_GENL_RESV_START_OP(op)	.resv_start_op = (op),
 #else
 #define LUNQ_GENL_RESV_START_OP(op)
+#endif
+
+/*
+ * GENL_MCAST_CAP_SYS_ADMIN: a multicast group that only CAP_SYS_ADMIN
+ * may join.  genl_bind() checks it when a socket joins (bind() or
+ * NETLINK_ADD_MEMBERSHIP), in the joining task's context:
+ * ns_capable(net->user_ns, ...) on current's credentials, init's user
+ * namespace for lunq's family (not netnsok).  Upstream 6.7 ("genetlink:
+ * add CAP_NET_ADMIN test for multicast bind"), backported to stable 6.1.68
+ * (Debian 12's 6.1 and 6.12 have it, and 7.3).  Tested by its #define,
+ * not LINUX_VERSION_CODE, so that every stable or distribution kernel
+ * with the backport uses it.  Without it nothing can refuse a join: 6.1
+ * has no per-family bind callback, and where one exists (6.12:
+ * genl_family.bind(int mcgrp)) it is given no net and genl_bind() ignores
+ * its return.  There, LUNQ_GENL_MCAST_PRIVATE is 0 and lunq_netlink.c
+ * leaves a slow IO's address (sector, size, direction) out of its bubble
+ * events.
+ */
+#ifdef GENL_MCAST_CAP_SYS_ADMIN
+#define LUNQ_GENL_MCAST_SYS_ADMIN	GENL_MCAST_CAP_SYS_ADMIN
+#define LUNQ_GENL_MCAST_PRIVATE		1
+#else
+#define LUNQ_GENL_MCAST_SYS_ADMIN	0
+#define LUNQ_GENL_MCAST_PRIVATE		0
 #endif
 
 /*

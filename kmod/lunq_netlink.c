@@ -2,9 +2,11 @@
 /*
  * dm-lunq generic netlink family "lunq" (uapi/lunq.h, kmod/dm-lunq.rst
  * "Generic netlink"): device dump with statistics and policy, histogram
- * fetch, set policy and reset (CAP_NET_ADMIN), and the "events" group.
- * Attributes are validated strictly against lunq_nl_policy; errors carry
- * an extack message.
+ * fetch (any user: what sysfs shows everyone, no IO's address), set
+ * policy and reset (CAP_SYS_ADMIN, as dm's messages and lunq's sysfs
+ * writes), and the "events" group (CAP_SYS_ADMIN to join: a bubble event
+ * carries an IO's sector, size and direction).  Attributes are validated
+ * strictly against lunq_nl_policy; errors carry an extack message.
  */
 #include <linux/err.h>
 #include <linux/kernel.h>
@@ -31,7 +33,8 @@ static struct genl_family lunq_nl_family;
 enum { LUNQ_MCGRP_EVENTS };
 
 static const struct genl_multicast_group lunq_nl_mcgrps[] = {
-	[LUNQ_MCGRP_EVENTS] = { .name = LUNQ_GENL_MCGRP_EVENTS },
+	[LUNQ_MCGRP_EVENTS] = { .name = LUNQ_GENL_MCGRP_EVENTS,
+				.flags = LUNQ_GENL_MCAST_SYS_ADMIN },
 };
 
 /* Buckets per LUNQ_A_HIST_BUCKETS attribute (an attribute is < 64 KiB). */
@@ -246,6 +249,20 @@ out:
 	return ret;
 }
 
+/*
+ * SET and RESET change what dm's messages and lunq's sysfs writes change,
+ * so they need what those need: CAP_SYS_ADMIN, of the socket's opener and
+ * of the sender (netlink_capable()).  GENL_ADMIN_PERM (CAP_NET_ADMIN)
+ * stays on the ops: genetlink checks it before the attributes.
+ */
+static bool lunq_nl_admin(struct sk_buff *skb, struct genl_info *info)
+{
+	if (netlink_capable(skb, CAP_SYS_ADMIN))
+		return true;
+	NL_SET_ERR_MSG(info->extack, "lunq: SET and RESET need CAP_SYS_ADMIN");
+	return false;
+}
+
 static int lunq_nl_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *a = info->attrs[LUNQ_A_POLICY];
@@ -254,6 +271,8 @@ static int lunq_nl_set(struct sk_buff *skb, struct genl_info *info)
 	struct lunq_dev *d;
 	int argc, ret = -EINVAL;
 
+	if (!lunq_nl_admin(skb, info))
+		return -EPERM;
 	if (!a) {
 		NL_SET_ERR_MSG(info->extack,
 			       "lunq: LUNQ_A_POLICY (\"key:value ...\") is required");
@@ -292,6 +311,8 @@ static int lunq_nl_reset(struct sk_buff *skb, struct genl_info *info)
 {
 	struct lunq_dev *d;
 
+	if (!lunq_nl_admin(skb, info))
+		return -EPERM;
 	mutex_lock(&lunq_devs_lock);
 	d = lunq_nl_dev(info);
 	if (!IS_ERR(d))
@@ -371,11 +392,14 @@ static void lunq_nl_send_event(const char *name, const struct lunq_ev *ev)
 			goto bad;
 		break;
 	case LUNQ_EV_BUBBLE:
-		if (nla_put_u64_64bit(msg, LUNQ_A_EV_SECTOR, ev->sector,
-				      LUNQ_A_PAD) ||
-		    nla_put_u32(msg, LUNQ_A_EV_BYTES, ev->bytes) ||
-		    nla_put_u8(msg, LUNQ_A_EV_WRITE, ev->write) ||
-		    nla_put_u64_64bit(msg, LUNQ_A_EV_WAIT_NS, ev->wait_ns,
+		/* the IO's address only where the group is root's (compat) */
+		if (LUNQ_GENL_MCAST_PRIVATE &&
+		    (nla_put_u64_64bit(msg, LUNQ_A_EV_SECTOR, ev->sector,
+				       LUNQ_A_PAD) ||
+		     nla_put_u32(msg, LUNQ_A_EV_BYTES, ev->bytes) ||
+		     nla_put_u8(msg, LUNQ_A_EV_WRITE, ev->write)))
+			goto bad;
+		if (nla_put_u64_64bit(msg, LUNQ_A_EV_WAIT_NS, ev->wait_ns,
 				      LUNQ_A_PAD) ||
 		    nla_put_u64_64bit(msg, LUNQ_A_EV_SVC_NS, ev->svc_ns,
 				      LUNQ_A_PAD))

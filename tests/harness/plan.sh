@@ -70,11 +70,12 @@ matrix_tests() {
 # itself), BPF policies (struct_ops from a module), trace events and the
 # tools that read them, the throttle at the lower device (inflight,
 # REQ_NOWAIT, the fast path, live changes, iostat's integrals), genetlink
-# -- and not lunq's own logic again (controllers, models, the arena),
+# (fuzz-netlink, and privilege: the capability checks of SET, RESET and
+# the events group) -- and not lunq's own logic again (controllers, models, the arena),
 # which 6.1, 6.12 and RT prove
 bgroups=${LUNQ_BPO_GROUPS-bpf trace}
 newest_tests() {
-	kernel_tests "$bgroups" "${LUNQ_BPO_ONLY-zoned zoned-order zoned-suspend throttle nowait fast-path live-policy iostat fuzz-netlink}" ""
+	kernel_tests "$bgroups" "${LUNQ_BPO_ONLY-zoned zoned-order zoned-suspend throttle nowait fast-path live-policy iostat fuzz-netlink privilege}" ""
 }
 # test_clock NAME: the clock a test runs on on 6.1: its "# clock:" line
 # (tcg: plain TCG, for checks of rates and ratios of wall time, and for
