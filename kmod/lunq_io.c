@@ -327,6 +327,22 @@ void lunq_io_qfull_arrive(struct lunq_c *lc, u64 now)
 }
 
 /*
+ * Complete the writes the plug failed (lc->zfail, taken under the lock)
+ * with an I/O error, as the block layer fails a zoned write that is not
+ * at its zone's write pointer, or one plugged when its zone is reset.
+ * Never sent below: end_io does nothing for them.
+ */
+static void lunq_io_zplug_fail(struct list_head *failed)
+{
+	struct lunq_waiter *w, *next;
+
+	list_for_each_entry_safe(w, next, failed, arrival) {
+		bio_io_error(lunq_io_bio(container_of(w, struct lunq_io, w)));
+		cond_resched();
+	}
+}
+
+/*
  * The dispatcher: ends blocks that are due, runs sd restores, and sends
  * retries and waiters while slots are free and the LUN accepts.  It takes
  * a batch under the lock and submits it outside; lunq_host.dispatching
@@ -335,6 +351,7 @@ void lunq_io_qfull_arrive(struct lunq_c *lc, u64 now)
 void lunq_io_dispatch(struct work_struct *work)
 {
 	struct lunq_c *lc = container_of(work, struct lunq_c, dispatch);
+	struct list_head failed;
 	struct lunq_waiter *w;
 	struct bio_list list;
 	enum lunq_send r;
@@ -344,7 +361,9 @@ void lunq_io_dispatch(struct work_struct *work)
 		u64 now;
 
 		bio_list_init(&list);
+		INIT_LIST_HEAD(&failed);
 		spin_lock_irq(&lc->lock);
+		list_splice_init(&lc->zfail, &failed);
 		now = ktime_get_ns();	/* after every waiter's t_queued */
 		lc->timer_at = 0;
 		lunq_io_qfull_arrive(lc, now);
@@ -370,6 +389,7 @@ void lunq_io_dispatch(struct work_struct *work)
 		lunq_account(lc, now);
 		lunq_arm_timer(lc);
 		spin_unlock_irq(&lc->lock);
+		lunq_io_zplug_fail(&failed);
 		if (bio_list_empty(&list))
 			break;
 		while ((bio = bio_list_pop(&list)))
@@ -444,11 +464,28 @@ void lunq_io_zplug_report(struct lunq_c *lc)
 	spin_unlock_irq(&lc->lock);
 }
 
+/*
+ * A write beyond its zone's pointer when the zone or the device holds its
+ * most: failed (by the dispatcher), as the block layer fails a write that
+ * is not at the pointer.
+ */
+static void lunq_io_zplug_refuse(struct lunq_c *lc, struct lunq_io *io,
+				 u64 off)
+{
+	DMWARN_LIMIT("%s: write at sector %llu beyond its zone's write pointer failed: %u writes held in the zone (at most %u), %u in the device (at most %u)",
+		     lc->dev->name, (unsigned long long)io->iter.bi_sector,
+		     lunq_zplug_held(&lc->zplug, off), lc->zplug.zone_max,
+		     lc->zplug.nr_plugged, lc->zplug.dev_max);
+	list_add_tail(&io->w.arrival, &lc->zfail);
+	lunq_kick(lc);
+}
+
 bool lunq_io_zplug_map(struct lunq_c *lc, struct lunq_io *io,
 		       struct bio *bio, u64 now, bool *chain)
 {
 	u64 off = dm_target_offset(lc->ti, bio->bi_iter.bi_sector);
 	struct lunq_zplug *zp = &lc->zplug;
+	u32 failed = 0;
 
 	*chain = false;
 	switch (bio_op(bio)) {
@@ -460,6 +497,9 @@ bool lunq_io_zplug_map(struct lunq_c *lc, struct lunq_io *io,
 					 now)) {
 		case LUNQ_ZP_PLUG:
 			lunq_arm_timer(lc);
+			return true;
+		case LUNQ_ZP_REFUSE:
+			lunq_io_zplug_refuse(lc, io, off);
 			return true;
 		case LUNQ_ZP_GO:
 			io->flags |= LUNQ_IO_ZTRACK;
@@ -473,18 +513,27 @@ bool lunq_io_zplug_map(struct lunq_c *lc, struct lunq_io *io,
 		lunq_zplug_append(zp, off, bio_sectors(bio));
 		break;
 	case REQ_OP_ZONE_RESET:
-		lunq_zplug_reset(zp, off);
+		failed = lunq_zplug_reset(zp, off, &lc->zfail);
 		break;
 	case REQ_OP_ZONE_FINISH:
-		lunq_zplug_finish(zp, off);
+		failed = lunq_zplug_finish(zp, off, &lc->zfail);
 		break;
 	case REQ_OP_ZONE_RESET_ALL:
-		lunq_zplug_reset_all(zp);
-		return false;
+		failed = lunq_zplug_reset_all(zp, &lc->zfail);
+		break;
 	default:
 		return false;
 	}
-	*chain = lunq_zplug_waiting(zp, off);
+	if (unlikely(failed)) {
+		DMWARN_LIMIT("%s: zone %s at sector %llu: %u writes held beyond the write pointer failed",
+			     lc->dev->name,
+			     bio_op(bio) == REQ_OP_ZONE_FINISH ? "finish" :
+			     "reset",
+			     (unsigned long long)bio->bi_iter.bi_sector, failed);
+		lunq_kick(lc);
+	}
+	if (bio_op(bio) != REQ_OP_ZONE_RESET_ALL)
+		*chain = lunq_zplug_waiting(zp, off);
 	return false;
 }
 
