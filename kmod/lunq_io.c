@@ -19,11 +19,39 @@
 
 #define DM_MSG_PREFIX "lunq"
 
+/*
+ * The ceiling of zone_wait_ms: a suspend of a zoned device waits for the
+ * writes the plug holds, so at most this long.
+ */
+#define LUNQ_ZONE_WAIT_MS_MAX	10000
+
 /* Read when a table is loaded. */
 static unsigned int zone_wait_ms = 1000;
-module_param(zone_wait_ms, uint, 0644);
+
+/* A value above the ceiling is taken as the ceiling, with a warning. */
+static int lunq_zone_wait_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int ms;
+	int ret = kstrtouint(val, 0, &ms);
+
+	if (ret)
+		return ret;
+	if (ms > LUNQ_ZONE_WAIT_MS_MAX) {
+		DMWARN("zone_wait_ms: %u is above its ceiling, %u taken",
+		       ms, LUNQ_ZONE_WAIT_MS_MAX);
+		ms = LUNQ_ZONE_WAIT_MS_MAX;
+	}
+	WRITE_ONCE(*(unsigned int *)kp->arg, ms);
+	return 0;
+}
+
+static const struct kernel_param_ops lunq_zone_wait_ops = {
+	.set = lunq_zone_wait_set,
+	.get = param_get_uint,
+};
+module_param_cb(zone_wait_ms, &lunq_zone_wait_ops, &zone_wait_ms, 0644);
 MODULE_PARM_DESC(zone_wait_ms,
-		 "how long a write to a zoned lower device that is not at its zone's write pointer waits for the writes before it, then goes below as it is (default 1000, at least 1)");
+		 "how long a write to a zoned lower device that is not at its zone's write pointer waits for the writes before it, then goes below as it is (default 1000, at least 1, at most 10000)");
 
 /*
  * Point @bio at the lower device (zone management commands carry a
@@ -412,7 +440,8 @@ int lunq_io_zplug_alloc(struct lunq_c *lc)
 	if (!zones)
 		return -ENOMEM;
 	lunq_zplug_init(&lc->zplug, zones, nr, ilog2(zs),
-			max(zone_wait_ms, 1U) * NSEC_PER_MSEC);
+			clamp(READ_ONCE(zone_wait_ms), 1U,
+			      LUNQ_ZONE_WAIT_MS_MAX) * NSEC_PER_MSEC);
 	return 0;
 }
 
