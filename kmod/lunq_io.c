@@ -358,14 +358,24 @@ void lunq_io_qfull_arrive(struct lunq_c *lc, u64 now)
  * Complete the writes the plug failed (lc->zfail, taken under the lock)
  * with an I/O error, as the block layer fails a zoned write that is not
  * at its zone's write pointer, or one plugged when its zone is reset.
- * Never sent below: end_io does nothing for them.
+ * Never sent below: end_io does nothing for them.  A write refused by the
+ * plug's bounds says so here, outside the lock, with the counts it found
+ * (lunq_io_zplug_refuse()).
  */
-static void lunq_io_zplug_fail(struct list_head *failed)
+static void lunq_io_zplug_fail(struct lunq_c *lc, struct list_head *failed)
 {
 	struct lunq_waiter *w, *next;
 
 	list_for_each_entry_safe(w, next, failed, arrival) {
-		bio_io_error(lunq_io_bio(container_of(w, struct lunq_io, w)));
+		struct lunq_io *io = container_of(w, struct lunq_io, w);
+
+		if (io->flags & LUNQ_IO_ZREFUSED)
+			DMWARN_LIMIT("%s: write at sector %llu beyond its zone's write pointer failed: %u writes held in the zone (at most %u), %llu in the device (at most %u)",
+				     lc->dev->name,
+				     (unsigned long long)io->iter.bi_sector,
+				     w->zsectors, lc->zplug.zone_max, w->seq,
+				     lc->zplug.dev_max);
+		bio_io_error(lunq_io_bio(io));
 		cond_resched();
 	}
 }
@@ -417,7 +427,7 @@ void lunq_io_dispatch(struct work_struct *work)
 		lunq_account(lc, now);
 		lunq_arm_timer(lc);
 		spin_unlock_irq(&lc->lock);
-		lunq_io_zplug_fail(&failed);
+		lunq_io_zplug_fail(lc, &failed);
 		if (bio_list_empty(&list))
 			break;
 		while ((bio = bio_list_pop(&list)))
@@ -495,16 +505,15 @@ void lunq_io_zplug_report(struct lunq_c *lc)
 
 /*
  * A write beyond its zone's pointer when the zone or the device holds its
- * most: failed (by the dispatcher), as the block layer fails a write that
- * is not at the pointer.
+ * most: failed by the dispatcher, as the block layer fails a write that
+ * is not at the pointer; the counts go with it for its warning.
  */
 static void lunq_io_zplug_refuse(struct lunq_c *lc, struct lunq_io *io,
 				 u64 off)
 {
-	DMWARN_LIMIT("%s: write at sector %llu beyond its zone's write pointer failed: %u writes held in the zone (at most %u), %u in the device (at most %u)",
-		     lc->dev->name, (unsigned long long)io->iter.bi_sector,
-		     lunq_zplug_held(&lc->zplug, off), lc->zplug.zone_max,
-		     lc->zplug.nr_plugged, lc->zplug.dev_max);
+	io->flags |= LUNQ_IO_ZREFUSED;
+	io->w.zsectors = lunq_zplug_held(&lc->zplug, off);
+	io->w.seq = lc->zplug.nr_plugged;
 	list_add_tail(&io->w.arrival, &lc->zfail);
 	lunq_kick(lc);
 }
