@@ -92,7 +92,7 @@ user:
 	@for m in $(SUBDIRS_USER); do $(MAKE) -C $$(dirname $$m) || exit 1; done
 
 # test tools for the VM tests (qemu/mkinitramfs puts them on the guest's PATH)
-tools: build/tools/nlprobe build/tools/nlfuzz build/tools/fuamix build/tools/replaylog build/tools/blknotes kmod-xflush
+tools: build/tools/nlprobe build/tools/nlfuzz build/tools/fuamix build/tools/zplug build/tools/replaylog build/tools/blknotes kmod-xflush
 
 build/tools/nlprobe: tests/tools/nlprobe.c kmod/lunq_names.c kmod/lunq_names.h kmod/lunq_pure.h kmod/uapi/lunq.h
 	@mkdir -p $(@D)
@@ -105,6 +105,10 @@ build/tools/nlfuzz: tests/tools/nlfuzz.c kmod/uapi/lunq.h
 build/tools/fuamix: tests/tools/fuamix.c
 	@mkdir -p $(@D)
 	$(CC) -Wall -Wextra -O2 -g -o $@ tests/tools/fuamix.c
+
+build/tools/zplug: tests/tools/zplug.c
+	@mkdir -p $(@D)
+	$(CC) -Wall -Wextra -O2 -g -o $@ tests/tools/zplug.c
 
 # blkparse 1.2 (Debian 12) drops blktrace notes of cgroup kernels: trace/blknotes.c
 build/tools/blknotes: trace/blknotes.c
