@@ -169,7 +169,7 @@ static int cmd_reverse(int fd, uint64_t zone, uint64_t n, size_t bs)
 	long *res = calloc(n, sizeof(*res));
 	struct io_event *ev = calloc(BATCH, sizeof(*ev));
 	uint64_t i, done = 0, first_ok = 0, eio = 0, err = 0, held = 0;
-	uint64_t lo = n, hi = 0, refused = 0, base = zone * 512;
+	uint64_t lo = n, hi = 0, refused = 0, base = zone * 512, bad_held = 0;
 	double t, t_sub, sub_max = 0, fill = 0, last = 0;
 	aio_context_t ctx = 0;
 	struct timespec ts;
@@ -267,14 +267,17 @@ static int cmd_reverse(int fd, uint64_t zone, uint64_t n, size_t bs)
 		if (r <= 0)
 			break;
 		for (j = 0; j < r; j++) {
-			if (ev[j].res != (long)bs) {
+			if (ev[j].res != (long)bs && bad_held++ < 5)
 				printf("reverse: held block %llu: %s\n",
 				       (unsigned long long)ev[j].data,
 				       err_name(ev[j].res, bs));
-				bad = 1;
-			}
 		}
 		done += r;
+	}
+	if (bad_held) {
+		printf("reverse: %llu held writes failed\n",
+		       (unsigned long long)bad_held);
+		bad = 1;
 	}
 	if (done < n) {
 		printf("reverse: %llu writes never completed\n",
