@@ -92,7 +92,7 @@ user:
 	@for m in $(SUBDIRS_USER); do $(MAKE) -C $$(dirname $$m) || exit 1; done
 
 # test tools for the VM tests (qemu/mkinitramfs puts them on the guest's PATH)
-tools: build/tools/nlprobe build/tools/nlfuzz build/tools/fuamix build/tools/replaylog build/tools/blknotes build/tools/bpflink kmod-xflush
+tools: build/tools/nlprobe build/tools/nlfuzz build/tools/fuamix build/tools/zplug build/tools/replaylog build/tools/blknotes build/tools/bpflink kmod-xflush
 
 # one struct_ops map through several links (t-bpf-watchdog), on libbpf 1.5
 build/tools/bpflink: tests/tools/bpflink.c build/bpf/include/bpf/libbpf.h
@@ -110,6 +110,10 @@ build/tools/nlfuzz: tests/tools/nlfuzz.c kmod/uapi/lunq.h
 build/tools/fuamix: tests/tools/fuamix.c
 	@mkdir -p $(@D)
 	$(CC) -Wall -Wextra -O2 -g -o $@ tests/tools/fuamix.c
+
+build/tools/zplug: tests/tools/zplug.c
+	@mkdir -p $(@D)
+	$(CC) -Wall -Wextra -O2 -g -o $@ tests/tools/zplug.c
 
 # blkparse 1.2 (Debian 12) drops blktrace notes of cgroup kernels: trace/blknotes.c
 build/tools/blknotes: trace/blknotes.c

@@ -45,6 +45,7 @@ struct lunq_c *lunq_core_alloc(struct dm_target *ti, work_func_t dispatch,
 	spin_lock_init(&lc->lock);
 	INIT_LIST_HEAD(&lc->qf_transit);
 	lunq_zplug_init(&lc->zplug, NULL, 0, 0, 0);
+	INIT_LIST_HEAD(&lc->zfail);
 	mutex_init(&lc->msg_lock);
 	mutex_init(&lc->pol_mutex);
 	INIT_WORK(&lc->dispatch, dispatch);
@@ -77,7 +78,7 @@ void lunq_core_free(struct lunq_c *lc)
 	lunq_evq_stop(&lc->evq);
 	/* dm destroys a table only once no IO is in flight or waiting */
 	WARN_ON_ONCE(lc->host.q.nr || lc->host.nr_retry || lc->host.inflight ||
-		     lc->zplug.nr_plugged);
+		     lc->zplug.nr_plugged || !list_empty(&lc->zfail));
 	kvfree(lc->zplug.zones);
 	if (lc->lun.pool)
 		lunq_pool_put(lc->lun.pool);

@@ -45,6 +45,12 @@ struct lunq_c {
 	sector_t start;
 	bool zoned;			/* lower device is zoned */
 	struct lunq_zplug zplug;	/* its write plug, under @lock */
+	/*
+	 * Writes the plug failed (refused, or held when their zone was
+	 * reset or finished), by lunq_waiter.arrival, under @lock: the
+	 * dispatcher completes them with an error, outside it.
+	 */
+	struct list_head zfail;
 
 	/*
 	 * @lock protects @host (throttle and wait queue), @keys, @pol and

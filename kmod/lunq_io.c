@@ -19,11 +19,39 @@
 
 #define DM_MSG_PREFIX "lunq"
 
+/*
+ * The ceiling of zone_wait_ms: a suspend of a zoned device waits for the
+ * writes the plug holds, so at most this long.
+ */
+#define LUNQ_ZONE_WAIT_MS_MAX	10000
+
 /* Read when a table is loaded. */
 static unsigned int zone_wait_ms = 1000;
-module_param(zone_wait_ms, uint, 0644);
+
+/* A value above the ceiling is taken as the ceiling, with a warning. */
+static int lunq_zone_wait_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int ms;
+	int ret = kstrtouint(val, 0, &ms);
+
+	if (ret)
+		return ret;
+	if (ms > LUNQ_ZONE_WAIT_MS_MAX) {
+		DMWARN("zone_wait_ms: %u is above its ceiling, %u taken",
+		       ms, LUNQ_ZONE_WAIT_MS_MAX);
+		ms = LUNQ_ZONE_WAIT_MS_MAX;
+	}
+	WRITE_ONCE(*(unsigned int *)kp->arg, ms);
+	return 0;
+}
+
+static const struct kernel_param_ops lunq_zone_wait_ops = {
+	.set = lunq_zone_wait_set,
+	.get = param_get_uint,
+};
+module_param_cb(zone_wait_ms, &lunq_zone_wait_ops, &zone_wait_ms, 0644);
 MODULE_PARM_DESC(zone_wait_ms,
-		 "how long a write to a zoned lower device that is not at its zone's write pointer waits for the writes before it, then goes below as it is (default 1000, at least 1)");
+		 "how long a write to a zoned lower device that is not at its zone's write pointer waits for the writes before it, then goes below as it is (default 1000, at least 1, at most 10000)");
 
 /*
  * Point @bio at the lower device (zone management commands carry a
@@ -327,6 +355,32 @@ void lunq_io_qfull_arrive(struct lunq_c *lc, u64 now)
 }
 
 /*
+ * Complete the writes the plug failed (lc->zfail, taken under the lock)
+ * with an I/O error, as the block layer fails a zoned write that is not
+ * at its zone's write pointer, or one plugged when its zone is reset.
+ * Never sent below: end_io does nothing for them.  A write refused by the
+ * plug's bounds says so here, outside the lock, with the counts it found
+ * (lunq_io_zplug_refuse()).
+ */
+static void lunq_io_zplug_fail(struct lunq_c *lc, struct list_head *failed)
+{
+	struct lunq_waiter *w, *next;
+
+	list_for_each_entry_safe(w, next, failed, arrival) {
+		struct lunq_io *io = container_of(w, struct lunq_io, w);
+
+		if (io->flags & LUNQ_IO_ZREFUSED)
+			DMWARN_LIMIT("%s: write at sector %llu beyond its zone's write pointer failed: %u writes held in the zone (at most %u), %llu in the device (at most %u)",
+				     lc->dev->name,
+				     (unsigned long long)io->iter.bi_sector,
+				     w->zsectors, lc->zplug.zone_max, w->seq,
+				     lc->zplug.dev_max);
+		bio_io_error(lunq_io_bio(io));
+		cond_resched();
+	}
+}
+
+/*
  * The dispatcher: ends blocks that are due, runs sd restores, and sends
  * retries and waiters while slots are free and the LUN accepts.  It takes
  * a batch under the lock and submits it outside; lunq_host.dispatching
@@ -335,6 +389,7 @@ void lunq_io_qfull_arrive(struct lunq_c *lc, u64 now)
 void lunq_io_dispatch(struct work_struct *work)
 {
 	struct lunq_c *lc = container_of(work, struct lunq_c, dispatch);
+	struct list_head failed;
 	struct lunq_waiter *w;
 	struct bio_list list;
 	enum lunq_send r;
@@ -344,7 +399,9 @@ void lunq_io_dispatch(struct work_struct *work)
 		u64 now;
 
 		bio_list_init(&list);
+		INIT_LIST_HEAD(&failed);
 		spin_lock_irq(&lc->lock);
+		list_splice_init(&lc->zfail, &failed);
 		now = ktime_get_ns();	/* after every waiter's t_queued */
 		lc->timer_at = 0;
 		lunq_io_qfull_arrive(lc, now);
@@ -370,6 +427,7 @@ void lunq_io_dispatch(struct work_struct *work)
 		lunq_account(lc, now);
 		lunq_arm_timer(lc);
 		spin_unlock_irq(&lc->lock);
+		lunq_io_zplug_fail(lc, &failed);
 		if (bio_list_empty(&list))
 			break;
 		while ((bio = bio_list_pop(&list)))
@@ -392,7 +450,8 @@ int lunq_io_zplug_alloc(struct lunq_c *lc)
 	if (!zones)
 		return -ENOMEM;
 	lunq_zplug_init(&lc->zplug, zones, nr, ilog2(zs),
-			max(zone_wait_ms, 1U) * NSEC_PER_MSEC);
+			clamp(READ_ONCE(zone_wait_ms), 1U,
+			      LUNQ_ZONE_WAIT_MS_MAX) * NSEC_PER_MSEC);
 	return 0;
 }
 
@@ -444,11 +503,27 @@ void lunq_io_zplug_report(struct lunq_c *lc)
 	spin_unlock_irq(&lc->lock);
 }
 
+/*
+ * A write beyond its zone's pointer when the zone or the device holds its
+ * most: failed by the dispatcher, as the block layer fails a write that
+ * is not at the pointer; the counts go with it for its warning.
+ */
+static void lunq_io_zplug_refuse(struct lunq_c *lc, struct lunq_io *io,
+				 u64 off)
+{
+	io->flags |= LUNQ_IO_ZREFUSED;
+	io->w.zsectors = lunq_zplug_held(&lc->zplug, off);
+	io->w.seq = lc->zplug.nr_plugged;
+	list_add_tail(&io->w.arrival, &lc->zfail);
+	lunq_kick(lc);
+}
+
 bool lunq_io_zplug_map(struct lunq_c *lc, struct lunq_io *io,
 		       struct bio *bio, u64 now, bool *chain)
 {
 	u64 off = dm_target_offset(lc->ti, bio->bi_iter.bi_sector);
 	struct lunq_zplug *zp = &lc->zplug;
+	u32 failed = 0;
 
 	*chain = false;
 	switch (bio_op(bio)) {
@@ -460,6 +535,9 @@ bool lunq_io_zplug_map(struct lunq_c *lc, struct lunq_io *io,
 					 now)) {
 		case LUNQ_ZP_PLUG:
 			lunq_arm_timer(lc);
+			return true;
+		case LUNQ_ZP_REFUSE:
+			lunq_io_zplug_refuse(lc, io, off);
 			return true;
 		case LUNQ_ZP_GO:
 			io->flags |= LUNQ_IO_ZTRACK;
@@ -473,18 +551,27 @@ bool lunq_io_zplug_map(struct lunq_c *lc, struct lunq_io *io,
 		lunq_zplug_append(zp, off, bio_sectors(bio));
 		break;
 	case REQ_OP_ZONE_RESET:
-		lunq_zplug_reset(zp, off);
+		failed = lunq_zplug_reset(zp, off, &lc->zfail);
 		break;
 	case REQ_OP_ZONE_FINISH:
-		lunq_zplug_finish(zp, off);
+		failed = lunq_zplug_finish(zp, off, &lc->zfail);
 		break;
 	case REQ_OP_ZONE_RESET_ALL:
-		lunq_zplug_reset_all(zp);
-		return false;
+		failed = lunq_zplug_reset_all(zp, &lc->zfail);
+		break;
 	default:
 		return false;
 	}
-	*chain = lunq_zplug_waiting(zp, off);
+	if (unlikely(failed)) {
+		DMWARN_LIMIT("%s: zone %s at sector %llu: %u writes held beyond the write pointer failed",
+			     lc->dev->name,
+			     bio_op(bio) == REQ_OP_ZONE_FINISH ? "finish" :
+			     "reset",
+			     (unsigned long long)bio->bi_iter.bi_sector, failed);
+		lunq_kick(lc);
+	}
+	if (bio_op(bio) != REQ_OP_ZONE_RESET_ALL)
+		*chain = lunq_zplug_waiting(zp, off);
 	return false;
 }
 

@@ -47,7 +47,8 @@ enum lunq_sched_mode {
 
 struct lunq_waiter {
 	struct list_head arrival;	/* lunq_queue.arrival, always */
-	struct rb_node node;		/* lunq_queue.tree, when in_tree */
+	/* lunq_queue.tree when in_tree; the zone plug's while plugged */
+	struct rb_node node;
 	u64 lba;
 	u64 seq;			/* arrival number: tie-break */
 	u64 t_queued;			/* ns, monotonic */
