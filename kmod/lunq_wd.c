@@ -23,6 +23,12 @@ void lunq_wd_start(struct lunq_wd *wd, u32 timeout_ms, u64 now, u64 sent)
 	wd->progress_t = now;
 }
 
+void lunq_wd_resume(struct lunq_wd *wd, u64 now, u64 sent)
+{
+	wd->sent = sent;
+	wd->progress_t = now;
+}
+
 enum lunq_wd_rule lunq_wd_call(u64 ns)
 {
 	return ns > LUNQ_WD_CALL_NS ? LUNQ_WD_CALL : LUNQ_WD_NONE;
@@ -40,7 +46,8 @@ enum lunq_wd_rule lunq_wd_tick(struct lunq_wd *wd, u64 now, u64 sent,
 		*ns = now - wd->progress_t;
 		return LUNQ_WD_STALL;
 	}
-	if (waiting && depth && depth <= floor && oldest_ns > wd->timeout_ns) {
+	if (waiting && floor && depth && depth <= floor &&
+	    oldest_ns > wd->timeout_ns) {
 		*ns = oldest_ns;
 		return LUNQ_WD_FLOOR;
 	}

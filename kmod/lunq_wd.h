@@ -66,11 +66,14 @@ struct lunq_wd {
 u64 lunq_wd_timeout_ns(u32 ms);
 /* A policy starts at @now with @sent commands sent so far. */
 void lunq_wd_start(struct lunq_wd *wd, u32 timeout_ms, u64 now, u64 sent);
+/* The device resumes at @now: a stall counts from here. */
+void lunq_wd_resume(struct lunq_wd *wd, u64 now, u64 sent);
 /* A callback ran @ns: LUNQ_WD_CALL when that is too long, else NONE. */
 enum lunq_wd_rule lunq_wd_call(u64 ns);
 /*
  * A tick at @now: @sent commands sent below so far, @waiting waiting in
- * lunq, the oldest for @oldest_ns, the depth @depth with floor @floor.
+ * lunq, the oldest for @oldest_ns, the depth @depth with floor @floor (0:
+ * none, the policy has no choice).
  * The rule broken, or LUNQ_WD_NONE; *@ns is what broke it: the time
  * without a command sent (stall), the oldest waiter's wait (floor).
  */

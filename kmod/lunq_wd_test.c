@@ -94,6 +94,15 @@ static void lunq_wd_floor(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lunq_wd_tick(&wd, now + 4 * TICK, 4, 40,
 					   5000 * MS, 0, 0, &ns),
 			LUNQ_WD_NONE);
+	/* no floor (auto_min = auto_max: the policy has no choice) */
+	KUNIT_EXPECT_EQ(test, lunq_wd_tick(&wd, now + 5 * TICK, 5, 40,
+					   5000 * MS, 1, 0, &ns),
+			LUNQ_WD_NONE);
+	/* a resume after a long suspend: the stall counts from there */
+	lunq_wd_start(&wd, 1000, now, 7);
+	lunq_wd_resume(&wd, now + 60000 * MS, 7);
+	KUNIT_EXPECT_EQ(test, lunq_wd_tick(&wd, now + 60050 * MS, 7, 3, MS, 8,
+					   1, &ns), LUNQ_WD_NONE);
 	/* the default timeout (10 s) */
 	lunq_wd_start(&wd, 0, now, 0);
 	KUNIT_EXPECT_EQ(test, lunq_wd_tick(&wd, now + TICK, 1, 40, 9999 * MS,

@@ -232,11 +232,14 @@ void lunq_win_work(struct work_struct *work)
 		/* from outside: QUEUE FULL is heard here, not in the IO path */
 		ext_qf = lc->pol.qfull_pending;
 		lc->pol.qfull_pending = 0;
+		/* a floor only where the policy could have chosen more */
 		rule = lunq_wd_tick(&lc->pol.wd, now, v[LUNQ_ST_DISPATCHED],
 				    lc->host.q.nr,
 				    lc->host.q.nr ? now - min(now,
 					lunq_queue_oldest(&lc->host.q)) : 0,
-				    lc->host.thr.depth, lc->pol.min, &rule_ns);
+				    lc->host.thr.depth,
+				    lc->pol.min < lc->pol.max ? lc->pol.min : 0,
+				    &rule_ns);
 	}
 	if (lc->host.q.aged_reads != w->aged_reads) {
 		/* the aging bound sent reads the sort passed by */
@@ -371,7 +374,11 @@ void lunq_win_kick(struct lunq_c *lc)
 
 void lunq_win_start(struct lunq_c *lc)
 {
+	u64 sent = lunq_stats_read(&lc->st, LUNQ_ST_DISPATCHED);
+
 	spin_lock_irq(&lc->lock);
+	/* the watchdog does not count the time suspended as a stall */
+	lunq_wd_resume(&lc->pol.wd, ktime_get_ns(), sent);
 	lc->win_live = true;
 	lc->win_rebase = true;
 	lunq_win_kick(lc);
