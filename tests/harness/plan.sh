@@ -77,7 +77,7 @@ matrix_tests() {
 # which 6.1, 6.12 and RT prove
 bgroups=${LUNQ_BPO_GROUPS-bpf trace}
 newest_tests() {
-	kernel_tests "$bgroups" "${LUNQ_BPO_ONLY-zoned zoned-order zoned-suspend throttle nowait fast-path live-policy iostat fuzz-netlink privilege}" ""
+	kernel_tests "$bgroups" "${LUNQ_BPO_ONLY-zoned zoned-order zoned-suspend zoned-plug throttle nowait fast-path live-policy iostat fuzz-netlink privilege}" ""
 }
 # test_clock NAME: the clock a test runs on on 6.1: its "# clock:" line
 # (tcg: plain TCG, for checks of rates and ratios of wall time, and for
