@@ -286,9 +286,24 @@ out:
 	return rc;
 }
 
+/* Send @msg ("policy ...") to @d; its first line of answer into @resp. */
+static int lq_policy_msg(const struct lq_dev *d, const char *msg, char *resp,
+			 size_t len)
+{
+	char err[256];
+	int rc;
+
+	rc = lq_dm_message(d->dm_name, d->begin, msg, resp, len, err,
+			   sizeof(err));
+	if (rc)
+		return lq_error(rc, "%s", err);
+	resp[strcspn(resp, "\n")] = '\0';
+	return LQ_OK;
+}
+
 static int policy_detach(const char *name)
 {
-	char pin[PATH_MAX], resp[128] = "", err[256];
+	char pin[PATH_MAX], resp[128] = "";
 	bool unpinned;
 	struct lq_dev d;
 	int rc;
@@ -303,11 +318,9 @@ static int policy_detach(const char *name)
 	if (!unpinned && errno != ENOENT)
 		return lq_error(lq_errno_code(errno), "%s: %s", pin, strerror(errno));
 	/* the link may be held elsewhere: the device lets go all the same */
-	rc = lq_dm_message(d.dm_name, d.begin, "policy detach", resp,
-			   sizeof(resp), err, sizeof(err));
+	rc = lq_policy_msg(&d, "policy detach", resp, sizeof(resp));
 	if (rc)
-		return lq_error(rc, "%s", err);
-	resp[strcspn(resp, "\n")] = '\0';
+		return rc;
 	if (unpinned || !strcmp(resp, "detached"))
 		printf("%s: BPF policy detached; the table's policy is back\n", d.name);
 	else
@@ -317,7 +330,7 @@ static int policy_detach(const char *name)
 
 static int policy_eject(const char *name)
 {
-	char resp[128] = "", err[256];
+	char resp[128] = "";
 	struct lq_dev d;
 	int rc;
 
@@ -326,11 +339,9 @@ static int policy_eject(const char *name)
 		return rc;
 	if (geteuid() != 0)
 		return lq_error(LQ_EPERM, "ejecting a BPF policy needs root (CAP_SYS_ADMIN)");
-	rc = lq_dm_message(d.dm_name, d.begin, "policy eject", resp,
-			   sizeof(resp), err, sizeof(err));
+	rc = lq_policy_msg(&d, "policy eject", resp, sizeof(resp));
 	if (rc)
-		return lq_error(rc, "%s", err);
-	resp[strcspn(resp, "\n")] = '\0';
+		return rc;
 	if (strcmp(resp, "ejected")) {
 		printf("%s: no BPF policy attached\n", d.name);
 		return LQ_OK;
