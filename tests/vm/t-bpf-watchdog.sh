@@ -120,7 +120,10 @@ ok "floor: depth 1 with 64 queued: ejected when the oldest waiter had waited $(m
 lc 0 policy detach lq
 dm_remove lq
 
-dm_create lq "0 $sz lunq $nb 0 4 qdepth:8 auto_min:1 model:fixed svc_us:3000000" || fail "create"
+# qdepth:2 from the start: commands wait whatever the moment of the attach
+# (at qdepth:8 fio's 8 all went at once, and waited only if fio sent more
+# before its runtime ended: a race with the 3 s service)
+dm_create lq "0 $sz lunq $nb 0 4 qdepth:2 auto_min:1 model:fixed svc_us:3000000" || fail "create"
 fio --name=st --filename=/dev/mapper/lq --direct=1 --ioengine=libaio --rw=randread \
 	--bs=4k --iodepth=8 --runtime=3 --time_based > /tmp/st.out 2>&1 &
 fp=$!
