@@ -28,7 +28,11 @@
 #                and 6.12 when its headers are installed; fails on any
 #                warning and prints them (scripts/sparse-kmod; make test
 #                runs it too, tests/unit/sparse.sh)
-#   make test-full  make test, then make test-debug (the long forms)
+#   make test-full  make test with LUNQ_FULL=1 (the matrix runs the groups
+#                basic, integrity, stats, throttle, trace and bpf, the
+#                arena among them; the debug run the fault group and a
+#                smoke set; KUnit from 6.1 and 6.12), then make test-debug
+#                (the long forms); about two hours on 2 cores
 #   make kmod-xflush  TEST ONLY: the crash test's negative control module
 #                (build/kmod-xflush/; make tools builds it)
 #   make test-debug  the fault group on the debug kernel (KASAN,
@@ -263,9 +267,12 @@ test: deps
 	$(MAKE) all
 	tests/run
 
-# the long forms CI leaves out: the fault group on the debug kernel at full
-# length (make test runs it in quick mode)
-test-full: test
+# what CI leaves out (tests/budget): the whole matrix, the debug run's
+# fault group, KUnit from 6.12 (LUNQ_FULL=1), then the fault group on the
+# debug kernel at full length (make test runs a set in quick mode)
+test-full: deps
+	$(MAKE) all
+	LUNQ_FULL=1 tests/run
 	$(MAKE) test-debug
 
 test-unit:

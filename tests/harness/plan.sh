@@ -30,11 +30,18 @@ debug_tests() {
 	done
 	kernel_tests "$g" "$n" "$less"
 }
-# debug_set: make test's run on the debug kernel, in quick mode: the fault
-# group but crash-disksort (688 s there in the fresh-check of 2026-12-01,
-# its replay checks 23 s a point: make test-debug runs it at full length),
-# and a smoke set of data paths (LUNQ_DEBUG_SMOKE)
-debug_set="@fault -crash-disksort ${LUNQ_DEBUG_SMOKE:-bench-verify ext4 fuzz-netlink}"
+# debug_set: make test's run on the debug kernel, in quick mode: the tests
+# whose lifetimes and locks KASAN, lockdep and kmemleak judge best -- a
+# policy swapped under IO, suspend/resume in a loop, a LUN reset, a device
+# removed with waiters, QUEUE FULL storms, malformed netlink -- then the
+# kmemleak scan.  LUNQ_FULL=1 (make test-full) runs the whole fault group
+# but crash-disksort (688 s on this kernel, make test-debug runs it) and a
+# smoke set of data paths (LUNQ_DEBUG_SMOKE)
+if [ "${LUNQ_FULL:-0}" = 1 ]; then
+	debug_set="@fault -crash-disksort ${LUNQ_DEBUG_SMOKE:-bench-verify ext4 fuzz-netlink}"
+else
+	debug_set="fault-policy-churn fault-suspend-loop fault-lun-reset fault-remove fault-qfull-storm fuzz-netlink"
+fi
 # kernel_tests "GROUPS" "NAMES" "SKIP": vmtests becomes the tests of
 # GROUPS and the tests NAMES, less the tests in SKIP
 kernel_tests() {
@@ -47,23 +54,28 @@ kernel_tests() {
 	vmtests=()
 	for t in "${all[@]}"; do [[ " $3 " == *" $t "* ]] || vmtests+=("$t"); done
 }
-# matrix_tests: vmtests becomes the tests run on the other kernels,
-# less LUNQ_MATRIX_SKIP: the scenarios that prove lunq's own models and
-# views against a computed oracle or a demo's figures (the arena's
-# bounded scenarios, the pool shared by auto devices, the window's view,
-# the policy demo) run on 6.1 alone: on the matrix they would cost the
-# icount lanes about 200 s of declared time a kernel, and what the
-# kernel does under them (QUEUE FULL, pools, struct_ops, the window's
-# figures) is proved there by t-pool, t-reaction, t-qfull-slow,
-# t-bpf-policy, t-arena-bpf, t-auto-ops and the stats group.  The arena
-# itself (t-arena: auto against the oracle in every scenario) runs on
-# 6.12 and RT too: issue 48 asks it of the three kernels.  t-noio-alloc
-# (the context of one allocation of lunq's, bpftrace's start most of its
-# time) runs on 6.1 alone too.
-# LUNQ_MATRIX_SKIP= runs them all.
-mgroups=${LUNQ_MATRIX_GROUPS-basic integrity stats throttle trace bpf}
+# matrix_tests: vmtests becomes the tests run on 6.12 and RT: what a
+# kernel's changes could break -- BPF policies (struct_ops from a module),
+# trace events and the tools that read them, the throttle at the lower
+# device (inflight, REQ_NOWAIT, the fast path, live changes, iostat's
+# integrals), QUEUE FULL's requeue, suspend, module unload, table errors,
+# zoned writes, genetlink (fuzz-netlink, privilege) -- and not lunq's own
+# logic again (controllers, models, the arena, crash replay, the views),
+# which 6.1 proves on every kernel-independent path.  LUNQ_FULL=1 (make
+# test-full) runs the groups basic integrity stats throttle trace bpf
+# there too, the arena (t-arena) among them; LUNQ_MATRIX_SKIP leaves out
+# the scenarios of lunq's own models even then (the arena's bounded
+# scenarios, the pool shared by auto devices, the window's view, the
+# policy demo, t-noio-alloc); LUNQ_MATRIX_SKIP= runs them all.
+if [ "${LUNQ_FULL:-0}" = 1 ]; then
+	mgroups=${LUNQ_MATRIX_GROUPS-basic integrity stats throttle trace bpf}
+	monly=${LUNQ_MATRIX_ONLY-fuzz-netlink}
+else
+	mgroups=${LUNQ_MATRIX_GROUPS-bpf trace}
+	monly=${LUNQ_MATRIX_ONLY-throttle integrity suspend nowait fast-path qfull-slow module-unload table-errors live-policy iostat zoned zoned-plug zoned-suspend fuzz-netlink privilege}
+fi
 matrix_tests() {
-	kernel_tests "$mgroups" "${LUNQ_MATRIX_ONLY:-fuzz-netlink}" \
+	kernel_tests "$mgroups" "$monly" \
 		"${LUNQ_MATRIX_SKIP-arena-bounds pool-share pol-view policy-demo noio-alloc}"
 }
 # newest_tests: vmtests becomes the tests run on the newest kernel

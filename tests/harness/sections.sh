@@ -92,7 +92,7 @@ plan_matrix() {
 	saved=("${vmtests[@]}")
 	"$top/scripts/kernels" | sed 1d > "$logs/kernels.txt"
 	[ -s "$logs/kernels.txt" ] || echo "# matrix: no other Debian kernel installed (scripts/kernels)"
-	section "VM tests on the other kernels: groups $mgroups + ${LUNQ_MATRIX_ONLY:-fuzz-netlink}, each in build/test/vm-<release>/" matrix-build
+	section "VM tests on the other kernels: groups $mgroups + $monly, each in build/test/vm-<release>/" matrix-build
 	while read -r meta rel; do
 		# KDIR= KERNEL= MODULES= of this kernel (Debian's or trixie-backports')
 		"$top/scripts/kpaths" "$rel" > "$logs/kpaths-$rel" ||
