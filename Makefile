@@ -128,10 +128,10 @@ build/tools/replaylog: tests/tools/replaylog.c tests/tools/logwrites.c tests/too
 	@mkdir -p $(@D)
 	$(CC) -Wall -Wextra -O2 -g -o $@ tests/tools/replaylog.c tests/tools/logwrites.c
 
-# TEST ONLY: dm-lunq.ko with the negative control of the crash-consistency
-# test (kmod/lunq_xflush.c: writes acknowledged before they reach the
-# device, so they cross the next flush), in build/kmod-xflush/<release>/;
-# never installed
+# TEST ONLY: dm-lunq-xflush.ko, the target lunq-xflush, the negative
+# control of the crash-consistency test (kmod/lunq_xflush.c: writes
+# acknowledged before they reach the device, so they cross the next
+# flush), in build/kmod-xflush/<release>/; never installed
 kmod-xflush: check-kdir
 	LUNQ_TEST_XFLUSH=y scripts/build-kmod $(DEB_KDIR) > /dev/null
 

@@ -12,46 +12,49 @@
 
 #include "lunq_compat.h"
 #include "lunq_io.h"
+#include "lunq_zplug_dev.h"
 #include "lunq_policy.h"
 #include "lunq_throttle_dev.h"
-#include "lunq_xflush.h"
 #include "lunq_trace.h"
+#include "lunq_window.h"
 
 #define DM_MSG_PREFIX "lunq"
 
 /*
- * The ceiling of zone_wait_ms: a suspend of a zoned device waits for the
- * writes the plug holds, so at most this long.
+ * Before the host sends, under @lock: auto in a pool cuts to its fair
+ * share as soon as a device of the pool was refused (lunq_pool.h).
  */
-#define LUNQ_ZONE_WAIT_MS_MAX	10000
-
-/* Read when a table is loaded. */
-static unsigned int zone_wait_ms = 1000;
-
-/* A value above the ceiling is taken as the ceiling, with a warning. */
-static int lunq_zone_wait_set(const char *val, const struct kernel_param *kp)
+static inline void lunq_io_pool_look(struct lunq_c *lc, u64 now)
 {
-	unsigned int ms;
-	int ret = kstrtouint(val, 0, &ms);
-
-	if (ret)
-		return ret;
-	if (ms > LUNQ_ZONE_WAIT_MS_MAX) {
-		DMWARN("zone_wait_ms: %u is above its ceiling, %u taken",
-		       ms, LUNQ_ZONE_WAIT_MS_MAX);
-		ms = LUNQ_ZONE_WAIT_MS_MAX;
-	}
-	WRITE_ONCE(*(unsigned int *)kp->arg, ms);
-	return 0;
+	if (unlikely(lc->lun.seat.is_auto) &&
+	    lunq_pool_news(lc->lun.pool, &lc->lun.seat))
+		lunq_win_pool_news(lc, now);
 }
 
-static const struct kernel_param_ops lunq_zone_wait_ops = {
-	.set = lunq_zone_wait_set,
-	.get = param_get_uint,
+/*
+ * Must @bio reach a zoned lower device in the order it arrived: a write
+ * (zone append included) or a zone management command (open, close,
+ * finish, reset)?
+ */
+static inline bool lunq_io_zone_ordered(const struct lunq_c *lc,
+					const struct bio *bio)
+{
+	return lc->zoned && (op_is_write(bio_op(bio)) ||
+			     op_is_zone_mgmt(bio_op(bio)));
+}
+
+/* What became of an IO offered to the LUN (lunq_io_lun_send()). */
+enum lunq_send {
+	LUNQ_SEND_OK,		/* accepted: the caller sends it below */
+	LUNQ_SEND_REFUSED,	/* QUEUE FULL: on the retry list, or
+				 * (nowait) its slot given back
+				 */
+	LUNQ_SEND_TRANSIT,	/* QUEUE FULL still on its way to the host
+				 * (qfull_lat_us): held, the host goes on
+				 * (but not past a zoned write: fenced)
+				 */
 };
-module_param_cb(zone_wait_ms, &lunq_zone_wait_ops, &zone_wait_ms, 0644);
-MODULE_PARM_DESC(zone_wait_ms,
-		 "how long a write to a zoned lower device that is not at its zone's write pointer waits for the writes before it, then goes below as it is (default 1000, at least 1, at most 10000)");
+
 
 /*
  * Point @bio at the lower device (zone management commands carry a
@@ -76,7 +79,7 @@ static void lunq_io_remap(struct lunq_c *lc, struct lunq_io *io,
  * The bio must not be touched afterwards: it may complete before
  * dm_submit_bio_remap() returns.
  */
-void lunq_io_send(struct lunq_c *lc, struct bio *bio)
+static void lunq_io_send(struct lunq_c *lc, struct bio *bio)
 {
 	struct lunq_io *io = lunq_io(bio);
 
@@ -92,8 +95,6 @@ void lunq_io_send(struct lunq_c *lc, struct bio *bio)
 	bio->bi_iter = io->iter;
 	bio->bi_status = BLK_STS_OK;
 	lunq_io_remap(lc, io, bio);
-	if (lunq_xflush_take(bio))	/* test-only build; else false */
-		return;
 	dm_submit_bio_remap(bio, NULL);
 }
 
@@ -104,7 +105,7 @@ void lunq_io_send(struct lunq_c *lc, struct bio *bio)
  * device, for dm core to send (DM_MAPIO_REMAPPED: the first send needs
  * none of lunq_io_send()'s restoring).  False: the locked path takes it.
  */
-bool lunq_io_fast_map(struct lunq_c *lc, struct lunq_io *io, struct bio *bio)
+static bool lunq_io_fast_map(struct lunq_c *lc, struct lunq_io *io, struct bio *bio)
 {
 	u64 now;
 
@@ -119,7 +120,7 @@ bool lunq_io_fast_map(struct lunq_c *lc, struct lunq_io *io, struct bio *bio)
 	return true;
 }
 
-/* A completion over bubble_ms: counted, traced, posted (lunq_io_done()). */
+/* A completion over bubble_ms: counted, traced, posted (lunq_io_record()). */
 static noinline void lunq_io_bubble(struct lunq_c *lc, u64 now,
 				    enum req_op op, blk_status_t error,
 				    u64 sector, u32 bytes, u64 wait_ns,
@@ -137,7 +138,8 @@ static noinline void lunq_io_bubble(struct lunq_c *lc, u64 now,
 }
 
 /*
- * lunq_io_done(), inline in the lock-free path's completion.  Every IO
+ * A completed IO's statistics, without a lock, inline in both
+ * completions (lunq_io_end(), lunq_io_fast_end()).  Every IO
  * passes here (doc/benchmarks.md): its figures stay in registers (no
  * structure on the stack, the bubble's event apart), and the trace
  * events convert @error only when on.  The rule for an empty flush is
@@ -172,7 +174,8 @@ static __always_inline void lunq_io_record(struct lunq_c *lc,
 	lunq_stats_done(&lc->st, op, sector, bytes, wait_ns, svc_ns);
 }
 
-int lunq_io_fast_end(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
+/* Completion of an IO lunq_io_fast_map() sent (end_io's answer). */
+static int lunq_io_fast_end(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
 		     blk_status_t error)
 {
 	u64 now = lunq_fast_clock();
@@ -184,8 +187,6 @@ int lunq_io_fast_end(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
 	put_cpu_ptr(lc->st.pc);
 	if (drained)
 		lunq_fast_drained(lc);
-	if (io->flush && !error)
-		lunq_xflush_flushed();	/* test-only build; else nothing */
 	lunq_io_record(lc, io, bio, now, error);
 	return DM_ENDIO_DONE;
 }
@@ -208,7 +209,12 @@ static void lunq_io_drive_set(struct lunq_io *io, u64 finish)
 	}
 }
 
-void lunq_io_drive_pick(struct lunq_c *lc, u64 now)
+/*
+ * Commands in the drive's queue (lun_order:sptf) whose head is free by
+ * @now start: their completion times are set, held ones released then.
+ * Under @lock.
+ */
+static void lunq_io_drive_pick(struct lunq_c *lc, u64 now)
 {
 	struct lunq_io *io;
 	u64 finish;
@@ -283,7 +289,8 @@ static void lunq_io_refused(struct lunq_c *lc, struct lunq_io *io, u64 now,
 	lunq_arm_timer(lc);
 }
 
-enum lunq_send lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
+/* Offer @io (holding a throttle slot) to the emulated LUN at @now. */
+static enum lunq_send lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
 				struct bio *bio, u64 now, bool nowait)
 {
 	if (lunq_lun_admit(&lc->lun, now)) {
@@ -336,7 +343,11 @@ enum lunq_send lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
 	return LUNQ_SEND_REFUSED;
 }
 
-void lunq_io_qfull_arrive(struct lunq_c *lc, u64 now)
+/*
+ * The QUEUE FULL answers in transit (lc->qf_transit) due by @now reach
+ * the host: reaction and retry list, as an immediate one.  Under @lock.
+ */
+static void lunq_io_qfull_arrive(struct lunq_c *lc, u64 now)
 {
 	struct lunq_io *io;
 
@@ -352,32 +363,6 @@ void lunq_io_qfull_arrive(struct lunq_c *lc, u64 now)
 		lunq_io_refused(lc, io, now, false, false);
 	}
 	lc->qf_next = io ? io->finish : 0;
-}
-
-/*
- * Complete the writes the plug failed (lc->zfail, taken under the lock)
- * with an I/O error, as the block layer fails a zoned write that is not
- * at its zone's write pointer, or one plugged when its zone is reset.
- * Never sent below: end_io does nothing for them.  A write refused by the
- * plug's bounds says so here, outside the lock, with the counts it found
- * (lunq_io_zplug_refuse()).
- */
-static void lunq_io_zplug_fail(struct lunq_c *lc, struct list_head *failed)
-{
-	struct lunq_waiter *w, *next;
-
-	list_for_each_entry_safe(w, next, failed, arrival) {
-		struct lunq_io *io = container_of(w, struct lunq_io, w);
-
-		if (io->flags & LUNQ_IO_ZREFUSED)
-			DMWARN_LIMIT("%s: write at sector %llu beyond its zone's write pointer failed: %u writes held in the zone (at most %u), %llu in the device (at most %u)",
-				     lc->dev->name,
-				     (unsigned long long)io->iter.bi_sector,
-				     w->zsectors, lc->zplug.zone_max, w->seq,
-				     lc->zplug.dev_max);
-		bio_io_error(lunq_io_bio(io));
-		cond_resched();
-	}
 }
 
 /*
@@ -407,7 +392,7 @@ void lunq_io_dispatch(struct work_struct *work)
 		lunq_io_qfull_arrive(lc, now);
 		lunq_io_drive_pick(lc, now);
 		if (unlikely(lc->zplug.nr_plugged))
-			lunq_io_zplug_expire(lc, now);
+			lunq_zplug_dev_expire(lc, now);
 		lunq_host_unblock(&lc->host, now);
 		lunq_policy_tick(lc, now);
 		lunq_io_pool_look(lc, now);
@@ -427,195 +412,12 @@ void lunq_io_dispatch(struct work_struct *work)
 		lunq_account(lc, now);
 		lunq_arm_timer(lc);
 		spin_unlock_irq(&lc->lock);
-		lunq_io_zplug_fail(lc, &failed);
+		lunq_zplug_dev_fail(lc, &failed);
 		if (bio_list_empty(&list))
 			break;
 		while ((bio = bio_list_pop(&list)))
 			lunq_io_send(lc, bio);
 		cond_resched();
-	}
-}
-
-int lunq_io_zplug_alloc(struct lunq_c *lc)
-{
-	sector_t zs = bdev_zone_sectors(lc->dev->bdev);
-	struct lunq_zone *zones;
-	u64 nr;
-
-	/* the block layer's zones are a power of two sectors */
-	if (!lc->zoned || !zs || !is_power_of_2(zs))
-		return 0;
-	nr = DIV_ROUND_UP_ULL(lc->ti->len, zs);
-	zones = kvcalloc(nr, sizeof(*zones), GFP_KERNEL);
-	if (!zones)
-		return -ENOMEM;
-	lunq_zplug_init(&lc->zplug, zones, nr, ilog2(zs),
-			clamp(READ_ONCE(zone_wait_ms), 1U,
-			      LUNQ_ZONE_WAIT_MS_MAX) * NSEC_PER_MSEC);
-	return 0;
-}
-
-#ifdef CONFIG_BLK_DEV_ZONED
-static int lunq_io_zplug_zone(struct blk_zone *zone, unsigned int idx,
-			      void *data)
-{
-	struct lunq_c *lc = data;
-	u64 z = (zone->start - lc->start) >> lc->zplug.shift;
-	u32 wp = zone->wp - zone->start;
-	unsigned long flags;
-
-	if (zone->type == BLK_ZONE_TYPE_CONVENTIONAL ||
-	    zone->cond == BLK_ZONE_COND_OFFLINE ||
-	    zone->cond == BLK_ZONE_COND_READONLY)
-		wp = LUNQ_ZWP_NONE;
-	else if (zone->cond == BLK_ZONE_COND_FULL)
-		wp = zone->len;	/* a full zone's wp is not defined */
-	spin_lock_irqsave(&lc->lock, flags);
-	lunq_zplug_set(&lc->zplug, z, wp);
-	spin_unlock_irqrestore(&lc->lock, flags);
-	return 0;
-}
-#endif
-
-void lunq_io_zplug_report(struct lunq_c *lc)
-{
-	struct lunq_zplug *zp = &lc->zplug;
-	int ret;
-	u32 z;
-
-	if (!zp->zones)
-		return;
-#ifdef CONFIG_BLK_DEV_ZONED
-	ret = blkdev_report_zones(lc->dev->bdev, lc->start, zp->nr,
-				  lunq_io_zplug_zone, lc);
-#else
-	ret = -EOPNOTSUPP;	/* no zoned device without it: not reached */
-#endif
-	if (ret == zp->nr)
-		return;
-	/* each zone's next write sets its pointer */
-	DMWARN("%s: zone report failed (%d): zones' write pointers not known",
-	       lc->dev->name, ret);
-	spin_lock_irq(&lc->lock);
-	for (z = 0; z < zp->nr; z++)
-		if (zp->zones[z].wp != LUNQ_ZWP_NONE)
-			zp->zones[z].wp = LUNQ_ZWP_UNKNOWN;
-	spin_unlock_irq(&lc->lock);
-}
-
-/*
- * A write beyond its zone's pointer when the zone or the device holds its
- * most: failed by the dispatcher, as the block layer fails a write that
- * is not at the pointer; the counts go with it for its warning.
- */
-static void lunq_io_zplug_refuse(struct lunq_c *lc, struct lunq_io *io,
-				 u64 off)
-{
-	io->flags |= LUNQ_IO_ZREFUSED;
-	io->w.zsectors = lunq_zplug_held(&lc->zplug, off);
-	io->w.seq = lc->zplug.nr_plugged;
-	list_add_tail(&io->w.arrival, &lc->zfail);
-	lunq_kick(lc);
-}
-
-bool lunq_io_zplug_map(struct lunq_c *lc, struct lunq_io *io,
-		       struct bio *bio, u64 now, bool *chain)
-{
-	u64 off = dm_target_offset(lc->ti, bio->bi_iter.bi_sector);
-	struct lunq_zplug *zp = &lc->zplug;
-	u32 failed = 0;
-
-	*chain = false;
-	switch (bio_op(bio)) {
-	case REQ_OP_WRITE:
-	case REQ_OP_WRITE_ZEROES:
-		if (!bio_sectors(bio))
-			return false;	/* an empty flush */
-		switch (lunq_zplug_write(zp, &io->w, off, bio_sectors(bio),
-					 now)) {
-		case LUNQ_ZP_PLUG:
-			lunq_arm_timer(lc);
-			return true;
-		case LUNQ_ZP_REFUSE:
-			lunq_io_zplug_refuse(lc, io, off);
-			return true;
-		case LUNQ_ZP_GO:
-			io->flags |= LUNQ_IO_ZTRACK;
-			break;
-		case LUNQ_ZP_PASS:
-			io->flags |= LUNQ_IO_ZSTRAY;
-			break;
-		}
-		break;
-	case REQ_OP_ZONE_APPEND:
-		lunq_zplug_append(zp, off, bio_sectors(bio));
-		break;
-	case REQ_OP_ZONE_RESET:
-		failed = lunq_zplug_reset(zp, off, &lc->zfail);
-		break;
-	case REQ_OP_ZONE_FINISH:
-		failed = lunq_zplug_finish(zp, off, &lc->zfail);
-		break;
-	case REQ_OP_ZONE_RESET_ALL:
-		failed = lunq_zplug_reset_all(zp, &lc->zfail);
-		break;
-	default:
-		return false;
-	}
-	if (unlikely(failed)) {
-		DMWARN_LIMIT("%s: zone %s at sector %llu: %u writes held beyond the write pointer failed",
-			     lc->dev->name,
-			     bio_op(bio) == REQ_OP_ZONE_FINISH ? "finish" :
-			     "reset",
-			     (unsigned long long)bio->bi_iter.bi_sector, failed);
-		lunq_kick(lc);
-	}
-	if (bio_op(bio) != REQ_OP_ZONE_RESET_ALL)
-		*chain = lunq_zplug_waiting(zp, off);
-	return false;
-}
-
-/* @pio leaves the plug for the queue, a barrier like every zoned write */
-static void lunq_io_zplug_queue(struct lunq_c *lc, struct lunq_waiter *w,
-				unsigned int flag, u64 now)
-{
-	struct lunq_io *pio = container_of(w, struct lunq_io, w);
-
-	pio->flags |= flag;
-	w->read = false;
-	lunq_host_wait(&lc->host, w, pio->iter.bi_sector, true, now);
-}
-
-void lunq_io_zplug_release(struct lunq_c *lc, struct lunq_io *io, u64 now)
-{
-	u64 off = dm_target_offset(lc->ti, io->iter.bi_sector);
-	struct lunq_waiter *w;
-
-	while ((w = lunq_zplug_release(&lc->zplug, off)))
-		lunq_io_zplug_queue(lc, w, LUNQ_IO_ZTRACK, now);
-}
-
-void lunq_io_zplug_done(struct lunq_c *lc, struct lunq_io *io,
-			blk_status_t error)
-{
-	if ((io->flags & LUNQ_IO_ZTRACK) ? error != BLK_STS_OK :
-					    error == BLK_STS_OK)
-		lunq_zplug_lost(&lc->zplug,
-				dm_target_offset(lc->ti, io->iter.bi_sector));
-}
-
-void lunq_io_zplug_expire(struct lunq_c *lc, u64 now)
-{
-	struct lunq_waiter *w;
-
-	while ((w = lunq_zplug_expired(&lc->zplug, now))) {
-		struct lunq_io *pio = container_of(w, struct lunq_io, w);
-
-		DMWARN_LIMIT("%s: write at sector %llu not at its zone's write pointer after %llu ms: sent below as it is",
-			     lc->dev->name,
-			     (unsigned long long)pio->iter.bi_sector,
-			     div_u64(lc->zplug.wait_ns, NSEC_PER_MSEC));
-		lunq_io_zplug_queue(lc, w, LUNQ_IO_ZSTRAY, now);
 	}
 }
 
@@ -626,7 +428,7 @@ void lunq_io_zplug_expire(struct lunq_c *lc, u64 now)
  * device: zones must be written in order, and a write must not pass the
  * command that moves its zone's write pointer.
  */
-bool lunq_io_is_barrier(struct lunq_c *lc, struct bio *bio)
+static bool lunq_io_is_barrier(struct lunq_c *lc, struct bio *bio)
 {
 	return op_is_flush(bio->bi_opf) || lunq_io_zone_ordered(lc, bio);
 }
@@ -657,7 +459,7 @@ static bool lunq_refused_below(struct bio *bio, blk_status_t error)
  * LUN has since reset (it is aborted, not completed late), or one refused
  * below.
  */
-bool lunq_io_hold(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
+static bool lunq_io_hold(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
 		  blk_status_t error)
 {
 	if (unlikely(READ_ONCE(io->finish) == LUNQ_FINISH_PENDING)) {
@@ -698,9 +500,143 @@ bool lunq_io_hold(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
 	return true;
 }
 
-/* Recorded without a lock; a bubble alarm when longer than bubble_ms. */
-void lunq_io_done(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
-		  u64 now, blk_status_t error)
+int lunq_io_map(struct lunq_c *lc, struct bio *bio)
 {
-	lunq_io_record(lc, io, bio, now, error);
+	struct lunq_io *io = lunq_io(bio);
+	u64 lba = bio_sectors(bio) ? bio->bi_iter.bi_sector : LUNQ_NO_LBA;
+	bool nowait = bio->bi_opf & REQ_NOWAIT;
+	enum lunq_send sent;
+	unsigned long flags;
+	bool kick, chain = false;
+	u64 now;
+
+	io->flags = 0;
+	/*
+	 * A zoned write never fails with EAGAIN here: its caller would send
+	 * it again later (io_uring, from a worker), behind the writes that
+	 * followed it.  It waits like any other, without REQ_NOWAIT, as
+	 * 6.12's zone write plugging does for the same reason.
+	 */
+	if (unlikely(nowait) && lunq_io_zone_ordered(lc, bio)) {
+		bio->bi_opf &= ~REQ_NOWAIT;
+		nowait = false;
+	}
+	/*
+	 * dm sets QUEUE_FLAG_NOWAIT from the target type alone; a lower
+	 * device without it (dm-flakey, dm-delay) would fail the bio with
+	 * BLK_STS_NOTSUPP, counted here as an error the caller then retries
+	 * unseen.  Refuse it as one that would wait: not sent, not counted.
+	 */
+	if (unlikely(nowait && !bdev_nowait(lc->dev->bdev))) {
+		bio_wouldblock_error(bio);
+		return DM_MAPIO_SUBMITTED;
+	}
+	io->flush = op_is_flush(bio->bi_opf) && !bio_sectors(bio);
+	io->iter = bio->bi_iter;
+	io->bi_flags = bio->bi_flags;
+	if (READ_ONCE(lc->host.thr.fast_lim) && lunq_io_fast_map(lc, io, bio))
+		return DM_MAPIO_REMAPPED;
+	io->w.lba = lba;
+	spin_lock_irqsave(&lc->lock, flags);
+	now = ktime_get_ns();
+	io->t_arrive = now;
+	/* the lock-free path's slots are all taken: this IO waits for them */
+	if (lc->host.thr.fast_lim)
+		lunq_fast_close(lc);
+	/* a zoned write beyond its zone's write pointer: plugged */
+	if (lc->zplug.zones && lunq_zplug_dev_map(lc, io, bio, now, &chain)) {
+		spin_unlock_irqrestore(&lc->lock, flags);
+		return DM_MAPIO_SUBMITTED;
+	}
+	lunq_io_pool_look(lc, now);
+	if (!chain && lunq_host_try_send(&lc->host, lba)) {
+		sent = lunq_io_lun_send(lc, io, bio, now, nowait);
+		lunq_account(lc, now);
+		spin_unlock_irqrestore(&lc->lock, flags);
+		if (sent == LUNQ_SEND_OK)
+			lunq_io_send(lc, bio);
+		else if (nowait)
+			bio_wouldblock_error(bio);
+		return DM_MAPIO_SUBMITTED;
+	}
+	if (nowait) {
+		spin_unlock_irqrestore(&lc->lock, flags);
+		bio_wouldblock_error(bio);
+		return DM_MAPIO_SUBMITTED;
+	}
+	/* a noflush suspend is under way: hand new waiters back to dm */
+	if (lc->pushback && dm_noflush_suspending(lc->ti)) {
+		spin_unlock_irqrestore(&lc->lock, flags);
+		lunq_stats_inc(&lc->st, LUNQ_ST_REQUEUED);
+		return DM_MAPIO_REQUEUE;
+	}
+	io->w.read = bio_data_dir(bio) == READ;
+	lunq_host_wait(&lc->host, &io->w, lba, lunq_io_is_barrier(lc, bio),
+		       now);
+	if (chain)	/* the plugged writes it made sequential: behind it */
+		lunq_zplug_dev_release(lc, io, now);
+	trace_lunq_wait(&lc->evq, bio->bi_iter.bi_sector, bio->bi_iter.bi_size,
+			bio_op(bio));
+	lunq_account(lc, now);
+	kick = lunq_host_needs_kick(&lc->host);
+	spin_unlock_irqrestore(&lc->lock, flags);
+	if (kick)
+		lunq_kick(lc);
+	return DM_MAPIO_SUBMITTED;
+}
+
+/*
+ * Completion.  First pass, from the lower device: a completion the model
+ * says is early is held (DM_ENDIO_INCOMPLETE, lunq_io_hold()) and comes
+ * back here at ->finish.  Then the command leaves the LUN: it
+ * frees its slots, the reaction sees a good completion; a command that a
+ * LUN reset aborted goes to the retry list instead and is sent again.
+ */
+int lunq_io_end(struct lunq_c *lc, struct bio *bio, blk_status_t *error)
+{
+	struct lunq_io *io = lunq_io(bio);
+	unsigned long flags;
+	bool kick;
+	u64 now;
+
+	if (!(io->flags & LUNQ_IO_SENT))
+		return DM_ENDIO_DONE;	/* refused (NOWAIT) or pushed back */
+	if (io->flags & LUNQ_IO_FAST)
+		return lunq_io_fast_end(lc, io, bio, *error);
+	if (io->flags & LUNQ_IO_HELD) {
+		io->flags &= ~LUNQ_IO_HELD;
+		*error = io->status;
+	} else if (lunq_io_hold(lc, io, bio, *error)) {
+		return DM_ENDIO_INCOMPLETE;
+	}
+
+	spin_lock_irqsave(&lc->lock, flags);
+	/* under the lock: the reaction's times must never go backwards */
+	now = ktime_get_ns();
+	lunq_lun_release(&lc->lun);
+	if (io->flags & (LUNQ_IO_ZTRACK | LUNQ_IO_ZSTRAY))
+		lunq_zplug_dev_done(lc, io, *error);
+	/*
+	 * Aborted by a LUN reset: the host retries it.  A command is aborted
+	 * at most once, so a reset storm (resets coming faster than the
+	 * device completes) cannot keep the same IO from ever finishing.
+	 */
+	if (unlikely(io->gen != lc->lun.gen && !(io->flags & LUNQ_IO_ABORTED))) {
+		io->flags = LUNQ_IO_RETRY | LUNQ_IO_ABORTED;
+		lc->aborted++;
+		lunq_host_requeue(&lc->host, &io->w, io->w.lba, now, 0);
+		lunq_account(lc, now);
+		lunq_arm_timer(lc);
+		spin_unlock_irqrestore(&lc->lock, flags);
+		return DM_ENDIO_INCOMPLETE;
+	}
+	kick = lunq_host_done(&lc->host);
+	lunq_account(lc, now);
+	if (!*error)
+		kick |= lunq_policy_good(lc, now);
+	spin_unlock_irqrestore(&lc->lock, flags);
+	lunq_io_record(lc, io, bio, now, *error);
+	if (kick)
+		lunq_kick(lc);
+	return DM_ENDIO_DONE;
 }

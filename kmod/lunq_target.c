@@ -23,6 +23,7 @@
 #include "lunq_compat.h"
 #include "lunq_core.h"
 #include "lunq_io.h"
+#include "lunq_zplug_dev.h"
 #include "lunq_policy.h"
 #include "lunq_throttle_dev.h"
 #include "lunq_window.h"
@@ -31,7 +32,6 @@
 #include "lunq_sysfs.h"
 #include "lunq_netlink.h"
 #include "lunq_loop.h"
-#include "lunq_xflush.h"
 #include "lunq_trace.h"
 
 #define DM_MSG_PREFIX "lunq"
@@ -169,7 +169,7 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	}
 
 	lc->spare = lunq_dev_alloc();
-	if (!lc->spare || lunq_stats_alloc(&lc->st) || lunq_io_zplug_alloc(lc) ||
+	if (!lc->spare || lunq_stats_alloc(&lc->st) || lunq_zplug_dev_alloc(lc) ||
 	    lunq_win_alloc(lc, lunq_win_needed(&lc->keys))) {
 		ti->error = "Cannot allocate counters and histograms";
 		ret = -ENOMEM;
@@ -202,156 +202,15 @@ bad:
 	return ret;
 }
 
-static inline struct bio *lunq_bio(struct lunq_waiter *w)
-{
-	return lunq_io_bio(container_of(w, struct lunq_io, w));
-}
-
 static int lunq_map(struct dm_target *ti, struct bio *bio)
 {
-	struct lunq_c *lc = ti->private;
-	struct lunq_io *io = lunq_io(bio);
-	u64 lba = bio_sectors(bio) ? bio->bi_iter.bi_sector : LUNQ_NO_LBA;
-	bool nowait = bio->bi_opf & REQ_NOWAIT;
-	enum lunq_send sent;
-	unsigned long flags;
-	bool kick, chain = false;
-	u64 now;
-
-	io->flags = 0;
-	/*
-	 * A zoned write never fails with EAGAIN here: its caller would send
-	 * it again later (io_uring, from a worker), behind the writes that
-	 * followed it.  It waits like any other, without REQ_NOWAIT, as
-	 * 6.12's zone write plugging does for the same reason.
-	 */
-	if (unlikely(nowait) && lunq_io_zone_ordered(lc, bio)) {
-		bio->bi_opf &= ~REQ_NOWAIT;
-		nowait = false;
-	}
-	/*
-	 * dm sets QUEUE_FLAG_NOWAIT from the target type alone; a lower
-	 * device without it (dm-flakey, dm-delay) would fail the bio with
-	 * BLK_STS_NOTSUPP, counted here as an error the caller then retries
-	 * unseen.  Refuse it as one that would wait: not sent, not counted.
-	 */
-	if (unlikely(nowait && !bdev_nowait(lc->dev->bdev))) {
-		bio_wouldblock_error(bio);
-		return DM_MAPIO_SUBMITTED;
-	}
-	io->flush = op_is_flush(bio->bi_opf) && !bio_sectors(bio);
-	io->iter = bio->bi_iter;
-	io->bi_flags = bio->bi_flags;
-	if (READ_ONCE(lc->host.thr.fast_lim) && lunq_io_fast_map(lc, io, bio))
-		return lunq_xflush_take(bio) ? DM_MAPIO_SUBMITTED :
-					       DM_MAPIO_REMAPPED;
-	io->w.lba = lba;
-	spin_lock_irqsave(&lc->lock, flags);
-	now = ktime_get_ns();
-	io->t_arrive = now;
-	/* the lock-free path's slots are all taken: this IO waits for them */
-	if (lc->host.thr.fast_lim)
-		lunq_fast_close(lc);
-	/* a zoned write beyond its zone's write pointer: plugged */
-	if (lc->zplug.zones && lunq_io_zplug_map(lc, io, bio, now, &chain)) {
-		spin_unlock_irqrestore(&lc->lock, flags);
-		return DM_MAPIO_SUBMITTED;
-	}
-	lunq_io_pool_look(lc, now);
-	if (!chain && lunq_host_try_send(&lc->host, lba)) {
-		sent = lunq_io_lun_send(lc, io, bio, now, nowait);
-		lunq_account(lc, now);
-		spin_unlock_irqrestore(&lc->lock, flags);
-		if (sent == LUNQ_SEND_OK)
-			lunq_io_send(lc, bio);
-		else if (nowait)
-			bio_wouldblock_error(bio);
-		return DM_MAPIO_SUBMITTED;
-	}
-	if (nowait) {
-		spin_unlock_irqrestore(&lc->lock, flags);
-		bio_wouldblock_error(bio);
-		return DM_MAPIO_SUBMITTED;
-	}
-	/* a noflush suspend is under way: hand new waiters back to dm */
-	if (lc->pushback && dm_noflush_suspending(ti)) {
-		spin_unlock_irqrestore(&lc->lock, flags);
-		lunq_stats_inc(&lc->st, LUNQ_ST_REQUEUED);
-		return DM_MAPIO_REQUEUE;
-	}
-	io->w.read = bio_data_dir(bio) == READ;
-	lunq_host_wait(&lc->host, &io->w, lba, lunq_io_is_barrier(lc, bio),
-		       now);
-	if (chain)	/* the plugged writes it made sequential: behind it */
-		lunq_io_zplug_release(lc, io, now);
-	trace_lunq_wait(&lc->evq, bio->bi_iter.bi_sector, bio->bi_iter.bi_size,
-			bio_op(bio));
-	lunq_account(lc, now);
-	kick = lunq_host_needs_kick(&lc->host);
-	spin_unlock_irqrestore(&lc->lock, flags);
-	if (kick)
-		lunq_kick(lc);
-	return DM_MAPIO_SUBMITTED;
+	return lunq_io_map(ti->private, bio);
 }
 
-/*
- * Completion.  First pass, from the lower device: a completion the model
- * says is early is held (DM_ENDIO_INCOMPLETE, lunq_io_hold()) and comes
- * back here at ->finish.  Then the command leaves the LUN: it
- * frees its slots, the reaction sees a good completion; a command that a
- * LUN reset aborted goes to the retry list instead and is sent again.
- */
 static int lunq_end_io(struct dm_target *ti, struct bio *bio,
 		       blk_status_t *error)
 {
-	struct lunq_c *lc = ti->private;
-	struct lunq_io *io = lunq_io(bio);
-	unsigned long flags;
-	bool kick;
-	u64 now;
-
-	if (!(io->flags & LUNQ_IO_SENT))
-		return DM_ENDIO_DONE;	/* refused (NOWAIT) or pushed back */
-	if (io->flags & LUNQ_IO_FAST)
-		return lunq_io_fast_end(lc, io, bio, *error);
-	if (io->flags & LUNQ_IO_HELD) {
-		io->flags &= ~LUNQ_IO_HELD;
-		*error = io->status;
-	} else if (lunq_io_hold(lc, io, bio, *error)) {
-		return DM_ENDIO_INCOMPLETE;
-	}
-
-	spin_lock_irqsave(&lc->lock, flags);
-	/* under the lock: the reaction's times must never go backwards */
-	now = ktime_get_ns();
-	lunq_lun_release(&lc->lun);
-	if (io->flags & (LUNQ_IO_ZTRACK | LUNQ_IO_ZSTRAY))
-		lunq_io_zplug_done(lc, io, *error);
-	/*
-	 * Aborted by a LUN reset: the host retries it.  A command is aborted
-	 * at most once, so a reset storm (resets coming faster than the
-	 * device completes) cannot keep the same IO from ever finishing.
-	 */
-	if (unlikely(io->gen != lc->lun.gen && !(io->flags & LUNQ_IO_ABORTED))) {
-		io->flags = LUNQ_IO_RETRY | LUNQ_IO_ABORTED;
-		lc->aborted++;
-		lunq_host_requeue(&lc->host, &io->w, io->w.lba, now, 0);
-		lunq_account(lc, now);
-		lunq_arm_timer(lc);
-		spin_unlock_irqrestore(&lc->lock, flags);
-		return DM_ENDIO_INCOMPLETE;
-	}
-	kick = lunq_host_done(&lc->host);
-	lunq_account(lc, now);
-	if (!*error)
-		kick |= lunq_policy_good(lc, now);
-	spin_unlock_irqrestore(&lc->lock, flags);
-	if (io->flush && !*error)
-		lunq_xflush_flushed();	/* test-only build; else nothing */
-	lunq_io_done(lc, io, bio, now, *error);
-	if (kick)
-		lunq_kick(lc);
-	return DM_ENDIO_DONE;
+	return lunq_io_end(ti->private, bio, error);
 }
 
 /*
@@ -379,10 +238,9 @@ static void lunq_presuspend(struct dm_target *ti)
 	spin_lock_irq(&lc->lock);
 	lc->pushback = dm_noflush_suspending(ti) && !lc->zoned;
 	while (lc->pushback && (w = lunq_host_pop_any(&lc->host)))
-		bio_list_add(&list, lunq_bio(w));
+		bio_list_add(&list, lunq_waiter_bio(w));
 	lunq_account(lc, ktime_get_ns());
 	spin_unlock_irq(&lc->lock);
-	lunq_xflush_drain();	/* test-only build; else nothing */
 
 	while ((bio = bio_list_pop(&list))) {
 		lunq_stats_inc(&lc->st, LUNQ_ST_REQUEUED);
@@ -404,7 +262,7 @@ static void lunq_postsuspend(struct dm_target *ti)
 /* Nothing is in flight: the lower device's write pointers are exact. */
 static int lunq_preresume(struct dm_target *ti)
 {
-	lunq_io_zplug_report(ti->private);
+	lunq_zplug_dev_report(ti->private);
 	return 0;
 }
 
@@ -630,7 +488,6 @@ static int __init dm_lunq_init(void)
 	ret = lunq_core_init();
 	if (ret)
 		return ret;
-	lunq_xflush_init();
 	lunq_sysfs_init();
 	ret = lunq_dev_init(lunq_dev_groups);
 	if (ret)
@@ -659,7 +516,6 @@ static void __exit dm_lunq_exit(void)
 {
 	dm_unregister_target(&lunq_target);
 	lunq_bpf_exit();
-	lunq_xflush_drain();
 	lunq_nl_exit();
 	lunq_dev_exit();
 	lunq_core_exit();

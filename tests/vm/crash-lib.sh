@@ -46,7 +46,8 @@ cr_setup() {
 	mkdir -p /mnt/crash /mnt/replay
 }
 
-# cr_top NAME TABLE_TARGET...: the device under test on top of the log,
+# cr_top NAME TABLE_TARGET...: the device under test on top of the log
+# (or of a device CR_MID between them, removed before the log),
 # e.g. cr_top cr "lunq /dev/mapper/cw 0 2 qdepth:2 sched:disksort"
 cr_top() {
 	dm_create "$1" "0 $CR_SZ $2" || fail "create $1: $2"
@@ -112,6 +113,7 @@ cr_check() {
 	_label=$1 _t0=$(date +%s)
 	# removing the log-writes target waits until every entry is logged
 	dm_remove "$CR_TOP" || fail "remove $CR_TOP"
+	[ -z "${CR_MID:-}" ] || dm_remove "$CR_MID" || fail "remove $CR_MID"
 	dm_remove cw || fail "remove log-writes"
 	replaylog info "$CR_LOG" > /tmp/cr.info || fail "replaylog info"
 	replaylog list "$CR_LOG" > /tmp/cr.list || fail "replaylog list"

@@ -17,12 +17,11 @@
 #    intact, the lower device wrote each sector once and the zone is
 #    full.  The time under the device lock is measured with the
 #    function_graph tracer (Debian's kernels have no irqsoff tracer):
-#    tracing_thresh 1 ms keeps every call of lunq_map, lunq_end_io and
-#    the plug's functions that run under the lock (lunq_io_zplug_map,
-#    _release, _expire) longer than 1 ms, and the longest is printed
-#    (before the bounds, one lunq_map released the whole chain:
-#    quadratic); a wall time is not asserted, KUnit's lunq_zplug counts
-#    the tree's steps exactly.
+#    tracing_thresh 1 ms keeps every call of lunq_io_map, lunq_io_end and
+#    the plug's functions that run under the lock (lunq_zplug_dev_map,
+#    _release, _expire) longer than 1 ms, and the longest is printed; a
+#    wall time is not asserted, KUnit's lunq_zplug counts the tree's steps
+#    exactly.
 # The held writes must not reach zone_wait_ms (10 s) before they are
 # released: the submission of the reverse writes must end well before
 # that (about 8 s for 65,536 on a loaded host's TCG, 11 s on RT), so
@@ -64,7 +63,7 @@ ok "held write failed by the zone reset, the application's writes at 0 and 8 wen
 n=${LUNQ_ZPLUG_N:-$(scaled 65536)}
 tr=/sys/kernel/tracing
 [ -d $tr/events ] || mount -t tracefs tracefs $tr 2>/dev/null
-fns="lunq_map lunq_end_io lunq_io_zplug_map lunq_io_zplug_release lunq_io_zplug_expire"
+fns="lunq_io_map lunq_io_end lunq_zplug_dev_map lunq_zplug_dev_release lunq_zplug_dev_expire"
 traced=0
 if grep -q function_graph $tr/available_tracers 2>/dev/null; then
 	echo 0 > $tr/tracing_on
