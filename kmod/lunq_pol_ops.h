@@ -91,7 +91,7 @@ struct lunq_pol_window {
 	u64 svc_sum_ns;
 	u64 wait_ns;
 	u64 qfull;
-	/* appended by wave 4 */
+	/* the view only grows at its end: older programs keep their offsets */
 	u64 svc_min_ns;
 	u64 svc_p50_ns;
 	u64 inflight_x1000;

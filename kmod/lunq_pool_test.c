@@ -96,8 +96,8 @@ static void lunq_pool_fair_shares(struct kunit *test)
 /*
  * Runs of refusals: one that starts within a hold of the last one's end
  * counts; from the eighth in a row the hold doubles, up to 1 s only (the
- * others that leave must find their slots taken back within a second,
- * issue 48); a pause of more than a hold starts over at 0.5 s.
+ * others that leave must find their slots taken back within a second);
+ * a pause of more than a hold starts over at 0.5 s.
  */
 static void lunq_pool_acap_runs(struct kunit *test)
 {

@@ -12,7 +12,7 @@
  * Each zone's write pointer is the one lunq tracks: where the writes it
  * has let go in order end (the lower device's, read at every resume,
  * moved by every write, zone append, reset and finish lunq lets go; a
- * write lunq sends below in the order it lets them go, issue 35).
+ * write lunq sends below in the order it lets them go).
  *  - a write at the write pointer goes, and moves it;
  *  - a write beyond it is plugged: it waits, off every queue, until the
  *    writes before it have arrived (each that goes releases the plugged
