@@ -18,7 +18,7 @@
 #define LUNQCTL_AUTOTUNE_H
 
 #include <stdio.h>
-#include "lunqctl.h"
+#include "dev.h"
 #include "ident.h"
 #include "kv.h"		/* lq_policy_parse() */
 #include "lunq_args.h"

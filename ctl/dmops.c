@@ -87,7 +87,7 @@
 #include <linux/fs.h>
 #include <libdevmapper.h>
 
-#include "lunqctl.h"
+#include "exit.h"
 #include "lunq_args.h"
 #include "dmops.h"
 

@@ -14,7 +14,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lunqctl.h"
+#include "exit.h"
 #include "options.h"
 #include "util.h"	/* liblunq: lq_prog, lq_die */
 

@@ -30,7 +30,7 @@
 #define LUNQCTL_SWEEP_H
 
 #include <stdio.h>
-#include "lunqctl.h"
+#include "lq.h"		/* liblunq: types */
 #include "ident.h"
 
 /* The definition printed with every knee (table, JSON, SVG, man page). */
