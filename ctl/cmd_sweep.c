@@ -443,7 +443,7 @@ static int run_point(struct ctx *x, struct lq_point *p, double *iops)
 	char *argv[BENCH_ARGS + 16], rate[32], words[64], err[256], eta[48];
 	char qd[16];
 	struct lq_run r;
-	struct lq_bench_res res;
+	struct lq_result res;
 	const char *kv;
 	u64 q0 = 0, t0 = 0, q1 = 0, t1 = 0;
 	bool have0, have1;
@@ -502,7 +502,7 @@ static int run_point(struct ctx *x, struct lq_point *p, double *iops)
 		free(r.out);
 		return LQ_EFAIL;
 	}
-	kv = lq_bench_find_kv(r.out);
+	kv = lq_result_find(r.out);
 	/* lunqbench exits 3 (verify) or 4 (IO errors) after a full run: the
 	 * point stands, its errors are in the table
 	 */
@@ -524,7 +524,7 @@ static int run_point(struct ctx *x, struct lq_point *p, double *iops)
 		free(r.out);
 		return rc;
 	}
-	if (!kv || lq_bench_parse(kv, &res, err, sizeof(err))) {
+	if (!kv || lq_result_parse(kv, &res, err, sizeof(err))) {
 		if (!o->quiet && !o->verbose)
 			fputs(" failed\n", stderr);
 		show_tail(r.out, 20);

@@ -11,163 +11,6 @@
 #include "svg.h"
 #include "units.h"
 
-/* ---- lunqbench --kv ----------------------------------------------------- */
-
-const char *lq_bench_find_kv(const char *out)
-{
-	const char *p = out, *last = NULL;
-
-	while (p && *p) {
-		if (!strncmp(p, "ios=", 4))
-			last = p;
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return last;
-}
-
-enum kv_type { KV_U64, KV_DBL, KV_BOOL, KV_LOOP, KV_U32 };
-
-struct kv_field {
-	const char *key;
-	enum kv_type type;
-	size_t off;
-	bool required;
-};
-
-#define F(k, t, req) { #k, t, offsetof(struct lq_bench_res, k), req }
-static const struct kv_field kv_fields[] = {
-	F(ios, KV_U64, true),
-	F(reads, KV_U64, false),
-	F(writes, KV_U64, false),
-	F(errors, KV_U64, true),
-	F(verify_errors, KV_U64, false),
-	F(elapsed_s, KV_DBL, true),
-	F(iops, KV_DBL, true),
-	F(mbps, KV_DBL, true),
-	F(resp_p50_ns, KV_U64, true),
-	F(resp_p90_ns, KV_U64, false),
-	F(resp_p99_ns, KV_U64, true),
-	F(resp_p999_ns, KV_U64, true),
-	F(resp_max_ns, KV_U64, true),
-	F(svc_p50_ns, KV_U64, false),
-	F(svc_p99_ns, KV_U64, false),
-	F(lag_p99_ns, KV_U64, false),
-	F(saturated, KV_BOOL, false),
-	{ "loop", KV_LOOP, offsetof(struct lq_bench_res, open), true },
-	F(qd, KV_U32, false),
-};
-#undef F
-
-static int kv_value(const struct kv_field *f, const char *v, size_t vlen,
-		    struct lq_bench_res *r)
-{
-	char buf[64], *end;
-	void *dst = (char *)r + f->off;
-
-	if (!vlen || vlen >= sizeof(buf))
-		return -1;
-	memcpy(buf, v, vlen);
-	buf[vlen] = '\0';
-	errno = 0;
-	switch (f->type) {
-	case KV_U64:
-	case KV_U32: {
-		unsigned long long x;
-
-		if (buf[0] < '0' || buf[0] > '9')
-			return -1;
-		x = strtoull(buf, &end, 10);
-		if (errno || *end)
-			return -1;
-		if (f->type == KV_U32) {
-			if (x > 0xffffffffULL)
-				return -1;
-			*(u32 *)dst = (u32)x;
-		} else {
-			*(u64 *)dst = x;
-		}
-		return 0;
-	}
-	case KV_DBL: {
-		double x;
-
-		if ((buf[0] < '0' || buf[0] > '9') && buf[0] != '.')
-			return -1;
-		x = strtod(buf, &end);
-		if (errno || *end || !(x >= 0) || x > 1e18)
-			return -1;
-		*(double *)dst = x;
-		return 0;
-	}
-	case KV_BOOL:
-		if (!strcmp(buf, "0") || !strcmp(buf, "1")) {
-			*(bool *)dst = buf[0] == '1';
-			return 0;
-		}
-		return -1;
-	case KV_LOOP:
-		if (!strcmp(buf, "open") || !strcmp(buf, "closed")) {
-			*(bool *)dst = !strcmp(buf, "open");
-			return 0;
-		}
-		return -1;
-	}
-	return -1;
-}
-
-int lq_bench_parse(const char *line, struct lq_bench_res *r, char *err,
-		   size_t errlen)
-{
-	const size_t nf = sizeof(kv_fields) / sizeof(kv_fields[0]);
-	bool seen[sizeof(kv_fields) / sizeof(kv_fields[0])] = { false };
-	const char *p = line;
-	size_t i;
-
-	memset(r, 0, sizeof(*r));
-	for (;;) {
-		const char *w, *eq;
-		size_t wl;
-
-		while (*p == ' ' || *p == '\t' || *p == '\r')
-			p++;
-		if (!*p || *p == '\n')
-			break;
-		w = p;
-		while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
-			p++;
-		wl = (size_t)(p - w);
-		eq = memchr(w, '=', wl);
-		if (!eq || eq == w) {
-			snprintf(err, errlen, "lunqbench summary: '%.*s' is not key=value",
-				 (int)(wl > 40 ? 40 : wl), w);
-			return -1;
-		}
-		for (i = 0; i < nf; i++) {
-			const struct kv_field *f = &kv_fields[i];
-
-			if (strlen(f->key) != (size_t)(eq - w) ||
-			    strncmp(f->key, w, (size_t)(eq - w)))
-				continue;
-			if (kv_value(f, eq + 1, (size_t)(w + wl - eq - 1), r)) {
-				snprintf(err, errlen, "lunqbench summary: bad value in '%.*s'",
-					 (int)(wl > 60 ? 60 : wl), w);
-				return -1;
-			}
-			seen[i] = true;
-			break;
-		}
-	}
-	for (i = 0; i < nf; i++)
-		if (kv_fields[i].required && !seen[i]) {
-			snprintf(err, errlen, "lunqbench summary: no %s= word",
-				 kv_fields[i].key);
-			return -1;
-		}
-	return 0;
-}
-
 /* ---- arguments ---------------------------------------------------------- */
 
 int lq_parse_uint_list(const char *s, u32 lo, u32 hi, u32 *v, int max,
@@ -601,13 +444,11 @@ void lq_sweep_csv(FILE *f, const struct lq_sweep *s)
 {
 	int i;
 
-	fputs("device,sched,qdepth,loop,rate_pct,target_iops,probe,ios,reads,"
-	      "writes,errors,verify_errors,elapsed_s,iops,mbps,resp_p50_ns,"
-	      "resp_p90_ns,resp_p99_ns,resp_p999_ns,resp_max_ns,svc_p50_ns,"
-	      "svc_p99_ns,lag_p99_ns,saturated,qd,qfull,qfull_s,power,curve,knee\n", f);
+	fputs("device,sched,qdepth,loop,rate_pct,target_iops,probe,", f);
+	lq_result_csv_head(f);
+	fputs(",qfull,qfull_s,power,curve,knee\n", f);
 	for (i = 0; i < s->n; i++) {
 		const struct lq_point *p = &s->pts[i];
-		const struct lq_bench_res *r = &p->r;
 
 		csv_str(f, s->device);
 		fputc(',', f);
@@ -619,24 +460,11 @@ void lq_sweep_csv(FILE *f, const struct lq_sweep *s)
 			fputc(',', f);
 		fprintf(f, ",%d,", p->probe);
 		if (!p->ran) {
-			fputs(",,,,,,,,,,,,,,,,,,,,", f);
+			lq_result_csv(f, NULL);
+			fputs(",,,", f);
 		} else {
-			fprintf(f, "%llu,%llu,%llu,%llu,%llu,%.3f,%.3f,%.3f,"
-				"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%d,%u,",
-				(unsigned long long)r->ios,
-				(unsigned long long)r->reads,
-				(unsigned long long)r->writes,
-				(unsigned long long)r->errors,
-				(unsigned long long)r->verify_errors, r->elapsed_s,
-				r->iops, r->mbps,
-				(unsigned long long)r->resp_p50_ns,
-				(unsigned long long)r->resp_p90_ns,
-				(unsigned long long)r->resp_p99_ns,
-				(unsigned long long)r->resp_p999_ns,
-				(unsigned long long)r->resp_max_ns,
-				(unsigned long long)r->svc_p50_ns,
-				(unsigned long long)r->svc_p99_ns,
-				(unsigned long long)r->lag_p99_ns, r->saturated, r->qd);
+			lq_result_csv(f, &p->r);
+			fputc(',', f);
 			if (p->qfull_s >= 0)
 				fprintf(f, "%llu,%.3f", (unsigned long long)p->qfull,
 					p->qfull_s);
@@ -673,8 +501,6 @@ static void json_str(FILE *f, const char *s)
 
 static void json_point(FILE *f, const struct lq_sweep *s, const struct lq_point *p)
 {
-	const struct lq_bench_res *r = &p->r;
-
 	fputs("{\"sched\":", f);
 	json_str(f, p->sched);
 	fprintf(f, ",\"qdepth\":%u,\"loop\":\"%s\",", p->qdepth,
@@ -687,25 +513,9 @@ static void json_point(FILE *f, const struct lq_sweep *s, const struct lq_point 
 	fprintf(f, "\"probe\":%s,\"measured\":%s", p->probe ? "true" : "false",
 		p->ran ? "true" : "false");
 	if (p->ran) {
-		fprintf(f, ",\"ios\":%llu,\"reads\":%llu,\"writes\":%llu,"
-			"\"errors\":%llu,\"verify_errors\":%llu,\"elapsed_s\":%.3f,"
-			"\"iops\":%.3f,\"mbps\":%.3f,\"resp_p50_ns\":%llu,"
-			"\"resp_p90_ns\":%llu,\"resp_p99_ns\":%llu,"
-			"\"resp_p999_ns\":%llu,\"resp_max_ns\":%llu,"
-			"\"svc_p50_ns\":%llu,\"svc_p99_ns\":%llu,\"lag_p99_ns\":%llu,"
-			"\"saturated\":%s,\"qd\":%u,",
-			(unsigned long long)r->ios, (unsigned long long)r->reads,
-			(unsigned long long)r->writes, (unsigned long long)r->errors,
-			(unsigned long long)r->verify_errors, r->elapsed_s, r->iops,
-			r->mbps, (unsigned long long)r->resp_p50_ns,
-			(unsigned long long)r->resp_p90_ns,
-			(unsigned long long)r->resp_p99_ns,
-			(unsigned long long)r->resp_p999_ns,
-			(unsigned long long)r->resp_max_ns,
-			(unsigned long long)r->svc_p50_ns,
-			(unsigned long long)r->svc_p99_ns,
-			(unsigned long long)r->lag_p99_ns,
-			r->saturated ? "true" : "false", r->qd);
+		fputc(',', f);
+		lq_result_json(f, &p->r);
+		fputc(',', f);
 		if (p->qfull_s >= 0)
 			fprintf(f, "\"qfull\":%llu,\"qfull_s\":%.3f",
 				(unsigned long long)p->qfull, p->qfull_s);

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * lunqctl sweep and tune: the pure parts.  lunqbench's key=value summary
- * line, the table of measured points, their curves, the knee, the text
+ * lunqctl sweep and tune: the pure parts.  The table of measured points, their curves, the knee, the text
  * table, CSV and JSON writers, the tune rule and the policy-file lines it
  * recommends.  Pure code (libc only, no libm); unit-tested in
  * tests/unit/ctl_sweep_test.c.  The plot is svg.c; the plumbing (netlink,
@@ -32,44 +31,10 @@
 #include <stdio.h>
 #include "lq.h"		/* liblunq: types */
 #include "ident.h"
+#include "result.h"	/* liblunq: lunqbench's result record */
 
 /* The definition printed with every knee (table, JSON, SVG, man page). */
 #define LQ_KNEE_DEF "knee = the point of greatest power IOPS / p99 (Kleinrock)"
-
-/* ---- lunqbench --kv ----------------------------------------------------- */
-
-/*
- * lunqbench's final line with --kv: space-separated key=value words,
- * starting with "ios=":
- *   ios= reads= writes= errors= verify_errors= elapsed_s= iops= mbps=
- *   resp_p50_ns= resp_p90_ns= resp_p99_ns= resp_p999_ns= resp_max_ns=
- *   svc_p50_ns= svc_p99_ns= lag_p99_ns= saturated=0|1 loop=open|closed qd=N
- */
-struct lq_bench_res {
-	u64 ios, reads, writes, errors, verify_errors;
-	double elapsed_s, iops, mbps;
-	u64 resp_p50_ns, resp_p90_ns, resp_p99_ns, resp_p999_ns, resp_max_ns;
-	u64 svc_p50_ns, svc_p99_ns, lag_p99_ns;
-	bool saturated;
-	bool open;		/* loop=open */
-	u32 qd;
-};
-
-/*
- * The last line of @out (lunqbench's whole output) that starts with
- * "ios=", as a pointer into @out (up to its newline); NULL when none.
- */
-const char *lq_bench_find_kv(const char *out);
-
-/*
- * Parse one summary line (up to a newline or the NUL) into @r.  Unknown
- * keys are skipped (a newer lunqbench); ios, errors, elapsed_s, iops,
- * mbps, resp_p50_ns, resp_p99_ns, resp_p999_ns, resp_max_ns and loop are
- * required, the others default to 0.  Returns 0, or -1 with a message in
- * @err naming the bad or missing word.
- */
-int lq_bench_parse(const char *line, struct lq_bench_res *r, char *err,
-		   size_t errlen);
 
 /* ---- arguments ---------------------------------------------------------- */
 
@@ -103,7 +68,7 @@ struct lq_point {
 	double target_iops;	/* open: the --iorate asked for */
 	bool probe;		/* closed-loop run measuring an open curve's max */
 	bool ran;		/* measured: @r, @qfull, @qfull_s are valid */
-	struct lq_bench_res r;
+	struct lq_result r;	/* lunqbench's summary line */
 	u64 qfull;		/* QUEUE FULL answers during the run */
 	double qfull_s;		/* per second of the device's clock; -1: both
 				 * unknown (CSV empty, JSON null, table "-") */
@@ -170,10 +135,8 @@ void lq_sweep_print(FILE *f, const struct lq_sweep *s);
 
 /*
  * CSV with a header line; one row per point in run order:
- * device,sched,qdepth,loop,rate_pct,target_iops,probe,ios,reads,writes,
- * errors,verify_errors,elapsed_s,iops,mbps,resp_p50_ns,resp_p90_ns,
- * resp_p99_ns,resp_p999_ns,resp_max_ns,svc_p50_ns,svc_p99_ns,lag_p99_ns,
- * saturated,qd,qfull,qfull_s,power,curve,knee
+ * device,sched,qdepth,loop,rate_pct,target_iops,probe, then lunqbench's
+ * record (lq_result_csv_head: ios,...,qd), then qfull,qfull_s,power,curve,knee
  * (qdepth 0 = unlimited; curve: the curve's label, empty when none;
  * knee 0|1; a point not measured has empty measurement fields).
  */
@@ -182,7 +145,8 @@ void lq_sweep_csv(FILE *f, const struct lq_sweep *s);
 /*
  * One JSON object (with a newline): device, path, bench, knee_definition,
  * points [{sched, qdepth, loop, rate_pct, target_iops, probe, measured,
- * then every lunqbench key, qfull, qfull_s, power, curve, knee}],
+ * then lunqbench's record (lq_result_json), qfull, qfull_s, power, curve,
+ * knee}],
  * curves [{label, loop, sched, qdepth, points [indices], knee (index into
  * points or null), knee_at_end, knee_power}].
  */

@@ -10,7 +10,7 @@
  * python3 when there is one.  One "ok N name" / "not ok N name" line per
  * check.
  *
- * LINK: ctl/sweep.c ctl/svg.c ctl/policyfile.c ctl/kv.c kmod/lunq_args.c lib/units.c
+ * LINK: ctl/sweep.c lib/result.c ctl/svg.c ctl/policyfile.c ctl/kv.c kmod/lunq_args.c lib/units.c
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -34,11 +34,11 @@ static const char full_kv[] =
 
 static void test_kv(void)
 {
-	struct lq_bench_res r;
+	struct lq_result r;
 	char err[128] = "", out[1024];
 	const char *l;
 
-	check(!lq_bench_parse(full_kv, &r, err, sizeof(err)) && r.ios == 5994 &&
+	check(!lq_result_parse(full_kv, &r, err, sizeof(err)) && r.ios == 5994 &&
 	      r.reads == 5994 && r.writes == 0 && r.elapsed_s == 3.001 &&
 	      r.iops == 1997.3 && r.mbps == 8.18 && r.resp_p50_ns == 2011135 &&
 	      r.resp_p90_ns == 2490367 && r.resp_p99_ns == 2916351 &&
@@ -46,29 +46,29 @@ static void test_kv(void)
 	      r.svc_p50_ns == 2002943 && r.svc_p99_ns == 2899967 &&
 	      r.lag_p99_ns == 15871 && !r.saturated && !r.open && r.qd == 4,
 	      "kv-full-line");
-	check(!lq_bench_parse("ios=10 errors=2 elapsed_s=1 iops=10 mbps=0.04 resp_p50_ns=1 "
+	check(!lq_result_parse("ios=10 errors=2 elapsed_s=1 iops=10 mbps=0.04 resp_p50_ns=1 "
 			      "resp_p99_ns=2 resp_p999_ns=3 resp_max_ns=4 loop=open "
 			      "saturated=1 future_key=xyz", &r, err, sizeof(err)) &&
 	      r.open && r.saturated && r.errors == 2 && r.qd == 0,
 	      "kv-unknown-key-skipped-optional-zero");
-	check(lq_bench_parse("ios=10 errors=0 elapsed_s=1 iops=10 mbps=0 resp_p50_ns=1 "
+	check(lq_result_parse("ios=10 errors=0 elapsed_s=1 iops=10 mbps=0 resp_p50_ns=1 "
 			     "resp_p999_ns=3 resp_max_ns=4 loop=open", &r, err, sizeof(err)) &&
 	      strstr(err, "no resp_p99_ns= word"), "kv-missing-required");
-	check(lq_bench_parse("ios=ten", &r, err, sizeof(err)) &&
+	check(lq_result_parse("ios=ten", &r, err, sizeof(err)) &&
 	      strstr(err, "bad value in 'ios=ten'"), "kv-bad-number");
-	check(lq_bench_parse("ios=1 loop=sideways", &r, err, sizeof(err)) &&
+	check(lq_result_parse("ios=1 loop=sideways", &r, err, sizeof(err)) &&
 	      strstr(err, "loop=sideways"), "kv-bad-loop");
-	check(lq_bench_parse("ios=1 garbage", &r, err, sizeof(err)) &&
+	check(lq_result_parse("ios=1 garbage", &r, err, sizeof(err)) &&
 	      strstr(err, "'garbage' is not key=value"), "kv-not-a-word");
-	check(lq_bench_parse("ios=1 iops=-5", &r, err, sizeof(err)) != 0, "kv-negative");
+	check(lq_result_parse("ios=1 iops=-5", &r, err, sizeof(err)) != 0, "kv-negative");
 
 	snprintf(out, sizeof(out), "lunqbench 0.1: 1 target\nios=1 old\ninterval lines\n%s"
 		 "done\n", full_kv);
-	l = lq_bench_find_kv(out);
+	l = lq_result_find(out);
 	check(l && !strncmp(l, full_kv, 40), "find-kv-last-line");
-	check(l && !lq_bench_parse(l, &r, err, sizeof(err)) && r.ios == 5994,
+	check(l && !lq_result_parse(l, &r, err, sizeof(err)) && r.ios == 5994,
 	      "find-kv-parse-stops-at-newline");
-	check(!lq_bench_find_kv("no summary\n xios=1\n"), "find-kv-none");
+	check(!lq_result_find("no summary\n xios=1\n"), "find-kv-none");
 }
 
 static void test_args(void)
