@@ -546,7 +546,7 @@ static int run_point(struct ctx *x, struct lq_point *p, double *iops)
 	if (!o->quiet) {
 		char p99[24];
 
-		lq_fmt_dur(p99, sizeof(p99), res.resp_p99_ns);
+		lq_fmt_ns(p99, sizeof(p99), res.resp_p99_ns);
 		fprintf(stderr, "%s%.1f IOPS, p99 %s%s%s%s\n", o->verbose ? "  " : " ",
 			res.iops, p99, res.saturated ? ", saturated" : "",
 			res.errors ? ", IO errors" : "",

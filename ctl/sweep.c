@@ -75,55 +75,6 @@ int lq_parse_duration_ns(const char *s, u64 *ns)
 	return 0;
 }
 
-/* @v scaled by 10^@d, rounded half up, as an integer. */
-static u64 round_scaled(u64 v, u64 unit, int d)
-{
-	u64 m = 1;
-
-	while (d-- > 0)
-		m *= 10;
-	return (v * m + unit / 2) / unit;
-}
-
-void lq_fmt_dur(char *buf, size_t len, u64 ns)
-{
-	static const struct {
-		u64 unit;
-		const char *name;
-	} u[] = { { 1000, "us" }, { 1000000, "ms" }, { 1000000000, "s" } };
-	size_t i = 0;
-	int d;
-
-	if (ns < 1000) {
-		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
-		return;
-	}
-	while (i + 1 < sizeof(u) / sizeof(u[0]) && ns >= u[i + 1].unit)
-		i++;
-	/* three significant digits: x.xx, xx.x, xxx (seconds: more) */
-	for (d = 2; d >= 0; d--) {
-		u64 r = round_scaled(ns, u[i].unit, d);
-		u64 m = d == 2 ? 100 : d == 1 ? 10 : 1;
-
-		if (r >= 1000 && d > 0)
-			continue;
-		if (r >= 1000 && i + 1 < sizeof(u) / sizeof(u[0])) {
-			i++;		/* 999.6 ms: 1.00 s */
-			d = 3;
-			continue;
-		}
-		if (d == 2)
-			snprintf(buf, len, "%llu.%02llu %s", (unsigned long long)(r / m),
-				 (unsigned long long)(r % m), u[i].name);
-		else if (d == 1)
-			snprintf(buf, len, "%llu.%llu %s", (unsigned long long)(r / m),
-				 (unsigned long long)(r % m), u[i].name);
-		else
-			snprintf(buf, len, "%llu %s", (unsigned long long)r, u[i].name);
-		return;
-	}
-}
-
 /* ---- the sweep ---------------------------------------------------------- */
 
 void lq_sweep_init(struct lq_sweep *s, const char *device, const char *path,
@@ -414,7 +365,7 @@ void lq_sweep_print(FILE *f, const struct lq_sweep *s)
 			continue;
 		p = &s->pts[cv->idx[cv->knee]];
 		point_pos(pos, sizeof(pos), p);
-		lq_fmt_dur(p99, sizeof(p99), p->r.resp_p99_ns);
+		lq_fmt_ns(p99, sizeof(p99), p->r.resp_p99_ns);
 		fprintf(f, "  %s: %s, %.1f IOPS, p99 %s, power %.0f/s%s\n",
 			cv->label, pos, p->r.iops, p99, cv->knee_power,
 			cv->n == 1 ? " (one point: no curve)" :
@@ -479,30 +430,10 @@ void lq_sweep_csv(FILE *f, const struct lq_sweep *s)
 	}
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void json_point(FILE *f, const struct lq_sweep *s, const struct lq_point *p)
 {
 	fputs("{\"sched\":", f);
-	json_str(f, p->sched);
+	lq_json_str(f, p->sched);
 	fprintf(f, ",\"qdepth\":%u,\"loop\":\"%s\",", p->qdepth,
 		p->open ? "open" : "closed");
 	if (p->open)
@@ -525,7 +456,7 @@ static void json_point(FILE *f, const struct lq_sweep *s, const struct lq_point 
 	}
 	fputs(",\"curve\":", f);
 	if (p->curve >= 0)
-		json_str(f, s->curves[p->curve].label);
+		lq_json_str(f, s->curves[p->curve].label);
 	else
 		fputs("null", f);
 	fprintf(f, ",\"knee\":%s}", p->knee ? "true" : "false");
@@ -536,13 +467,13 @@ void lq_sweep_json(FILE *f, const struct lq_sweep *s)
 	int i, c;
 
 	fprintf(f, "{\"schema\":%d,\"device\":", LQ_JSON_SCHEMA);
-	json_str(f, s->device);
+	lq_json_str(f, s->device);
 	fputs(",\"path\":", f);
-	json_str(f, s->path);
+	lq_json_str(f, s->path);
 	fputs(",\"bench\":", f);
-	json_str(f, s->bench);
+	lq_json_str(f, s->bench);
 	fputs(",\"knee_definition\":", f);
-	json_str(f, LQ_KNEE_DEF);
+	lq_json_str(f, LQ_KNEE_DEF);
 	fputs(",\"points\":[", f);
 	for (i = 0; i < s->n; i++) {
 		if (i)
@@ -554,9 +485,9 @@ void lq_sweep_json(FILE *f, const struct lq_sweep *s)
 		const struct lq_curve *cv = &s->curves[c];
 
 		fprintf(f, "%s{\"label\":", c ? "," : "");
-		json_str(f, cv->label);
+		lq_json_str(f, cv->label);
 		fprintf(f, ",\"loop\":\"%s\",\"sched\":", cv->open ? "open" : "closed");
-		json_str(f, cv->sched);
+		lq_json_str(f, cv->sched);
 		if (cv->open)
 			fprintf(f, ",\"qdepth\":%u", cv->qdepth);
 		else
@@ -604,7 +535,7 @@ void lq_sweep_svg(FILE *f, const struct lq_sweep *s)
 			else
 				snprintf(ms, sizeof(ms), "%u", p->qdepth);
 			snprintf(m, sizeof(buf[0]), "%s", ms);
-			lq_fmt_dur(p99, sizeof(p99), p->r.resp_p99_ns);
+			lq_fmt_ns(p99, sizeof(p99), p->r.resp_p99_ns);
 			snprintf(t, sizeof(buf[0]), "%s, %s %s: %.1f IOPS, p99 %s",
 				 cv->label, p->open ? "rate" : "qdepth", ms, p->r.iops, p99);
 			mark[i] = m;
@@ -756,16 +687,16 @@ void lq_tune_report(FILE *f, const struct lq_sweep *s, const struct lq_tune *t,
 	char target[24], p99[24], qw[40], mq[40], sec[512] = "", byname[256];
 	bool model = q->id->model[0] != '\0';
 
-	lq_fmt_dur(target, sizeof(target), q->p99_ns);
+	lq_fmt_ns(target, sizeof(target), q->p99_ns);
 	lq_tune_section(byname, sizeof(byname), q->id, false);
 	if (pick)
 		lq_tune_section(sec, sizeof(sec), q->id, true);
 	if (json) {
 		fprintf(f, "{\"schema\":%d,\"device\":", LQ_JSON_SCHEMA);
-		json_str(f, s->device);
+		lq_json_str(f, s->device);
 		fprintf(f, ",\"p99_target_ns\":%llu,\"within_pct\":%g,\"sched\":",
 			(unsigned long long)q->p99_ns, q->within_pct);
-		json_str(f, q->sched);
+		lq_json_str(f, q->sched);
 		if (mx)
 			fprintf(f, ",\"max_iops\":%.3f,\"max_qdepth\":%u", t->max_iops,
 				mx->qdepth);
@@ -781,9 +712,9 @@ void lq_tune_report(FILE *f, const struct lq_sweep *s, const struct lq_tune *t,
 			fprintf(f, ",\"qdepth\":%u,\"iops\":%.3f,\"resp_p99_ns\":%llu,\"section\":",
 				pick->qdepth, pick->r.iops,
 				(unsigned long long)pick->r.resp_p99_ns);
-			json_str(f, sec);
+			lq_json_str(f, sec);
 			fputs(",\"policy\":", f);
-			json_str(f, pol);
+			lq_json_str(f, pol);
 		} else {
 			fputs(",\"qdepth\":null,\"iops\":null,\"resp_p99_ns\":null,"
 			      "\"section\":null,\"policy\":null", f);
@@ -802,7 +733,7 @@ void lq_tune_report(FILE *f, const struct lq_sweep *s, const struct lq_tune *t,
 	qdepth_word(mq, sizeof(mq), mx->qdepth);
 	if (pick) {
 		qdepth_word(qw, sizeof(qw), pick->qdepth);
-		lq_fmt_dur(p99, sizeof(p99), pick->r.resp_p99_ns);
+		lq_fmt_ns(p99, sizeof(p99), pick->r.resp_p99_ns);
 		fprintf(f, "%s: %s is the smallest within %g%% of the most IOPS (%.1f at %s) whose p99 meets %s: %.1f IOPS, p99 %s\n",
 			s->device, qw, q->within_pct, t->max_iops, mq, target,
 			pick->r.iops, p99);
@@ -820,7 +751,7 @@ void lq_tune_report(FILE *f, const struct lq_sweep *s, const struct lq_tune *t,
 		const struct lq_point *b = &s->pts[t->best];
 
 		qdepth_word(qw, sizeof(qw), b->qdepth);
-		lq_fmt_dur(p99, sizeof(p99), b->r.resp_p99_ns);
+		lq_fmt_ns(p99, sizeof(p99), b->r.resp_p99_ns);
 		fprintf(f, "; the best was %s: %.1f IOPS, p99 %s", qw, b->r.iops, p99);
 	}
 	if (t->fastest_ok >= 0) {

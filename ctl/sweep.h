@@ -55,9 +55,6 @@ int lq_parse_uint_list(const char *s, u32 lo, u32 hi, u32 *v, int max,
  */
 int lq_parse_duration_ns(const char *s, u64 *ns);
 
-/* "64.2 ms", "812 us", "1.50 s": three significant digits. */
-void lq_fmt_dur(char *buf, size_t len, u64 ns);
-
 /* ---- the sweep ---------------------------------------------------------- */
 
 struct lq_point {

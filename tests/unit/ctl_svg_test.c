@@ -10,7 +10,7 @@
  * escaping; the axis helpers; deterministic output.  One "ok N name" /
  * "not ok N name" line per check.
  *
- * LINK: ctl/svg.c ctl/sweep.c lib/result.c lib/units.c
+ * LINK: ctl/svg.c ctl/sweep.c lib/result.c lib/units.c lib/json.c
  */
 #define _GNU_SOURCE
 #include <ctype.h>

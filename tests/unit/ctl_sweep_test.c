@@ -10,7 +10,7 @@
  * python3 when there is one.  One "ok N name" / "not ok N name" line per
  * check.
  *
- * LINK: ctl/sweep.c lib/result.c ctl/svg.c ctl/policyfile.c ctl/kv.c kmod/lunq_args.c lib/units.c
+ * LINK: ctl/sweep.c lib/result.c ctl/svg.c ctl/policyfile.c ctl/kv.c kmod/lunq_args.c lib/units.c lib/json.c
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include "sweep.h"
 #include "policyfile.h"
+#include "units.h"
 #include "golden.h"
 #include "ctl_sweep_fixture.h"
 
@@ -107,15 +108,15 @@ static void test_args(void)
 	      lq_parse_duration_ns("10 ms", &ns) && lq_parse_duration_ns("10min", &ns),
 	      "dur-refused");
 
-	lq_fmt_dur(buf, sizeof(buf), 64200000);
+	lq_fmt_ns(buf, sizeof(buf), 64200000);
 	check(!strcmp(buf, "64.2 ms"), "fmt-dur-ms");
-	lq_fmt_dur(buf, sizeof(buf), 812);
+	lq_fmt_ns(buf, sizeof(buf), 812);
 	check(!strcmp(buf, "812 ns"), "fmt-dur-ns");
-	lq_fmt_dur(buf, sizeof(buf), 2916351);
+	lq_fmt_ns(buf, sizeof(buf), 2916351);
 	check(!strcmp(buf, "2.92 ms"), "fmt-dur-3-digits");
-	lq_fmt_dur(buf, sizeof(buf), 999600000);
+	lq_fmt_ns(buf, sizeof(buf), 999600000);
 	check(!strcmp(buf, "1.00 s"), "fmt-dur-round-up-unit");
-	lq_fmt_dur(buf, sizeof(buf), 10000000);
+	lq_fmt_ns(buf, sizeof(buf), 10000000);
 	check(!strcmp(buf, "10.0 ms"), "fmt-dur-10ms");
 }
 
