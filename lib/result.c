@@ -179,44 +179,41 @@ void lq_result_kv(FILE *f, const struct lq_result *r)
 	fputc('\n', f);
 }
 
-void lq_result_csv_head(FILE *f)
+enum form { HEAD, CSV, JSON };
+
+/* The record's fields but the KV_ONLY ones, comma-separated, in @form. */
+static void put_record(FILE *f, const struct lq_result *r, enum form form)
 {
 	const char *sep = "";
 	size_t i;
 
 	for (i = 0; i < lq_result_nfields; i++) {
-		if (lq_result_fields[i].flags & LQ_RES_KV_ONLY)
+		const struct lq_res_field *fd = &lq_result_fields[i];
+
+		if (fd->flags & LQ_RES_KV_ONLY)
 			continue;
-		fprintf(f, "%s%s", sep, lq_result_fields[i].key);
+		fputs(sep, f);
 		sep = ",";
+		if (form == HEAD)
+			fputs(fd->key, f);
+		else if (form == JSON)
+			fprintf(f, "\"%s\":", fd->key);
+		if (form != HEAD && r)
+			put_value(f, fd, r, 3, form == JSON);
 	}
+}
+
+void lq_result_csv_head(FILE *f)
+{
+	put_record(f, NULL, HEAD);
 }
 
 void lq_result_csv(FILE *f, const struct lq_result *r)
 {
-	const char *sep = "";
-	size_t i;
-
-	for (i = 0; i < lq_result_nfields; i++) {
-		if (lq_result_fields[i].flags & LQ_RES_KV_ONLY)
-			continue;
-		fputs(sep, f);
-		if (r)
-			put_value(f, &lq_result_fields[i], r, 3, false);
-		sep = ",";
-	}
+	put_record(f, r, CSV);
 }
 
 void lq_result_json(FILE *f, const struct lq_result *r)
 {
-	const char *sep = "";
-	size_t i;
-
-	for (i = 0; i < lq_result_nfields; i++) {
-		if (lq_result_fields[i].flags & LQ_RES_KV_ONLY)
-			continue;
-		fprintf(f, "%s\"%s\":", sep, lq_result_fields[i].key);
-		put_value(f, &lq_result_fields[i], r, 3, true);
-		sep = ",";
-	}
+	put_record(f, r, JSON);
 }
