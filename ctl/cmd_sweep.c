@@ -21,6 +21,9 @@
 #include "kv.h"
 #include "ident.h"
 #include "sweep.h"
+#include "sweep_write.h"
+#include "tune.h"
+#include "uintlist.h"
 #include "units.h"
 #include "lunq_args.h"
 

@@ -19,7 +19,6 @@
 #include "bench.h"
 #include "devrun.h"
 #include "ident.h"
-#include "sweep.h"
 #include "units.h"
 
 #define POLL_S		0.25

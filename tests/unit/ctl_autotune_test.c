@@ -8,7 +8,7 @@
  * the real policy-file parser.  One "ok N name" / "not ok N name" line
  * per check.
  *
- * LINK: ctl/autotune.c ctl/sweep.c lib/result.c ctl/svg.c ctl/policyfile.c ctl/kv.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c
+ * LINK: ctl/autotune.c ctl/tune.c ctl/sweep.c ctl/svg.c ctl/policyfile.c ctl/kv.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c
  */
 #define _GNU_SOURCE
 #include <stdio.h>

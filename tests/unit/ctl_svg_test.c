@@ -10,7 +10,7 @@
  * escaping; the axis helpers; deterministic output.  One "ok N name" /
  * "not ok N name" line per check.
  *
- * LINK: ctl/svg.c ctl/sweep.c lib/result.c lib/units.c lib/json.c
+ * LINK: ctl/svg.c ctl/sweep.c ctl/sweep_write.c lib/result.c lib/units.c lib/json.c
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "svg.h"
-#include "sweep.h"
+#include "sweep_write.h"
 #include "golden.h"
 #include "ctl_sweep_fixture.h"
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit test of ctl/sweep.c (lunqctl sweep and tune, pure parts): parsing
+ * Unit test of ctl/sweep.c, sweep_write.c, tune.c and uintlist.c (lunqctl
+ * sweep and tune, pure parts) with lib/result.c and units.c: parsing
  * lunqbench's --kv summary line, the list and duration arguments, the
  * knee finder on synthetic curves, grouping points into curves, the tune
  * rule, the policy-file section tune prints (read back with the real
@@ -10,7 +11,7 @@
  * python3 when there is one.  One "ok N name" / "not ok N name" line per
  * check.
  *
- * LINK: ctl/sweep.c lib/result.c ctl/svg.c ctl/policyfile.c ctl/kv.c kmod/lunq_args.c lib/units.c lib/json.c
+ * LINK: ctl/sweep.c ctl/sweep_write.c ctl/tune.c ctl/uintlist.c lib/result.c ctl/svg.c ctl/policyfile.c ctl/kv.c kmod/lunq_args.c lib/units.c lib/json.c
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -18,6 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "sweep.h"
+#include "sweep_write.h"
+#include "tune.h"
+#include "uintlist.h"
 #include "policyfile.h"
 #include "units.h"
 #include "golden.h"
