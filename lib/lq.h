@@ -10,6 +10,8 @@
  *                "1.5 MiB" for people (units.h)
  *   histview.c   DTrace-style quantize/lquantize views of a histogram,
  *                percentiles, JSON (histview.h)
+ *   busy.c       what keeps a block device busy: mounts, holders, swap,
+ *                also of its partitions (busy.h)
  *   kmod/lunq_hist.c, lunq_names.c, lunq_args.c, compiled as they are
  *                in the module: the histogram layout, the statistic and
  *                key names, the policy-word parser
