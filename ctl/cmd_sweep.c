@@ -99,8 +99,8 @@ static int refuse_online(const struct sw_opts *o, const struct lq_opt *opt)
 		return lq_usage(o->cmd, "--online is tune's: 'lunqctl tune NAME --online' lets auto tune on the IO already running; sweep runs lunqbench");
 	if (!o->tune)
 		return lq_usage(o->cmd, "--%s goes with tune --online, not with sweep",
-				opt->name);
-	return lq_usage(o->cmd, "--%s goes with --online", opt->name);
+				opt->head.name);
+	return lq_usage(o->cmd, "--%s goes with --online", opt->head.name);
 }
 
 static int add_bench(struct sw_opts *o, const char *a, const char *b)

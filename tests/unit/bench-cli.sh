@@ -50,7 +50,7 @@ t open-spins 0 '\(--spin 100: spun [0-9.]+ [mun]?s in all\)' --buffered --size 1
 t by-thread 0 'by thread: stream [0-9.]+ us per IO \([0-9.]+ s\), far [0-9.]+ us per IO \([0-9.]+ s\), main [0-9.]+ s' --buffered --size 1m --preset bubble --elapsed 1 --interval 0 "$img"
 t json-cpu 0 '"cpu_s":[0-9.e-]+,"cpu_ns_per_io":.*"spin_s":0,.*"cpu_kernel_workers_s":' --buffered --size 1m --iorate 100 --elapsed 1 --interval 0 --json "$img"
 # --force: accepted; a regular file is never refused (only busy block
-# devices are: tests/vm/t-bench-safety.sh, and bench_busy_test.c for the
+# devices are: tests/vm/t-bench-safety.sh, and lib_busy_test.c for the
 # reasons named)
 t force-file 0 '^ios=16 reads=0 writes=16 ' --force --buffered --size 1m --rdpct 0 --ios 16 --interval 0 --kv "$img"
 t file-not-refused 0 '^ios=16 reads=0 writes=16 ' --buffered --size 1m --rdpct 0 --ios 16 --interval 0 --kv "$img"

@@ -8,7 +8,7 @@
  * without the auto statistics gets neither.  One "ok N name" /
  * "not ok N name" line per check.
  *
- * LINK: ctl/iostat.c ctl/autotune.c ctl/tune.c ctl/sweep.c ctl/svg.c ctl/kv.c ctl/options.c lib/util.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c
+ * LINK: ctl/iostat.c ctl/autotune.c ctl/tune.c ctl/sweep.c ctl/svg.c ctl/kv.c ctl/options.c lib/opts.c lib/util.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c
  */
 #define _GNU_SOURCE
 #include <stdarg.h>

@@ -10,7 +10,7 @@
  * that never holds (--elapsed), Ctrl-C, reaction:sd, a module without
  * auto.  One "ok N name" / "not ok N name" line per check.
  *
- * LINK: ctl/autotune.c ctl/tune.c ctl/sweep.c ctl/svg.c ctl/kv.c ctl/options.c lib/util.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c ctl/devrun.c tests/unit/ctl_bench_fake.c
+ * LINK: ctl/autotune.c ctl/tune.c ctl/sweep.c ctl/svg.c ctl/kv.c ctl/options.c lib/opts.c lib/util.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c ctl/devrun.c tests/unit/ctl_bench_fake.c
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
