@@ -27,7 +27,7 @@
 #   make check   sparse (kbuild's C=2) on kmod/ against the VM kernel (6.1)
 #                and 6.12 when its headers are installed; fails on any
 #                warning and prints them (scripts/sparse-kmod; make test
-#                runs it too, tests/unit/sparse.sh)
+#                runs it too, tests/lint/sparse.sh)
 #   make test-full  make test with LUNQ_FULL=1 (the matrix runs the groups
 #                basic, integrity, stats, throttle, trace and bpf, the
 #                arena among them; the debug run the fault group and a

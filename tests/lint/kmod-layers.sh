@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/unit/layers.sh: kmod/'s files keep the layers ARCHITECTURE.md draws.
+# tests/lint/kmod-layers.sh: kmod/'s files keep the layers ARCHITECTURE.md draws.
 #
 # A unit is a file stem (lunq_core for lunq_core.c and lunq_core.h).
 # Unit A depends on unit B when
@@ -17,13 +17,13 @@
 # they test a unit from above.  The checker itself must catch a planted
 # upward dependency and a planted circle.
 #
-#   tests/unit/layers.sh [--graph|--layers]
+#   tests/lint/kmod-layers.sh [--graph|--layers]
 #     --graph: print the edges and stop; --layers: print "unit layer"
 #     (0 the lowest band) and stop
 # TAP lines: ok/not ok per check.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kmod=$top/kmod
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../unit/tap.sh"
 tmp=$(mktemp -d)
 tap_atexit 'rm -rf "$tmp"'
 

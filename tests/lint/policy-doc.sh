@@ -1,10 +1,10 @@
 #!/bin/bash
-# tests/unit/policy-doc.sh: doc/policies.md's walk through the example
+# tests/lint/policy-doc.sh: doc/policies.md's walk through the example
 # ("The example, line by line") shows policies/aimd.bpf.c as it is: every
 # C block of that section is found, line for line, in the file, the blocks
 # come in the file's order, and together they hold every line of the file
 # but comments (blank lines do not count).  A planted change to the file is caught.
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../unit/tap.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 doc=$top/doc/policies.md src=$top/policies/aimd.bpf.c
 

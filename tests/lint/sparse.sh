@@ -6,7 +6,7 @@
 # first as `make` builds it (build/kmod/<release>/): `make test` has built
 # 6.1's, and 6.12's is the one the kernel matrix builds next anyway.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../unit/tap.sh"
 out=$("$top/scripts/sparse-kmod" 2>&1)
 rc=$?
 name= what= details= fails=0

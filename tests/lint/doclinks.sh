@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/unit/doclinks.sh: the Markdown pages' relative links resolve.
+# tests/lint/doclinks.sh: the Markdown pages' relative links resolve.
 #
 # In README.md, doc/*.md and every other *.md of the tree (git's tracked
 # and untracked-not-ignored files; without git, all but build/), each
@@ -13,10 +13,10 @@
 # scheme (https:, mailto:) are not followed.  The checker must find the
 # broken links planted in a page of its own, and nothing else there.
 #
-#   tests/unit/doclinks.sh [FILE.md...]    (files: check only those)
+#   tests/lint/doclinks.sh [FILE.md...]    (files: check only those)
 # TAP lines: ok/not ok per check.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../unit/tap.sh"
 tmp=$(mktemp -d)
 tap_atexit 'rm -rf "$tmp"'
 

@@ -4,7 +4,7 @@
 # (checkpatch's LINUX_VERSION_CODE warning, and CONSTANT_COMPARISON for
 # "LINUX_VERSION_CODE < KERNEL_VERSION(...)"); everywhere else those warn.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../unit/tap.sh"
 src=$("$top/scripts/linux-src") || { nok checkpatch-kmod "no linux-source"; exit 0; }
 chk="perl $src/scripts/checkpatch.pl --no-tree --terse --show-types"
 compat=kmod/lunq_compat.h

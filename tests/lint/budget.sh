@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/unit/budget.sh [BUDGET]: the CI time plan (tests/budget) holds.
+# tests/lint/budget.sh [BUDGET]: the CI time plan (tests/budget) holds.
 #   - every VM test declares "# time: N" in its header, a number (its
 #     quick-mode seconds on 6.1, on the clock it runs on there);
 #   - every test of the debug run also declares "# time-debug: N";
@@ -19,7 +19,7 @@
 #     with vm's share one second below its demand: refused).
 # Declarations, not measurements: it cannot be flaky.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../unit/tap.sh"
 limit=2721 kernels="6.12 rt 7.3" lanes=2
 plan=$("$top/tests/run" --plan) || { nok budget-plan "tests/run --plan failed"; exit 1; }
 # sum RUN KEY: the declarations of a run's tests; "missing NAME..." on
