@@ -159,13 +159,13 @@ else
 fi
 if [ "$given" = 0 ]; then	# the tree's pages: the front page and doc/ among them
 	for f in "$top/README.md" "$top/doc/json.md" "$top/doc/testing.md"; do
-		case " $* " in *" $f "*) ;; *) nok "${f#"$top"/} is not among the pages checked" ;; esac
+		case " $* " in *" $f "*) ;; *) fail "${f#"$top"/} is not among the pages checked" ;; esac
 	done
 fi
 
 check "$top" "$@" > "$tmp/broken" 2> "$tmp/count"
 if [ -s "$tmp/broken" ]; then
-	nok "broken links in the Markdown pages ($(wc -l < "$tmp/broken")):"
+	fail "broken links in the Markdown pages ($(wc -l < "$tmp/broken")):"
 	sed 's/^/#   /' "$tmp/broken"
 else
 	ok "every relative link and anchor resolves in $# Markdown pages"
@@ -211,7 +211,7 @@ doc/a.md:10: ../b.md#testing: no heading \"#testing\" in b.md
 doc/a.md:11: #not-here: no heading \"#not-here\" in doc/a.md" ]; then
 	ok "the checker finds the 3 planted broken links, and nothing else"
 else
-	nok "the checker finds the 3 planted broken links, and nothing else:"
+	fail "the checker finds the 3 planted broken links, and nothing else:"
 	sed 's/^/#   /' "$tmp/planted"
 fi
 [ "$tap_fails" -eq 0 ]

@@ -17,7 +17,7 @@ flush() {
 	if [ "$what" = "0 warnings" ]; then
 		ok sparse-$name
 	else
-		nok sparse-$name "$what"
+		fail sparse-$name "$what"
 		fails=$((fails + 1))
 	fi
 	name= what= details=
@@ -27,7 +27,7 @@ while IFS= read -r l; do
 	"sparse-kmod: SKIP "*)	# sparse-kmod: SKIP 6.12: why
 		flush
 		l=${l#sparse-kmod: SKIP }
-		tap_skip sparse-${l%%: *} "${l#*: }"
+		skip sparse-${l%%: *} "${l#*: }"
 		;;
 	"sparse-kmod: "*": "*)	# sparse-kmod: RELEASE: N warnings, or what failed
 		flush

@@ -51,7 +51,7 @@ check_dir() {	# DIR OTHER...
 	if [ -z "$v" ]; then
 		ok "$1/ takes nothing from $2/${3:+ or $3/}"
 	else
-		nok "$1/ takes from another layer:"
+		fail "$1/ takes from another layer:"
 		echo "$v" | sed 's/^/#   /'
 	fi
 }
@@ -72,7 +72,7 @@ for d in ctl bench; do
 	   [ -n "$srcs" ] && [ -z "$kc" ]; then
 		ok "$d/ links ../lib/liblunq.a and compiles no kmod/*.c"
 	else
-		nok "$d/ links ../lib/liblunq.a and compiles no kmod/*.c (SRCS: $srcs)"
+		fail "$d/ links ../lib/liblunq.a and compiles no kmod/*.c (SRCS: $srcs)"
 	fi
 done
 
@@ -90,7 +90,7 @@ if echo "$planted" | grep -q 'bench/x.c:2:.*iostat.h' &&
    [ "$(echo "$planted" | wc -l)" = 3 ]; then
 	ok "tools-layers.sh finds planted violations (3 of 3, nothing else)"
 else
-	nok "tools-layers.sh finds planted violations"
+	fail "tools-layers.sh finds planted violations"
 	echo "$planted" | sed 's/^/#   /'
 fi
 [ "$tap_fails" = 0 ]

@@ -49,7 +49,7 @@ static int reason_is(unsigned int maj, unsigned int min, const char *path,
 	char buf[512];
 
 	lb_busy_reason(root, maj, min, path, buf, sizeof(buf));
-	printf("#   %u:%u: %s\n", maj, min, buf);
+	diag("  %u:%u: %s", maj, min, buf);
 	return !strcmp(buf, want);
 }
 
@@ -86,25 +86,25 @@ int main(void)
 	put("sys/dev/block/8:80/holders", NULL);
 	put("sys/dev/block/8:65/holders/dm-4", NULL);
 
-	check(reason_is(254, 0, "/dev/vda", "mounted on /"), "mounted-root");
-	check(reason_is(8, 17, "/dev/sdb1", "mounted on /mnt/data dir"),
+	ok(reason_is(254, 0, "/dev/vda", "mounted on /"), "mounted-root");
+	ok(reason_is(8, 17, "/dev/sdb1", "mounted on /mnt/data dir"),
 	      "mounted-first-mount-point");
-	check(reason_is(8, 32, "/dev/sdc", "held by dm-3 (lq)"), "held-by-dm-name");
-	check(reason_is(8, 18, "/dev/sdb2", "held by md0"), "held-by-md");
-	check(reason_is(8, 48, "/dev/sdd", "a swap area"), "swap");
-	check(reason_is(8, 16, "/dev/sdb", "partition sdb1 mounted on /mnt/data dir"),
+	ok(reason_is(8, 32, "/dev/sdc", "held by dm-3 (lq)"), "held-by-dm-name");
+	ok(reason_is(8, 18, "/dev/sdb2", "held by md0"), "held-by-md");
+	ok(reason_is(8, 48, "/dev/sdd", "a swap area"), "swap");
+	ok(reason_is(8, 16, "/dev/sdb", "partition sdb1 mounted on /mnt/data dir"),
 	      "partition-mounted");
-	check(reason_is(8, 64, "/dev/sde", "partition sde1 held by dm-4"),
+	ok(reason_is(8, 64, "/dev/sde", "partition sde1 held by dm-4"),
 	      "partition-held");
-	check(reason_is(8, 80, "/dev/sdf",
+	ok(reason_is(8, 80, "/dev/sdf",
 			"in use (opened exclusively by another program)"),
 	      "none-found");
-	check(reason_is(7, 0, NULL, "in use (opened exclusively by another program)"),
+	ok(reason_is(7, 0, NULL, "in use (opened exclusively by another program)"),
 	      "no-sysfs-directory");
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd))
-		printf("# could not remove %s\n", root);
-	printf("# %d checks, %d failed\n", tap_n, tap_failed);
+		diag("could not remove %s", root);
+	diag("%d checks, %d failed", tap_n, tap_failed);
 	return tap_exit();
 }
