@@ -88,19 +88,19 @@ int main(void)
 
 	ok(reason_is(254, 0, "/dev/vda", "mounted on /"), "mounted-root");
 	ok(reason_is(8, 17, "/dev/sdb1", "mounted on /mnt/data dir"),
-	      "mounted-first-mount-point");
+	   "mounted-first-mount-point");
 	ok(reason_is(8, 32, "/dev/sdc", "held by dm-3 (lq)"), "held-by-dm-name");
 	ok(reason_is(8, 18, "/dev/sdb2", "held by md0"), "held-by-md");
 	ok(reason_is(8, 48, "/dev/sdd", "a swap area"), "swap");
 	ok(reason_is(8, 16, "/dev/sdb", "partition sdb1 mounted on /mnt/data dir"),
-	      "partition-mounted");
+	   "partition-mounted");
 	ok(reason_is(8, 64, "/dev/sde", "partition sde1 held by dm-4"),
-	      "partition-held");
+	   "partition-held");
 	ok(reason_is(8, 80, "/dev/sdf",
 			"in use (opened exclusively by another program)"),
-	      "none-found");
+	   "none-found");
 	ok(reason_is(7, 0, NULL, "in use (opened exclusively by another program)"),
-	      "no-sysfs-directory");
+	   "no-sysfs-directory");
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd))

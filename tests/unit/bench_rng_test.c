@@ -47,10 +47,10 @@ int main(void)
 	/* seeding and the generator itself, against the reference outputs */
 	lb_rng_seed(&a, 0);
 	ok(a.s[0] == 0xe220a8397b1dcdafULL && a.s[1] == 0x6e789e6aa1b965f4ULL,
-	      "splitmix64-seeding");
+	   "splitmix64-seeding");
 	a.s[0] = 1, a.s[1] = 2, a.s[2] = 3, a.s[3] = 4;
 	ok(lb_rng_next(&a) == 11520 && lb_rng_next(&a) == 0 &&
-	      lb_rng_next(&a) == 1509978240, "xoshiro256ss-reference");
+	   lb_rng_next(&a) == 1509978240, "xoshiro256ss-reference");
 
 	lb_rng_seed(&a, 12345);
 	lb_rng_seed(&b, 12345);
@@ -111,18 +111,18 @@ int main(void)
 
 	/* the libm stand-ins against known values and each other */
 	ok(close_rel(lb_log(2), 0.69314718055994530942, 1e-15) &&
-	      close_rel(lb_log(10), 2.30258509299404568402, 1e-15) &&
-	      close_rel(lb_log(1e-300), -690.77552789821370520, 1e-15) &&
-	      close_rel(lb_log(4.9406564584124654e-324), -744.44007192138126231, 1e-15) &&
-	      lb_log(1) == 0, "log-values");
+	   close_rel(lb_log(10), 2.30258509299404568402, 1e-15) &&
+	   close_rel(lb_log(1e-300), -690.77552789821370520, 1e-15) &&
+	   close_rel(lb_log(4.9406564584124654e-324), -744.44007192138126231, 1e-15) &&
+	   lb_log(1) == 0, "log-values");
 	ok(close_rel(lb_exp(1), 2.71828182845904523536, 1e-15) &&
-	      close_rel(lb_exp(-20), 2.06115362243855782796e-9, 1e-15) &&
-	      close_rel(lb_exp(700), 1.0142320547350045e304, 1e-13) &&
-	      lb_exp(0) == 1 && lb_exp(-800) == 0, "exp-values");
+	   close_rel(lb_exp(-20), 2.06115362243855782796e-9, 1e-15) &&
+	   close_rel(lb_exp(700), 1.0142320547350045e304, 1e-13) &&
+	   lb_exp(0) == 1 && lb_exp(-800) == 0, "exp-values");
 	ok(close_rel(lb_pow(2, 0.5), 1.41421356237309504880, 1e-15) &&
-	      close_rel(lb_pow(10, -3), 1e-3, 1e-14) &&
-	      close_rel(lb_pow(1000, 0.99), 933.254300796991, 1e-14) &&
-	      lb_pow(0, 2) == 0 && lb_pow(5, 0) == 1, "pow-values");
+	   close_rel(lb_pow(10, -3), 1e-3, 1e-14) &&
+	   close_rel(lb_pow(1000, 0.99), 933.254300796991, 1e-14) &&
+	   lb_pow(0, 2) == 0 && lb_pow(5, 0) == 1, "pow-values");
 	worst = 0;
 	for (i = 0; i < 100000; i++) {
 		x = lb_exp((lb_rng_unit(&a) - 0.5) * 1000);
@@ -148,7 +148,7 @@ int main(void)
 			ok = 0;
 	}
 	ok(ok && close_rel(lb_zeta(2, 1.5), 1 + lb_pow(2, -1.5), 1e-15),
-	      "zeta-tail");
+	   "zeta-tail");
 
 	/* zipf n = 1000, theta 0.99: rank 0's share 1/zeta, ranks decreasing */
 	lb_zipf_init(&z, 1000, 0.99);
@@ -163,7 +163,7 @@ int main(void)
 	}
 	ok(ok, "zipf-in-range");
 	ok(close_rel((double)zcount[0] / DRAWS, 1 / lb_zeta(1000, 0.99), 0.05),
-	      "zipf-rank0-share");
+	   "zipf-rank0-share");
 	ok = 1;
 	for (k = 1; k < 10; k++)
 		if (zcount[k] >= zcount[k - 1])
@@ -184,7 +184,7 @@ int main(void)
 	/* rank r's share about r^-theta / zeta (Gray's approximation): 10 % */
 	ok(close_rel((double)zcount[9] / DRAWS,
 			lb_pow(10, -0.99) / lb_zeta(1000, 0.99), 0.10) &&
-	      close_rel((double)zcount[1] / DRAWS,
+	   close_rel((double)zcount[1] / DRAWS,
 			lb_pow(2, -0.99) / lb_zeta(1000, 0.99), 0.05), "zipf-shares");
 
 	/* theta > 1 and a huge n */
@@ -199,8 +199,8 @@ int main(void)
 			bins[0]++;
 	}
 	ok(ok && close_rel((double)bins[0] / DRAWS,
-			      1 / lb_zeta(1000000000000ULL, 1.2), 0.05),
-	      "zipf-theta-1.2-huge-n");
+			   1 / lb_zeta(1000000000000ULL, 1.2), 0.05),
+	   "zipf-theta-1.2-huge-n");
 
 	diag("%d checks, %d failed", tap_n, tap_failed);
 	return tap_exit();

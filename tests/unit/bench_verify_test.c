@@ -77,8 +77,8 @@ int main(void)
 	/* the on-target layout: little-endian fields */
 	lb_verify_fill(buf, 1024, 4096, 0x1122334455667788ULL, SEED);
 	ok(!memcmp(buf, "LQB1", 4) && buf[8] == 8 && buf[512 + 8] == 9 &&
-	      buf[16] == 0x88 && buf[23] == 0x11 && buf[24] == 0xed && buf[25] == 0x5e,
-	      "header-layout");
+	   buf[16] == 0x88 && buf[23] == 0x11 && buf[24] == 0xed && buf[25] == 0x5e,
+	   "header-layout");
 	ok(memcmp(buf + 32, buf + 512 + 32, 480) != 0, "pattern-per-sector");
 	memcpy(tmp, buf + 32, 480);
 	lb_verify_fill(buf, 1024, 4096, 0x1122334455667789ULL, SEED);
@@ -88,34 +88,34 @@ int main(void)
 	lb_verify_fill(buf, 8192, base, 5, SEED);
 	buf[2 * 512 + 300] ^= 0x10;
 	ok(expect(8192, base, NULL, LB_VERIFY_CRC_BAD, base / 512 + 2, 5),
-	      "body-flip-crc-bad");
+	   "body-flip-crc-bad");
 	/* a flipped byte in the header's seq field: CRC_BAD too */
 	lb_verify_fill(buf, 8192, base, 5, SEED);
 	buf[512 + 16] ^= 0x01;
 	ok(expect(8192, base, NULL, LB_VERIFY_CRC_BAD, base / 512 + 1, 4),
-	      "header-flip-crc-bad");
+	   "header-flip-crc-bad");
 	/* a stale body under a new header (torn write): CRC_BAD */
 	lb_verify_fill(buf, 512, base, 5, SEED);
 	memcpy(tmp, buf, 512);
 	lb_verify_fill(buf, 512, base, 6, SEED);
 	memcpy(buf + 32, tmp + 32, 480);
 	ok(expect(512, base, NULL, LB_VERIFY_CRC_BAD, base / 512, 6),
-	      "stale-body-crc-bad");
+	   "stale-body-crc-bad");
 
 	/* sector 1's data in sector 5's place: SECTOR_BAD at 5 */
 	lb_verify_fill(buf, 8192, base, 5, SEED);
 	memcpy(buf + 5 * 512, buf + 512, 512);
 	ok(expect(8192, base, NULL, LB_VERIFY_SECTOR_BAD, base / 512 + 5, 5),
-	      "misdirected-sector-bad");
+	   "misdirected-sector-bad");
 	/* the right data read from the wrong place */
 	lb_verify_fill(buf, 4096, base, 5, SEED);
 	ok(expect(4096, base + 4096, NULL, LB_VERIFY_SECTOR_BAD,
-		     (base + 4096) / 512, 5), "wrong-offset-sector-bad");
+		  (base + 4096) / 512, 5), "wrong-offset-sector-bad");
 
 	/* another run's seed: SEED_BAD */
 	lb_verify_fill(buf, 4096, base, 5, SEED + 1);
 	ok(expect(4096, base, NULL, LB_VERIFY_SEED_BAD, base / 512, 5),
-	      "other-seed-seed-bad");
+	   "other-seed-seed-bad");
 
 	/* want_seq: sector 3 holds an older write (a lost write) */
 	lb_verify_fill(buf, 4096, base, 7, SEED);
@@ -123,7 +123,7 @@ int main(void)
 	for (k = 0; k < 8; k++)
 		want[k] = 7;
 	ok(expect(4096, base, want, LB_VERIFY_SEQ_BAD, base / 512 + 3, 6),
-	      "lost-write-seq-bad");
+	   "lost-write-seq-bad");
 	ok(expect(4096, base, NULL, LB_VERIFY_OK, 0, 0), "no-want-seq-any");
 	want[3] = 0;
 	ok(expect(4096, base, want, LB_VERIFY_OK, 0, 0), "want-seq-0-any");
@@ -132,14 +132,14 @@ int main(void)
 	lb_verify_fill(buf, 4096, base, 7, SEED);
 	memset(buf + 4 * 512, 0, 512);
 	ok(expect(4096, base, NULL, LB_VERIFY_MAGIC_BAD, base / 512 + 4, 0),
-	      "zeros-magic-bad");
+	   "zeros-magic-bad");
 
 	/* the first bad sector is reported */
 	lb_verify_fill(buf, 4096, base, 7, SEED);
 	memset(buf + 6 * 512, 0, 512);
 	buf[2 * 512 + 100] ^= 1;
 	ok(expect(4096, base, NULL, LB_VERIFY_CRC_BAD, base / 512 + 2, 7),
-	      "first-bad-sector");
+	   "first-bad-sector");
 
 	/* every single-bit flip of a sector is caught */
 	lb_verify_fill(buf, 512, base, 9, SEED);
@@ -153,12 +153,12 @@ int main(void)
 		buf[i / 8] = c;
 	}
 	ok(ok && lb_verify_check(buf, 512, base, SEED, NULL, NULL, NULL) ==
-		    LB_VERIFY_OK, "every-bit-flip-detected");
+		 LB_VERIFY_OK, "every-bit-flip-detected");
 
 	ok(strcmp(lb_verify_strerror(LB_VERIFY_OK), "ok") == 0 &&
-	      strstr(lb_verify_strerror(LB_VERIFY_SEQ_BAD), "lost") &&
-	      strstr(lb_verify_strerror(LB_VERIFY_SECTOR_BAD), "misdirected"),
-	      "strerror");
+	   strstr(lb_verify_strerror(LB_VERIFY_SEQ_BAD), "lost") &&
+	   strstr(lb_verify_strerror(LB_VERIFY_SECTOR_BAD), "misdirected"),
+	   "strerror");
 
 	diag("%d checks, %d failed", tap_n, tap_failed);
 	return tap_exit();

@@ -186,13 +186,13 @@ static void seekpct_tests(void)
 
 	/* 0.01 %: one IO in 10000 jumps, ~100 in a million */
 	ok(binomial_ok(count_jumps(100, 1000000, 21), 100, 1000000, "0.01"),
-	      "seek-0.01-one-in-10000");
+	   "seek-0.01-one-in-10000");
 	/* 12.5 %: a fraction, drawn in ppm */
 	ok(binomial_ok(count_jumps(125000, 100000, 22), 125000, 100000, "12.5"),
-	      "seek-12.5-ppm");
+	   "seek-12.5-ppm");
 	/* 30 %: a whole percentage, the draws of before */
 	ok(binomial_ok(count_jumps(300000, 100000, 23), 300000, 100000, "30"),
-	      "seek-30-whole-pct");
+	   "seek-30-whole-pct");
 
 	/* eof: exactly the range's blocks, once; with streams, slices */
 	ok(eof_streams(1), "seek-eof-one-stream");
@@ -437,7 +437,7 @@ int main(void)
 	       (double)zc[0] / (IOS * 10), 1 / lb_zeta(1024, 0.99),
 	       (double)zc[1] / (IOS * 10), (double)zc[1023] / (IOS * 10));
 	ok(ok && pct_in(zc[0], IOS * 10, 95 / lb_zeta(1024, 0.99),
-			   105 / lb_zeta(1024, 0.99)), "zipf-slots");
+			105 / lb_zeta(1024, 0.99)), "zipf-slots");
 	/* zipf with mixed sizes: positions aligned to each IO's size */
 	w.bs[1] = 65536;
 	w.bs_weight[1] = 1;
@@ -508,8 +508,8 @@ int main(void)
 	ok(bad(&w, SIZE, 512, false, "--bs", "size 0"), "check-bs-size-0");
 	w.bs[0] = 1000;
 	ok(lb_workload_check(&w, SIZE, 512, false) == NULL &&
-	      bad(&w, SIZE, 512, true, "--bs", "1000 is not a multiple of the device's 512-byte"),
-	      "check-bs-not-sector-multiple");
+	   bad(&w, SIZE, 512, true, "--bs", "1000 is not a multiple of the device's 512-byte"),
+	   "check-bs-not-sector-multiple");
 	w = base();
 	w.bs[0] = 4096;
 	ok(bad(&w, SIZE, 8192, true, "--bs", "4096"), "check-bs-below-lbs");
@@ -543,11 +543,11 @@ int main(void)
 	w = base();
 	w.offset = 1000;
 	ok(bad(&w, SIZE, 512, false, "--offset", "1000 is not a multiple of 512"),
-	      "check-offset-not-512");
+	   "check-offset-not-512");
 	w.offset = 512;
 	ok(lb_workload_check(&w, SIZE, 4096, false) == NULL &&
-	      bad(&w, SIZE, 4096, true, "--offset", "4096-byte sectors"),
-	      "check-offset-not-lbs-direct");
+	   bad(&w, SIZE, 4096, true, "--offset", "4096-byte sectors"),
+	   "check-offset-not-lbs-direct");
 	w.offset = SIZE;
 	ok(bad(&w, SIZE, 512, false, "--offset", "target"), "check-offset-beyond-target");
 	w.offset = 0;
@@ -557,7 +557,7 @@ int main(void)
 	ok(bad(&w, SIZE, 512, false, "--align", "1000"), "check-align-not-512");
 	w.align = 512;
 	ok(bad(&w, SIZE, 4096, true, "--align", "4096-byte sectors"),
-	      "check-align-not-lbs-direct");
+	   "check-align-not-lbs-direct");
 	w = base();
 	w.range_lo = 4096;
 	w.range_hi = 4096;
@@ -567,21 +567,21 @@ int main(void)
 	w.range_lo = 0;
 	w.range_hi = SIZE + 4096;
 	ok(bad(&w, SIZE, 512, false, "--range", "beyond the target"),
-	      "check-range-beyond-target");
+	   "check-range-beyond-target");
 	w.range_hi = SIZE;
 	w.offset = 512;
 	ok(bad(&w, SIZE, 512, false, "--range", "--offset 512"),
-	      "check-range-plus-offset-beyond-target");
+	   "check-range-plus-offset-beyond-target");
 	w = base();
 	w.range_lo = 512;
 	w.range_hi = 4096 + 512;
 	ok(bad(&w, SIZE, 512, false, "--range", "aligned position"),
-	      "check-no-aligned-slot");
+	   "check-no-aligned-slot");
 	w.align = 512;
 	ok(lb_workload_check(&w, SIZE, 512, false) == NULL, "check-align-512-fits");
 	w.range_lo = 513;
 	ok(lb_workload_check(&w, SIZE, 512, false) != NULL &&
-	      bad(&w, SIZE, 512, true, "--range", "sectors"), "check-range-not-lbs-direct");
+	   bad(&w, SIZE, 512, true, "--range", "sectors"), "check-range-not-lbs-direct");
 	w = base();
 	w.skew = LB_SKEW_ZIPF;
 	w.zipf_theta = 1;

@@ -74,20 +74,20 @@ static void test_compute(void)
 	snapshots();
 	ok(lq_iostat_compute(a, b, &r) == 0, "compute-ok");
 	ok(near(r.dt, 2) && near(r.rps, 100) && near(r.wps, 50),
-	      "rates");
+	   "rates");
 	ok(near(r.krps, 1000) && near(r.kwps, 512), "kib-rates");
 	ok(near(r.wait, 0.3) && near(r.actv, 1.8), "wait-actv");
 	ok(near(r.wsvc_t, 2) && near(r.asvc_t, 12), "svc-times-ms");
 	ok(near(r.pct_w, 5) && near(r.pct_b, 75), "percent-busy");
 	ok(near(r.qfullps, 5), "qfull-rate");
 	ok(r.throttle == 32 && r.inflight == 3 && r.waiting == 1,
-	      "gauges-from-newer");
+	   "gauges-from-newer");
 
 	CAPTURE(out, lq_iostat_header(f, true); lq_iostat_row(f, "data0", &r, true));
 	ok(!strcmp(out,
 		"    r/s    w/s   kr/s   kw/s wait actv wsvc_t asvc_t  %w  %b qfull/s  thr device\n"
 		"  100.0   50.0 1000.0  512.0  0.3  1.8    2.0   12.0   5  75     5.0   32 data0\n"),
-	      "text-extended");
+	   "text-extended");
 	if (tap_failed)
 		printf("# %s", out);
 	free(out);
@@ -95,7 +95,7 @@ static void test_compute(void)
 	ok(!strcmp(out,
 		"    r/s    w/s   kr/s   kw/s asvc_t  %b  thr device\n"
 		"  100.0   50.0 1000.0  512.0   12.0  75   32 data0\n"),
-	      "text-short");
+	   "text-short");
 	free(out);
 
 	CAPTURE(out, lq_iostat_json_begin(f, "data0", &r); fputc('}', f));
@@ -108,7 +108,7 @@ static void test_compute(void)
 		"\"rareq_sz_kib\":10,\"wareq_sz_kib\":10.24,\"pct_util\":75,"
 		"\"throttle\":32,\"inflight\":3,\"waiting\":1,\"ios\":300,"
 		"\"misaligned\":0,\"non_4k\":0}"),
-	      "json");
+	   "json");
 	free(out);
 
 	/* unlimited throttle: "-"; a wide value widens its column */
@@ -117,7 +117,7 @@ static void test_compute(void)
 	CAPTURE(out, lq_iostat_row(f, "d", &r, false));
 	ok(!strcmp(out,
 		"1234567.2   50.0 1000.0  512.0   12.0  75    - d\n"),
-	      "text-unlimited-and-wide");
+	   "text-unlimited-and-wide");
 	free(out);
 }
 
@@ -135,15 +135,15 @@ static void test_edges(void)
 	b[LUNQ_ST_RLENTIME_NS] = 2000000000ULL;		/* actv 0.5, 50 ms */
 	b[LUNQ_ST_RTIME_NS] = 1000000000ULL;		/* %b 25 */
 	ok(lq_iostat_compute(NULL, b, &r) == 0 && near(r.dt, 4) &&
-	      near(r.rps, 10) && near(r.actv, 0.5) && near(r.asvc_t, 50) &&
-	      near(r.pct_b, 25) && r.wps == 0 && r.wsvc_t == 0,
-	      "null-older-snapshot");
+	   near(r.rps, 10) && near(r.actv, 0.5) && near(r.asvc_t, 50) &&
+	   near(r.pct_b, 25) && r.wps == 0 && r.wsvc_t == 0,
+	   "null-older-snapshot");
 
 	/* NULL older snapshot: the span starts at crtime_ns */
 	b[LUNQ_ST_CRTIME_NS] = 2000000000ULL;		/* 2 s before */
 	ok(lq_iostat_compute(NULL, b, &r) == 0 && near(r.dt, 2) &&
-	      near(r.rps, 20) && near(r.actv, 1) && near(r.pct_b, 50),
-	      "null-older-since-crtime");
+	   near(r.rps, 20) && near(r.actv, 1) && near(r.pct_b, 50),
+	   "null-older-since-crtime");
 
 	/* crtime moved between the snapshots (a reset): since the reset */
 	snapshots();
@@ -151,13 +151,13 @@ static void test_edges(void)
 	b[LUNQ_ST_READS] = 5;
 	b[LUNQ_ST_COMPLETED] = 5;
 	ok(lq_iostat_compute(a, b, &r) == 0 && near(r.dt, 1) &&
-	      near(r.rps, 5), "reset-between-by-crtime");
+	   near(r.rps, 5), "reset-between-by-crtime");
 
 	/* snaptime did not advance (or went back): -1, all zero */
 	snapshots();
 	b[LUNQ_ST_SNAPTIME_NS] = a[LUNQ_ST_SNAPTIME_NS];
 	ok(lq_iostat_compute(a, b, &r) == -1 && r.rps == 0 && r.dt == 0,
-	      "dt-zero");
+	   "dt-zero");
 	b[LUNQ_ST_SNAPTIME_NS] = a[LUNQ_ST_SNAPTIME_NS] - 1;
 	ok(lq_iostat_compute(a, b, &r) == -1, "dt-negative");
 	memset(b, 0, sizeof(b));
@@ -167,18 +167,18 @@ static void test_edges(void)
 	snapshots();
 	b[LUNQ_ST_COMPLETED] = a[LUNQ_ST_COMPLETED];
 	ok(lq_iostat_compute(a, b, &r) == 0 && r.wsvc_t == 0 &&
-	      r.asvc_t == 0 && near(r.actv, 1.8), "no-completions-svc-0");
+	   r.asvc_t == 0 && near(r.actv, 1.8), "no-completions-svc-0");
 	CAPTURE(out, lq_iostat_json_begin(f, "x", &r); fputc('}', f));
 	ok(strstr(out, "\"wsvc_t_ms\":0,\"asvc_t_ms\":0,") &&
-	      !strstr(out, "nan") && !strstr(out, ":inf") &&
-	      !strstr(out, ":-inf"), "no-completions-json");
+	   !strstr(out, "nan") && !strstr(out, ":inf") &&
+	   !strstr(out, ":-inf"), "no-completions-json");
 	free(out);
 
 	/* a counter reset between the snapshots counts from zero */
 	snapshots();
 	b[LUNQ_ST_READS] = 20;			/* < a's 100 */
 	ok(lq_iostat_compute(a, b, &r) == 0 && near(r.rps, 10),
-	      "counter-reset-between");
+	   "counter-reset-between");
 }
 
 static void test_escape(void)
@@ -223,15 +223,15 @@ static void test_prom(void)
 	CAPTURE(out, lq_prom_print(f, devs, 2));
 	ok(golden("prom.txt", out), "prom-golden");
 	ok(strstr(out, "lunq_reads_total{device=\"odd\\\"na\\\\me\\n\"} 7\n") != NULL,
-	      "prom-label-escaped");
+	   "prom-label-escaped");
 	ok(!strstr(out, "bubbles") && !strstr(out, "unspec"),
-	      "prom-skips-missing");
+	   "prom-skips-missing");
 	ok(strstr(out, "# TYPE lunq_oldest_wait_seconds gauge\n") &&
-	      strstr(out, "lunq_oldest_wait_seconds{device=\"data0\"} 0.0015\n") &&
-	      strstr(out, "# TYPE lunq_rtime_seconds_total counter\n") &&
-	      strstr(out, "# TYPE lunq_max_inflight gauge\n") &&
-	      strstr(out, "# TYPE lunq_qfull_total counter\n"),
-	      "prom-types");
+	   strstr(out, "lunq_oldest_wait_seconds{device=\"data0\"} 0.0015\n") &&
+	   strstr(out, "# TYPE lunq_rtime_seconds_total counter\n") &&
+	   strstr(out, "# TYPE lunq_max_inflight gauge\n") &&
+	   strstr(out, "# TYPE lunq_qfull_total counter\n"),
+	   "prom-types");
 	free(out);
 	CAPTURE(out, lq_prom_print(f, devs, 0));
 	ok(!strcmp(out, ""), "prom-no-devices");

@@ -290,8 +290,8 @@ static void test_bad(void)
 			printf("# got:\n%s# want:\n%s", errs ? errs : "(none)\n",
 			       c->want);
 		ok(rc == -1 && errs && !strcmp(errs, c->want) &&
-		      pf.nsec == 0 && !resolve(&pf, &netapp)[0] &&
-		      !resolve(&pf, &sata)[0], name);
+		   pf.nsec == 0 && !resolve(&pf, &netapp)[0] &&
+		   !resolve(&pf, &sata)[0], name);
 		lq_pf_free(&pf);
 		free(errs);
 	}
@@ -312,9 +312,9 @@ static void test_many_errors(void)
 	snprintf(want, sizeof(want), "t.conf:%d: too many errors, stopped here\n",
 		 LQ_PF_MAX_ERRORS + 2);
 	ok(lines == LQ_PF_MAX_ERRORS + 1 && errs &&
-	      strstr(errs, "t.conf:2: qdepth: value must") == errs &&
-	      !strcmp(errs + strlen(errs) - strlen(want), want),
-	      "too-many-errors-capped");
+	   strstr(errs, "t.conf:2: qdepth: value must") == errs &&
+	   !strcmp(errs + strlen(errs) - strlen(want), want),
+	   "too-many-errors-capped");
 	lq_pf_free(&pf);
 	free(errs);
 }
@@ -337,16 +337,16 @@ static void test_sources(void)
 	}
 	k = lq_pf_resolve(&pf, &netapp, w, LUNQ_NR_KEYS);
 	ok(k == 2 && w[0].key == LUNQ_QDEPTH && w[0].line == 5 &&
-	      !strcmp(w[0].section, "[vendor=NETAPP  model=\"LUN C-Mode\"]") &&
-	      w[1].key == LUNQ_SCHED && w[1].line == 3 &&
-	      !strcmp(w[1].section, "[*]"), "sources-line-section");
+	   !strcmp(w[0].section, "[vendor=NETAPP  model=\"LUN C-Mode\"]") &&
+	   w[1].key == LUNQ_SCHED && w[1].line == 3 &&
+	   !strcmp(w[1].section, "[*]"), "sources-line-section");
 	ok(lq_pf_resolve(&pf, &netapp, w, 1) == 1 &&
-	      w[0].key == LUNQ_QDEPTH, "resolve-max");
+	   w[0].key == LUNQ_QDEPTH, "resolve-max");
 	/* the SATA disk matches [*] only: both of its words come from there */
 	k = lq_pf_resolve(&pf, &sata, w, LUNQ_NR_KEYS);
 	ok(pf.nsec == 2 && k == 2 && w[0].line == 2 && w[1].line == 3 &&
-	      !strcmp(w[0].section, "[*]") && !strcmp(w[1].section, "[*]"),
-	      "section-matches");
+	   !strcmp(w[0].section, "[*]") && !strcmp(w[1].section, "[*]"),
+	   "section-matches");
 	lq_pf_free(&pf);
 	ok(pf.nsec == 0 && !pf.sec, "free-empties");
 }
@@ -371,10 +371,10 @@ static void test_example(void)
 		printf("# %s", errs);
 	ok(!rc, "example-parses");
 	ok(!strcmp(resolve(&pf, &netapp), "qdepth:8 reaction:sd bubble_ms:100 restore_ms:60000"),
-	      "example-netapp-wwn");
+	   "example-netapp-wwn");
 	ok(!strcmp(resolve(&pf, &sata),
-		      "qdepth:4 sched:disksort max_wait_ms:500 bubble_ms:100"),
-	      "example-sata");
+		   "qdepth:4 sched:disksort max_wait_ms:500 bubble_ms:100"),
+	   "example-sata");
 	ok(!strcmp(resolve(&pf, &nullb), "bubble_ms:100"), "example-default");
 	lq_pf_free(&pf);
 	free(errs);
@@ -393,53 +393,53 @@ static void test_ident(void)
 	strcpy(id.dm, "keep-dm");
 	rc = lq_ident_read(root, "8:0", &id);
 	ok(!rc && !strcmp(id.lower, "sda") && !strcmp(id.vendor, "ATA") &&
-	      !strcmp(id.model, "ST4000NM0035-1V4") &&
-	      !strcmp(id.serial, "ZC1ABCDE") &&
-	      !strcmp(id.wwn, "naa.5000c500a1b2c3d4"), "ident-scsi-disk");
+	   !strcmp(id.model, "ST4000NM0035-1V4") &&
+	   !strcmp(id.serial, "ZC1ABCDE") &&
+	   !strcmp(id.wwn, "naa.5000c500a1b2c3d4"), "ident-scsi-disk");
 	ok(!strcmp(id.name, "keep") && !strcmp(id.dm, "keep-dm"),
-	      "ident-keeps-name-dm");
+	   "ident-keeps-name-dm");
 
 	memset(&id, 'x', sizeof(id));
 	rc = lq_ident_read(root, "8:1", &id);
 	ok(!rc && !strcmp(id.lower, "sda") && !strcmp(id.vendor, "ATA") &&
-	      !strcmp(id.serial, "ZC1ABCDE") &&
-	      !strcmp(id.wwn, "naa.5000c500a1b2c3d4"), "ident-scsi-partition");
+	   !strcmp(id.serial, "ZC1ABCDE") &&
+	   !strcmp(id.wwn, "naa.5000c500a1b2c3d4"), "ident-scsi-partition");
 
 	rc = lq_ident_read(root, "8:16", &id);
 	ok(!rc && !strcmp(id.lower, "sdb") && !strcmp(id.vendor, "NETAPP") &&
-	      !strcmp(id.model, "LUN C-Mode") &&
-	      !strcmp(id.serial, "80SEtF0ErzkQ") &&
-	      !strcmp(id.wwn, "naa.600a098038303053453f463045727a6b"),
-	      "ident-scsi-netapp");
+	   !strcmp(id.model, "LUN C-Mode") &&
+	   !strcmp(id.serial, "80SEtF0ErzkQ") &&
+	   !strcmp(id.wwn, "naa.600a098038303053453f463045727a6b"),
+	   "ident-scsi-netapp");
 
 	rc = lq_ident_read(root, "259:0", &id);
 	ok(!rc && !strcmp(id.lower, "nvme0n1") && !id.vendor[0] &&
-	      !strcmp(id.model, "QEMU NVMe Ctrl") &&
-	      !strcmp(id.serial, "deadbeef") && !strcmp(id.wwn, nvme.wwn),
-	      "ident-nvme");
+	   !strcmp(id.model, "QEMU NVMe Ctrl") &&
+	   !strcmp(id.serial, "deadbeef") && !strcmp(id.wwn, nvme.wwn),
+	   "ident-nvme");
 
 	rc = lq_ident_read(root, "252:0", &id);
 	ok(!rc && !strcmp(id.lower, "nullb0") && !id.vendor[0] &&
-	      !id.model[0] && !id.serial[0] && !id.wwn[0], "ident-null-blk");
+	   !id.model[0] && !id.serial[0] && !id.wwn[0], "ident-null-blk");
 
 	rc = lq_ident_read(root, "253:0", &id);
 	ok(!rc && !strcmp(id.lower, "dm-0") && !strcmp(id.vendor, "NETAPP") &&
-	      !strcmp(id.model, "LUN C-Mode") &&
-	      !strcmp(id.serial, "80SEtF0ErzkQ") &&
-	      !strcmp(id.wwn, netapp.wwn), "ident-multipath-slaves-agree");
+	   !strcmp(id.model, "LUN C-Mode") &&
+	   !strcmp(id.serial, "80SEtF0ErzkQ") &&
+	   !strcmp(id.wwn, netapp.wwn), "ident-multipath-slaves-agree");
 
 	rc = lq_ident_read(root, "253:1", &id);
 	ok(!rc && !strcmp(id.lower, "dm-1") && !id.vendor[0] &&
-	      !id.model[0] && !id.serial[0] && !id.wwn[0],
-	      "ident-slaves-disagree");
+	   !id.model[0] && !id.serial[0] && !id.wwn[0],
+	   "ident-slaves-disagree");
 
 	ok(lq_ident_read(root, "9:9", &id) == -ENOENT && !id.lower[0],
-	      "ident-no-such-device");
+	   "ident-no-such-device");
 	ok(lq_ident_read(root, "sda", &id) == -EINVAL &&
-	      lq_ident_read(root, "8:", &id) == -EINVAL &&
-	      lq_ident_read(root, ":1", &id) == -EINVAL &&
-	      lq_ident_read(root, "8:0/../../x", &id) == -EINVAL,
-	      "ident-bad-majmin");
+	   lq_ident_read(root, "8:", &id) == -EINVAL &&
+	   lq_ident_read(root, ":1", &id) == -EINVAL &&
+	   lq_ident_read(root, "8:0/../../x", &id) == -EINVAL,
+	   "ident-bad-majmin");
 
 	/* end to end: a fixture disk against a section */
 	{
@@ -451,8 +451,8 @@ static void test_ident(void)
 		strcpy(id.name, "lq0");
 		rc = lq_ident_read(root, "8:32", &id);
 		ok(!rc && !parse_str(&pf, text, &errs) &&
-		      !strcmp(resolve(&pf, &id), "qdepth:16"),
-		      "ident-then-match");
+		   !strcmp(resolve(&pf, &id), "qdepth:16"),
+		   "ident-then-match");
 		lq_pf_free(&pf);
 	}
 }
@@ -488,19 +488,19 @@ static void test_changes(void)
 	w[2] = W("max_wait_ms:500");
 	c = lq_pf_changes("qdepth:8 sched:disksort", w, 3, ch, &why);
 	ok(c == 2 && !why &&
-	      ch[0].key == LUNQ_QDEPTH && !strcmp(ch[0].word, "qdepth:16") &&
-	      !strcmp(ch[0].old, "8") && !strcmp(ch[0].new, "16") &&
-	      ch[0].line == 7 && !strcmp(ch[0].section, "[s]") &&
-	      ch[1].key == LUNQ_MAX_WAIT_MS &&
-	      !strcmp(ch[1].word, "max_wait_ms:500") &&
-	      !strcmp(ch[1].old, "0") && !strcmp(ch[1].new, "500"),
-	      "changes-old-new");
+	   ch[0].key == LUNQ_QDEPTH && !strcmp(ch[0].word, "qdepth:16") &&
+	   !strcmp(ch[0].old, "8") && !strcmp(ch[0].new, "16") &&
+	   ch[0].line == 7 && !strcmp(ch[0].section, "[s]") &&
+	   ch[1].key == LUNQ_MAX_WAIT_MS &&
+	   !strcmp(ch[1].word, "max_wait_ms:500") &&
+	   !strcmp(ch[1].old, "0") && !strcmp(ch[1].new, "500"),
+	   "changes-old-new");
 
 	w[0] = W("sched:fifo");
 	c = lq_pf_changes("qdepth:8 sched:disksort", w, 1, ch, &why);
 	ok(c == 1 && !strcmp(ch[0].old, "disksort") &&
-	      !strcmp(ch[0].new, "fifo") && !strcmp(ch[0].word, "sched:fifo"),
-	      "changes-back-to-default");
+	   !strcmp(ch[0].new, "fifo") && !strcmp(ch[0].word, "sched:fifo"),
+	   "changes-back-to-default");
 
 	w[0] = W("qdepth:08");
 	c = lq_pf_changes("qdepth:8", w, 1, ch, &why);
@@ -510,13 +510,13 @@ static void test_changes(void)
 	c = lq_pf_changes("qdepth:8 sched:disksort pool:tgt0 pool_depth:16 lun_depth:4 pblk:4096",
 			  w, 1, ch, &why);
 	ok(c == 1 && !why && !strcmp(ch[0].old, "8"),
-	      "changes-table-only-in-current");
+	   "changes-table-only-in-current");
 
 	w[0] = W("reaction:sd");
 	c = lq_pf_changes("", w, 1, ch, &why);
 	ok(c == 1 && why &&
-	      !strncmp(why, "reaction: needs qdepth:1 or more", 32),
-	      "changes-rule-broken");
+	   !strncmp(why, "reaction: needs qdepth:1 or more", 32),
+	   "changes-rule-broken");
 	w[1] = W("qdepth:8");
 	c = lq_pf_changes("", w, 2, ch, &why);
 	ok(c == 2 && !why, "changes-rule-kept");
@@ -527,33 +527,33 @@ static void test_changes(void)
 	w[0] = W("auto:knee");
 	c = lq_pf_changes("qdepth:8 reaction:sd", w, 1, ch, &why);
 	ok(c == 1 && why && !strncmp(why, "auto: reacts to QUEUE FULL itself", 33),
-	      "changes-auto-reaction");
+	   "changes-auto-reaction");
 	w[1] = W("reaction:none");
 	c = lq_pf_changes("qdepth:8 reaction:sd", w, 2, ch, &why);
 	ok(c == 2 && !why, "changes-auto-reaction-none");
 	w[0] = W("auto:target");
 	c = lq_pf_changes("qdepth:8", w, 1, ch, &why);
 	ok(c == 1 && why && !strncmp(why, "auto: target needs target_us", 28),
-	      "changes-auto-target-needs-target_us");
+	   "changes-auto-target-needs-target_us");
 	w[1] = W("target_us:5000");
 	c = lq_pf_changes("qdepth:8", w, 2, ch, &why);
 	ok(c == 2 && !why && !strcmp(ch[1].old, "0") && !strcmp(ch[1].new, "5000"),
-	      "changes-auto-target");
+	   "changes-auto-target");
 	w[0] = W("auto_min:32");
 	c = lq_pf_changes("auto_max:16", w, 1, ch, &why);
 	ok(c == 1 && why && !strcmp(why, "auto_min: must not exceed auto_max"),
-	      "changes-auto-min-max");
+	   "changes-auto-min-max");
 
 	w[0] = W("qdepth:4");
 	c = lq_pf_changes("newkey:1 qdepth:8", w, 1, ch, &why);
 	ok(c == 1 && !why, "changes-skip-unknown-current-key");
 	c = lq_pf_changes("qdepth:x", w, 1, ch, &why);
 	ok(c == -EINVAL && why && !strcmp(why, "qdepth: value must be an integer 0..65535"),
-	      "changes-bad-current");
+	   "changes-bad-current");
 	w[0] = W("pblk:4096");
 	c = lq_pf_changes("", w, 1, ch, &why);
 	ok(c == -EINVAL && why && !strncmp(why, "pblk: can only be set", 21),
-	      "changes-table-only-word");
+	   "changes-table-only-word");
 	w[0] = W("qdepth:4");
 	w[1] = W("qdepth:5");
 	c = lq_pf_changes("", w, 2, ch, &why);

@@ -206,10 +206,10 @@ int main(void)
 	rc = run("-j lq0");
 	ok(rc == LQ_OK && strstr(out,
 		",\"throttle\":16,\"inflight\":0,\"waiting\":0,\"ios\":4000,\"misaligned\":5,\"non_4k\":7,\"auto\":{\"mode\":\"knee\",\"phase\":\"hold\",\"target_ns\":null,\"throttle\":16,\"peak_iops\":2000,\"svc_min_ns\":8200000,\"knee\":16,\"p99_ns\":8400000,\"windows\":0,\"moves\":0}}]}\n"),
-	      "json");
+	   "json");
 	rc = run("-j lq1");
 	ok(rc == LQ_OK && strstr(out, "\"auto\":{\"mode\":\"off\",\"phase\":\"off\","),
-	      "json-auto-off");
+	   "json-auto-off");
 
 	/* Linux view: await = lunq's wait + the device's */
 	rc = run("-L lq0");
@@ -225,20 +225,20 @@ int main(void)
 		" 4000.0    0.0 16000.0    0.0    8.2 100   24 all\n"), "totals");
 	rc = run("-C -j");
 	ok(rc == LQ_OK && strstr(out, "{\"schema\":2,") &&
-	      strstr(out, "],\"totals\":[{\"pool\":\"p0\",\"devices\":1,\"interval_s\":2,\"r_s\":2000,") &&
-	      strstr(out, "{\"pool\":null,\"devices\":2,\"interval_s\":2,\"r_s\":4000,") &&
-	      strstr(out, "\"r_await_ms\":10.2,\"r_lunq_ms\":2,\"r_dev_ms\":8.2,"),
-	      "totals-json");
+	   strstr(out, "],\"totals\":[{\"pool\":\"p0\",\"devices\":1,\"interval_s\":2,\"r_s\":2000,") &&
+	   strstr(out, "{\"pool\":null,\"devices\":2,\"interval_s\":2,\"r_s\":4000,") &&
+	   strstr(out, "\"r_await_ms\":10.2,\"r_lunq_ms\":2,\"r_dev_ms\":8.2,"),
+	   "totals-json");
 	rc = run("-p -C");
 	ok(rc == LQ_EUSAGE, "prom-no-totals");
 
 	old_module = true;
 	rc = run("");
 	ok(rc == LQ_OK && !strstr(out, "auto") && strstr(out, "   16 lq0\n"),
-	      "old-module-text");
+	   "old-module-text");
 	rc = run("-j");
 	ok(rc == LQ_OK && !strstr(out, "auto") &&
-	      strstr(out, "\"throttle\":16,\"inflight\":0,\"waiting\":0,\"ios\":4000,\"misaligned\":5,\"non_4k\":7}"),
-	      "old-module-json");
+	   strstr(out, "\"throttle\":16,\"inflight\":0,\"waiting\":0,\"ios\":4000,\"misaligned\":5,\"non_4k\":7}"),
+	   "old-module-json");
 	return tap_exit();
 }

@@ -194,9 +194,9 @@ static void test_helpers(void)
 	ok(!strcmp(out, "a&lt;b&gt;&amp;&quot;c&apos;?"), "escape");
 	free(out);
 	ok(lq_svg_nice_step(2100, 8) == 500 && lq_svg_nice_step(1000, 8) == 200 &&
-	      lq_svg_nice_step(80, 8) == 10 && lq_svg_nice_step(7, 8) == 1 &&
-	      lq_svg_nice_step(0.5, 8) == 0.1 && lq_svg_nice_step(0, 8) == 1,
-	      "nice-step");
+	   lq_svg_nice_step(80, 8) == 10 && lq_svg_nice_step(7, 8) == 1 &&
+	   lq_svg_nice_step(0.5, 8) == 0.1 && lq_svg_nice_step(0, 8) == 1,
+	   "nice-step");
 	l = lq_svg_log10(1000);
 	ok(l > 2.999999999 && l < 3.000000001, "log10-1000");
 	l = lq_svg_log10(2);
@@ -225,14 +225,14 @@ static void test_plot(void)
 	else
 		ok(python_parses(out), "python-minidom-parses");
 	ok(strstr(out, "lq&lt;&amp;&gt;: throughput vs p99 response time") != NULL &&
-	      !strstr(out, "lq<&>"), "title-escaped");
+	   !strstr(out, "lq<&>"), "title-escaped");
 	ok(count(out, "<polyline") == 3 && count(out, "r=\"7\"") == 4,
-	      "three-curves-three-knees-and-legend-ring");
+	   "three-curves-three-knees-and-legend-ring");
 	ok(strstr(out, ">fifo closed<") && strstr(out, ">disksort closed<") &&
-	      strstr(out, ">fifo qdepth=8 open<"), "legend-labels");
+	   strstr(out, ">fifo qdepth=8 open<"), "legend-labels");
 	ok(strstr(out, ">1 ms<") && strstr(out, ">10 ms<") && strstr(out, ">100 ms<") &&
-	      strstr(out, ">2 ms<") && strstr(out, ">throughput (IOPS)<") &&
-	      strstr(out, ">p99 response time (log scale)<"), "axes-ticks-labels");
+	   strstr(out, ">2 ms<") && strstr(out, ">throughput (IOPS)<") &&
+	   strstr(out, ">p99 response time (log scale)<"), "axes-ticks-labels");
 	ok(strstr(out, LQ_KNEE_DEF) != NULL, "knee-definition-shipped");
 	CAPTURE(again, lq_sweep_svg(f, &s));
 	ok(!strcmp(out, again), "deterministic");
@@ -253,7 +253,7 @@ static void test_edges(void)
 
 	CAPTURE(out, lq_svg_plot(f, "empty & <nothing>", NULL, 0, NULL));
 	ok(!xml_check(out) && strstr(out, ">no data<") &&
-	      strstr(out, "empty &amp; &lt;nothing&gt;"), "no-data-well-formed");
+	   strstr(out, "empty &amp; &lt;nothing&gt;"), "no-data-well-formed");
 	free(out);
 
 	for (k = 0; k < 12; k++) {
@@ -274,9 +274,9 @@ static void test_edges(void)
 	ok(count(out, "stroke-dasharray") == 4, "curves-past-the-palette-dashed");
 	ok(count(out, "r=\"7\"") == 6 + 1, "knee-on-undrawable-point-skipped");
 	ok(strstr(out, ">10 us<") && strstr(out, ">10 s<") && !strstr(out, ">2 ms<"),
-	      "five-decades-only-decades-labelled");
+	   "five-decades-only-decades-labelled");
 	ok(strstr(out, "<title>a&quot;b</title>") && strstr(out, ">&lt;2&gt;<") == NULL &&
-	      strstr(out, ">&amp;4<"), "tips-and-marks-escaped");
+	   strstr(out, ">&amp;4<"), "tips-and-marks-escaped");
 	ok(strstr(out, "height=\"520\"") != NULL, "height");
 	free(out);
 }

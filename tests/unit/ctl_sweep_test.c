@@ -39,27 +39,27 @@ static void test_kv(void)
 	const char *l;
 
 	ok(!lq_bench_parse(full_kv, &r, err, sizeof(err)) && r.ios == 5994 &&
-	      r.reads == 5994 && r.writes == 0 && r.elapsed_s == 3.001 &&
-	      r.iops == 1997.3 && r.mbps == 8.18 && r.resp_p50_ns == 2011135 &&
-	      r.resp_p90_ns == 2490367 && r.resp_p99_ns == 2916351 &&
-	      r.resp_p999_ns == 3178495 && r.resp_max_ns == 3407872 &&
-	      r.svc_p50_ns == 2002943 && r.svc_p99_ns == 2899967 &&
-	      r.lag_p99_ns == 15871 && !r.saturated && !r.open && r.qd == 4,
-	      "kv-full-line");
+	   r.reads == 5994 && r.writes == 0 && r.elapsed_s == 3.001 &&
+	   r.iops == 1997.3 && r.mbps == 8.18 && r.resp_p50_ns == 2011135 &&
+	   r.resp_p90_ns == 2490367 && r.resp_p99_ns == 2916351 &&
+	   r.resp_p999_ns == 3178495 && r.resp_max_ns == 3407872 &&
+	   r.svc_p50_ns == 2002943 && r.svc_p99_ns == 2899967 &&
+	   r.lag_p99_ns == 15871 && !r.saturated && !r.open && r.qd == 4,
+	   "kv-full-line");
 	ok(!lq_bench_parse("ios=10 errors=2 elapsed_s=1 iops=10 mbps=0.04 resp_p50_ns=1 "
-			      "resp_p99_ns=2 resp_p999_ns=3 resp_max_ns=4 loop=open "
-			      "saturated=1 future_key=xyz", &r, err, sizeof(err)) &&
-	      r.open && r.saturated && r.errors == 2 && r.qd == 0,
-	      "kv-unknown-key-skipped-optional-zero");
+			   "resp_p99_ns=2 resp_p999_ns=3 resp_max_ns=4 loop=open "
+			   "saturated=1 future_key=xyz", &r, err, sizeof(err)) &&
+	   r.open && r.saturated && r.errors == 2 && r.qd == 0,
+	   "kv-unknown-key-skipped-optional-zero");
 	ok(lq_bench_parse("ios=10 errors=0 elapsed_s=1 iops=10 mbps=0 resp_p50_ns=1 "
-			     "resp_p999_ns=3 resp_max_ns=4 loop=open", &r, err, sizeof(err)) &&
-	      strstr(err, "no resp_p99_ns= word"), "kv-missing-required");
+			  "resp_p999_ns=3 resp_max_ns=4 loop=open", &r, err, sizeof(err)) &&
+	   strstr(err, "no resp_p99_ns= word"), "kv-missing-required");
 	ok(lq_bench_parse("ios=ten", &r, err, sizeof(err)) &&
-	      strstr(err, "bad value in 'ios=ten'"), "kv-bad-number");
+	   strstr(err, "bad value in 'ios=ten'"), "kv-bad-number");
 	ok(lq_bench_parse("ios=1 loop=sideways", &r, err, sizeof(err)) &&
-	      strstr(err, "loop=sideways"), "kv-bad-loop");
+	   strstr(err, "loop=sideways"), "kv-bad-loop");
 	ok(lq_bench_parse("ios=1 garbage", &r, err, sizeof(err)) &&
-	      strstr(err, "'garbage' is not key=value"), "kv-not-a-word");
+	   strstr(err, "'garbage' is not key=value"), "kv-not-a-word");
 	ok(lq_bench_parse("ios=1 iops=-5", &r, err, sizeof(err)) != 0, "kv-negative");
 
 	snprintf(out, sizeof(out), "lunqbench 0.1: 1 target\nios=1 old\ninterval lines\n%s"
@@ -67,7 +67,7 @@ static void test_kv(void)
 	l = lq_bench_find_kv(out);
 	ok(l && !strncmp(l, full_kv, 40), "find-kv-last-line");
 	ok(l && !lq_bench_parse(l, &r, err, sizeof(err)) && r.ios == 5994,
-	      "find-kv-parse-stops-at-newline");
+	   "find-kv-parse-stops-at-newline");
 	ok(!lq_bench_find_kv("no summary\n xios=1\n"), "find-kv-none");
 }
 
@@ -82,17 +82,17 @@ static void test_args(void)
 			       err, sizeof(err));
 	ok(k == 7 && v[0] == 1 && v[6] == 64, "list-qdepth");
 	ok(lq_parse_uint_list("1,,2", 0, 9, v, 8, err, sizeof(err)) == -1 &&
-	      strstr(err, "empty item"), "list-empty-item");
+	   strstr(err, "empty item"), "list-empty-item");
 	ok(lq_parse_uint_list("4,x", 0, 9, v, 8, err, sizeof(err)) == -1 &&
-	      strstr(err, "'x' is not a number"), "list-not-number");
+	   strstr(err, "'x' is not a number"), "list-not-number");
 	ok(lq_parse_uint_list("4,70000", 0, 65535, v, 8, err, sizeof(err)) == -1 &&
-	      strstr(err, "70000 is out of range 0..65535"), "list-range");
+	   strstr(err, "70000 is out of range 0..65535"), "list-range");
 	ok(lq_parse_uint_list("0,101", 1, 100, v, 8, err, sizeof(err)) == -1 &&
-	      strstr(err, "0 is out of range 1..100"), "list-range-low");
+	   strstr(err, "0 is out of range 1..100"), "list-range-low");
 	ok(lq_parse_uint_list("4,8,4", 0, 9, v, 8, err, sizeof(err)) == -1 &&
-	      strstr(err, "4 is given twice"), "list-duplicate");
+	   strstr(err, "4 is given twice"), "list-duplicate");
 	ok(lq_parse_uint_list("1,2,3", 0, 9, v, 2, err, sizeof(err)) == -1 &&
-	      strstr(err, "more than 2"), "list-too-many");
+	   strstr(err, "more than 2"), "list-too-many");
 	ok(lq_parse_uint_list("", 0, 9, v, 2, err, sizeof(err)) == -1, "list-empty");
 	ok(lq_parse_uint_list("-1", 0, 9, v, 2, err, sizeof(err)) == -1, "list-sign");
 
@@ -103,9 +103,9 @@ static void test_args(void)
 	ok(!lq_parse_duration_ns(".5s", &ns) && ns == 500000000, "dur-leading-dot");
 	ok(!lq_parse_duration_ns("800ns", &ns) && ns == 800, "dur-ns");
 	ok(lq_parse_duration_ns("10", &ns) && lq_parse_duration_ns("ms", &ns) &&
-	      lq_parse_duration_ns("0ms", &ns) && lq_parse_duration_ns("-1ms", &ns) &&
-	      lq_parse_duration_ns("10 ms", &ns) && lq_parse_duration_ns("10min", &ns),
-	      "dur-refused");
+	   lq_parse_duration_ns("0ms", &ns) && lq_parse_duration_ns("-1ms", &ns) &&
+	   lq_parse_duration_ns("10 ms", &ns) && lq_parse_duration_ns("10min", &ns),
+	   "dur-refused");
 
 	lq_fmt_dur(buf, sizeof(buf), 64200000);
 	ok(!strcmp(buf, "64.2 ms"), "fmt-dur-ms");
@@ -150,7 +150,7 @@ static void test_knee(void)
 	ok(lq_knee(lx, ly, 6, NULL) == 2, "knee-littles-law");
 	ok(lq_knee(mx, my, 4, NULL) == 3, "knee-monotone-no-bend-is-last");
 	ok(lq_knee(one_x, one_y, 1, &pw) == 0 && pw > 246799 && pw < 246801,
-	      "knee-single-point");
+	   "knee-single-point");
 	ok(lq_knee(tx, ty, 4, NULL) == 1, "knee-tie-earlier");
 	ok(lq_knee(zx, zy, 3, NULL) == 2, "knee-skips-zero-iops-and-p99");
 	ok(lq_knee(zx, zy, 1, &pw) == -1 && pw == 0, "knee-none");
@@ -192,15 +192,15 @@ static void test_curves(void)
 	ok(!lq_sweep_curves(&s) && s.ncurves == 3, "curves-count");
 	c = &s.curves[0];
 	ok(!strcmp(c->label, "fifo closed") && c->n == 3 && c->idx[0] == 2 &&
-	      c->idx[1] == 1 && c->idx[2] == 0, "curves-closed-by-qdepth-0-last");
+	   c->idx[1] == 1 && c->idx[2] == 0, "curves-closed-by-qdepth-0-last");
 	ok(c->knee == 1 && s.pts[1].knee && !s.pts[0].knee, "curves-closed-knee");
 	c = &s.curves[1];
 	ok(!strcmp(c->label, "disksort qdepth=4 open") && c->n == 2 &&
-	      c->idx[0] == 5 && c->idx[1] == 4, "curves-open-by-rate");
+	   c->idx[0] == 5 && c->idx[1] == 4, "curves-open-by-rate");
 	ok(!strcmp(s.curves[2].label, "disksort qdepth=8 open") && s.curves[2].n == 1,
-	      "curves-open-per-qdepth");
+	   "curves-open-per-qdepth");
 	ok(s.pts[3].curve == -1 && s.pts[7].curve == -1 && !s.pts[3].knee,
-	      "curves-probe-and-empty-not-drawn");
+	   "curves-probe-and-empty-not-drawn");
 	lq_sweep_free(&s);
 	ok(s.n == 0 && !s.pts && !s.curves, "curves-free");
 }
@@ -220,11 +220,11 @@ static void test_tune(void)
 	add(&s, "fifo", 32, false, 0, true, 5000, 1000);	/* open curves' probe */
 	s.pts[5].open = true;	/* an open point: never considered */
 	ok(lq_tune_pick(s.pts, s.n, 10000000, 95, &t) == 2 && t.max == 4 &&
-	      t.max_iops == 2000 && t.fastest_ok == -1, "tune-smallest-within-95pct");
+	   t.max_iops == 2000 && t.fastest_ok == -1, "tune-smallest-within-95pct");
 	ok(lq_tune_pick(s.pts, s.n, 2800000, 95, &t) == -1 && t.best == 2 &&
-	      t.fastest_ok == 1, "tune-none-meets-best-and-fastest-ok");
+	   t.fastest_ok == 1, "tune-none-meets-best-and-fastest-ok");
 	ok(lq_tune_pick(s.pts, s.n, 1000, 95, &t) == -1 && t.best == 2 &&
-	      t.fastest_ok == -1, "tune-none-meets-anything");
+	   t.fastest_ok == -1, "tune-none-meets-anything");
 	ok(lq_tune_pick(s.pts, s.n, 2900000, 95, &t) == 2, "tune-p99-equal-target-meets");
 	ok(lq_tune_pick(s.pts, s.n, 10000000, 99, &t) == 3, "tune-within-99pct");
 	lq_sweep_free(&s);
@@ -245,10 +245,10 @@ static void test_tune(void)
 	s.pts[2].r.iops = 1950;
 	s.pts[2].r.resp_p99_ns = 4000000;
 	ok(lq_tune_pick(s.pts, s.n, 1000000, 95, &t) == -1 && t.best == 2,
-	      "tune-best-tie-smaller-qdepth");
+	   "tune-best-tie-smaller-qdepth");
 	s.n = 0;
 	ok(lq_tune_pick(s.pts, s.n, 1000000, 95, &t) == -1 && t.max == -1 &&
-	      t.best == -1, "tune-no-points");
+	   t.best == -1, "tune-no-points");
 	lq_sweep_free(&s);
 }
 
@@ -296,13 +296,13 @@ static void test_section(void)
 	ok(!section_matches(buf, &other), "section-other-model-no-match");
 	lq_tune_section(buf, sizeof(buf), &nvme, true);
 	ok(!strcmp(buf, "[model=\"QEMU NVMe Ctrl\"]") && section_matches(buf, &nvme),
-	      "section-model-without-vendor");
+	   "section-model-without-vendor");
 	lq_tune_section(buf, sizeof(buf), &odd, true);
 	ok(!strcmp(buf, "[vendor=A?B model=\"M?1??x?y#z\"]") && section_matches(buf, &odd),
-	      "section-wildcards-and-quotes-become-question-marks");
+	   "section-wildcards-and-quotes-become-question-marks");
 	lq_tune_section(buf, sizeof(buf), &nullb, true);
 	ok(!strcmp(buf, "[name=\"lq#1@2048\"]") && section_matches(buf, &nullb),
-	      "section-no-model-by-name-quoted");
+	   "section-no-model-by-name-quoted");
 	lq_tune_section(buf, sizeof(buf), &qemu, false);
 	ok(!strcmp(buf, "[name=lq]") && section_matches(buf, &qemu), "section-by-name");
 	lq_tune_section(buf, 8, &qemu, true);
@@ -354,7 +354,7 @@ static void test_writers(void)
 
 	fixture(&s);
 	ok(s.ncurves == 3 && s.pts[2].knee && s.pts[7].knee && s.pts[11].knee &&
-	      !s.pts[13].knee && s.n == 14, "fixture-knees");
+	   !s.pts[13].knee && s.n == 14, "fixture-knees");
 	CAPTURE(out, lq_sweep_print(f, &s));
 	ok(golden("sweep.txt", out), "table-golden");
 	free(out);
@@ -397,11 +397,11 @@ static void test_tune_report(void)
 	lq_tune_pick(s.pts, s.n, q.p99_ns, 95, &t);
 	CAPTURE(out, lq_tune_report(f, &s, &t, &q, false));
 	ok(!strcmp(out,
-		      "lq: qdepth 4 is the smallest within 95% of the most IOPS (2000.0 at qdepth 16) whose p99 meets 10.0 ms: 1950.0 IOPS, p99 2.90 ms\n"
-		      "# lunq.conf(5) lines for lq (p99 <= 10.0 ms, sched fifo):\n"
-		      "[vendor=QEMU model=\"QEMU HARDDISK\"]\n"
-		      "qdepth = 4\n"
-		      "# or for lq alone: [name=lq]\n"), "report-met-by-model");
+		   "lq: qdepth 4 is the smallest within 95% of the most IOPS (2000.0 at qdepth 16) whose p99 meets 10.0 ms: 1950.0 IOPS, p99 2.90 ms\n"
+		   "# lunq.conf(5) lines for lq (p99 <= 10.0 ms, sched fifo):\n"
+		   "[vendor=QEMU model=\"QEMU HARDDISK\"]\n"
+		   "qdepth = 4\n"
+		   "# or for lq alone: [name=lq]\n"), "report-met-by-model");
 	if (strncmp(out, "lq: qdepth 4", 12))
 		printf("# %s", out);
 	free(out);
@@ -410,12 +410,12 @@ static void test_tune_report(void)
 	q.sched_given = true;
 	CAPTURE(out, lq_tune_report(f, &s, &t, &q, false));
 	ok(strstr(out, "\n[name=lq]\nqdepth = 4\nsched = disksort\n") &&
-	      !strstr(out, "or for lq alone"), "report-met-by-name-with-sched");
+	   !strstr(out, "or for lq alone"), "report-met-by-name-with-sched");
 	free(out);
 	CAPTURE(out, lq_tune_report(f, &s, &t, &q, true));
 	ok(strstr(out, "\"met\":true,\"qdepth\":4,") &&
-	      strstr(out, "\"policy\":\"[name=lq]\\nqdepth = 4\\nsched = disksort\\n\"") &&
-	      strstr(out, "\"best\":null"), "report-json-met");
+	   strstr(out, "\"policy\":\"[name=lq]\\nqdepth = 4\\nsched = disksort\\n\"") &&
+	   strstr(out, "\"best\":null"), "report-json-met");
 	if (system("command -v python3 > /dev/null 2>&1"))
 		skip("report-json-met-parses", "no python3");
 	else
@@ -425,16 +425,16 @@ static void test_tune_report(void)
 	lq_tune_pick(s.pts, s.n, q.p99_ns, 95, &t);
 	CAPTURE(out, lq_tune_report(f, &s, &t, &q, false));
 	ok(!strcmp(out,
-		      "lq: no qdepth within 95% of the most IOPS (2000.0 at qdepth 16) meets p99 2.50 ms; "
-		      "the best was qdepth 4: 1950.0 IOPS, p99 2.90 ms; qdepth 1 meets it at 495.0 IOPS (25% of the most)\n"),
-	      "report-none");
+		   "lq: no qdepth within 95% of the most IOPS (2000.0 at qdepth 16) meets p99 2.50 ms; "
+		   "the best was qdepth 4: 1950.0 IOPS, p99 2.90 ms; qdepth 1 meets it at 495.0 IOPS (25% of the most)\n"),
+	   "report-none");
 	if (strncmp(out, "lq: no qdepth", 13))
 		printf("# %s", out);
 	free(out);
 	CAPTURE(out, lq_tune_report(f, &s, &t, &q, true));
 	ok(strstr(out, "\"met\":false,\"qdepth\":null") &&
-	      strstr(out, "\"best\":{\"qdepth\":4,") &&
-	      strstr(out, "\"fastest_ok\":{\"qdepth\":1,"), "report-json-none");
+	   strstr(out, "\"best\":{\"qdepth\":4,") &&
+	   strstr(out, "\"fastest_ok\":{\"qdepth\":1,"), "report-json-none");
 	if (system("command -v python3 > /dev/null 2>&1"))
 		skip("report-json-none-parses", "no python3");
 	else

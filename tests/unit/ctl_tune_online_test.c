@@ -307,12 +307,12 @@ static void test_knee(void)
 		  "# auto: peak 2000 IOPS x min service 8.20 ms = knee 16\n"
 		  "# or for lq0 alone: [name=lq0]\n"), "knee-report");
 	ok(has(err, "tune lq0 --online: auto:knee from qdepth 32 on the IO running now; settle 5 s, give up after 60 s\n") &&
-	      has(err, "tune lq0 --online: phase up, depth 8, 2000 IOPS, p99 8.40 ms\n") &&
-	      has(err, "tune lq0 --online: phase hold, depth 16, 2000 IOPS, p99 8.40 ms, held 0.0 of 5 s\n") &&
-	      has(err, "phase probe, depth 17, 2000 IOPS, p99 8.40 ms, depth 16 held 2.0 of 5 s\n") &&
-	      has(err, "lq0: policy restored: qdepth 32, auto off\n"), "knee-progress");
+	   has(err, "tune lq0 --online: phase up, depth 8, 2000 IOPS, p99 8.40 ms\n") &&
+	   has(err, "tune lq0 --online: phase hold, depth 16, 2000 IOPS, p99 8.40 ms, held 0.0 of 5 s\n") &&
+	   has(err, "phase probe, depth 17, 2000 IOPS, p99 8.40 ms, depth 16 held 2.0 of 5 s\n") &&
+	   has(err, "lq0: policy restored: qdepth 32, auto off\n"), "knee-progress");
 	ok(nsent == 2 && !strcmp(sent[0], "auto:knee") &&
-	      !strcmp(sent[1], "qdepth:32 auto:off"), "knee-set-restore");
+	   !strcmp(sent[1], "qdepth:32 auto:off"), "knee-set-restore");
 	if (getenv("LUNQ_SAMPLES"))	/* for the man page's example */
 		printf("# stderr:\n%s# stdout:\n%s", err, out);
 
@@ -321,13 +321,13 @@ static void test_knee(void)
 
 	rc = run(&s, "lq0 --online --keep");
 	ok(rc == LQ_OK && nsent == 1 &&
-	      has(err, "lq0: auto:knee stays on (--keep); before: qdepth 32, auto off\n") &&
-	      !strstr(err, "restored"), "keep");
+	   has(err, "lq0: auto:knee stays on (--keep); before: qdepth 32, auto off\n") &&
+	   !strstr(err, "restored"), "keep");
 
 	rc = run(&s, "lq0 --online -j -q");
 	ok(rc == LQ_OK && has(out, "{\"schema\":2,\"device\":\"lq0\",\"mode\":\"knee\",\"target_ns\":null,\"settled\":true,\"depth\":16,\"phase\":\"hold\",\"iops\":2000,") &&
-	      has(out, "\"section\":\"[vendor=QEMU model=\\\"QEMU HARDDISK\\\"]\",\"policy\":\"[vendor=QEMU model=\\\"QEMU HARDDISK\\\"]\\nqdepth = 16\\n\"}\n") &&
-	      !err[0], "json");
+	   has(out, "\"section\":\"[vendor=QEMU model=\\\"QEMU HARDDISK\\\"]\",\"policy\":\"[vendor=QEMU model=\\\"QEMU HARDDISK\\\"]\\nqdepth = 16\\n\"}\n") &&
+	   !err[0], "json");
 }
 
 static void test_target(void)
@@ -337,11 +337,11 @@ static void test_target(void)
 
 	ok(rc == LQ_OK && ran_s >= 4 && ran_s < 4.3, "target-settles");
 	ok(nsent == 2 && !strcmp(sent[0], "auto:target target_us:5000") &&
-	      !strcmp(sent[1], "qdepth:1 auto:off target_us:0"), "target-set-restore");
+	   !strcmp(sent[1], "qdepth:1 auto:off target_us:0"), "target-set-restore");
 	ok(has(out, "lq0: auto target held qdepth 12 for 3.0 s") &&
-	      has(out, "(auto target, service p99 <= 5.00 ms on the live workload)") &&
-	      has(out, "qdepth = 12\n# auto: window p99 8.40 ms at qdepth 12, target 5.00 ms\n") &&
-	      has(err, "policy restored: qdepth 1, auto off, target_us 0\n"), "target-report");
+	   has(out, "(auto target, service p99 <= 5.00 ms on the live workload)") &&
+	   has(out, "qdepth = 12\n# auto: window p99 8.40 ms at qdepth 12, target 5.00 ms\n") &&
+	   has(err, "policy restored: qdepth 1, auto off, target_us 0\n"), "target-report");
 	rc = run(&s, "lq0 --online --mode target --p99 1.5ms -q");
 	ok(rc == LQ_OK && !strcmp(sent[0], "auto:target target_us:1500"), "target-mode-us");
 }
@@ -358,36 +358,36 @@ static void test_failures(void)
 
 	rc = run(&quiet, "lq0 --online");
 	ok(rc == LQ_EUSAGE && ran_s >= 5 && ran_s < 5.3 && !out[0] &&
-	      has(err, "lunqctl: no IO on lq0: --online tunes on the live workload; run the load first\n") &&
-	      nsent == 2 && !strcmp(sent[1], "qdepth:32 auto:off"), "no-io");
+	   has(err, "lunqctl: no IO on lq0: --online tunes on the live workload; run the load first\n") &&
+	   nsent == 2 && !strcmp(sent[1], "qdepth:32 auto:off"), "no-io");
 
 	rc = run(&ends, "lq0 --online --elapsed 12");
 	ok(rc == LQ_EUSAGE && ran_s >= 12 && !out[0] &&
-	      has(err, "lunqctl: auto did not settle within 12 s: last depth 16, phase hold\n") &&
-	      nsent == 2, "io-stops-during-hold");
+	   has(err, "lunqctl: auto did not settle within 12 s: last depth 16, phase hold\n") &&
+	   nsent == 2, "io-stops-during-hold");
 
 	rc = run(&moving, "lq0 --online --elapsed 10 --settle 3");
 	ok(rc == LQ_EUSAGE && ran_s >= 10 && ran_s < 10.3 && !out[0] &&
-	      has(err, "lunqctl: auto did not settle within 10 s: last depth 16, phase hold\n") &&
-	      has(err, "policy restored"), "never-settles");
+	   has(err, "lunqctl: auto did not settle within 10 s: last depth 16, phase hold\n") &&
+	   has(err, "policy restored"), "never-settles");
 	rc = run(&moving, "lq0 --online --elapsed 10 --settle 3 -j -q");
 	ok(rc == LQ_EUSAGE && has(out, "\"settled\":false,\"depth\":16,\"phase\":\"hold\",\"iops\":null,") &&
-	      has(out, "\"section\":null,\"policy\":null}\n"), "never-settles-json");
+	   has(out, "\"section\":null,\"policy\":null}\n"), "never-settles-json");
 
 	rc = run(&intr, "lq0 --online");
 	ok(rc == LQ_EFAIL && !out[0] && has(err, "lunqctl: interrupted after 2.0 s\n") &&
-	      has(err, "policy restored") && nsent == 2, "interrupted");
+	   has(err, "policy restored") && nsent == 2, "interrupted");
 	rc = run(&intr, "lq0 --online --keep");
 	ok(rc == LQ_EFAIL && nsent == 2, "interrupted-keep-restores");
 
 	rc = run(&react, "lq0 --online");
 	ok(rc == LQ_EUSAGE && nsent == 0 &&
-	      has(err, "lunqctl: lq0 has reaction:sd; auto moves the throttle itself and needs reaction:none ('lunqctl set lq0 reaction=none' first)\n"),
-	      "reaction-refused");
+	   has(err, "lunqctl: lq0 has reaction:sd; auto moves the throttle itself and needs reaction:none ('lunqctl set lq0 reaction=none' first)\n"),
+	   "reaction-refused");
 
 	rc = run(&old, "lq0 --online");
 	ok(rc == LQ_EFAIL && nsent == 0 &&
-	      has(err, "no adaptive throttle (no auto_phase statistic)"), "old-module");
+	   has(err, "no adaptive throttle (no auto_phase statistic)"), "old-module");
 }
 
 static void test_args(void)
@@ -421,7 +421,7 @@ static void test_args(void)
 		ok(rc == LQ_EUSAGE && nsent == 0 && has(err, bad[i].want), name);
 	}
 	ok(lq_tune_online_wanted(3, argv_on) && !lq_tune_online_wanted(4, argv_dd) &&
-	      !lq_tune_online_wanted(3, argv_o), "wanted");
+	   !lq_tune_online_wanted(3, argv_o), "wanted");
 }
 
 int main(void)

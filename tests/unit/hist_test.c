@@ -27,12 +27,12 @@ int main(void)
 
 	ok(LUNQ_HIST_BUCKETS == 4481, "bucket-count");
 	ok(lunq_hist_index(0) == 0 && lunq_hist_index(255) == 255 &&
-	      lunq_hist_index(256) == 256 && lunq_hist_index(257) == 256 &&
-	      lunq_hist_index(258) == 257 && lunq_hist_index(511) == 383 &&
-	      lunq_hist_index(512) == 384, "index-edges");
+	   lunq_hist_index(256) == 256 && lunq_hist_index(257) == 256 &&
+	   lunq_hist_index(258) == 257 && lunq_hist_index(511) == 383 &&
+	   lunq_hist_index(512) == 384, "index-edges");
 	ok(lunq_hist_index((1ULL << 41) - 1) == LUNQ_HIST_OVERFLOW - 1 &&
-	      lunq_hist_index(1ULL << 41) == LUNQ_HIST_OVERFLOW &&
-	      lunq_hist_index(~0ULL) == LUNQ_HIST_OVERFLOW, "index-overflow");
+	   lunq_hist_index(1ULL << 41) == LUNQ_HIST_OVERFLOW &&
+	   lunq_hist_index(~0ULL) == LUNQ_HIST_OVERFLOW, "index-overflow");
 
 	/* buckets tile [0, 2^41) without gap or overlap, each <= 1/128 wide */
 	for (i = 0; i + 1 < LUNQ_HIST_BUCKETS; i++) {
@@ -47,7 +47,7 @@ int main(void)
 	ok(ok_layout, "tiles-without-gaps");
 	ok(ok_width, "width-at-most-1/128");
 	ok(lunq_hist_lower(LUNQ_HIST_OVERFLOW) == 1ULL << 41 &&
-	      lunq_hist_upper(LUNQ_HIST_OVERFLOW) == ~0ULL, "overflow-bounds");
+	   lunq_hist_upper(LUNQ_HIST_OVERFLOW) == ~0ULL, "overflow-bounds");
 
 	/* random values: lower <= v <= upper, index monotonic in v */
 	for (i = 0; i < 200000; i++) {
@@ -77,17 +77,17 @@ int main(void)
 	v = lunq_hist_percentile(counts, 100000, 990000);
 	ok(v >= 99000 && v <= 99000 + 99000 / 128, "p99-within-1%");
 	ok(lunq_hist_percentile(counts, 100000, 1000000) == 100000,
-	      "p100-clamped-to-max");
+	   "p100-clamped-to-max");
 	ok(lunq_hist_percentile(counts, 100000, 0) ==
-	      lunq_hist_upper(lunq_hist_index(1000)), "p0-first-bucket");
+	   lunq_hist_upper(lunq_hist_index(1000)), "p0-first-bucket");
 	/* ceil: 1 slow IO in 10000: p99.99 is the 9999th, p99.995 the 10000th */
 	memset(counts, 0, sizeof(counts));
 	record(100, 9999);
 	record(5000000, 1);
 	ok(lunq_hist_percentile(counts, 5000000, 999900) == 100,
-	      "p99.99-ceil-rank");
+	   "p99.99-ceil-rank");
 	ok(lunq_hist_percentile(counts, 5000000, 999950) == 5000000,
-	      "p99.995-reaches-outlier");
+	   "p99.995-reaches-outlier");
 	memset(counts, 0, sizeof(counts));
 	ok(lunq_hist_percentile(counts, 0, 990000) == 0, "empty");
 
@@ -103,7 +103,7 @@ int main(void)
 	record(1ULL << 45, 4);	/* overflow: [2^41, ...) row 42 */
 	lunq_hist_quantize(counts, rows);
 	ok(rows[0] == 3 && rows[1] == 1 && rows[2] == 4 && rows[10] == 6 &&
-	      rows[11] == 7 && rows[42] == 4, "quantize-rows");
+	   rows[11] == 7 && rows[42] == 4, "quantize-rows");
 	v = 0;
 	for (i = 0; i < LUNQ_QUANT_ROWS; i++)
 		v += rows[i];

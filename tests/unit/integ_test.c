@@ -23,15 +23,15 @@ int main(void)
 	ok(g.rtime == 2000 && g.wtime == 1500, "busy-times");
 	lunq_integ_update(&g, 5000, 0, 0);	/* idle time adds nothing */
 	ok(g.rlentime == 3000 && g.rtime == 2000 && g.last == 5000,
-	      "idle-adds-nothing");
+	   "idle-adds-nothing");
 	lunq_integ_update(&g, 5000, 3, 4);
 	lunq_integ_update(&g, 4000, 3, 4);	/* clock read before last */
 	ok(g.wlentime == 2000 && g.last == 5000, "past-time-ignored");
 	lunq_integ_reset(&g, 6000);		/* 1000 ns at 3 wait, 4 act */
 	ok(!g.wlentime && !g.rlentime && !g.wtime && !g.rtime &&
-	      g.nwait == 3 && g.nact == 4 && g.last == 6000, "reset");
+	   g.nwait == 3 && g.nact == 4 && g.last == 6000, "reset");
 	lunq_integ_update(&g, 6500, 3, 4);
 	ok(g.wlentime == 1500 && g.rlentime == 2000 && g.wtime == 500,
-	      "after-reset");
+	   "after-reset");
 	return tap_exit();
 }

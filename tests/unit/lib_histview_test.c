@@ -135,21 +135,21 @@ static void test_quantize(void)
 
 	CAPTURE(out, lq_hist_print_quantize(f, &th));
 	ok(starts_with(out, "           value  ------------- Distribution ------------- count    \n"),
-	      "quantize-header");
+	   "quantize-header");
 	ok(table_sum(out, &rows, &bad) == 1000 && rows == 18 && !bad,
-	      "quantize-rows-sum-to-count");
+	   "quantize-rows-sum-to-count");
 	ok(strstr(out, "             256 |                                         0        \n"
 			  "             512 |@@@@                                     100      \n") &&
-	      strstr(out, "           32768 |@@@@                                     90       \n") &&
-	      strstr(out, "        33554432 |                                         0        \n"),
-	      "quantize-rows-and-trim");
+	   strstr(out, "           32768 |@@@@                                     90       \n") &&
+	   strstr(out, "        33554432 |                                         0        \n"),
+	   "quantize-rows-and-trim");
 	free(out);
 
 	CAPTURE(out, lq_hist_print_quantize(f, &zh));
 	ok(table_sum(out, &rows, &bad) == 10 && rows == 5 && !bad &&
-	      strstr(out, "\n              -1 |                                         0        \n"
+	   strstr(out, "\n              -1 |                                         0        \n"
 			  "               0 |@@@@@@@@@@@@@@@@@@@@                     5        \n"),
-	      "quantize-zero-row-below-0");
+	   "quantize-zero-row-below-0");
 	free(out);
 
 	/* ties round up like DTrace: 40 * 1/80 = 0.5 -> 1, 39.5 -> 40 */
@@ -158,8 +158,8 @@ static void test_quantize(void)
 	h80.count = 80;
 	CAPTURE(out, lq_hist_print_quantize(f, &h80));
 	ok(strstr(out, "               1 |@                                        1        \n") &&
-	      strstr(out, "             512 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@ 79       \n"),
-	      "quantize-half-rounds-up");
+	   strstr(out, "             512 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@ 79       \n"),
+	   "quantize-half-rounds-up");
 	free(out);
 
 	CAPTURE(out, lq_hist_print_quantize(f, &empty));
@@ -228,39 +228,39 @@ static void test_lquantize(void)
 
 	ok(!lq_parse_lquantize("0,100us,10us", true, &lo, &hi, &step, &unit,
 				  &un, err, sizeof(err)) &&
-	      lo == 0 && hi == 100000 && step == 10000 && unit == 1000 &&
-	      !strcmp(un, "us"), "parse-us");
+	   lo == 0 && hi == 100000 && step == 10000 && unit == 1000 &&
+	   !strcmp(un, "us"), "parse-us");
 	ok(!lq_parse_lquantize("500us,20ms,1ms", true, &lo, &hi, &step,
 				  &unit, &un, err, sizeof(err)) &&
-	      lo == 500000 && hi == 20000000 && step == 1000000 &&
-	      unit == 1000000 && !strcmp(un, "ms"), "parse-unit-from-step");
+	   lo == 500000 && hi == 20000000 && step == 1000000 &&
+	   unit == 1000000 && !strcmp(un, "ms"), "parse-unit-from-step");
 	ok(!lq_parse_lquantize("0,2s,100000000", true, &lo, &hi, &step,
 				  &unit, &un, err, sizeof(err)) &&
-	      hi == 2000000000ULL && step == 100000000 && unit == 1 &&
-	      !strcmp(un, "ns"), "parse-no-suffix-ns");
+	   hi == 2000000000ULL && step == 100000000 && unit == 1 &&
+	   !strcmp(un, "ns"), "parse-no-suffix-ns");
 	ok(!lq_parse_lquantize("1.5s,3s,0.5s", true, &lo, &hi, &step,
 				  &unit, &un, err, sizeof(err)) &&
-	      lo == 1500000000ULL && step == 500000000 && !strcmp(un, "s"),
-	      "parse-fraction");
+	   lo == 1500000000ULL && step == 500000000 && !strcmp(un, "s"),
+	   "parse-fraction");
 	ok(!lq_parse_lquantize("0,1G,64M", false, &lo, &hi, &step, &unit,
 				  &un, err, sizeof(err)) &&
-	      hi == 1ULL << 30 && step == 64ULL << 20 && unit == 1ULL << 20 &&
-	      !strcmp(un, "MiB"), "parse-bytes-M");
+	   hi == 1ULL << 30 && step == 64ULL << 20 && unit == 1ULL << 20 &&
+	   !strcmp(un, "MiB"), "parse-bytes-M");
 	ok(!lq_parse_lquantize("512,8k,512", false, &lo, &hi, &step, &unit,
 				  &un, err, sizeof(err)) &&
-	      lo == 512 && hi == 8192 && unit == 1 && !strcmp(un, "bytes"),
-	      "parse-bytes-plain");
+	   lo == 512 && hi == 8192 && unit == 1 && !strcmp(un, "bytes"),
+	   "parse-bytes-plain");
 	ok(!lq_parse_lquantize("0,10g,1g", false, &lo, &hi, &step, &unit,
 				  &un, err, sizeof(err)) &&
-	      step == 1ULL << 30 && !strcmp(un, "GiB"), "parse-bytes-g");
+	   step == 1ULL << 30 && !strcmp(un, "GiB"), "parse-bytes-g");
 	/* DTrace: levels = (hi - lo) / step, rounded down */
 	ok(!lq_parse_lquantize("0,25,10", true, &lo, &hi, &step, &unit,
 				  &un, err, sizeof(err)), "parse-uneven-ok");
 	CAPTURE(out, lq_hist_print_lquantize(f, &zh, 0, 25, 10, 1));
 	ok(strstr(out, "\n               0 |") &&
-	      strstr(out, "\n              10 |") &&
-	      !strstr(out, ">= 25") && !strstr(out, "              20 |"),
-	      "uneven-top-row");
+	   strstr(out, "\n              10 |") &&
+	   !strstr(out, ">= 25") && !strstr(out, "              20 |"),
+	   "uneven-top-row");
 	free(out);
 }
 
@@ -323,7 +323,7 @@ static void test_parse_errors(void)
 	}
 	ok(lq_parse_lquantize("0,1k,1", true, &lo, &hi, &step, &unit, &un,
 				 err, sizeof(err)) == -1 &&
-	      lo == 0 && hi == 1000000000ULL, "parse-error-leaves-outputs");
+	   lo == 0 && hi == 1000000000ULL, "parse-error-leaves-outputs");
 }
 
 static void test_percentiles_json(void)
@@ -338,8 +338,8 @@ static void test_percentiles_json(void)
 	ok(golden("percentiles.txt", all), "percentiles-golden");
 	/* p50: the 500th IO is in 11000's bucket [10944, 11007] */
 	ok(strstr(all, "p50     11.0 us\n") &&
-	      strstr(all, "p99.99  25.5 ms\n") &&
-	      strstr(all, "max     25.5 ms\n"), "percentiles-values");
+	   strstr(all, "p99.99  25.5 ms\n") &&
+	   strstr(all, "max     25.5 ms\n"), "percentiles-values");
 	free(all);
 
 	CAPTURE(all,
@@ -353,10 +353,10 @@ static void test_percentiles_json(void)
 	CAPTURE(out, lq_hist_json(f, "data0", "size", &bh, false));
 	ok(starts_with(out, "{\"schema\":2,\"device\":\"data0\",\"hist\":\"size\",\"unit\":\"bytes\","
 			  "\"count\":1000,\"sum\":") &&
-	      strstr(out, "\"quantize\":[[512,50],[4096,600],[8192,250],"
+	   strstr(out, "\"quantize\":[[512,50],[4096,600],[8192,250],"
 			  "[65536,99],[1048576,1]]") &&
-	      strstr(out, "\"buckets\":[[512,515,50],") &&
-	      out[strlen(out) - 1] == '}', "json-shape");
+	   strstr(out, "\"buckets\":[[512,515,50],") &&
+	   out[strlen(out) - 1] == '}', "json-shape");
 	free(out);
 }
 

@@ -37,7 +37,7 @@ static void test_numbers(void)
 		lq_json_num(f, -1.0 / 0.0); fputc(' ', f);
 		lq_json_num(f, 10.100));
 	ok(!strcmp(out, "0.001 -2.5 1000000000000000 0 10.1"),
-	      "numbers-round-sign-large");
+	   "numbers-round-sign-large");
 	free(out);
 }
 
@@ -47,7 +47,7 @@ static void test_strings(void)
 
 	CAPTURE(out, lq_json_str(f, "a\"b\\c\nd\te\x01\x1f/\xc3\xa9"));
 	ok(!strcmp(out, "\"a\\\"b\\\\c\\nd\\te\\u0001\\u001f/\xc3\xa9\""),
-	      "escape");
+	   "escape");
 	free(out);
 	CAPTURE(out, lq_json_str(f, ""));
 	ok(!strcmp(out, "\"\""), "empty-string");

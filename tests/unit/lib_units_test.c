@@ -33,31 +33,31 @@ static void test_parse_size(void)
 	u64 v = 0;
 
 	ok(size_is("0", 0) && size_is("4096", 4096) && size_is("4k", 4096) &&
-	      size_is("4K", 4096) && size_is("1m", 1ULL << 20) &&
-	      size_is("2G", 2ULL << 30) && size_is("1t", 1ULL << 40),
-	      "size-suffixes");
+	   size_is("4K", 4096) && size_is("1m", 1ULL << 20) &&
+	   size_is("2G", 2ULL << 30) && size_is("1t", 1ULL << 40),
+	   "size-suffixes");
 	ok(size_is("18446744073709551615", ~0ULL) &&
-	      size_is("16777215t", 16777215ULL << 40), "size-largest");
+	   size_is("16777215t", 16777215ULL << 40), "size-largest");
 	ok(size_bad("") && size_bad("k") && size_bad("-1") &&
-	      size_bad(" 4k") && size_bad("4kb") && size_bad("4x") &&
-	      size_bad("1.5k") && size_bad("18446744073709551616") &&
-	      size_bad("16777216t") && size_bad("0x10"), "size-refused");
+	   size_bad(" 4k") && size_bad("4kb") && size_bad("4x") &&
+	   size_bad("1.5k") && size_bad("18446744073709551616") &&
+	   size_bad("16777216t") && size_bad("0x10"), "size-refused");
 	/* only @n bytes count: "4k-8k" read as its two halves */
 	ok(lq_parse_size("4k-8k", 2, &v) && v == 4096 &&
-	      lq_parse_size("4k-8k" + 3, 2, &v) && v == 8192 &&
-	      !lq_parse_size("4k-8k", 3, &v), "size-length");
+	   lq_parse_size("4k-8k" + 3, 2, &v) && v == 8192 &&
+	   !lq_parse_size("4k-8k", 3, &v), "size-length");
 }
 
 static void test_parse_secs(void)
 {
 	ok(lq_parse_secs("10") == 10 && lq_parse_secs("10s") == 10 &&
-	      lq_parse_secs("0.5") == 0.5 && lq_parse_secs("2m") == 120 &&
-	      lq_parse_secs("1h") == 3600 && lq_parse_secs("0") == 0,
-	      "secs-suffixes");
+	   lq_parse_secs("0.5") == 0.5 && lq_parse_secs("2m") == 120 &&
+	   lq_parse_secs("1h") == 3600 && lq_parse_secs("0") == 0,
+	   "secs-suffixes");
 	ok(lq_parse_secs("") < 0 && lq_parse_secs("s") < 0 &&
-	      lq_parse_secs("-1") < 0 && lq_parse_secs("10x") < 0 &&
-	      lq_parse_secs("10ms") < 0 && lq_parse_secs("nan") < 0,
-	      "secs-refused");
+	   lq_parse_secs("-1") < 0 && lq_parse_secs("10x") < 0 &&
+	   lq_parse_secs("10ms") < 0 && lq_parse_secs("nan") < 0,
+	   "secs-refused");
 }
 
 static void test_format(void)

@@ -63,9 +63,9 @@ int main(void)
 	int i, zero = 1;
 
 	ok(run(error_5, 7, buf, sizeof(buf)) == 5 &&
-	      !strcmp(buf, "lunqtest: bad thing 42\n"), "error-message-and-code");
+	   !strcmp(buf, "lunqtest: bad thing 42\n"), "error-message-and-code");
 	ok(run(die, 4, buf, sizeof(buf)) == 4 && !strcmp(buf, "lunqtest: gone: now\n"),
-	      "die-exits-with-code");
+	   "die-exits-with-code");
 	ok(run(die, 0, buf, sizeof(buf)) == 0, "die-exit-0");
 	p = lq_xcalloc(1000, 3);
 	for (i = 0; i < 3000; i++)

@@ -149,7 +149,7 @@ static void test_replay(uint32_t ss)
 	/* listing: 7 entries, the mark's name, the flags */
 	r = lw_open(&log, fileno(f));
 	ok(!r && log.nr_entries == 7 && log.sectorsize == ss,
-	      ss == 512 ? "super-512" : "super-4096");
+	   ss == 512 ? "super-512" : "super-4096");
 	while ((r = lw_next(&log, &e)) > 0) {
 		count++;
 		marks += (e.flags & LW_MARK) && !strcmp(e.mark, "m1") && e.index == 2;
@@ -159,21 +159,21 @@ static void test_replay(uint32_t ss)
 	}
 	snprintf(name, sizeof(name), "list-%u", ss);
 	ok(r == 0 && count == 7 && marks == 1 && points == 2 &&
-	      !strcmp(fl, "FLUSH|FUA|META"), name);
+	   !strcmp(fl, "FLUSH|FUA|META"), name);
 
 	/* to flush point 1: A A x x B x x x (the discard comes after) */
 	r = replay_to(f, 1, img, ss, err, sizeof(err));
 	snprintf(name, sizeof(name), "replay-flush1-%u", ss);
 	ok(r == 1 && sec_is(img, ss, 0, 'A') && sec_is(img, ss, 1, 'A') &&
-	      sec_is(img, ss, 2, 'x') && sec_is(img, ss, 4, 'B') &&
-	      sec_is(img, ss, 5, 'x'), name);
+	   sec_is(img, ss, 2, 'x') && sec_is(img, ss, 4, 'B') &&
+	   sec_is(img, ss, 5, 'x'), name);
 
 	/* to flush point 2: 0 0 C x B x x x (discard zeroed, D not yet) */
 	r = replay_to(f, 2, img, ss, err, sizeof(err));
 	snprintf(name, sizeof(name), "replay-flush2-%u", ss);
 	ok(r == 2 && sec_is(img, ss, 0, 0) && sec_is(img, ss, 1, 0) &&
-	      sec_is(img, ss, 2, 'C') && sec_is(img, ss, 4, 'B') &&
-	      sec_is(img, ss, 5, 'x'), name);
+	   sec_is(img, ss, 2, 'C') && sec_is(img, ss, 4, 'B') &&
+	   sec_is(img, ss, 5, 'x'), name);
 
 	/* the whole log: D at sector 5 */
 	r = replay_to(f, 99, img, ss, err, sizeof(err));
