@@ -97,8 +97,8 @@ struct lb_workload {
 	 * 100 %): 0 sequential, LB_SEEK_ALL every IO at a new random
 	 * position, n: each IO jumps with probability n / LB_SEEK_ALL, else
 	 * continues where the stream's previous IO ended (wrapping at the
-	 * range end).  A whole percentage draws as before the ppm existed
-	 * (one draw below 100), so old seeds give the same IOs. */
+	 * range end).  A whole percentage takes one draw below 100, so a
+	 * seed's IOs at a whole percentage do not depend on the ppm grain. */
 	u32 seek_ppm;
 	/* vdbench seekpct=eof: sequential (seek_ppm 0), and the stream ends
 	 * at the end of its part of the range instead of wrapping */

@@ -87,10 +87,10 @@ if [ "$rows" = 512,1024,2048,4096,8192,16384,32768,65536,131072,262144,524288,10
 	ok bench-cli-bs-rows
 else
 	printf '%s\n' "$out" | sed 's/^/# /'
-	nok bench-cli-bs-rows "sizes '$rows'"
+	fail bench-cli-bs-rows "sizes '$rows'"
 fi
 t bs-seekpct-eof 0 '^ *1048576 +4 ' --preset bs --seekpct eof --elapsed 5 --buffered --size 4m "$img"
 n=$("$bin" --preset bs --elapsed 0.05 --buffered --size 4m --kv "$img" 2>&1 | grep -c '^ios=')
-if [ "$n" = 12 ]; then ok bench-cli-bs-kv; else nok bench-cli-bs-kv "$n key=value lines, want 12"; fi
+if [ "$n" = 12 ]; then ok bench-cli-bs-kv; else fail bench-cli-bs-kv "$n key=value lines, want 12"; fi
 w=$(groff -t -man -Tutf8 -ww -z "$top/bench/lunqbench.1" 2>&1)
-if [ -z "$w" ]; then ok bench-man; else printf '%s\n' "$w" | sed 's/^/# /'; nok bench-man "groff warnings"; fi
+if [ -z "$w" ]; then ok bench-man; else printf '%s\n' "$w" | sed 's/^/# /'; fail bench-man "groff warnings"; fi

@@ -50,7 +50,7 @@ static int reason_is(unsigned int maj, unsigned int min, const char *path,
 	char buf[512];
 
 	lq_busy_reason(root, maj, min, path, buf, sizeof(buf));
-	printf("#   %u:%u: %s\n", maj, min, buf);
+	diag("  %u:%u: %s", maj, min, buf);
 	return !strcmp(buf, want);
 }
 
@@ -80,7 +80,7 @@ static int uses_are(unsigned int maj, unsigned int min, const char *path,
 	struct list l = { "", 0 };
 
 	lq_busy_walk(root, maj, min, path, note, &l);
-	printf("#   %u:%u: %s\n", maj, min, l.s);
+	diag("  %u:%u: %s", maj, min, l.s);
 	return !strcmp(l.s, want);
 }
 
@@ -122,32 +122,32 @@ int main(void)
 	put("sys/dev/block/8:96/holders/dm-6", NULL);
 	put("sys/dev/block/8:96/holders/dm-5/dm/name", "lq5\n");
 
-	check(reason_is(254, 0, "/dev/vda", "mounted on /"), "mounted-root");
-	check(reason_is(8, 17, "/dev/sdb1", "mounted on /mnt/data dir"),
-	      "mounted-first-mount-point");
-	check(reason_is(8, 32, "/dev/sdc", "held by dm-3 (lq)"), "held-by-dm-name");
-	check(reason_is(8, 18, "/dev/sdb2", "held by md0"), "held-by-md");
-	check(reason_is(8, 48, "/dev/sdd", "a swap area"), "swap");
-	check(reason_is(8, 16, "/dev/sdb", "partition sdb1 mounted on /mnt/data dir"),
-	      "partition-mounted");
-	check(reason_is(8, 64, "/dev/sde", "partition sde1 held by dm-4"),
-	      "partition-held");
-	check(reason_is(8, 80, "/dev/sdf",
+	ok(reason_is(254, 0, "/dev/vda", "mounted on /"), "mounted-root");
+	ok(reason_is(8, 17, "/dev/sdb1", "mounted on /mnt/data dir"),
+	   "mounted-first-mount-point");
+	ok(reason_is(8, 32, "/dev/sdc", "held by dm-3 (lq)"), "held-by-dm-name");
+	ok(reason_is(8, 18, "/dev/sdb2", "held by md0"), "held-by-md");
+	ok(reason_is(8, 48, "/dev/sdd", "a swap area"), "swap");
+	ok(reason_is(8, 16, "/dev/sdb", "partition sdb1 mounted on /mnt/data dir"),
+	   "partition-mounted");
+	ok(reason_is(8, 64, "/dev/sde", "partition sde1 held by dm-4"),
+	   "partition-held");
+	ok(reason_is(8, 80, "/dev/sdf",
 			"in use (opened exclusively by another program)"),
-	      "none-found");
-	check(reason_is(7, 0, NULL, "in use (opened exclusively by another program)"),
-	      "no-sysfs-directory");
-	check(uses_are(8, 96, "/dev/sdg",
-		       "mount /g; holder dm-5 (lq5); holder dm-6; swap -; "),
-	      "walk-all-uses-in-order");
-	check(uses_are(8, 16, "/dev/sdb",
-		       "mount@sdb1 /mnt/data dir; mount@sdb1 /srv; holder@sdb2 md0; "),
-	      "walk-partitions");
-	check(uses_are(8, 80, "/dev/sdf", ""), "walk-none");
+	   "none-found");
+	ok(reason_is(7, 0, NULL, "in use (opened exclusively by another program)"),
+	   "no-sysfs-directory");
+	ok(uses_are(8, 96, "/dev/sdg",
+		    "mount /g; holder dm-5 (lq5); holder dm-6; swap -; "),
+	   "walk-all-uses-in-order");
+	ok(uses_are(8, 16, "/dev/sdb",
+		    "mount@sdb1 /mnt/data dir; mount@sdb1 /srv; holder@sdb2 md0; "),
+	   "walk-partitions");
+	ok(uses_are(8, 80, "/dev/sdf", ""), "walk-none");
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd))
-		printf("# could not remove %s\n", root);
-	printf("# %d checks, %d failed\n", tap_n, tap_failed);
+		diag("could not remove %s", root);
+	diag("%d checks, %d failed", tap_n, tap_failed);
 	return tap_exit();
 }

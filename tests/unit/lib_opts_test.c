@@ -63,7 +63,7 @@ static int answers_are(bool novalue, const char *args, const char *want)
 		argv[argc++] = w;
 	argv[argc] = NULL;
 	answers(novalue, argc, argv, out, sizeof(out));
-	printf("#   %s: %s\n", args, out);
+	diag("  %s: %s", args, out);
 	return !strcmp(out, want);
 }
 
@@ -88,19 +88,19 @@ int main(void)
 	struct lq_optset s;
 	static const struct lq_optdef again = { "json", 'J', NULL };
 
-	check(answers_are(true, "-j --count 3 -c4 --qdepth=1,2 --quiet x y",
+	ok(answers_are(true, "-j --count 3 -c4 --qdepth=1,2 --quiet x y",
 			  "0:- 1:3 1:4 2:1,2 3:- END@7"), "long-short-values");
-	check(answers_are(true, "--qd 4 --js x", "2:4 0:- END@4"), "abbreviations");
-	check(answers_are(true, "-j --count", "0:- NOVALUE "), "novalue");
-	check(answers_are(false, "-j --count", "0:- UNKNOWN:--count END@3"),
-	      "novalue-as-unknown");
-	check(answers_are(true, "--bogus", "UNKNOWN:--bogus END@2"), "unknown-long");
-	check(answers_are(true, "-Z x", "UNKNOWN:-Z END@2"), "unknown-letter");
-	check(answers_are(true, "x -- -j", "END@2"), "operands-first");
+	ok(answers_are(true, "--qd 4 --js x", "2:4 0:- END@4"), "abbreviations");
+	ok(answers_are(true, "-j --count", "0:- NOVALUE "), "novalue");
+	ok(answers_are(false, "-j --count", "0:- UNKNOWN:--count END@3"),
+	   "novalue-as-unknown");
+	ok(answers_are(true, "--bogus", "UNKNOWN:--bogus END@2"), "unknown-long");
+	ok(answers_are(true, "-Z x", "UNKNOWN:-Z END@2"), "unknown-letter");
+	ok(answers_are(true, "x -- -j", "END@2"), "operands-first");
 
 	lq_optset_init(&s, 0, NULL, false);
-	check(lq_optset_add(&s, &defs[0]) == 0 && lq_optset_add(&s, &again) == -1 &&
-	      s.n == 1 && !strcmp(s.so, "j"), "name-taken-once");
+	ok(lq_optset_add(&s, &defs[0]) == 0 && lq_optset_add(&s, &again) == -1 &&
+	   s.n == 1 && !strcmp(s.so, "j"), "name-taken-once");
 	{
 		char *argv[] = { "cmd", "-c", "5", "x", NULL };
 		int a, b;
@@ -108,33 +108,33 @@ int main(void)
 		lq_optset_init(&s, 4, argv, true);
 		for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
 			lq_optset_add(&s, &defs[i]);
-		check(!strcmp(s.so, ":jc:"), "short-options");
+		ok(!strcmp(s.so, ":jc:"), "short-options");
 		a = lq_optset_next(&s);
 		lq_optset_next(&s);
 		lq_optset_rewind(&s);
 		b = lq_optset_next(&s);
-		check(a == 1 && b == 1 && !strcmp(optarg, "5"), "rewind");
+		ok(a == 1 && b == 1 && !strcmp(optarg, "5"), "rewind");
 	}
 
-	check(PRINTS("  -c, --count N", lq_help_head(f, &defs[1], true)),
-	      "head-letter");
-	check(PRINTS("  --count N", lq_help_head(f, &defs[1], false)),
-	      "head-no-letter");
-	check(PRINTS("  --quiet   no output\n",
-		     lq_help_text(f, "no output", 12, lq_help_head(f, &defs[3], true),
+	ok(PRINTS("  -c, --count N", lq_help_head(f, &defs[1], true)),
+	   "head-letter");
+	ok(PRINTS("  --count N", lq_help_head(f, &defs[1], false)),
+	   "head-no-letter");
+	ok(PRINTS("  --quiet   no output\n",
+		  lq_help_text(f, "no output", 12, lq_help_head(f, &defs[3], true),
 				  INT_MAX)), "text-at-column");
-	check(PRINTS("  --qdepth LIST\n      a b\n",
-		     lq_help_text(f, "a b", 6, lq_help_head(f, &defs[2], true),
+	ok(PRINTS("  --qdepth LIST\n      a b\n",
+		  lq_help_text(f, "a b", 6, lq_help_head(f, &defs[2], true),
 				  INT_MAX)), "long-head-next-line");
-	check(PRINTS("    one\n    two\n", lq_help_text(f, "one\ntwo", 4, 0, INT_MAX)),
-	      "lines");
-	check(PRINTS("aaa bbb\nccc.  ddd\n",
-		     lq_help_text(f, "aaa bbb ccc.  ddd", 0, 0, 10)), "wrap-blanks-kept");
-	check(PRINTS("  x   aaa bbb\n      ccc\n",
-		     lq_help_text(f, "aaa bbb ccc", 6, fprintf(f, "  x"), 13)),
-	      "wrap-at-column");
-	check(PRINTS("a\n\nb\n", lq_help_text(f, "a\n\nb", 0, 0, INT_MAX)),
-	      "empty-line");
+	ok(PRINTS("    one\n    two\n", lq_help_text(f, "one\ntwo", 4, 0, INT_MAX)),
+	   "lines");
+	ok(PRINTS("aaa bbb\nccc.  ddd\n",
+		  lq_help_text(f, "aaa bbb ccc.  ddd", 0, 0, 10)), "wrap-blanks-kept");
+	ok(PRINTS("  x   aaa bbb\n      ccc\n",
+		  lq_help_text(f, "aaa bbb ccc", 6, fprintf(f, "  x"), 13)),
+	   "wrap-at-column");
+	ok(PRINTS("a\n\nb\n", lq_help_text(f, "a\n\nb", 0, 0, INT_MAX)),
+	   "empty-line");
 
 	printf("# %d checks, %d failed\n", tap_n, tap_failed);
 	return tap_exit();
