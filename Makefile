@@ -27,7 +27,7 @@
 #   make check   sparse (kbuild's C=2) on kmod/ against the VM kernel (6.1)
 #                and 6.12 when its headers are installed; fails on any
 #                warning and prints them (scripts/sparse-kmod; make test
-#                runs it too, tests/unit/sparse.sh)
+#                runs it too, tests/lint/sparse.sh)
 #   make test-full  make test with LUNQ_FULL=1 (the matrix runs the groups
 #                basic, integrity, stats, throttle, trace and bpf, the
 #                arena among them; the debug run the fault group and a
@@ -194,9 +194,9 @@ build/policies/garbage-%.bpf.o: tests/bpf/garbage.bpf.c policies/lunq_policy.bpf
 build/policies/hostile-%.bpf.o: tests/bpf/hostile.bpf.c policies/lunq_policy.bpf.h build/bpf/include/bpf/libbpf.h
 	@mkdir -p $(@D)
 	clang $(BPF_CFLAGS) -DHOSTILE_$(shell echo $* | tr a-z A-Z) -c $< -o $@
-# aimd as built against wave 3's header (a first argument struct lunq_pol *,
-# char dev[160] in the ops): a policy built before the views grew and the
-# device left the ops must keep loading (t-bpf-policy)
+# aimd built against the policy header's first layout (a first argument
+# struct lunq_pol *, char dev[160] in the ops; tests/bpf/compat/): a policy
+# built against it must keep loading (t-bpf-policy)
 build/policies/compat-aimd.bpf.o: tests/bpf/compat/aimd.bpf.c tests/bpf/compat/lunq_policy.bpf.h build/bpf/include/bpf/libbpf.h
 	@mkdir -p $(@D)
 	clang $(BPF_CFLAGS) -c $< -o $@

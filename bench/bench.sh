@@ -14,7 +14,7 @@
 # (3 rounds show the spread).  The same benchmarks on the plain TCG
 # clock, wall-clock time (10 rounds; TCG's noise moves those ratios
 # 0.75..1.0 between rounds), give the second column; --no-tcg skips them.
-# The table shows the goal of issue 36 next to each icount figure ("met"
+# The table shows the overhead's goal next to each icount figure ("met"
 # or "not met"; doc/benchmarks.md says what bounds the ones not met).
 # What instruction counts cannot see: cache misses, real lock contention,
 # real interrupts (doc/benchmarks.md, "Measuring overhead in instructions").

@@ -8,8 +8,6 @@
  *               (seekpct, range, offset, align, zipf / hot band)
  *   arrival.c   open-loop arrival schedules (Poisson, uniform, fixed)
  *   verify.c    verify headers: fill a write buffer, check a read buffer
- *   busy.c      why a block device is busy (mounts, holders, swap), from
- *               /proc and /sys under a root a test can replace
  * Plumbing:
  *   options.c       the option table: parser, defaults, --help
  *   presets.c       the presets, as option settings
@@ -99,8 +97,8 @@ struct lb_workload {
 	 * 100 %): 0 sequential, LB_SEEK_ALL every IO at a new random
 	 * position, n: each IO jumps with probability n / LB_SEEK_ALL, else
 	 * continues where the stream's previous IO ended (wrapping at the
-	 * range end).  A whole percentage draws as before the ppm existed
-	 * (one draw below 100), so old seeds give the same IOs. */
+	 * range end).  A whole percentage takes one draw below 100, so a
+	 * seed's IOs at a whole percentage do not depend on the ppm grain. */
 	u32 seek_ppm;
 	/* vdbench seekpct=eof: sequential (seek_ppm 0), and the stream ends
 	 * at the end of its part of the range instead of wrapping */
@@ -259,19 +257,5 @@ const char *lb_verify_strerror(enum lb_verify_err e);
  * previous result to continue (pre- and post-inverted inside, so
  * lb_crc32c(0, "123456789", 9) == 0xE3069283). */
 u32 lb_crc32c(u32 crc, const void *buf, size_t len);
-
-/* ---- busy.c -------------------------------------------------------------- */
-
-/*
- * Why the block device @maj:@min (opened as @path, or NULL) is busy, as
- * lunqbench's refusal to write says it, into @buf: "mounted on /mnt",
- * "held by dm-0 (lq)" (its first holder, with its dm name), "a swap
- * area", "partition sdb1 mounted on /mnt" (the same for a partition of
- * the disk), else "in use (opened exclusively by another program)".
- * Reads @root/proc/self/mountinfo, @root/proc/swaps and
- * @root/sys/dev/block/ (@root "" or NULL: the real ones).
- */
-void lb_busy_reason(const char *root, unsigned int maj, unsigned int min,
-		    const char *path, char *buf, size_t n);
 
 #endif /* LUNQBENCH_LB_H */

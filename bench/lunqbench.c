@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "options.h"
+#include "busy.h"
 #include "lunq_hist.h"
 
 /* its name in messages (liblunq's util.h) */
@@ -64,7 +65,7 @@ static void check_not_busy(const struct lb_opts *o, const char *path,
 	}
 	if (errno != EBUSY)
 		return;
-	lb_busy_reason("", major(st->st_rdev), minor(st->st_rdev), path, why,
+	lq_busy_reason("", major(st->st_rdev), minor(st->st_rdev), path, why,
 		       sizeof(why));
 	lq_die(LB_ETARGET, "%s: refusing to write: %s; --force writes anyway",
 	       path, why);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lunqbench's options: the table (lb_options[]) and what is made from it,
- * getopt_long's array, the defaults, the parser, --help and the hidden
+ * lunqbench's options: the table (lb_options[]) and what is made from it
+ * with liblunq's option engine (opts.h), getopt_long's array, the
+ * defaults, the parser, --help and the hidden
  * --list-options.  Then the checks of option combinations.  A new option
  * is an entry here (and in enum lb_optid) and an .TP in lunqbench(1):
  * tests/unit/bench-options.sh fails until both have it.
@@ -64,7 +65,7 @@ static const char *dashed(const struct lb_option *opt)
 {
 	static char buf[64];
 
-	snprintf(buf, sizeof(buf), "--%s", opt->name);
+	snprintf(buf, sizeof(buf), "--%s", opt->head.name);
 	return buf;
 }
 
@@ -340,8 +341,9 @@ static void opt_list(struct lb_opts *o, const struct lb_option *opt, const char 
 
 		if (p->flags & LB_OPTF_HIDDEN)
 			continue;
-		printf("--%s\t-%c\t%s\t%s\t%s\n", p->name, p->letter ? p->letter : '-',
-		       p->metavar ? p->metavar : "-", p->section,
+		printf("--%s\t-%c\t%s\t%s\t%s\n", p->head.name,
+		       p->head.letter ? p->head.letter : '-',
+		       p->head.metavar ? p->head.metavar : "-", p->section,
 		       p->flags & LB_OPTF_SWEEP ? "sweep" : "-");
 	}
 	exit(0);
@@ -376,125 +378,125 @@ static const struct lb_choice arrivals[] = {
 #define S_OUTPUT	"Output and help"
 
 const struct lb_option lb_options[LBO_N] = {
-	[LBO_ENGINE] = { "engine", 0, "uring|sync", S_ENGINE,
+	[LBO_ENGINE] = { { "engine", 0, "uring|sync" }, S_ENGINE,
 		"io_uring rings, or threads doing pread/pwrite", "uring", NULL,
 		LB_OPT_CHOICE, OFF(engine), .choices = engines, .flags = LB_OPTF_SWEEP },
-	[LBO_IODEPTH] = { "iodepth", 0, "N", S_ENGINE,
+	[LBO_IODEPTH] = { { "iodepth", 0, "N" }, S_ENGINE,
 		"uring: IOs outstanding per thread",
 		"1", "1; open loop: 64, the most outstanding",
 		LB_OPT_U32, OFF(iodepth), LB_GIVEN(iodepth_set), 1, LB_MAX_DEPTH, .flags = LB_OPTF_SWEEP },
-	[LBO_THREADS] = { "threads", 0, "N", S_ENGINE,
+	[LBO_THREADS] = { { "threads", 0, "N" }, S_ENGINE,
 		"uring: submitter threads, one ring each; sync: IO threads", "1", NULL,
 		LB_OPT_U32, OFF(threads), LB_GIVEN(threads_set), 1, LB_MAX_THREADS, .flags = LB_OPTF_SWEEP },
-	[LBO_BATCH] = { "batch", 0, "N", S_ENGINE,
+	[LBO_BATCH] = { { "batch", 0, "N" }, S_ENGINE,
 		"uring: most IOs per submit and CQEs per reap", NULL, "min(iodepth, 16)",
 		LB_OPT_U32, OFF(batch), LB_GIVEN(batch_set), 1, LB_MAX_DEPTH },
-	[LBO_BUFFERED] = { "buffered", 0, NULL, S_ENGINE,
+	[LBO_BUFFERED] = { { "buffered", 0, NULL }, S_ENGINE,
 		"no O_DIRECT", NULL, NULL, LB_OPT_FLAG, OFF(buffered) },
-	[LBO_SYNC] = { "sync", 0, NULL, S_ENGINE,
+	[LBO_SYNC] = { { "sync", 0, NULL }, S_ENGINE,
 		"O_DSYNC: a write completes once it is durable (FUA, or a "
 		"cache flush after it)", NULL, NULL, LB_OPT_FLAG, OFF(dsync) },
-	[LBO_FSYNC] = { "fsync", 0, "N", S_ENGINE,
+	[LBO_FSYNC] = { { "fsync", 0, "N" }, S_ENGINE,
 		"sync engine: an fdatasync after every N writes of a thread; "
 		"the write before it waits for it (its latency includes it)",
 		"0", "0: none",
 		LB_OPT_U32, OFF(fsync_every), 0, 0, 1000000000 },
 
-	[LBO_FORCE] = { "force", 0, NULL, S_ENGINE,
+	[LBO_FORCE] = { { "force", 0, NULL }, S_ENGINE,
 		"write to a block device even when it is mounted or held (by "
 		"dm, md, swap...): without it such a load is refused", NULL, NULL,
 		LB_OPT_FLAG, OFF(force) },
 
-	[LBO_BS] = { "bs", 0, "SIZE|SIZE:W,...|MIN-MAX[/STEP]", S_WORKLOAD,
+	[LBO_BS] = { { "bs", 0, "SIZE|SIZE:W,...|MIN-MAX[/STEP]" }, S_WORKLOAD,
 		"IO sizes: one, up to 16 with weights, or a range in steps "
 		"(suffixes k m g; O_DIRECT: multiples of the sector size)", "4k", NULL,
 		LB_OPT_FUNC, .parse = lb_opt_bs, .flags = LB_OPTF_SWEEP },
-	[LBO_RDPCT] = { "rdpct", 0, "N", S_WORKLOAD,
+	[LBO_RDPCT] = { { "rdpct", 0, "N" }, S_WORKLOAD,
 		"percent reads", "100", NULL,
 		LB_OPT_U32, OFF(w.rdpct), 0, 0, 100, .flags = LB_OPTF_SWEEP },
-	[LBO_SEEKPCT] = { "seekpct", 0, "PCT|eof", S_WORKLOAD,
+	[LBO_SEEKPCT] = { { "seekpct", 0, "PCT|eof" }, S_WORKLOAD,
 		"0 sequential, 100 random, else PCT% jumps (decimals down to "
 		"0.0001); eof: sequential, each job once through its range, "
 		"then it ends (no time limit unless --elapsed)", "100", NULL,
 		LB_OPT_FUNC, .parse = opt_seekpct, .flags = LB_OPTF_SWEEP },
-	[LBO_RANGE] = { "range", 0, "LO-HI", S_WORKLOAD,
+	[LBO_RANGE] = { { "range", 0, "LO-HI" }, S_WORKLOAD,
 		"part of the target: bytes (1g-2g) or percent (0-50%)", "0-100%", NULL,
 		LB_OPT_FUNC, 0, LB_GIVEN(range_set), .parse = opt_range, .flags = LB_OPTF_SWEEP },
-	[LBO_OFFSET] = { "offset", 0, "BYTES", S_WORKLOAD,
+	[LBO_OFFSET] = { { "offset", 0, "BYTES" }, S_WORKLOAD,
 		"added to every position, a multiple of 512 (vdbench)", NULL, NULL,
 		LB_OPT_FUNC, 0, LB_GIVEN(offset_set), .parse = opt_offset },
-	[LBO_ALIGN] = { "align", 0, "BYTES", S_WORKLOAD,
+	[LBO_ALIGN] = { { "align", 0, "BYTES" }, S_WORKLOAD,
 		"random positions are multiples of it (default: of the IO size)",
 		NULL, NULL,
 		LB_OPT_FUNC, .parse = opt_align },
-	[LBO_ZIPF] = { "zipf", 0, "THETA", S_WORKLOAD,
+	[LBO_ZIPF] = { { "zipf", 0, "THETA" }, S_WORKLOAD,
 		"zipf-skewed random positions (THETA > 0, not 1)", NULL, NULL,
 		LB_OPT_FUNC, .parse = opt_zipf },
-	[LBO_HOT] = { "hot", 0, "PCT/IOPCT", S_WORKLOAD,
+	[LBO_HOT] = { { "hot", 0, "PCT/IOPCT" }, S_WORKLOAD,
 		"IOPCT% of random IOs in the first PCT% of the range", NULL, NULL,
 		LB_OPT_FUNC, .parse = opt_hot },
-	[LBO_SEED] = { "seed", 0, "N", S_WORKLOAD,
+	[LBO_SEED] = { { "seed", 0, "N" }, S_WORKLOAD,
 		"generator and verify seed", "1", NULL,
 		LB_OPT_U64, OFF(seed), 0, 0, ULLONG_MAX, .flags = LB_OPTF_SWEEP },
 
-	[LBO_IORATE] = { "iorate", 0, "max|N", S_RATE,
+	[LBO_IORATE] = { { "iorate", 0, "max|N" }, S_RATE,
 		"max: closed loop; N: open loop, N IOs/s", "max", NULL,
 		LB_OPT_FUNC, .parse = opt_iorate },
-	[LBO_ARRIVAL] = { "arrival", 0, "poisson|uniform|fixed", S_RATE,
+	[LBO_ARRIVAL] = { { "arrival", 0, "poisson|uniform|fixed" }, S_RATE,
 		"open-loop gaps", "poisson", NULL,
 		LB_OPT_CHOICE, OFF(arrival), .choices = arrivals, .flags = LB_OPTF_SWEEP },
-	[LBO_BURST] = { "burst", 0, "N", S_RATE,
+	[LBO_BURST] = { { "burst", 0, "N" }, S_RATE,
 		"open loop in bursts: N IOs at once (per target) every "
 		"--burst-every ms (seed 004: the system dumps many commands "
 		"on a device at once)", NULL, NULL,
 		LB_OPT_U32, OFF(burst), 0, 1, LB_MAX_DEPTH },
-	[LBO_BURST_EVERY] = { "burst-every", 0, "MS", S_RATE,
+	[LBO_BURST_EVERY] = { { "burst-every", 0, "MS" }, S_RATE,
 		"the bursts' period, ms (with --burst)", NULL, NULL,
 		LB_OPT_NUM, OFF(burst_ms), .dlo = 0, .dhi = 3.6e6,
 		.flags = LB_OPTF_LO_OPEN },
-	[LBO_ELAPSED] = { "elapsed", 0, "S", S_RATE,
+	[LBO_ELAPSED] = { { "elapsed", 0, "S" }, S_RATE,
 		"seconds", "10", NULL,
 		LB_OPT_NUM, OFF(elapsed), LB_GIVEN(elapsed_set), .dlo = 0, .dhi = 1e7,
 		.flags = LB_OPTF_LO_OPEN | LB_OPTF_SWEEP },
-	[LBO_INTERVAL] = { "interval", 0, "S", S_RATE,
+	[LBO_INTERVAL] = { { "interval", 0, "S" }, S_RATE,
 		"seconds per interval line (0: none)", "1", NULL,
 		LB_OPT_FUNC, 0, LB_GIVEN(interval_set), .parse = opt_interval },
-	[LBO_WARMUP] = { "warmup", 0, "S", S_RATE,
+	[LBO_WARMUP] = { { "warmup", 0, "S" }, S_RATE,
 		"leave the first S seconds out of the summary", NULL, NULL,
 		LB_OPT_NUM, OFF(warmup), .dlo = 0, .dhi = 1e7, .flags = LB_OPTF_SWEEP },
-	[LBO_IOS] = { "ios", 0, "N", S_RATE,
+	[LBO_IOS] = { { "ios", 0, "N" }, S_RATE,
 		"exactly N IOs (no time limit unless --elapsed)", NULL, NULL,
 		LB_OPT_U64, OFF(ios), 0, 1, ULLONG_MAX / 2 },
-	[LBO_SPIN] = { "spin", 0, "PCT", S_RATE,
+	[LBO_SPIN] = { { "spin", 0, "PCT" }, S_RATE,
 		"open loop: spin at most PCT% of the time between arrivals to meet "
 		"them (0: only sleep; 100: as long as the timers need, up to 5 ms)",
 		"0", NULL, LB_OPT_U32, OFF(spin_pct), 0, 0, 100 },
-	[LBO_SIZE] = { "size", 0, "SIZE", S_RATE,
+	[LBO_SIZE] = { { "size", 0, "SIZE" }, S_RATE,
 		"bytes of the target to use; makes or extends a file", NULL, NULL,
 		LB_OPT_FUNC, .parse = opt_size_arg },
 
-	[LBO_VERIFY] = { "verify", 0, NULL, S_VERIFY,
+	[LBO_VERIFY] = { { "verify", 0, NULL }, S_VERIFY,
 		"writes carry headers (seq, sector, seed, crc32c), reads are "
 		"checked; --bs a multiple of 4k", NULL, NULL, LB_OPT_FLAG, OFF(verify) },
 
-	[LBO_PRESET] = { "preset", 0, "NAME", S_PRESETS,
+	[LBO_PRESET] = { { "preset", 0, "NAME" }, S_PRESETS,
 		"the defaults of preset NAME; options given explicitly override "
 		"them:", NULL, NULL, LB_OPT_FUNC, .parse = opt_preset },
 
-	[LBO_JSON] = { "json", 0, NULL, S_OUTPUT,
+	[LBO_JSON] = { { "json", 0, NULL }, S_OUTPUT,
 		"one JSON object at the end, nothing else on stdout", NULL, NULL,
 		LB_OPT_FLAG, OFF(json) },
-	[LBO_KV] = { "kv", 0, NULL, S_OUTPUT,
+	[LBO_KV] = { { "kv", 0, NULL }, S_OUTPUT,
 		"a last line of key=value words (lunqctl sweep)", NULL, NULL,
 		LB_OPT_FLAG, OFF(kv) },
-	[LBO_HELP] = { "help", 'h', NULL, S_OUTPUT, "this help", NULL, NULL,
+	[LBO_HELP] = { { "help", 'h', NULL }, S_OUTPUT, "this help", NULL, NULL,
 		LB_OPT_FUNC, .parse = opt_help },
-	[LBO_VERSION] = { "version", 'V', NULL, S_OUTPUT, "the version", NULL, NULL,
+	[LBO_VERSION] = { { "version", 'V', NULL }, S_OUTPUT, "the version", NULL, NULL,
 		LB_OPT_FUNC, .parse = opt_version },
-	[LBO_LIST_OPTIONS] = { "list-options", 0, NULL, S_OUTPUT,
+	[LBO_LIST_OPTIONS] = { { "list-options", 0, NULL }, S_OUTPUT,
 		"the option table, one option a line (for tests)", NULL, NULL,
 		LB_OPT_FUNC, .parse = opt_list, .flags = LB_OPTF_HIDDEN },
-	[LBO_LIST_PRESETS] = { "list-presets", 0, NULL, S_OUTPUT,
+	[LBO_LIST_PRESETS] = { { "list-presets", 0, NULL }, S_OUTPUT,
 		"the presets' names, one a line (for tests)", NULL, NULL,
 		LB_OPT_FUNC, .parse = opt_list_presets, .flags = LB_OPTF_HIDDEN },
 };
@@ -549,8 +551,8 @@ void lb_opt_default(struct lb_opts *o, const char *setting)
 	size_t n = eq ? (size_t)(eq - setting) : strlen(setting);
 
 	for (int i = 0; i < LBO_N; i++)
-		if (strlen(lb_options[i].name) == n &&
-		    !strncmp(lb_options[i].name, setting, n)) {
+		if (strlen(lb_options[i].head.name) == n &&
+		    !strncmp(lb_options[i].head.name, setting, n)) {
 			apply(o, &lb_options[i], eq ? eq + 1 : NULL);
 			return;
 		}
@@ -564,46 +566,13 @@ static void set_defaults(struct lb_opts *o)
 	memset(o, 0, sizeof(*o));
 	for (int i = 0; i < LBO_N; i++)
 		if (lb_options[i].def) {
-			snprintf(buf, sizeof(buf), "%s=%s", lb_options[i].name,
+			snprintf(buf, sizeof(buf), "%s=%s", lb_options[i].head.name,
 				 lb_options[i].def);
 			lb_opt_default(o, buf);
 		}
 }
 
 /* ---- the command line --------------------------------------------------------------- */
-
-/* getopt_long's view of the table: val is the short letter, or 256 + id */
-static void make_getopt(struct option *longopts, char *shortopts)
-{
-	char *s = shortopts;
-
-	*s++ = ':';
-	for (int i = 0; i < LBO_N; i++) {
-		const struct lb_option *p = &lb_options[i];
-
-		longopts[i] = (struct option){
-			p->name, p->metavar ? required_argument : no_argument,
-			NULL, p->letter ? p->letter : 256 + i,
-		};
-		if (p->letter) {
-			*s++ = p->letter;
-			if (p->metavar)
-				*s++ = ':';
-		}
-	}
-	longopts[LBO_N] = (struct option){ NULL, 0, NULL, 0 };
-	*s = '\0';
-}
-
-static int opt_id(int c)
-{
-	if (c >= 256 && c < 256 + LBO_N)
-		return c - 256;
-	for (int i = 0; c > 0 && i < LBO_N; i++)
-		if (lb_options[i].letter == c)
-			return i;
-	return -1;
-}
 
 static void check_combinations(struct lb_opts *o, const bool *given)
 {
@@ -689,32 +658,31 @@ static void check_combinations(struct lb_opts *o, const bool *given)
 
 void lb_parse_args(struct lb_opts *o, int argc, char **argv)
 {
-	struct option longopts[LBO_N + 1];
-	char shortopts[2 * LBO_N + 2];
+	struct lq_optset set;
 	bool given[LBO_N] = { false };
-	int c, id;
+	int id;
 
-	make_getopt(longopts, shortopts);
+	lq_optset_init(&set, argc, argv, true);
+	for (int i = 0; i < LBO_N; i++)
+		lq_optset_add(&set, &lb_options[i].head);
 	set_defaults(o);
 	/* pass 1: the preset, whose settings the other options override */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1)
-		if (opt_id(c) == LBO_PRESET)
+	while ((id = lq_optset_next(&set)) != LQ_OPTS_END)
+		if (id == LBO_PRESET)
 			apply(o, &lb_options[LBO_PRESET], optarg);
 	for (const struct lb_preset_def *p = lb_presets; p->name; p++)
 		if (p->id == o->preset)
 			for (const char *const *s = p->set; *s; s++)
 				lb_opt_default(o, *s);
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+	lq_optset_rewind(&set);
+	while ((id = lq_optset_next(&set)) != LQ_OPTS_END) {
 		const struct lb_option *opt;
 
-		if (c == ':')
-			lb_usage_error("%s needs a value (see --help)", argv[optind - 1]);
-		id = opt_id(c);
+		if (id == LQ_OPTS_NOVALUE)
+			lb_usage_error("%s needs a value (see --help)", lq_optset_word(&set));
 		if (id < 0)
-			lb_usage_error("unknown option '%s' (see --help)", argv[optind - 1]);
+			lb_usage_error("unknown option '%s' (see --help)", lq_optset_word(&set));
 		opt = &lb_options[id];
 		given[id] = true;
 		if (opt->given)
@@ -733,33 +701,6 @@ void lb_parse_args(struct lb_opts *o, int argc, char **argv)
 
 #define HELP_COL	26
 #define HELP_WIDTH	79
-
-/* @text from column @col (the cursor at @at), wrapped at HELP_WIDTH */
-static void wrap(const char *text, int col, int at)
-{
-	const char *p = text;
-
-	while (*p) {
-		size_t n = strcspn(p, " ");
-
-		if (at > col && at + 1 + (int)n > HELP_WIDTH) {
-			printf("\n%*s", col, "");
-			at = col;
-		} else if (at > col) {
-			putchar(' ');
-			at++;
-		} else {
-			printf("%*s", col - at, "");
-			at = col;
-		}
-		printf("%.*s", (int)n, p);
-		at += (int)n;
-		p += n;
-		while (*p == ' ')
-			p++;
-	}
-	putchar('\n');
-}
 
 void lb_help(void)
 {
@@ -780,25 +721,17 @@ void lb_help(void)
 		if (!section || strcmp(section, p->section))
 			printf("%s%s:\n", section ? "" : "\n", p->section);
 		section = p->section;
-		at = printf("  ");
-		if (p->letter)
-			at += printf("-%c, ", p->letter);
-		at += printf("--%s", p->name);
-		if (p->metavar)
-			at += printf(" %s", p->metavar);
-		if (at > HELP_COL - 2) {
-			putchar('\n');
-			at = 0;
-		}
+		at = lq_help_head(stdout, &p->head, true);
 		if (p->defhelp || p->def)
 			snprintf(text, sizeof(text), "%s (default %s)", p->help,
 				 p->defhelp ? p->defhelp : p->def);
 		else
 			snprintf(text, sizeof(text), "%s", p->help);
-		wrap(text, HELP_COL, at);
+		lq_help_text(stdout, text, HELP_COL, at, HELP_WIDTH);
 		if (i == LBO_PRESET)
 			for (const struct lb_preset_def *ps = lb_presets; ps->name; ps++)
-				wrap(ps->help, HELP_COL, printf("    %s", ps->name));
+				lq_help_text(stdout, ps->help, HELP_COL,
+					     printf("    %s", ps->name), HELP_WIDTH);
 	}
 	printf("\n"
 "Closed-loop latency is service latency at a queue depth, never a response\n"

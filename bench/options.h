@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * lunqbench's command line: every option in one table (options.c), from
- * which getopt_long's struct option array, the parser, the defaults,
+ * which getopt_long's struct option array, the parser (liblunq's option
+ * engine, opts.h), the defaults,
  * --help and the hidden --list-options and --list-presets (what
  * tests/unit/bench-options.sh checks --help and lunqbench(1) against,
  * and lunqctl sweep reads the options it passes on from) are all made.  The presets (presets.c) are option settings applied
@@ -11,6 +12,7 @@
 #define LUNQBENCH_OPTIONS_H
 
 #include <stddef.h>
+#include "opts.h"	/* liblunq: the option engine */
 #include "run.h"
 
 #define LB_MAX_IOSIZE	(64U << 20)
@@ -57,9 +59,9 @@ typedef void lb_optparse_fn(struct lb_opts *o, const struct lb_option *opt,
 			    const char *arg);
 
 struct lb_option {
-	const char *name;	/* the long option, without "--" */
-	char letter;		/* the short option, 0: none */
-	const char *metavar;	/* the argument in --help; NULL: takes none */
+	struct lq_optdef head;	/* the long option (without "--"), the short
+				 * one (0: none), the argument in --help
+				 * (NULL: takes none) */
 	const char *section;	/* heading in --help and .SS in lunqbench(1) */
 	const char *help;	/* --help text (wrapped when printed) */
 	const char *def;	/* the default, parsed like the option; NULL:

@@ -13,6 +13,7 @@
 #include "lunq_hist.h"
 #include "histview.h"
 #include "json.h"
+#include "result.h"
 #include "units.h"
 
 static const char *const lat_name[LB_NLAT] = { "response", "service", "lag" };
@@ -549,27 +550,34 @@ void lb_report_kv(FILE *f, const struct lb_run *r)
 {
 	struct lb_figures fg;
 	struct lq_hist resp, svc, lag;
+	struct lq_result res;
 
 	lb_figures(r, &r->st, &fg);
 	lb_hist_both(&resp, &r->st, LB_RESP);
 	lb_hist_both(&svc, &r->st, LB_SVC);
 	lb_hist_both(&lag, &r->st, LB_LAG);
-	fprintf(f, "ios=%llu reads=%llu writes=%llu errors=%llu verify_errors=%llu elapsed_s=%.3f iops=%.1f mbps=%.2f",
-		(unsigned long long)fg.ios, (unsigned long long)fg.reads,
-		(unsigned long long)fg.writes, (unsigned long long)r->st.errors,
-		(unsigned long long)r->st.verify_errors, r->elapsed_s, fg.iops,
-		fg.mbps);
-	fprintf(f, " resp_p50_ns=%llu resp_p90_ns=%llu resp_p99_ns=%llu resp_p999_ns=%llu resp_max_ns=%llu",
-		(unsigned long long)pct(&resp, 500000),
-		(unsigned long long)pct(&resp, 900000),
-		(unsigned long long)pct(&resp, 990000),
-		(unsigned long long)pct(&resp, 999000),
-		(unsigned long long)resp.max);
-	fprintf(f, " svc_p50_ns=%llu svc_p99_ns=%llu lag_p99_ns=%llu saturated=%d loop=%s qd=%u\n",
-		(unsigned long long)pct(&svc, 500000),
-		(unsigned long long)pct(&svc, 990000),
-		(unsigned long long)pct(&lag, 990000), fg.saturated ? 1 : 0,
-		fg.open ? "open" : "closed", fg.qd);
+	res = (struct lq_result){
+		.ios = fg.ios,
+		.reads = fg.reads,
+		.writes = fg.writes,
+		.errors = r->st.errors,
+		.verify_errors = r->st.verify_errors,
+		.elapsed_s = r->elapsed_s,
+		.iops = fg.iops,
+		.mbps = fg.mbps,
+		.resp_p50_ns = pct(&resp, 500000),
+		.resp_p90_ns = pct(&resp, 900000),
+		.resp_p99_ns = pct(&resp, 990000),
+		.resp_p999_ns = pct(&resp, 999000),
+		.resp_max_ns = resp.max,
+		.svc_p50_ns = pct(&svc, 500000),
+		.svc_p99_ns = pct(&svc, 990000),
+		.lag_p99_ns = pct(&lag, 990000),
+		.saturated = fg.saturated,
+		.open = fg.open,
+		.qd = fg.qd,
+	};
+	lq_result_kv(f, &res);
 	free(resp.counts);
 	free(svc.counts);
 	free(lag.counts);

@@ -7,7 +7,7 @@
 #include <string.h>
 #include "autotune.h"
 #include "json.h"
-#include "sweep.h"
+#include "tune.h"	/* lq_tune_section() */
 #include "units.h"
 #include "lunq_names.h"
 

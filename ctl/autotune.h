@@ -3,7 +3,7 @@
  * lunqctl and the module's adaptive throttle ("auto"): the pure parts.
  * What stat shows of the controller, when tune --online calls it settled,
  * and tune --online's report (text and JSON) with the lunq.conf(5)
- * section tune prints (lq_tune_section(), sweep.c).  Pure code (libc
+ * section tune prints (lq_tune_section(), tune.c).  Pure code (libc
  * only); unit-tested in tests/unit/ctl_autotune_test.c.  The plumbing
  * (netlink, polling, signals) is cmd_tune_online.c.
  *
@@ -18,7 +18,7 @@
 #define LUNQCTL_AUTOTUNE_H
 
 #include <stdio.h>
-#include "lunqctl.h"
+#include "dev.h"
 #include "ident.h"
 #include "kv.h"		/* lq_policy_parse() */
 #include "lunq_args.h"

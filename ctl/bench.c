@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "bench.h"
-#include "lunqctl.h"
+#include "exit.h"
 
 #define OUT_MAX		(1 << 20)	/* output kept (the tail) */
 #define LIST_TIMEOUT_S	10		/* lunqbench --list-options */

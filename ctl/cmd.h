@@ -7,7 +7,8 @@
 #ifndef LUNQCTL_CMD_H
 #define LUNQCTL_CMD_H
 
-#include "lunqctl.h"
+#include "dev.h"
+#include "exit.h"
 #include "util.h"	/* liblunq: lq_prog, lq_error ("lunqctl: message") */
 #include "nl.h"
 #include "options.h"	/* the options of every command, their --help */

@@ -232,7 +232,7 @@ static int policy_attach(const char *name, const char *file)
 		goto out;
 	}
 	snprintf(pname, sizeof(pname), "%s", val + off);
-	/* built against wave 3's header: the device was named in "dev" */
+	/* built against the header's first layout: the device is named in "dev" */
 	off = lq_member(bpf_object__btf(obj), LQ_OPS_TYPE, "dev", &dsize);
 	if (off >= 0 && off + dsize <= vsize)
 		memset(val + off, 0, dsize);	/* zero: libbpf skips it */

@@ -21,6 +21,9 @@
 #include "kv.h"
 #include "ident.h"
 #include "sweep.h"
+#include "sweep_write.h"
+#include "tune.h"
+#include "uintlist.h"
 #include "units.h"
 #include "lunq_args.h"
 
@@ -96,8 +99,8 @@ static int refuse_online(const struct sw_opts *o, const struct lq_opt *opt)
 		return lq_usage(o->cmd, "--online is tune's: 'lunqctl tune NAME --online' lets auto tune on the IO already running; sweep runs lunqbench");
 	if (!o->tune)
 		return lq_usage(o->cmd, "--%s goes with tune --online, not with sweep",
-				opt->name);
-	return lq_usage(o->cmd, "--%s goes with --online", opt->name);
+				opt->head.name);
+	return lq_usage(o->cmd, "--%s goes with --online", opt->head.name);
 }
 
 static int add_bench(struct sw_opts *o, const char *a, const char *b)
@@ -443,7 +446,7 @@ static int run_point(struct ctx *x, struct lq_point *p, double *iops)
 	char *argv[BENCH_ARGS + 16], rate[32], words[64], err[256], eta[48];
 	char qd[16];
 	struct lq_run r;
-	struct lq_bench_res res;
+	struct lq_result res;
 	const char *kv;
 	u64 q0 = 0, t0 = 0, q1 = 0, t1 = 0;
 	bool have0, have1;
@@ -502,7 +505,7 @@ static int run_point(struct ctx *x, struct lq_point *p, double *iops)
 		free(r.out);
 		return LQ_EFAIL;
 	}
-	kv = lq_bench_find_kv(r.out);
+	kv = lq_result_find(r.out);
 	/* lunqbench exits 3 (verify) or 4 (IO errors) after a full run: the
 	 * point stands, its errors are in the table
 	 */
@@ -524,7 +527,7 @@ static int run_point(struct ctx *x, struct lq_point *p, double *iops)
 		free(r.out);
 		return rc;
 	}
-	if (!kv || lq_bench_parse(kv, &res, err, sizeof(err))) {
+	if (!kv || lq_result_parse(kv, &res, err, sizeof(err))) {
 		if (!o->quiet && !o->verbose)
 			fputs(" failed\n", stderr);
 		show_tail(r.out, 20);
@@ -546,7 +549,7 @@ static int run_point(struct ctx *x, struct lq_point *p, double *iops)
 	if (!o->quiet) {
 		char p99[24];
 
-		lq_fmt_dur(p99, sizeof(p99), res.resp_p99_ns);
+		lq_fmt_ns(p99, sizeof(p99), res.resp_p99_ns);
 		fprintf(stderr, "%s%.1f IOPS, p99 %s%s%s%s\n", o->verbose ? "  " : " ",
 			res.iops, p99, res.saturated ? ", saturated" : "",
 			res.errors ? ", IO errors" : "",

@@ -19,7 +19,6 @@
 #include "bench.h"
 #include "devrun.h"
 #include "ident.h"
-#include "sweep.h"
 #include "units.h"
 
 #define POLL_S		0.25
@@ -157,7 +156,7 @@ static int parse_opts(struct on_opts *o, int argc, char **argv)
 	lq_getopt_init(&g, "online", argc, argv, b->opt, b->n);
 	while ((c = lq_getopt(&g)) != LQO_END) {
 		if (c == LQO_REFUSED)
-			return refuse(g.opt->name, g.opt->why);
+			return refuse(g.opt->head.name, g.opt->why);
 		if (c == LQO_EXTRA)
 			return refuse(b->opt[g.x].name, NULL);
 		if (c < 0)

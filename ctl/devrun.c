@@ -7,7 +7,7 @@
 #include <string.h>
 #include "devrun.h"
 #include "options.h"
-#include "sweep.h"
+#include "units.h"	/* liblunq: lq_parse_duration_ns() */
 #include "util.h"
 
 volatile sig_atomic_t lq_stop;

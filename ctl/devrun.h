@@ -9,7 +9,7 @@
 #define LUNQCTL_DEVRUN_H
 
 #include <signal.h>
-#include "lunqctl.h"
+#include "dev.h"
 #include "nl.h"
 #include "ident.h"
 

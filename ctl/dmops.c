@@ -71,7 +71,6 @@
  * installed for the duration of each call only.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -87,12 +86,12 @@
 #include <linux/fs.h>
 #include <libdevmapper.h>
 
-#include "lunqctl.h"
+#include "exit.h"
 #include "lunq_args.h"
+#include "busy.h"	/* liblunq */
 #include "dmops.h"
 
 #define LQ_DM_NAME_MAX	127	/* DM_NAME_LEN - 1 */
-#define LQ_MAX_DEVS	64	/* a device and its partitions */
 #define LQ_BUSY_POLLS	10	/* remove: wait for an open device, 100 ms each */
 
 /* libdevmapper's log levels (libdm/misc/dm-logging.h) */
@@ -203,125 +202,50 @@ bool lq_read_line(const char *path, char *buf, size_t len)
 	return ok;
 }
 
-static bool lq_read_devt(const char *path, dev_t *d)
+/* The uses of a busy device as lunqctl lists them: holders, mount points, swap */
+struct lq_uses {
+	struct lq_str held, mnt;
+	bool swap;
+};
+
+static bool lq_note_use(const struct lq_use *u, void *arg)
 {
-	unsigned int ma, mi;
-	char buf[32];
+	struct lq_uses *l = arg;
 
-	if (!lq_read_line(path, buf, sizeof(buf)) ||
-	    sscanf(buf, "%u:%u", &ma, &mi) != 2)
-		return false;
-	*d = makedev(ma, mi);
-	return true;
-}
-
-/* @d and the partitions on it (when it is a whole disk). */
-static int lq_dev_and_parts(dev_t d, dev_t *out, int max)
-{
-	char dir[64], path[PATH_MAX];
-	struct dirent *de;
-	DIR *dp;
-	int n = 0;
-
-	out[n++] = d;
-	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", major(d), minor(d));
-	dp = opendir(dir);
-	if (!dp)
-		return n;
-	while (n < max && (de = readdir(dp))) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/partition", dir, de->d_name);
-		if (access(path, F_OK))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/dev", dir, de->d_name);
-		if (lq_read_devt(path, &out[n]))
-			n++;
+	if (u->kind == LQ_USE_HOLDER) {
+		lq_add(&l->held, "%s%s", l->held.pos ? ", " : "", u->name);
+		if (u->dm)
+			lq_add(&l->held, " \"%s\"", u->dm);
+	} else if (u->kind == LQ_USE_MOUNT) {
+		lq_add(&l->mnt, "%s%s", l->mnt.pos ? ", " : "", u->name);
+	} else {
+		l->swap = true;
 	}
-	closedir(dp);
-	return n;
-}
-
-static bool lq_in(dev_t d, const dev_t *devs, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (devs[i] == d)
-			return true;
 	return false;
 }
 
 /*
- * What keeps block device @d busy, as far as sysfs and /proc tell:
- * "held by dm-3 "x", mounted on /mnt, used as swap".  Empty when nothing
- * is found (an O_EXCL opener or a mount in another namespace).
+ * What keeps block device @d busy, as far as sysfs and /proc tell (its
+ * partitions' uses too): "held by dm-3 "x", mounted on /mnt, used as
+ * swap".  Empty when nothing is found (an O_EXCL opener or a mount in
+ * another namespace).
  */
-static void lq_busy_reason(dev_t d, char *buf, size_t len)
+static void lq_busy_list(dev_t d, char *buf, size_t len)
 {
+	char held[512] = "", mnt[512] = "";
+	struct lq_uses l = { { held, sizeof(held), 0 }, { mnt, sizeof(mnt), 0 },
+			     false };
 	struct lq_str b = { buf, len, 0 };
-	dev_t devs[LQ_MAX_DEVS];
-	char path[PATH_MAX], name[256], line[4096];
-	const char *sep = "held by ";
-	struct dirent *de;
-	int i, n;
-	FILE *f;
 
 	if (len)
 		buf[0] = '\0';
-	n = lq_dev_and_parts(d, devs, LQ_MAX_DEVS);
-	for (i = 0; i < n; i++) {
-		DIR *dp;
-
-		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/holders",
-			 major(devs[i]), minor(devs[i]));
-		dp = opendir(path);
-		if (!dp)
-			continue;
-		while ((de = readdir(dp))) {
-			if (de->d_name[0] == '.')
-				continue;
-			lq_add(&b, "%s%s", sep, de->d_name);
-			sep = ", ";
-			snprintf(path, sizeof(path),
-				 "/sys/dev/block/%u:%u/holders/%s/dm/name",
-				 major(devs[i]), minor(devs[i]), de->d_name);
-			if (lq_read_line(path, name, sizeof(name)))
-				lq_add(&b, " \"%s\"", name);
-		}
-		closedir(dp);
-	}
-
-	sep = b.pos ? ", mounted on " : "mounted on ";
-	f = fopen("/proc/self/mountinfo", "re");
-	while (f && fgets(line, sizeof(line), f)) {
-		unsigned int ma, mi;
-		char mnt[1024];
-
-		/* "36 35 98:0 /root /mnt rw,... - ext4 /dev/sdb rw" */
-		if (sscanf(line, "%*s %*s %u:%u %*s %1023s", &ma, &mi, mnt) != 3 ||
-		    !lq_in(makedev(ma, mi), devs, n))
-			continue;
-		lq_add(&b, "%s%s", sep, mnt);
-		sep = ", ";
-	}
-	if (f)
-		fclose(f);
-
-	f = fopen("/proc/swaps", "re");
-	while (f && fgets(line, sizeof(line), f)) {
-		char swp[1024];
-		struct stat st;
-
-		if (sscanf(line, "%1023s", swp) != 1 || swp[0] != '/' ||
-		    stat(swp, &st) || !S_ISBLK(st.st_mode) ||
-		    !lq_in(st.st_rdev, devs, n))
-			continue;
+	lq_busy_walk(NULL, major(d), minor(d), NULL, lq_note_use, &l);
+	if (l.held.pos)
+		lq_add(&b, "held by %s", held);
+	if (l.mnt.pos)
+		lq_add(&b, "%smounted on %s", b.pos ? ", " : "", mnt);
+	if (l.swap)
 		lq_add(&b, "%sused as swap", b.pos ? ", " : "");
-		break;
-	}
-	if (f)
-		fclose(f);
 }
 
 static int lq_busy(dev_t d, const char *what, const char *unknown, char *err,
@@ -329,7 +253,7 @@ static int lq_busy(dev_t d, const char *what, const char *unknown, char *err,
 {
 	char why[512];
 
-	lq_busy_reason(d, why, sizeof(why));
+	lq_busy_list(d, why, sizeof(why));
 	return lq_fail(err, errlen, LQ_EBUSY, "%s is in use (%s)", what,
 		       why[0] ? why : unknown);
 }

@@ -2,7 +2,7 @@
 /*
  * lunqctl: create and remove lunq devices through libdevmapper (dmops.c).
  *
- * Every function returns an enum lq_exit code (lunqctl.h) and, on failure,
+ * Every function returns an enum lq_exit code (exit.h) and, on failure,
  * writes a one-line message without a trailing newline into @err (at most
  * @errlen bytes).  libdevmapper's own error output is captured, never
  * printed.

@@ -9,7 +9,7 @@
 #ifndef LUNQCTL_IDENT_H
 #define LUNQCTL_IDENT_H
 
-#include "lunqctl.h"
+#include "lq.h"		/* liblunq: types */
 
 /* Every field is a string, "" when unknown. */
 struct lq_ident {

@@ -60,7 +60,7 @@
 #ifndef LUNQCTL_IOSTAT_H
 #define LUNQCTL_IOSTAT_H
 
-#include "lunqctl.h"
+#include "dev.h"
 
 struct lq_iostat {
 	double dt;			/* seconds between the snapshots (snaptime_ns) */

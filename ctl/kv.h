@@ -8,7 +8,7 @@
 #ifndef LUNQCTL_KV_H
 #define LUNQCTL_KV_H
 
-#include "lunqctl.h"
+#include "lq.h"		/* liblunq: types */
 #include "lunq_args.h"
 
 enum lq_kv_mode {

@@ -5,7 +5,7 @@
  *
  * One socket for requests (extended acks on, so the kernel's reason for a
  * refused SET reaches the user), a second one for the "events" group.
- * Errors are turned into lunqctl's exit codes (lunqctl.h) with a message
+ * Errors are turned into lunqctl's exit codes (exit.h) with a message
  * that says what to do.
  */
 #include <errno.h>

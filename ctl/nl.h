@@ -7,7 +7,8 @@
 #ifndef LUNQCTL_NL_H
 #define LUNQCTL_NL_H
 
-#include "lunqctl.h"
+#include "dev.h"
+#include "exit.h"
 
 struct lq_nl;
 

@@ -1,20 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lunqctl's options: the table (lq_opts[]) and what is made from it, the
- * parser of a scope (getopt_long's arrays), each command's --help text and
- * the hidden --list-options (options.h).  A new option is an entry here
+ * lunqctl's options: the table (lq_opts[]) and what is made from it with
+ * liblunq's option engine (opts.h), the parser of a scope, each command's
+ * --help text and the hidden --list-options (options.h).  A new option is an entry here
  * (and its id in enum lq_optid), an .TP item under its command's .SS in
  * lunqctl(8) and a word in ctl/lunqctl.bash: tests/unit/ctl-options.sh
  * fails until all three have it.  Also the commands' synopses and
  * summaries (lq_cmd_docs[]) and lq_usage(), the message of a usage error
  * ("lunqctl CMD: message", the usage line).  Pure: libc and liblunq's
- * messages only.
+ * messages and option engine only.
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lunqctl.h"
+#include "exit.h"
 #include "options.h"
 #include "util.h"	/* liblunq: lq_prog, lq_die */
 
@@ -85,8 +86,8 @@ int lq_usage(const char *cmd, const char *fmt, ...)
 #define NOHELP	LQ_OPTF_NOHELP
 #define HIDDEN	LQ_OPTF_HIDDEN
 #define JOIN	LQ_OPTF_JOIN
-#define TEXT(c, t)		{ c, NULL, 0, NULL, LQO_NONE, 0, t, NULL, NULL }
-#define OPT(c, n, l, m, id, f, h) { c, n, l, m, id, f, h, NULL, NULL }
+#define TEXT(c, t)		{ { NULL, 0, NULL }, c, LQO_NONE, 0, t, NULL, NULL }
+#define OPT(c, n, l, m, id, f, h) { { n, l, m }, c, id, f, h, NULL, NULL }
 
 const struct lq_opt lq_opts[] = {
 	TEXT("create",
@@ -208,7 +209,7 @@ const struct lq_opt lq_opts[] = {
 	    "lunqbench's stderr shown as it runs"),
 	/* lunqbench's: sweep sets it itself, and says so */
 	OPT("sweep", "iorate", 0, "max|N", LQO_IORATE, HIDDEN, NULL),
-	{ "sweep", NULL, 0, NULL, LQO_NONE, LQ_OPTF_BENCH,
+	{ { NULL, 0, NULL }, "sweep", LQO_NONE, LQ_OPTF_BENCH,
 	  "lunqbench options, passed on: %s, and every word after --.  "
 	  "Defaults: --iodepth twice the largest qdepth (at least 16; --iodepth "
 	  "qdepth: each point's own qdepth), --elapsed 10.", NULL, NULL },
@@ -221,47 +222,47 @@ const struct lq_opt lq_opts[] = {
 	     "and prints lunq.conf(5) lines: [vendor=V model=M] (or [name=NAME])\n"
 	     "and qdepth = Q.  None meets the target: exit 1."),
 	OPT("tune", "p99", 0, "TIME", LQO_P99, 0, "e.g. 10ms, 500us, 1.5ms, 1s"),
-	{ "tune", "within", 0, "PCT", LQO_WITHIN, 0, "of the most IOPS (default 95)",
+	{ { "within", 0, "PCT" }, "tune", LQO_WITHIN, 0, "of the most IOPS (default 95)",
 	  "online", "it is the rule of the sweep" },
-	{ "tune", "qdepth", 0, "LIST", LQO_QDEPTH, 0, "(default 1,2,4,8,16,32,64)",
+	{ { "qdepth", 0, "LIST" }, "tune", LQO_QDEPTH, 0, "(default 1,2,4,8,16,32,64)",
 	  "online", "auto starts from the device's qdepth and finds the depth itself" },
-	{ "tune", "sched", 0, "S", LQO_SCHED, 0,
+	{ { "sched", 0, "S" }, "tune", LQO_SCHED, 0,
 	  "one sched (default: the device's); then the\n"
 	  "lines set it too",
 	  "online", "auto keeps the device's sched" },
 	TEXT("tune", "  -o PREFIX, -j, -q, -v and lunqbench options as for sweep."),
-	{ "tune", "output", 'o', "PREFIX", LQO_OUTPUT, NOHELP, NULL,
+	{ { "output", 'o', "PREFIX" }, "tune", LQO_OUTPUT, NOHELP, NULL,
 	  "online", "there is no sweep to write" },
 	OPT("tune", "json", 'j', NULL, LQO_JSON, NOHELP, NULL),
 	OPT("tune", "quiet", 'q', NULL, LQO_QUIET, NOHELP, NULL),
-	{ "tune", "verbose", 'v', NULL, LQO_VERBOSE, NOHELP, NULL,
+	{ { "verbose", 'v', NULL }, "tune", LQO_VERBOSE, NOHELP, NULL,
 	  "online", "no lunqbench runs" },
 	/* refused by tune --online as a lunqbench option (why NULL) */
-	{ "tune", "iorate", 0, "max|N", LQO_IORATE, HIDDEN, NULL, "online", NULL },
+	{ { "iorate", 0, "max|N" }, "tune", LQO_IORATE, HIDDEN, NULL, "online", NULL },
 	TEXT("tune",
 	     "With --online no sweep and no lunqbench: the module's auto throttle\n"
 	     "(auto:knee; auto:target with --p99, a service p99 goal) tunes on the IO\n"
 	     "already running on NAME until it holds one depth for --settle seconds;\n"
 	     "then the same lines with that qdepth, and the policy is restored (also\n"
 	     "on Ctrl-C).  Not settled by --elapsed, or no IO: exit 1."),
-	{ "tune", "online", 0, NULL, LQO_ONLINE, ONLINE,
+	{ { "online", 0, NULL }, "tune", LQO_ONLINE, ONLINE,
 	  "tune on the live workload with auto", "sweep tune", NULL },
-	{ "tune", "settle", 0, "S", LQO_SETTLE, ONLINE,
+	{ { "settle", 0, "S" }, "tune", LQO_SETTLE, ONLINE,
 	  "the depth held this long (default 5 s)", "sweep tune", NULL },
 	OPT("tune", "elapsed", 0, "S", LQO_ELAPSED, ONLINE,
 	    "give up after S seconds (default 60)"),
-	{ "tune", "mode", 0, "knee|target", LQO_MODE, ONLINE,
+	{ { "mode", 0, "knee|target" }, "tune", LQO_MODE, ONLINE,
 	  "knee (default), or target: needs --p99", "sweep tune", NULL },
 	OPT("tune", "p99", 0, "TIME", LQO_P99, ONLINE,
 	    "the service p99 goal of --mode target; alone\n"
 	    "it means --mode target"),
-	{ "tune", "keep", 0, NULL, LQO_KEEP, ONLINE,
+	{ { "keep", 0, NULL }, "tune", LQO_KEEP, ONLINE,
 	  "leave auto on once settled", "sweep tune", NULL },
 	OPT("tune", "json", 'j', NULL, LQO_JSON, ONLINE,
 	    "one JSON object instead of the lines"),
 	OPT("tune", "quiet", 'q', NULL, LQO_QUIET, ONLINE, "no progress lines"),
 
-	{ NULL, NULL, 0, NULL, LQO_NONE, 0, NULL, NULL, NULL }
+	{ { NULL, 0, NULL }, NULL, LQO_NONE, 0, NULL, NULL, NULL }
 };
 
 /* ---- the scopes ------------------------------------------------------------ */
@@ -310,7 +311,7 @@ static const struct lq_optscope *find_scope(const char *name)
 
 static bool in_scope(const struct lq_opt *e, const struct lq_optscope *s)
 {
-	return e->name && !strcmp(e->cmd, s->cmd) &&
+	return e->head.name && !strcmp(e->cmd, s->cmd) &&
 	       !(e->flags & LQ_OPTF_ONLINE) == !s->online;
 }
 
@@ -328,35 +329,20 @@ static bool has_word(const char *list, const char *word)
 
 /* ---- the parser ------------------------------------------------------------- */
 
-static bool taken(const struct lq_getopt *g, const char *name)
-{
-	for (int i = 0; i < g->nlo; i++)
-		if (!strcmp(g->lo[i].name, name))
-			return true;
-	return false;
-}
+static const struct lq_optdef help_opt = { "help", 'h', NULL };
 
-static void add(struct lq_getopt *g, const char *name, bool arg,
-		const struct lq_opt *e, int x, bool refused)
+/* @d into the scope's set: the entry @e (NULL: the extra @x, or -h) */
+static int add(struct lq_getopt *g, const struct lq_optdef *d,
+	       const struct lq_opt *e, int x, bool refused)
 {
-	int i = g->nlo;
+	int i = lq_optset_add(&g->set, d);
 
-	if (taken(g, name) || i == LQ_GETOPT_MAX)
-		return;
-	g->lo[i] = (struct option){ name, arg ? required_argument : no_argument,
-				    NULL, 256 + i };
+	if (i < 0)
+		return i;
 	g->lo_opt[i] = e;
 	g->lo_x[i] = x;
 	g->lo_refused[i] = refused;
-	g->nlo++;
-	if (e && e->letter) {
-		size_t n = strlen(g->so);
-
-		g->so[n++] = e->letter;
-		if (arg)
-			g->so[n++] = ':';
-		g->so[n] = '\0';
-	}
+	return i;
 }
 
 void lq_getopt_init(struct lq_getopt *g, const char *scope, int argc,
@@ -371,23 +357,20 @@ void lq_getopt_init(struct lq_getopt *g, const char *scope, int argc,
 	g->scope = s;
 	g->argc = argc;
 	g->argv = argv;
-	if (s->novalue)
-		strcpy(g->so, ":");
+	g->help = -1;
+	lq_optset_init(&g->set, argc, argv, s->novalue);
 	for (e = lq_opts; e->cmd; e++)
 		if (in_scope(e, s))
-			add(g, e->name, e->metavar, e, 0, false);
+			add(g, &e->head, e, 0, false);
 	for (e = lq_opts; e->cmd; e++)
-		if (e->name && e->refuse && has_word(e->refuse, s->name))
-			add(g, e->name, e->metavar, e, 0, true);
-	for (int i = 0; i < nx; i++)
-		add(g, x[i].name, x[i].metavar, NULL, i, false);
-	if (!s->nohelp && g->nlo < LQ_GETOPT_MAX) {
-		g->lo[g->nlo++] = (struct option){ "help", no_argument, NULL, 'h' };
-		strcat(g->so, "h");
+		if (e->head.name && e->refuse && has_word(e->refuse, s->name))
+			add(g, &e->head, e, 0, true);
+	for (int i = 0; i < nx && i < LQ_GETOPT_MAX; i++) {
+		g->xdef[i] = (struct lq_optdef){ x[i].name, 0, x[i].metavar };
+		add(g, &g->xdef[i], NULL, i, false);
 	}
-	g->lo[g->nlo] = (struct option){ NULL, 0, NULL, 0 };
-	optind = 0;
-	opterr = 0;
+	if (!s->nohelp)
+		g->help = add(g, &help_opt, NULL, 0, false);
 }
 
 int lq_getopt_unknown(struct lq_getopt *g)
@@ -402,33 +385,25 @@ int lq_getopt_fail(struct lq_getopt *g, int c)
 
 int lq_getopt(struct lq_getopt *g)
 {
-	int c = getopt_long(g->argc, g->argv, g->so, g->lo, NULL);
+	int c = lq_optset_next(&g->set);
 
 	g->opt = NULL;
 	g->arg = optarg;
-	if (c == -1)
+	if (c == LQ_OPTS_END)
 		return LQO_END;
-	g->word = g->argv[optind - 1];
-	if (c == 'h' && !g->scope->nohelp)
+	g->word = lq_optset_word(&g->set);
+	if (c >= 0 && c == g->help)
 		return LQO_HELP;
-	if (c == ':') {
+	if (c == LQ_OPTS_NOVALUE) {
 		g->rc = lq_usage(g->scope->cmd, g->scope->novalue, g->word);
 		return LQO_ERR;
 	}
-	if (c > 0 && c < 256) {		/* a letter: its entry */
-		for (int i = 0; i < g->nlo; i++)
-			if (g->lo_opt[i] && g->lo_opt[i]->letter == c) {
-				c = 256 + i;
-				break;
-			}
-	}
-	if (c < 256 || c >= 256 + g->nlo) {	/* '?' */
+	if (c < 0) {
 		if (g->keep_unknown)
 			return LQO_UNKNOWN;
 		g->rc = lq_getopt_unknown(g);
 		return LQO_ERR;
 	}
-	c -= 256;
 	g->opt = g->lo_opt[c];
 	if (!g->opt) {
 		g->x = g->lo_x[c];
@@ -440,24 +415,6 @@ int lq_getopt(struct lq_getopt *g)
 /* ---- --help -------------------------------------------------------------------- */
 
 #define WRAP	71	/* an LQ_OPTF_BENCH entry's lines */
-
-/* @text wrapped at WRAP columns, the blanks between words kept */
-static void wrap(FILE *f, const char *text)
-{
-	const char *p = text, *line = text;
-
-	while (*p) {
-		const char *end = p + strspn(p, " ");
-
-		end += strcspn(end, " ");
-		if (end - line > WRAP && p > line) {
-			fprintf(f, "%.*s\n", (int)(p - line), line);
-			line = p + strspn(p, " ");
-		}
-		p = end;
-	}
-	fprintf(f, "%s\n", line);
-}
 
 static void bench_text(FILE *f, const char *fmt, const struct lq_xopt *x, int nx)
 {
@@ -473,7 +430,7 @@ static void bench_text(FILE *f, const char *fmt, const struct lq_xopt *x, int nx
 		snprintf(list, sizeof(list),
 			 "those lunqbench --list-options names (no lunqbench found)");
 	snprintf(text, sizeof(text), fmt, list);
-	wrap(f, text);
+	lq_help_text(f, text, 0, 0, WRAP);
 }
 
 void lq_opts_help(FILE *f, const char *cmd, const struct lq_xopt *x, int nx)
@@ -482,7 +439,6 @@ void lq_opts_help(FILE *f, const char *cmd, const struct lq_xopt *x, int nx)
 	bool first = true;
 
 	for (const struct lq_opt *e = lq_opts; e->cmd; e++) {
-		const char *t;
 		int at;
 
 		if (strcmp(e->cmd, cmd) || (e->flags & (LQ_OPTF_HIDDEN | LQ_OPTF_NOHELP |
@@ -495,30 +451,14 @@ void lq_opts_help(FILE *f, const char *cmd, const struct lq_xopt *x, int nx)
 			bench_text(f, e->help, x, nx);
 			continue;
 		}
-		if (!e->name) {
-			fprintf(f, "%s\n", e->help);
+		if (!e->head.name) {
+			lq_help_text(f, e->help, 0, 0, INT_MAX);
 			continue;
 		}
-		at = fprintf(f, "  ");
-		if (e->letter && !(e->flags & LQ_OPTF_LETTER0))
-			at += fprintf(f, "-%c, ", e->letter);
-		at += fprintf(f, "--%s", e->name);
-		if (e->metavar)
-			at += fprintf(f, " %s", e->metavar);
+		at = lq_help_head(f, &e->head, !(e->flags & LQ_OPTF_LETTER0));
 		for (const struct lq_opt *j = e + 1; j->cmd && (j->flags & LQ_OPTF_JOIN); j++)
-			at += fprintf(f, " | --%s", j->name);
-		if (at > s->col - 2) {
-			fputc('\n', f);
-			at = 0;
-		}
-		for (t = e->help; ; at = 0) {
-			size_t n = strcspn(t, "\n");
-
-			fprintf(f, "%*s%.*s\n", s->col - at, "", (int)n, t);
-			if (!t[n])
-				break;
-			t += n + 1;
-		}
+			at += fprintf(f, " | --%s", j->head.name);
+		lq_help_text(f, e->help, s->col, at, INT_MAX);
 	}
 }
 
@@ -543,13 +483,13 @@ void lq_opts_list(FILE *f, const char *cmd, const struct lq_xopt *x, int nx)
 	for (const struct lq_opt *e = lq_opts; e->cmd; e++) {
 		char letter[3] = "-";
 
-		if (!e->name || strcmp(e->cmd, cmd) || (e->flags & LQ_OPTF_HIDDEN) ||
-		    listed(seen, &n, e->name))
+		if (!e->head.name || strcmp(e->cmd, cmd) ||
+		    (e->flags & LQ_OPTF_HIDDEN) || listed(seen, &n, e->head.name))
 			continue;
-		if (e->letter && !(e->flags & LQ_OPTF_LETTER0))
-			letter[1] = e->letter;
-		fprintf(f, "%s\t--%s\t%s\t%s\tlunqctl\n", cmd, e->name, letter,
-			e->metavar ? e->metavar : "-");
+		if (e->head.letter && !(e->flags & LQ_OPTF_LETTER0))
+			letter[1] = e->head.letter;
+		fprintf(f, "%s\t--%s\t%s\t%s\tlunqctl\n", cmd, e->head.name, letter,
+			e->head.metavar ? e->head.metavar : "-");
 	}
 	for (int i = 0; i < nx; i++)
 		if (!listed(seen, &n, x[i].name))

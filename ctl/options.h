@@ -11,7 +11,8 @@
  * in lunqctl(8) documents it.  Entries without a name are lines of that
  * --help text.  The parser reads one scope: a command, or "online" for
  * the options of tune NAME --online (tune's entries with LQ_OPTF_ONLINE).
- * A scope also knows the options of another that it refuses with a
+ * The parser and the layout of --help are liblunq's option engine
+ * (opts.h).  A scope also knows the options of another that it refuses with a
  * reason of its own (@refuse): sweep refuses tune --online's, tune
  * --online tune's sweep options.  The lunqbench options sweep and tune
  * pass on are not here: they are lunqbench's (lunqbench --list-options,
@@ -20,9 +21,9 @@
 #ifndef LUNQCTL_OPTIONS_H
 #define LUNQCTL_OPTIONS_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include "opts.h"	/* liblunq: the option engine */
 
 /* A command's synopsis and summary (its --help text is lq_opts[]'s). */
 struct lq_cmd_doc {
@@ -79,10 +80,10 @@ enum lq_optid {
 				 * on:" and the extra options, wrapped */
 
 struct lq_opt {
+	struct lq_optdef head;	/* the long option without "--" (NULL:
+				 * text), the short one (0: none), its value
+				 * in --help (NULL: takes none) */
 	const char *cmd;	/* the command it belongs to */
-	const char *name;	/* the long option without "--"; NULL: text */
-	char letter;		/* the short option, 0: none */
-	const char *metavar;	/* its value in --help; NULL: takes none */
 	enum lq_optid id;
 	unsigned int flags;	/* LQ_OPTF_* */
 	/*
@@ -102,7 +103,7 @@ struct lq_xopt {
 	const char *metavar;	/* NULL: takes no value */
 };
 
-#define LQ_GETOPT_MAX	64	/* long options of a scope, extras included */
+#define LQ_GETOPT_MAX	LQ_OPTS_MAX	/* long options of a scope, extras included */
 
 struct lq_optscope;
 
@@ -119,13 +120,13 @@ struct lq_getopt {
 	const char *arg;		/* the option's value */
 	const char *word;		/* the word as given (for messages) */
 	int rc;				/* LQO_ERR: the exit code */
-	/* getopt_long's view: val is 256 + the index, or the letter */
-	struct option lo[LQ_GETOPT_MAX + 1];
-	const struct lq_opt *lo_opt[LQ_GETOPT_MAX];	/* NULL: an extra */
+	/* the options as getopt_long reads them, and what each index is */
+	struct lq_optset set;
+	const struct lq_opt *lo_opt[LQ_GETOPT_MAX];	/* NULL: an extra, -h */
 	int lo_x[LQ_GETOPT_MAX];
 	bool lo_refused[LQ_GETOPT_MAX];
-	int nlo;
-	char so[3 * LQ_GETOPT_MAX + 3];
+	int help;				/* the index of --help, or -1 */
+	struct lq_optdef xdef[LQ_GETOPT_MAX];	/* the extras' */
 };
 
 /*

@@ -25,7 +25,7 @@
  * only renames our own calls).  Include this after the kernel headers.
  * LINUX_VERSION_CODE is used here and nowhere else: checkpatch's
  * LINUX_VERSION_CODE and CONSTANT_COMPARISON warnings are allowed for this
- * file alone (tests/unit/checkpatch.sh).
+ * file alone (tests/lint/checkpatch.sh).
  *
  * Checked against the range and needing no shim (version added/changed):
  *  - dm: dm_get_device() with dm_table_get_mode() passed straight through

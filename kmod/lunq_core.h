@@ -5,7 +5,7 @@
  * and its log, the device timer and the dispatcher's kick, statistics,
  * their snapshot and reset, and the take-over on a table reload.
  *
- * Layers (ARCHITECTURE.md; tests/unit/layers.sh keeps them):
+ * Layers (ARCHITECTURE.md; tests/lint/kmod-layers.sh keeps them):
  *   lunq_target.c      the dm target: ctr/dtr, map, end_io, suspend,
  *                      status, message (nothing calls into it)
  *   lunq_io.c          the host side of a bio: per-bio data, sending to

@@ -10,7 +10,7 @@
  * kmod/dm-lunq.rst).  This file is the device-mapper target only, in dm's
  * order; the device core (lunq_core.c), the host side of a bio
  * (lunq_io.c) and the views (sysfs, netlink) live apart, and nothing
- * calls into this file (tests/unit/layers.sh).
+ * calls into this file (tests/lint/kmod-layers.sh).
  */
 #include <linux/module.h>
 #include <linux/init.h>

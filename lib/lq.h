@@ -10,6 +10,13 @@
  *                "1.5 MiB" for people (units.h)
  *   histview.c   DTrace-style quantize/lquantize views of a histogram,
  *                percentiles, JSON (histview.h)
+ *   result.c     lunqbench's result record: its fields described once,
+ *                the --kv summary line read and written, CSV and JSON
+ *                (result.h)
+ *   busy.c       what keeps a block device busy: mounts, holders, swap,
+ *                also of its partitions (busy.h)
+ *   opts.c       the option engine: getopt_long's arrays from table rows,
+ *                its answers as row indexes, the layout of --help (opts.h)
  *   kmod/lunq_hist.c, lunq_names.c, lunq_args.c, compiled as they are
  *                in the module: the histogram layout, the statistic and
  *                key names, the policy-word parser

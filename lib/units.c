@@ -196,3 +196,19 @@ void lq_fmt_bytes(char *buf, size_t len, u64 bytes)
 		return;
 	}
 }
+
+int lq_parse_duration_ns(const char *s, u64 *ns)
+{
+	static const struct lq_unit units[] = {
+		{ "ns", 1, "ns" }, { "us", 1000, "us" }, { "ms", 1000000, "ms" },
+		{ "s", 1000000000, "s" },
+	};
+	const struct lq_unit *u;
+	u64 v;
+
+	if (lq_parse_unit(s, strlen(s), units, ARRAY_SIZE(units), false, &v, &u) ||
+	    !v || v / u->mult > 3600ULL * 24 * 365 * 1000000000ULL / u->mult)
+		return -1;
+	*ns = v;
+	return 0;
+}

@@ -54,6 +54,13 @@ bool lq_parse_size(const char *s, size_t n, u64 *out);
  */
 double lq_parse_secs(const char *s);
 
+/*
+ * A duration with a unit: "10ms", "2.5ms", "500us", "1s", "800ns"
+ * (decimal, optional fraction, unit ns|us|ms|s required) into ns, > 0
+ * and at most a year.  Returns 0, or -1.
+ */
+int lq_parse_duration_ns(const char *s, u64 *ns);
+
 /* "812 ns", "12.3 us", "4.56 ms", "1.23 s": 3 significant digits. */
 void lq_fmt_ns(char *buf, size_t len, u64 ns);
 

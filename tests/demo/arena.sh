@@ -26,7 +26,7 @@
 #               stream at QD 16 and 10 far reads/s (lunqbench --preset
 #               bubble), from 2; most IOPS with no read over BUBBLE_MS
 #               (1000) in lunq (total_read's max)
-#     pool4     issue 48's case: four LUNs alike in one pool of 32 slots
+#     pool4     four LUNs alike in one pool of 32 slots
 #               (the flash model, 16 channels each), other initiators
 #               holding 16 slots half of every 8 s, LUN reset after 10
 #               QUEUE FULLs in a row, QD 32 on each, the policy on all
@@ -105,7 +105,7 @@
 #   and arena.json say the scores are noisy and not comparable with the
 #   icount tables
 # --quick   8 s a phase (16 in full; ramp's steps half of it)
-# --check   issue 48's thresholds at reduced length, a check line each,
+# --check   the controller's thresholds at reduced length, a check line each,
 #           for auto:knee (auto:target in target) in every scenario it
 #           ran: IOPS >= 0.85 x the oracle's ("iops"), within the
 #           scenario's bound ("bound", where it has one), its latency <=
@@ -691,7 +691,7 @@ for sc in $ONLY; do
 		[ $O_OK = 1 ]
 		check $? "$sc: the oracle ($O_FROM, depths$O_DEPTHS) meets the bound: $BN $(ms "$O_BLAT") ms <= $(ms "$B") ms"
 	fi
-	# the issue's thresholds (48) at reduced length, for auto:knee
+	# the controller's thresholds at reduced length, for auto:knee
 	# (auto:target in target): each a check line, a failure listed in
 	# --todo said and not counted
 	cp=knee cn=auto:knee

@@ -29,7 +29,7 @@
 #      resets, the neighbour's IOPS.
 #   auto.csv (one row per run), auto-trace.csv (depth, IOPS, p99 every
 #   0.5 s of the runs of D), auto.svg (their plot), auto.json.
-# --quick   shorter runs   --check   assert the issue's criteria
+# --quick   shorter runs   --check   assert auto's criteria
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/demo/lib.sh"
 . "$LUNQ_SRC/tests/lib/scenario.sh"
@@ -216,7 +216,7 @@ echo "   one run per phase, averaged; its p99 is the worse phase's; Jain: fairne
 echo "   the two LUNs' IOPS, 1 = equal, 0.5 = one takes all)"
 loses=$(calc "r = $D_auto_IOPS / $D_oracle_IOPS; printf \"%.0f%% of the oracle's IOPS\", 100 * r")
 echo "  auto: $loses, p99 $(calc "printf \"%.2f\", $D_auto_P99 / $D_oracle_P99") x the oracle's; QUEUE FULL/s $D_auto_Q vs linux $D_linux_Q, sd $D_sd_Q"
-# the issue's bar for auto in this case, each said met or missed (in awk's
+# auto's bar in this case, each said met or missed (in awk's
 # printf a bare > redirects: the tests in parentheses)
 calc "i = $D_auto_IOPS / $D_oracle_IOPS; p = $D_auto_P99 / $D_oracle_P99; q = $D_auto_Q; r = $D_auto_R
 	j = $(jain "$D_auto_IOPS" "$D_auto_N")

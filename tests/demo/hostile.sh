@@ -43,8 +43,8 @@ hostile() {
 # averaged, its p99 the worse phase's -- and never below static16 of the
 # same run (D_static16_*, when set) when that is a policy a user would
 # accept: refused at most ORACLE_QF_MAX (2) times a second, no LUN reset
-# (issue 48: a depth that wins by being refused 146 times a second is not
-# the oracle); a static policy that beats it so is the oracle
+# (a depth that wins by being refused 146 times a second is not the
+# oracle); a static policy that beats it so is the oracle
 # (ORACLE_FROM says which, and when static16 beat it but was refused)
 ORACLE_QF_MAX=2
 hostile_oracle() {

@@ -12,11 +12,11 @@
 # counting; build/test/bg.log has what the chain printed.
 # KUnit runs from Debian's linux-source 6.1 (the suites test pure logic,
 # which 6.12's and 7.3's module builds compile too); LUNQ_FULL=1 (make
-# test-full) adds 6.12's UML build, 871 s of a fresh-check.  7.3's UML build
+# test-full) adds 6.12's UML build, about 870 s on 2 cores.  7.3's UML build
 # (scripts/bpo-kernel's linux-source-7.3) is opt-in, LUNQ_KUNIT_SOURCES="6.1
-# 6.12 7.3": at nice 19 from the start it took over an hour of a loaded
-# fresh-check's CPU, and the icount runs, at idle priority behind it,
-# fell 40 minutes behind (it passes, 233 cases, tests/kunit/run --source 7.3)
+# 6.12 7.3": at nice 19 from the start it takes over an hour of a loaded
+# 2-core machine's CPU, and the icount runs, at idle priority behind it,
+# fall 40 minutes behind (it passes, 233 cases, tests/kunit/run --source 7.3)
 if [ "${LUNQ_FULL:-0}" = 1 ]; then
 	kunit_sources=${LUNQ_KUNIT_SOURCES:-6.1 6.12}
 else

@@ -69,11 +69,10 @@ lane_add() {	# LABEL TIMEOUT [options]; the tests: vmtests
 	lane_jobs+=("$*")
 }
 # (a lane's qemu/run may wait long for CPU at idle priority: its timeout
-# is lane_tmo, LUNQ_LANE_TIMEOUT or 4800 s of wall time -- CI's run of
-# 2026-12-01 had 6.1's two runs at 3390 and 3405 s, starved behind the
-# foreground, and a cold fresh-check's ran past 3600 s; CI's own limit,
-# 5400 s for all, is the guard above it; each test's own timeout,
-# LUNQ_TEST_TIMEOUT, is the guest's time)
+# is lane_tmo, LUNQ_LANE_TIMEOUT or 4800 s of wall time -- 6.1's two runs
+# can take 3400 s starved behind the foreground, and over 3600 s on a
+# cold machine; CI's own limit, 5400 s for all, is the guard above it;
+# each test's own timeout, LUNQ_TEST_TIMEOUT, is the guest's time)
 lane_tmo=${LUNQ_LANE_TIMEOUT:-4800}
 # lanes_start: run the lane jobs, LUNQ_LANES at a time, in the background
 # at idle priority (SCHED_IDLE) when BG is 1 -- a foreground run on the

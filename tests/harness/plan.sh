@@ -120,7 +120,7 @@ declared() { [ -f "$top/tests/vm/t-$1.sh" ] && sed -n "s/^# ${2:-time}: *\([0-9]
 # print_plan: --plan: what `make test` runs in each VM run, "RUN TEST
 # DECLARED" a line: vm (6.1, plain clock), vm-icount (6.1, icount),
 # matrix-tcg:K and matrix:K (each other kernel K -- 6.12, rt, 7.3 -- each
-# clock), vm-debug (tests/unit/budget.sh adds up their declarations).
+# clock), vm-debug (tests/lint/budget.sh adds up their declarations).
 # A test of the group bpf declares 1 s on 6.1 and RT: without struct_ops
 # from modules it skips at once there.
 print_plan() {

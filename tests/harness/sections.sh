@@ -1,9 +1,10 @@
 # shellcheck shell=bash
 # tests/harness/sections.sh: the sections of tests/run, each a function
 # that does nothing unless its section was asked for (sel), in the order
-# tests/run calls them: unit, host; then the VM runs' plan (6.1's, the
-# matrix kernels'), the icount lanes started, the plain-clock runs (6.1,
-# the matrix kernels, the debug kernel), the lanes' results; KUnit.
+# tests/run calls them: unit (the lint first), host; then the VM runs'
+# plan (6.1's, the matrix kernels'), the icount lanes started, the
+# plain-clock runs (6.1, the matrix kernels, the debug kernel), the lanes'
+# results; KUnit.
 # Uses what tests/run's options set and the other pieces' functions.
 
 # unit_c SOURCE BINARY LINKED...: compile a C unit test and run it
@@ -17,11 +18,18 @@ unit_c() {
 		printf "KTAP version 1\nnot ok 1 %s # does not compile\n1..1\n" "$(basename "$c")"
 	fi
 }
-# run_unit: tests/unit/*.sh (but tap.sh, which they source) and *_test.c
+# run_unit: the lint first, tests/lint/*.sh (checks of the tree's source,
+# documents and plans that run nothing of the product), then the unit
+# tests, tests/unit/*.sh (but tap.sh, which every host test sources) and
+# *_test.c; one phase, "unit", one log, build/test/unit.log
 run_unit() {
 	[[ " $sel " == *" unit "* ]] || return 0
-	section "unit tests" unit
+	section "lint (tests/lint/)" unit
 	: > "$logs/unit.log"
+	for t in "$top"/tests/lint/*.sh; do
+		timed "lint/$(basename "$t")" host - "$logs/unit.log" "$t"
+	done
+	echo; echo "== unit tests (tests/unit/)"
 	for t in "$top"/tests/unit/*.sh; do
 		# tap.sh is no test: the others source it
 		[ "$(basename "$t")" != tap.sh ] || continue

@@ -13,7 +13,7 @@ echo 'echo before; exit 3' > "$tmp/exit3.sh"
 out=$("$run" "$tmp/exit3.sh" 2>"$tmp/err")
 rc=$?
 [ $rc = 3 ] && [ "$out" = before ] && ok qemu-run-exit-status ||
-	nok qemu-run-exit-status "rc=$rc out='$out' $(tail -3 "$tmp/err")"
+	fail qemu-run-exit-status "rc=$rc out='$out' $(tail -3 "$tmp/err")"
 
 cat > "$tmp/files.sh" <<'EOS'
 echo "$1 $2" > "$LUNQ_OUT/result.txt"
@@ -26,7 +26,7 @@ want="two words it's
 $("$top/scripts/kver")"
 [ $rc = 0 ] && [ "$(cat "$tmp/out/result.txt" 2>/dev/null)" = "$want" ] &&
 	[ -s "$tmp/out/console.log" ] && [ -s "$tmp/out/dmesg.txt" ] &&
-	ok qemu-run-result-files || nok qemu-run-result-files "rc=$rc"
+	ok qemu-run-result-files || fail qemu-run-result-files "rc=$rc"
 
 ko=$top/tests/splat/lunq_splat.ko
 for mode in none warn oops; do
@@ -38,12 +38,12 @@ EOS
 	"$run" "$tmp/splat.sh" >"$tmp/out.$mode" 2>"$tmp/err.$mode"
 	rc=$?
 	if [ ! -f "$ko" ]; then
-		nok "qemu-run-splat-$mode" "fixture module not built"
+		fail "qemu-run-splat-$mode" "fixture module not built"
 	elif [ $mode = none ]; then
-		[ $rc = 0 ] && ok "qemu-run-splat-$mode" || nok "qemu-run-splat-$mode" "rc=$rc"
+		[ $rc = 0 ] && ok "qemu-run-splat-$mode" || fail "qemu-run-splat-$mode" "rc=$rc"
 	else
 		[ $rc = 99 ] && grep -q 'kernel splat' "$tmp/err.$mode" &&
-			ok "qemu-run-splat-$mode" || nok "qemu-run-splat-$mode" "rc=$rc"
+			ok "qemu-run-splat-$mode" || fail "qemu-run-splat-$mode" "rc=$rc"
 	fi
 done
 
@@ -65,7 +65,7 @@ if [ "$acc" = auto ]; then
 fi
 [ $rc = 0 ] && [ "$out" = "release $kver env a b accel $acc
 dm_lunq loaded" ] && ok qemu-run-own-kernel ||
-	nok qemu-run-own-kernel "rc=$rc out='$out' $(tail -3 "$tmp/err")"
+	fail qemu-run-own-kernel "rc=$rc out='$out' $(tail -3 "$tmp/err")"
 
 # bad input: not a kernel image, --modules of another kernel, stray --modules
 bad=
@@ -79,4 +79,4 @@ rc=$?
 "$run" --modules / "$tmp/own.sh" >/dev/null 2>"$tmp/err"
 rc=$?
 [ $rc = 2 ] && grep -q -- '--modules goes with --kernel' "$tmp/err" || bad="$bad stray-modules:$rc"
-[ -z "$bad" ] && ok qemu-run-own-kernel-errors || nok qemu-run-own-kernel-errors "$bad"
+[ -z "$bad" ] && ok qemu-run-own-kernel-errors || fail qemu-run-own-kernel-errors "$bad"

@@ -27,90 +27,90 @@ int main(void)
 	u64 seen;
 
 	lunq_keys_init(&p);
-	check(p.val[LUNQ_QDEPTH] == 0 && p.val[LUNQ_PBLK] == 512 &&
-	      p.val[LUNQ_CHANNELS] == 1 && p.given == 0, "defaults");
+	ok(p.val[LUNQ_QDEPTH] == 0 && p.val[LUNQ_PBLK] == 512 &&
+	   p.val[LUNQ_CHANNELS] == 1 && p.given == 0, "defaults");
 
 	before = p;
-	check(parse(&p, "qdepth", &k) == LUNQ_ARG_NO_COLON, "no-colon");
-	check(parse(&p, ":5", &k) == LUNQ_ARG_NO_COLON, "empty-key");
-	check(parse(&p, "foo:1", &k) == LUNQ_ARG_UNKNOWN_KEY &&
-	      k == LUNQ_NR_KEYS, "unknown-key");
-	check(parse(&p, "qdepthx:1", &k) == LUNQ_ARG_UNKNOWN_KEY, "key-prefix");
-	check(parse(&p, "qdepth:", &k) == LUNQ_ARG_BAD_VALUE && k == LUNQ_QDEPTH,
-	      "empty-value");
-	check(parse(&p, "qdepth:abc", &k) == LUNQ_ARG_BAD_VALUE, "not-a-number");
-	check(parse(&p, "qdepth:-1", &k) == LUNQ_ARG_BAD_VALUE, "negative");
-	check(parse(&p, "qdepth:+1", &k) == LUNQ_ARG_BAD_VALUE, "plus-sign");
-	check(parse(&p, "qdepth:65536", &k) == LUNQ_ARG_BAD_VALUE, "above-max");
-	check(parse(&p, "qdepth:99999999999", &k) == LUNQ_ARG_BAD_VALUE,
-	      "u32-overflow");
-	check(parse(&p, "pool_depth:0", &k) == LUNQ_ARG_BAD_VALUE, "below-min");
-	check(parse(&p, "pblk:1000", &k) == LUNQ_ARG_BAD_VALUE, "not-pow2");
-	check(parse(&p, "pblk:256", &k) == LUNQ_ARG_BAD_VALUE, "pow2-below");
-	check(parse(&p, "sched:elevator", &k) == LUNQ_ARG_BAD_VALUE,
-	      "enum-unknown");
-	check(parse(&p, "reaction:sd-fcx", &k) == LUNQ_ARG_BAD_VALUE,
-	      "enum-prefix");
-	check(parse(&p, "pool:a/b", &k) == LUNQ_ARG_BAD_VALUE, "name-charset");
-	check(parse(&p, "pool:", &k) == LUNQ_ARG_BAD_VALUE, "name-empty");
-	check(parse(&p, "pool:abcdefghijabcdefghijabcdefghijXY", &k) ==
-	      LUNQ_ARG_BAD_VALUE, "name-too-long");
-	check(lunq_key_supported(LUNQ_QDEPTH) &&
-	      lunq_key_supported(LUNQ_SCHED) &&
-	      lunq_key_supported(LUNQ_MAX_WAIT_MS) &&
-	      lunq_key_supported(LUNQ_LUN_DEPTH) &&
-	      lunq_key_supported(LUNQ_MODEL), "supported-keys");
+	ok(parse(&p, "qdepth", &k) == LUNQ_ARG_NO_COLON, "no-colon");
+	ok(parse(&p, ":5", &k) == LUNQ_ARG_NO_COLON, "empty-key");
+	ok(parse(&p, "foo:1", &k) == LUNQ_ARG_UNKNOWN_KEY &&
+	   k == LUNQ_NR_KEYS, "unknown-key");
+	ok(parse(&p, "qdepthx:1", &k) == LUNQ_ARG_UNKNOWN_KEY, "key-prefix");
+	ok(parse(&p, "qdepth:", &k) == LUNQ_ARG_BAD_VALUE && k == LUNQ_QDEPTH,
+	   "empty-value");
+	ok(parse(&p, "qdepth:abc", &k) == LUNQ_ARG_BAD_VALUE, "not-a-number");
+	ok(parse(&p, "qdepth:-1", &k) == LUNQ_ARG_BAD_VALUE, "negative");
+	ok(parse(&p, "qdepth:+1", &k) == LUNQ_ARG_BAD_VALUE, "plus-sign");
+	ok(parse(&p, "qdepth:65536", &k) == LUNQ_ARG_BAD_VALUE, "above-max");
+	ok(parse(&p, "qdepth:99999999999", &k) == LUNQ_ARG_BAD_VALUE,
+	   "u32-overflow");
+	ok(parse(&p, "pool_depth:0", &k) == LUNQ_ARG_BAD_VALUE, "below-min");
+	ok(parse(&p, "pblk:1000", &k) == LUNQ_ARG_BAD_VALUE, "not-pow2");
+	ok(parse(&p, "pblk:256", &k) == LUNQ_ARG_BAD_VALUE, "pow2-below");
+	ok(parse(&p, "sched:elevator", &k) == LUNQ_ARG_BAD_VALUE,
+	   "enum-unknown");
+	ok(parse(&p, "reaction:sd-fcx", &k) == LUNQ_ARG_BAD_VALUE,
+	   "enum-prefix");
+	ok(parse(&p, "pool:a/b", &k) == LUNQ_ARG_BAD_VALUE, "name-charset");
+	ok(parse(&p, "pool:", &k) == LUNQ_ARG_BAD_VALUE, "name-empty");
+	ok(parse(&p, "pool:abcdefghijabcdefghijabcdefghijXY", &k) ==
+	   LUNQ_ARG_BAD_VALUE, "name-too-long");
+	ok(lunq_key_supported(LUNQ_QDEPTH) &&
+	   lunq_key_supported(LUNQ_SCHED) &&
+	   lunq_key_supported(LUNQ_MAX_WAIT_MS) &&
+	   lunq_key_supported(LUNQ_LUN_DEPTH) &&
+	   lunq_key_supported(LUNQ_MODEL), "supported-keys");
 	seen = 1U << LUNQ_SCHED;
-	check(lunq_parse_word(&p, "sched:fifo", &seen, &k) == LUNQ_ARG_DUPLICATE &&
-	      k == LUNQ_SCHED && seen == 1U << LUNQ_SCHED, "duplicate");
-	check(!memcmp(&p, &before, sizeof(p)), "errors-change-nothing");
-	check(parse(&p, "bubble_ms:4", &k) == LUNQ_ARG_OK &&
-	      p.val[LUNQ_BUBBLE_MS] == 4 && lunq_key_supported(LUNQ_BUBBLE_MS),
-	      "bubble_ms");
+	ok(lunq_parse_word(&p, "sched:fifo", &seen, &k) == LUNQ_ARG_DUPLICATE &&
+	   k == LUNQ_SCHED && seen == 1U << LUNQ_SCHED, "duplicate");
+	ok(!memcmp(&p, &before, sizeof(p)), "errors-change-nothing");
+	ok(parse(&p, "bubble_ms:4", &k) == LUNQ_ARG_OK &&
+	   p.val[LUNQ_BUBBLE_MS] == 4 && lunq_key_supported(LUNQ_BUBBLE_MS),
+	   "bubble_ms");
 
 	/* valid words (on a copy) */
 	q = p;
-	check(parse(&q, "reaction:sd-fc", &k) == LUNQ_ARG_OK &&
-	      q.val[LUNQ_REACTION] == 3, "enum-valid");
-	check(parse(&q, "pool:abcdefghijabcdefghijabcdefghijX", &k) ==
-	      LUNQ_ARG_OK && strlen(q.pool) == 31, "name-31-chars");
-	check(parse(&q, "pblk:4096", &k) == LUNQ_ARG_OK &&
-	      q.val[LUNQ_PBLK] == 4096, "pow2-valid");
-	check(lunq_key_table_only(LUNQ_POOL) && lunq_key_table_only(LUNQ_PBLK) &&
-	      lunq_key_table_only(LUNQ_POOL_DEPTH) &&
-	      !lunq_key_table_only(LUNQ_LUN_DEPTH) &&
-	      !lunq_key_table_only(LUNQ_QDEPTH), "table-only-keys");
+	ok(parse(&q, "reaction:sd-fc", &k) == LUNQ_ARG_OK &&
+	   q.val[LUNQ_REACTION] == 3, "enum-valid");
+	ok(parse(&q, "pool:abcdefghijabcdefghijabcdefghijX", &k) ==
+	   LUNQ_ARG_OK && strlen(q.pool) == 31, "name-31-chars");
+	ok(parse(&q, "pblk:4096", &k) == LUNQ_ARG_OK &&
+	   q.val[LUNQ_PBLK] == 4096, "pow2-valid");
+	ok(lunq_key_table_only(LUNQ_POOL) && lunq_key_table_only(LUNQ_PBLK) &&
+	   lunq_key_table_only(LUNQ_POOL_DEPTH) &&
+	   !lunq_key_table_only(LUNQ_LUN_DEPTH) &&
+	   !lunq_key_table_only(LUNQ_QDEPTH), "table-only-keys");
 
 	/* rules between keys */
 	q = p;
-	check(lunq_policy_check(&q) == NULL, "rules-defaults-ok");
+	ok(lunq_policy_check(&q) == NULL, "rules-defaults-ok");
 	q.val[LUNQ_REACTION] = 1;
-	check(lunq_policy_check(&q) &&
-	      !strncmp(lunq_policy_check(&q), "reaction: needs qdepth", 22),
-	      "rule-reaction-needs-qdepth");
+	ok(lunq_policy_check(&q) &&
+	   !strncmp(lunq_policy_check(&q), "reaction: needs qdepth", 22),
+	   "rule-reaction-needs-qdepth");
 	q.val[LUNQ_QDEPTH] = 8;
-	check(lunq_policy_check(&q) == NULL, "rule-reaction-with-qdepth");
+	ok(lunq_policy_check(&q) == NULL, "rule-reaction-with-qdepth");
 	q.val[LUNQ_FOREIGN] = 2;
-	check(lunq_policy_check(&q) &&
-	      !strncmp(lunq_policy_check(&q), "foreign: needs", 14),
-	      "rule-foreign-needs-slots");
+	ok(lunq_policy_check(&q) &&
+	   !strncmp(lunq_policy_check(&q), "foreign: needs", 14),
+	   "rule-foreign-needs-slots");
 	q.val[LUNQ_LUN_DEPTH] = 2;
-	check(lunq_policy_check(&q) &&
-	      !strncmp(lunq_policy_check(&q), "foreign: must be below lun_depth", 32),
-	      "rule-foreign-below-lun-depth");
+	ok(lunq_policy_check(&q) &&
+	   !strncmp(lunq_policy_check(&q), "foreign: must be below lun_depth", 32),
+	   "rule-foreign-below-lun-depth");
 	q.val[LUNQ_FOREIGN_PERIOD_MS] = 1000;
-	check(lunq_policy_check(&q) == NULL, "rule-foreign-periodic-ok");
+	ok(lunq_policy_check(&q) == NULL, "rule-foreign-periodic-ok");
 	q.given |= 1U << LUNQ_POOL_DEPTH;
-	check(lunq_policy_check(&q) &&
-	      !strncmp(lunq_policy_check(&q), "pool_depth: needs pool", 22),
-	      "rule-pool-depth-needs-pool");
+	ok(lunq_policy_check(&q) &&
+	   !strncmp(lunq_policy_check(&q), "pool_depth: needs pool", 22),
+	   "rule-pool-depth-needs-pool");
 
-	check(!strcmp(lunq_arg_error(LUNQ_ARG_BAD_VALUE, LUNQ_QDEPTH),
-		      "qdepth: value must be an integer 0..65535"), "msg-range");
-	check(!strcmp(lunq_arg_error(LUNQ_ARG_BAD_VALUE, LUNQ_SCHED),
-		      "sched: value must be one of fifo, disksort"), "msg-enum");
-	check(!strcmp(lunq_arg_error(LUNQ_ARG_UNKNOWN_KEY, LUNQ_NR_KEYS),
-		      "Unknown optional argument key"), "msg-unknown");
+	ok(!strcmp(lunq_arg_error(LUNQ_ARG_BAD_VALUE, LUNQ_QDEPTH),
+		   "qdepth: value must be an integer 0..65535"), "msg-range");
+	ok(!strcmp(lunq_arg_error(LUNQ_ARG_BAD_VALUE, LUNQ_SCHED),
+		   "sched: value must be one of fifo, disksort"), "msg-enum");
+	ok(!strcmp(lunq_arg_error(LUNQ_ARG_UNKNOWN_KEY, LUNQ_NR_KEYS),
+		   "Unknown optional argument key"), "msg-unknown");
 
 	/* TABLE echo: given keys in canonical order, key:value words */
 	p.given = 1U << LUNQ_QDEPTH | 1U << LUNQ_SCHED | 1U << LUNQ_POOL |
@@ -119,23 +119,23 @@ int main(void)
 	p.val[LUNQ_SCHED] = 1;
 	p.val[LUNQ_MODEL] = 3;
 	strcpy(p.pool, "tgt0");
-	check(lunq_policy_format(&p, buf, sizeof(buf)) == 4 &&
-	      !strcmp(buf, "qdepth:8 sched:disksort pool:tgt0 model:hdd"),
-	      "format");
-	check(lunq_policy_format(&p, buf, 20) == 1 &&
-	      !strcmp(buf, "qdepth:8"), "format-truncates-whole-words");
+	ok(lunq_policy_format(&p, buf, sizeof(buf)) == 4 &&
+	   !strcmp(buf, "qdepth:8 sched:disksort pool:tgt0 model:hdd"),
+	   "format");
+	ok(lunq_policy_format(&p, buf, 20) == 1 &&
+	   !strcmp(buf, "qdepth:8"), "format-truncates-whole-words");
 	lunq_keys_init(&p);
-	check(lunq_policy_format(&p, buf, sizeof(buf)) == 0 && !buf[0],
-	      "format-empty");
+	ok(lunq_policy_format(&p, buf, sizeof(buf)) == 0 && !buf[0],
+	   "format-empty");
 	{
 		char line[] = " qdepth:8\tsched:fifo \n", three[] = "a b c";
 		char blank[] = " \t\n", *av[2];
 
-		check(lunq_split_words(line, av, 2) == 2 &&
-		      !strcmp(av[0], "qdepth:8") && !strcmp(av[1], "sched:fifo"),
-		      "split-words");
-		check(lunq_split_words(blank, av, 2) == 0, "split-blank");
-		check(lunq_split_words(three, av, 2) == -E2BIG, "split-too-many");
+		ok(lunq_split_words(line, av, 2) == 2 &&
+		   !strcmp(av[0], "qdepth:8") && !strcmp(av[1], "sched:fifo"),
+		   "split-words");
+		ok(lunq_split_words(blank, av, 2) == 0, "split-blank");
+		ok(lunq_split_words(three, av, 2) == -E2BIG, "split-too-many");
 	}
 	return tap_exit();
 }

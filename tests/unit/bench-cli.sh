@@ -50,7 +50,7 @@ t open-spins 0 '\(--spin 100: spun [0-9.]+ [mun]?s in all\)' --buffered --size 1
 t by-thread 0 'by thread: stream [0-9.]+ us per IO \([0-9.]+ s\), far [0-9.]+ us per IO \([0-9.]+ s\), main [0-9.]+ s' --buffered --size 1m --preset bubble --elapsed 1 --interval 0 "$img"
 t json-cpu 0 '"cpu_s":[0-9.e-]+,"cpu_ns_per_io":.*"spin_s":0,.*"cpu_kernel_workers_s":' --buffered --size 1m --iorate 100 --elapsed 1 --interval 0 --json "$img"
 # --force: accepted; a regular file is never refused (only busy block
-# devices are: tests/vm/t-bench-safety.sh, and bench_busy_test.c for the
+# devices are: tests/vm/t-bench-safety.sh, and lib_busy_test.c for the
 # reasons named)
 t force-file 0 '^ios=16 reads=0 writes=16 ' --force --buffered --size 1m --rdpct 0 --ios 16 --interval 0 --kv "$img"
 t file-not-refused 0 '^ios=16 reads=0 writes=16 ' --buffered --size 1m --rdpct 0 --ios 16 --interval 0 --kv "$img"
@@ -87,10 +87,10 @@ if [ "$rows" = 512,1024,2048,4096,8192,16384,32768,65536,131072,262144,524288,10
 	ok bench-cli-bs-rows
 else
 	printf '%s\n' "$out" | sed 's/^/# /'
-	nok bench-cli-bs-rows "sizes '$rows'"
+	fail bench-cli-bs-rows "sizes '$rows'"
 fi
 t bs-seekpct-eof 0 '^ *1048576 +4 ' --preset bs --seekpct eof --elapsed 5 --buffered --size 4m "$img"
 n=$("$bin" --preset bs --elapsed 0.05 --buffered --size 4m --kv "$img" 2>&1 | grep -c '^ios=')
-if [ "$n" = 12 ]; then ok bench-cli-bs-kv; else nok bench-cli-bs-kv "$n key=value lines, want 12"; fi
+if [ "$n" = 12 ]; then ok bench-cli-bs-kv; else fail bench-cli-bs-kv "$n key=value lines, want 12"; fi
 w=$(groff -t -man -Tutf8 -ww -z "$top/bench/lunqbench.1" 2>&1)
-if [ -z "$w" ]; then ok bench-man; else printf '%s\n' "$w" | sed 's/^/# /'; nok bench-man "groff warnings"; fi
+if [ -z "$w" ]; then ok bench-man; else printf '%s\n' "$w" | sed 's/^/# /'; fail bench-man "groff warnings"; fi

@@ -14,7 +14,7 @@ bin=$top/bench/lunqbench
 . "$(dirname "$0")/tap.sh"
 tap_built bench-json "$top" bench/lunqbench
 if ! command -v python3 > /dev/null; then
-	tap_skip bench-json "no python3"
+	skip bench-json "no python3"
 	exit 0
 fi
 tmp=$(mktemp -d /tmp/lunqbench-json.XXXXXX)
@@ -104,7 +104,7 @@ j() {	# j NAME "EXTRA MEMBERS" ARGS...: lunqbench --json ARGS, checked
 	rc=$?
 	if [ "$rc" != 0 ]; then
 		sed 's/^/# /' "$tmp/err"
-		nok bench-json-$name "lunqbench $*: exit $rc"
+		fail bench-json-$name "lunqbench $*: exit $rc"
 		return
 	fi
 	# shellcheck disable=SC2086

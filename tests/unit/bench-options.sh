@@ -15,7 +15,7 @@ bin=${LB_BIN:-$top/bench/lunqbench}
 man=${LB_MAN:-$top/bench/lunqbench.1}
 [ -x "$bin" ] || make -s -C "$top/bench" > /dev/null 2>&1
 if [ ! -x "$bin" ] || ! "$bin" --list-options > /dev/null 2>&1; then
-	nok bench-options "bench/lunqbench does not build or has no --list-options"
+	fail bench-options "bench/lunqbench does not build or has no --list-options"
 	exit 0
 fi
 tmp=$(mktemp -d /tmp/lunqbench-opts.XXXXXX)
@@ -29,7 +29,7 @@ tab=$(printf '\t')
 report() {
 	if [ -s "$2" ]; then
 		sed 's/^/# /' "$2"
-		nok bench-options-$1 "$(wc -l < "$2") problem(s)"
+		fail bench-options-$1 "$(wc -l < "$2") problem(s)"
 	else
 		ok bench-options-$1
 	fi
@@ -37,7 +37,7 @@ report() {
 
 t=$(wc -l < "$tmp/table")
 if [ "$t" -ge 20 ]; then ok bench-options-table "$t options"
-else nok bench-options-table "only $t options in --list-options"; fi
+else fail bench-options-table "only $t options in --list-options"; fi
 
 # --help: "  [-L, ]--NAME[ METAVAR]" lines; the heading above each is the
 # last unindented line ending in ':'

@@ -52,9 +52,9 @@ int main(void)
 	/* Poisson: exponential gaps, mean 1/rate and variance mean^2 */
 	lb_sched_init(&s, LB_ARR_POISSON, rate, T0, 7);
 	gaps(&s, ARRIVALS, &mean, &var, &mono);
-	check(mono, "poisson-starts-at-t0-monotonic");
-	check(close_rel(mean, gap, 0.01), "poisson-mean-gap");
-	check(close_rel(var, gap * gap, 0.03), "poisson-gap-variance");
+	ok(mono, "poisson-starts-at-t0-monotonic");
+	ok(close_rel(mean, gap, 0.01), "poisson-mean-gap");
+	ok(close_rel(var, gap * gap, 0.03), "poisson-gap-variance");
 
 	/* counts per 1 s window: Poisson, so variance ~ mean (100 per window) */
 	lb_sched_init(&s, LB_ARR_POISSON, rate, T0, 8);
@@ -73,16 +73,16 @@ int main(void)
 		v += ((double)cnt[i] - m) * ((double)cnt[i] - m);
 	v /= (double)(nwin - 1);
 	free(cnt);
-	printf("# poisson: mean gap %.6g ns (want %.6g), variance/mean^2 %.4f, windows: mean %.3f, var/mean %.4f\n",
+	diag("poisson: mean gap %.6g ns (want %.6g), variance/mean^2 %.4f, windows: mean %.3f, var/mean %.4f",
 	       mean, gap, var / (mean * mean), m, v / m);
-	check(close_rel(m, rate, 0.01), "poisson-window-mean");
-	check(v / m > 0.9 && v / m < 1.1, "poisson-index-of-dispersion");
+	ok(close_rel(m, rate, 0.01), "poisson-window-mean");
+	ok(v / m > 0.9 && v / m < 1.1, "poisson-index-of-dispersion");
 
 	/* uniform: gaps in [0, 2/rate): mean 1/rate, variance mean^2/3 */
 	lb_sched_init(&s, LB_ARR_UNIFORM, 5000.0, T0, 9);
 	gaps(&s, ARRIVALS, &mean, &var, &mono);
-	check(mono && close_rel(mean, 200000.0, 0.01), "uniform-mean-gap");
-	check(close_rel(var, 200000.0 * 200000.0 / 3, 0.03), "uniform-gap-variance");
+	ok(mono && close_rel(mean, 200000.0, 0.01), "uniform-mean-gap");
+	ok(close_rel(var, 200000.0 * 200000.0 / 3, 0.03), "uniform-gap-variance");
 
 	/* fixed: arrival k at t0 + k * 1e9/rate to 1 ns, 1e7 arrivals on;
 	 * 300000/s is a gap of 3333.33.. ns, which integer ns would drift */
@@ -94,14 +94,14 @@ int main(void)
 		if ((t > want ? t - want : want - t) > worst)
 			worst = t > want ? t - want : want - t;
 	}
-	printf("# fixed: worst deviation from t0 + k * gap over 1e7 arrivals: %llu ns\n",
+	diag("fixed: worst deviation from t0 + k * gap over 1e7 arrivals: %llu ns",
 	       (unsigned long long)worst);
-	check(worst <= 1, "fixed-no-drift-1e7");
+	ok(worst <= 1, "fixed-no-drift-1e7");
 	lb_sched_init(&s, LB_ARR_FIXED, 1000.0, T0, 0);
 	for (i = 0; i < 1000; i++)
 		if (lb_sched_next(&s) != T0 + i * 1000000)
 			ok = 0;
-	check(ok, "fixed-exact-gaps");
+	ok(ok, "fixed-exact-gaps");
 
 	/* bursts: 8 at once every 100 ms (rate 80/s), exactly */
 	lb_sched_init(&s, LB_ARR_BURST, 80.0, T0, 0);
@@ -110,17 +110,17 @@ int main(void)
 	for (i = 0; i < 800; i++)
 		if (lb_sched_next(&s) != T0 + (i / 8) * 100000000ULL)
 			ok = 0;
-	check(ok, "burst-8-every-100ms");
+	ok(ok, "burst-8-every-100ms");
 	lb_sched_init(&s, LB_ARR_BURST, 1000.0, T0, 0);	/* burst 1: fixed */
 	ok = 1;
 	for (i = 0; i < 1000; i++)
 		if (lb_sched_next(&s) != T0 + i * 1000000)
 			ok = 0;
-	check(ok, "burst-1-is-fixed");
+	ok(ok, "burst-1-is-fixed");
 
 	/* closed loop: not scheduled here */
 	lb_sched_init(&s, LB_ARR_CLOSED, 1000.0, T0, 0);
-	check(lb_sched_next(&s) == T0 && lb_sched_next(&s) == T0, "closed-is-t0");
+	ok(lb_sched_next(&s) == T0 && lb_sched_next(&s) == T0, "closed-is-t0");
 
 	/* the same seed, the same schedule */
 	{
@@ -132,9 +132,9 @@ int main(void)
 		for (i = 0; i < 1000; i++)
 			if (lb_sched_next(&a) != lb_sched_next(&b))
 				ok = 0;
-		check(ok, "reproducible-per-seed");
+		ok(ok, "reproducible-per-seed");
 	}
 
-	printf("# %d checks, %d failed\n", tap_n, tap_failed);
+	diag("%d checks, %d failed", tap_n, tap_failed);
 	return tap_exit();
 }

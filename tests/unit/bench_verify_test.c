@@ -25,7 +25,7 @@ static int expect(u32 len, u64 off, const u64 *want_seq, enum lb_verify_err e,
 					       &bad, &got);
 
 	if (r != e)
-		printf("# got %d (%s), sector %llu, seq %llu\n", r,
+		diag("got %d (%s), sector %llu, seq %llu", r,
 		       lb_verify_strerror(r), (unsigned long long)bad,
 		       (unsigned long long)got);
 	if (e == LB_VERIFY_OK)
@@ -45,21 +45,21 @@ int main(void)
 	int ok = 1;
 
 	/* crc32c check values (RFC 3720 B.4 and the catalogue's "123456789") */
-	check(lb_crc32c(0, "123456789", 9) == 0xE3069283U, "crc32c-check-value");
+	ok(lb_crc32c(0, "123456789", 9) == 0xE3069283U, "crc32c-check-value");
 	memset(tmp, 0, 32);
-	check(lb_crc32c(0, tmp, 32) == 0x8A9136AAU, "crc32c-32-zeros");
+	ok(lb_crc32c(0, tmp, 32) == 0x8A9136AAU, "crc32c-32-zeros");
 	memset(tmp, 0xff, 32);
-	check(lb_crc32c(0, tmp, 32) == 0x62A8AB43U, "crc32c-32-ones");
+	ok(lb_crc32c(0, tmp, 32) == 0x62A8AB43U, "crc32c-32-ones");
 	for (i = 0; i < 32; i++)
 		tmp[i] = (unsigned char)i;
-	check(lb_crc32c(0, tmp, 32) == 0x46DD794EU, "crc32c-32-incrementing");
+	ok(lb_crc32c(0, tmp, 32) == 0x46DD794EU, "crc32c-32-incrementing");
 	for (i = 0; i < 512; i++)
 		tmp[i] = (unsigned char)(i * 7 + 3);
 	for (i = 0; i <= 512; i += 37)
 		if (lb_crc32c(lb_crc32c(0, tmp, i), tmp + i, 512 - i) !=
 		    lb_crc32c(0, tmp, 512))
 			ok = 0;
-	check(ok, "crc32c-chaining");
+	ok(ok, "crc32c-chaining");
 
 	/* round trips */
 	ok = 1;
@@ -72,74 +72,74 @@ int main(void)
 		if (!expect(io[i].len, io[i].off, want, LB_VERIFY_OK, 0, 0))
 			ok = 0;
 	}
-	check(ok, "fill-check-round-trip");
+	ok(ok, "fill-check-round-trip");
 
 	/* the on-target layout: little-endian fields */
 	lb_verify_fill(buf, 1024, 4096, 0x1122334455667788ULL, SEED);
-	check(!memcmp(buf, "LQB1", 4) && buf[8] == 8 && buf[512 + 8] == 9 &&
-	      buf[16] == 0x88 && buf[23] == 0x11 && buf[24] == 0xed && buf[25] == 0x5e,
-	      "header-layout");
-	check(memcmp(buf + 32, buf + 512 + 32, 480) != 0, "pattern-per-sector");
+	ok(!memcmp(buf, "LQB1", 4) && buf[8] == 8 && buf[512 + 8] == 9 &&
+	   buf[16] == 0x88 && buf[23] == 0x11 && buf[24] == 0xed && buf[25] == 0x5e,
+	   "header-layout");
+	ok(memcmp(buf + 32, buf + 512 + 32, 480) != 0, "pattern-per-sector");
 	memcpy(tmp, buf + 32, 480);
 	lb_verify_fill(buf, 1024, 4096, 0x1122334455667789ULL, SEED);
-	check(memcmp(tmp, buf + 32, 480) != 0, "pattern-per-seq");
+	ok(memcmp(tmp, buf + 32, 480) != 0, "pattern-per-seq");
 
 	/* a flipped byte in the body of the 3rd sector: CRC_BAD there */
 	lb_verify_fill(buf, 8192, base, 5, SEED);
 	buf[2 * 512 + 300] ^= 0x10;
-	check(expect(8192, base, NULL, LB_VERIFY_CRC_BAD, base / 512 + 2, 5),
-	      "body-flip-crc-bad");
+	ok(expect(8192, base, NULL, LB_VERIFY_CRC_BAD, base / 512 + 2, 5),
+	   "body-flip-crc-bad");
 	/* a flipped byte in the header's seq field: CRC_BAD too */
 	lb_verify_fill(buf, 8192, base, 5, SEED);
 	buf[512 + 16] ^= 0x01;
-	check(expect(8192, base, NULL, LB_VERIFY_CRC_BAD, base / 512 + 1, 4),
-	      "header-flip-crc-bad");
+	ok(expect(8192, base, NULL, LB_VERIFY_CRC_BAD, base / 512 + 1, 4),
+	   "header-flip-crc-bad");
 	/* a stale body under a new header (torn write): CRC_BAD */
 	lb_verify_fill(buf, 512, base, 5, SEED);
 	memcpy(tmp, buf, 512);
 	lb_verify_fill(buf, 512, base, 6, SEED);
 	memcpy(buf + 32, tmp + 32, 480);
-	check(expect(512, base, NULL, LB_VERIFY_CRC_BAD, base / 512, 6),
-	      "stale-body-crc-bad");
+	ok(expect(512, base, NULL, LB_VERIFY_CRC_BAD, base / 512, 6),
+	   "stale-body-crc-bad");
 
 	/* sector 1's data in sector 5's place: SECTOR_BAD at 5 */
 	lb_verify_fill(buf, 8192, base, 5, SEED);
 	memcpy(buf + 5 * 512, buf + 512, 512);
-	check(expect(8192, base, NULL, LB_VERIFY_SECTOR_BAD, base / 512 + 5, 5),
-	      "misdirected-sector-bad");
+	ok(expect(8192, base, NULL, LB_VERIFY_SECTOR_BAD, base / 512 + 5, 5),
+	   "misdirected-sector-bad");
 	/* the right data read from the wrong place */
 	lb_verify_fill(buf, 4096, base, 5, SEED);
-	check(expect(4096, base + 4096, NULL, LB_VERIFY_SECTOR_BAD,
-		     (base + 4096) / 512, 5), "wrong-offset-sector-bad");
+	ok(expect(4096, base + 4096, NULL, LB_VERIFY_SECTOR_BAD,
+		  (base + 4096) / 512, 5), "wrong-offset-sector-bad");
 
 	/* another run's seed: SEED_BAD */
 	lb_verify_fill(buf, 4096, base, 5, SEED + 1);
-	check(expect(4096, base, NULL, LB_VERIFY_SEED_BAD, base / 512, 5),
-	      "other-seed-seed-bad");
+	ok(expect(4096, base, NULL, LB_VERIFY_SEED_BAD, base / 512, 5),
+	   "other-seed-seed-bad");
 
 	/* want_seq: sector 3 holds an older write (a lost write) */
 	lb_verify_fill(buf, 4096, base, 7, SEED);
 	lb_verify_fill(buf + 3 * 512, 512, base + 3 * 512, 6, SEED);
 	for (k = 0; k < 8; k++)
 		want[k] = 7;
-	check(expect(4096, base, want, LB_VERIFY_SEQ_BAD, base / 512 + 3, 6),
-	      "lost-write-seq-bad");
-	check(expect(4096, base, NULL, LB_VERIFY_OK, 0, 0), "no-want-seq-any");
+	ok(expect(4096, base, want, LB_VERIFY_SEQ_BAD, base / 512 + 3, 6),
+	   "lost-write-seq-bad");
+	ok(expect(4096, base, NULL, LB_VERIFY_OK, 0, 0), "no-want-seq-any");
 	want[3] = 0;
-	check(expect(4096, base, want, LB_VERIFY_OK, 0, 0), "want-seq-0-any");
+	ok(expect(4096, base, want, LB_VERIFY_OK, 0, 0), "want-seq-0-any");
 
 	/* zeros (never written): MAGIC_BAD, seq 0 */
 	lb_verify_fill(buf, 4096, base, 7, SEED);
 	memset(buf + 4 * 512, 0, 512);
-	check(expect(4096, base, NULL, LB_VERIFY_MAGIC_BAD, base / 512 + 4, 0),
-	      "zeros-magic-bad");
+	ok(expect(4096, base, NULL, LB_VERIFY_MAGIC_BAD, base / 512 + 4, 0),
+	   "zeros-magic-bad");
 
 	/* the first bad sector is reported */
 	lb_verify_fill(buf, 4096, base, 7, SEED);
 	memset(buf + 6 * 512, 0, 512);
 	buf[2 * 512 + 100] ^= 1;
-	check(expect(4096, base, NULL, LB_VERIFY_CRC_BAD, base / 512 + 2, 7),
-	      "first-bad-sector");
+	ok(expect(4096, base, NULL, LB_VERIFY_CRC_BAD, base / 512 + 2, 7),
+	   "first-bad-sector");
 
 	/* every single-bit flip of a sector is caught */
 	lb_verify_fill(buf, 512, base, 9, SEED);
@@ -152,14 +152,14 @@ int main(void)
 			ok = 0;
 		buf[i / 8] = c;
 	}
-	check(ok && lb_verify_check(buf, 512, base, SEED, NULL, NULL, NULL) ==
-		    LB_VERIFY_OK, "every-bit-flip-detected");
+	ok(ok && lb_verify_check(buf, 512, base, SEED, NULL, NULL, NULL) ==
+		 LB_VERIFY_OK, "every-bit-flip-detected");
 
-	check(strcmp(lb_verify_strerror(LB_VERIFY_OK), "ok") == 0 &&
-	      strstr(lb_verify_strerror(LB_VERIFY_SEQ_BAD), "lost") &&
-	      strstr(lb_verify_strerror(LB_VERIFY_SECTOR_BAD), "misdirected"),
-	      "strerror");
+	ok(strcmp(lb_verify_strerror(LB_VERIFY_OK), "ok") == 0 &&
+	   strstr(lb_verify_strerror(LB_VERIFY_SEQ_BAD), "lost") &&
+	   strstr(lb_verify_strerror(LB_VERIFY_SECTOR_BAD), "misdirected"),
+	   "strerror");
 
-	printf("# %d checks, %d failed\n", tap_n, tap_failed);
+	diag("%d checks, %d failed", tap_n, tap_failed);
 	return tap_exit();
 }

@@ -46,9 +46,9 @@ static int bad(const struct lb_workload *w, u64 size, u32 lbs, bool direct,
 	const char *e = lb_workload_check(w, size, lbs, direct);
 
 	if (e)
-		printf("#   %s\n", e);
+		diag("  %s", e);
 	else
-		printf("#   (no error for %s)\n", opt);
+		diag("  (no error for %s)", opt);
 	return e && !strncmp(e, opt, strlen(opt)) && e[strlen(opt)] == ':' &&
 	       strstr(e, has);
 }
@@ -85,7 +85,7 @@ static int binomial_ok(u64 jumps, u32 ppm, u64 draws, const char *what)
 	double mean = nt * p, sd = lb_pow(nt * p * (1 - p), 0.5);
 	double lo = mean - 5 * sd, hi = mean + 5 * sd;
 
-	printf("# seekpct %s: %llu jumps in %llu IOs, want %.0f..%.0f (mean %.1f)\n",
+	diag("seekpct %s: %llu jumps in %llu IOs, want %.0f..%.0f (mean %.1f)",
 	       what, (unsigned long long)jumps, (unsigned long long)draws, lo, hi,
 	       mean);
 	return (double)jumps >= lo && (double)jumps <= hi;
@@ -127,7 +127,7 @@ static int eof_streams(u32 streams)
 	}
 	for (int b = 0; b < 256; b++)
 		ok &= seen[b] == 1;
-	printf("# eof, %u stream(s): %llu IOs for 256 blocks\n", streams,
+	diag("eof, %u stream(s): %llu IOs for 256 blocks", streams,
 	       (unsigned long long)total);
 	return ok && total == 256;
 }
@@ -167,11 +167,11 @@ static void seekpct_tests(void)
 
 		if (rc != cases[i].rc ||
 		    (!rc && (ppm != cases[i].ppm || eof != cases[i].eof))) {
-			printf("#   '%s': rc %d ppm %u eof %d\n", cases[i].s, rc, ppm, eof);
+			diag("  '%s': rc %d ppm %u eof %d", cases[i].s, rc, ppm, eof);
 			ok = 0;
 		}
 	}
-	check(ok, "seekpct-parse");
+	ok(ok, "seekpct-parse");
 	lb_fmt_seekpct(b, sizeof(b), 100);
 	ok = !strcmp(b, "0.01");
 	lb_fmt_seekpct(b, sizeof(b), LB_SEEK_ALL);
@@ -182,22 +182,22 @@ static void seekpct_tests(void)
 	ok &= !strcmp(b, "12.5");
 	lb_fmt_seekpct(b, sizeof(b), 1);
 	ok &= !strcmp(b, "0.0001");
-	check(ok, "seekpct-format");
+	ok(ok, "seekpct-format");
 
 	/* 0.01 %: one IO in 10000 jumps, ~100 in a million */
-	check(binomial_ok(count_jumps(100, 1000000, 21), 100, 1000000, "0.01"),
-	      "seek-0.01-one-in-10000");
+	ok(binomial_ok(count_jumps(100, 1000000, 21), 100, 1000000, "0.01"),
+	   "seek-0.01-one-in-10000");
 	/* 12.5 %: a fraction, drawn in ppm */
-	check(binomial_ok(count_jumps(125000, 100000, 22), 125000, 100000, "12.5"),
-	      "seek-12.5-ppm");
+	ok(binomial_ok(count_jumps(125000, 100000, 22), 125000, 100000, "12.5"),
+	   "seek-12.5-ppm");
 	/* 30 %: a whole percentage, the draws of before */
-	check(binomial_ok(count_jumps(300000, 100000, 23), 300000, 100000, "30"),
-	      "seek-30-whole-pct");
+	ok(binomial_ok(count_jumps(300000, 100000, 23), 300000, 100000, "30"),
+	   "seek-30-whole-pct");
 
 	/* eof: exactly the range's blocks, once; with streams, slices */
-	check(eof_streams(1), "seek-eof-one-stream");
-	check(eof_streams(3), "seek-eof-three-streams-slices");
-	check(eof_streams(256), "seek-eof-a-block-per-stream");
+	ok(eof_streams(1), "seek-eof-one-stream");
+	ok(eof_streams(3), "seek-eof-three-streams-slices");
+	ok(eof_streams(256), "seek-eof-a-block-per-stream");
 	/* eof, mixed sizes: contiguous from lo, never past hi, ends when the
 	 * next IO would not fit */
 	w = base();
@@ -213,9 +213,9 @@ static void seekpct_tests(void)
 			ok = 0;
 		prev_end = io.off + io.len;
 	}
-	check(ok && n > 0 && w.range_hi - prev_end < 64 * KiB, "seek-eof-mixed-sizes");
+	ok(ok && n > 0 && w.range_hi - prev_end < 64 * KiB, "seek-eof-mixed-sizes");
 	w.seek_ppm = 1;
-	check(bad(&w, SIZE, 512, false, "--seekpct", "eof"), "check-seekpct-eof-not-random");
+	ok(bad(&w, SIZE, 512, false, "--seekpct", "eof"), "check-seekpct-eof-not-random");
 }
 
 int main(void)
@@ -232,7 +232,7 @@ int main(void)
 	w.seek_ppm = 0;
 	w.range_lo = 64 * KiB;
 	w.range_hi = 64 * KiB + 1 * MiB;
-	check(lb_workload_check(&w, SIZE, 512, true) == NULL, "seq-valid");
+	ok(lb_workload_check(&w, SIZE, 512, true) == NULL, "seq-valid");
 	lb_gen_init(&g, &w, SIZE, 0, 1, 1);
 	lb_gen_next(&g, &io);
 	ok = io.off == w.range_lo && io.len == 4096;
@@ -245,7 +245,7 @@ int main(void)
 			ok = 0;
 		prev_end = io.off + io.len;
 	}
-	check(ok && wraps == 10000 / 256 - (10000 % 256 == 0), "seq-0-sequential-wraps");
+	ok(ok && wraps == 10000 / 256 - (10000 % 256 == 0), "seq-0-sequential-wraps");
 	/* mixed sizes: an IO that would pass the end starts over at range_lo */
 	w.bs[1] = 64 * KiB;
 	w.bs_weight[1] = 1;
@@ -264,7 +264,7 @@ int main(void)
 			ok = 0;
 		prev_end = io.off + io.len;
 	}
-	check(ok && wraps > 100, "seq-0-mixed-sizes-wrap");
+	ok(ok && wraps > 100, "seq-0-mixed-sizes-wrap");
 
 	/* seekpct 100: every decile of the target gets 8..12 % */
 	w = base();
@@ -280,7 +280,7 @@ int main(void)
 	for (k = 0; k < 10; k++)
 		if (!pct_in(dec[k], IOS, 8, 12))
 			ok = 0;
-	check(ok, "seek-100-spread");
+	ok(ok, "seek-100-spread");
 
 	/* seekpct 30: 28..32 % of IOs do not start where the previous ended */
 	w.seek_ppm = 30 * (LB_SEEK_ALL / 100);
@@ -291,8 +291,8 @@ int main(void)
 		jumps += io.off != prev_end;
 		prev_end = io.off + io.len;
 	}
-	printf("# seekpct 30: %.2f %% jumps\n", 100.0 * (double)jumps / (IOS - 1));
-	check(pct_in(jumps, IOS - 1, 28, 32), "seek-30-jumps");
+	diag("seekpct 30: %.2f %% jumps", 100.0 * (double)jumps / (IOS - 1));
+	ok(pct_in(jumps, IOS - 1, 28, 32), "seek-30-jumps");
 
 	/* rdpct 70: 69..71 % reads; 0 and 100 exact */
 	w = base();
@@ -302,7 +302,7 @@ int main(void)
 		lb_gen_next(&g, &io);
 		reads += !io.write;
 	}
-	check(pct_in(reads, IOS, 69, 71), "rdpct-70");
+	ok(pct_in(reads, IOS, 69, 71), "rdpct-70");
 	w.rdpct = 0;
 	lb_gen_init(&g, &w, SIZE, 0, 1, 4);
 	for (i = 0, ok = 1; i < 1000; i++) {
@@ -315,7 +315,7 @@ int main(void)
 		lb_gen_next(&g, &io);
 		ok &= !io.write;
 	}
-	check(ok, "rdpct-0-and-100");
+	ok(ok, "rdpct-0-and-100");
 
 	/* --bs 4k:3,64k:1: about 75 / 25 */
 	w = base();
@@ -324,7 +324,7 @@ int main(void)
 	w.bs[1] = 65536;
 	w.bs_weight[1] = 1;
 	w.nbs = 2;
-	check(lb_workload_check(&w, SIZE, 512, true) == NULL, "bs-list-valid");
+	ok(lb_workload_check(&w, SIZE, 512, true) == NULL, "bs-list-valid");
 	lb_gen_init(&g, &w, SIZE, 0, 1, 5);
 	for (i = 0, small = 0, ok = 1; i < IOS; i++) {
 		lb_gen_next(&g, &io);
@@ -332,7 +332,7 @@ int main(void)
 		if ((io.len != 4096 && io.len != 65536) || io.off % io.len)
 			ok = 0;
 	}
-	check(ok && pct_in(small, IOS, 74, 76), "bs-weights-75-25");
+	ok(ok && pct_in(small, IOS, 74, 76), "bs-weights-75-25");
 
 	/* --bs 4k-64k step 4k: the 16 sizes about evenly */
 	w = base();
@@ -340,7 +340,7 @@ int main(void)
 	w.bs_min = 4096;
 	w.bs_max = 65536;
 	w.bs_step = 4096;
-	check(lb_workload_check(&w, SIZE, 4096, true) == NULL, "bs-range-valid");
+	ok(lb_workload_check(&w, SIZE, 4096, true) == NULL, "bs-range-valid");
 	lb_gen_init(&g, &w, SIZE, 0, 1, 6);
 	memset(slot, 0, sizeof(slot));
 	for (i = 0, ok = 1; i < IOS; i++) {
@@ -353,7 +353,7 @@ int main(void)
 	for (k = 0; k < 16; k++)
 		if (!pct_in(slot[k], IOS, 5.5, 7))
 			ok = 0;
-	check(ok, "bs-range-uniform");
+	ok(ok, "bs-range-uniform");
 
 	/* range and align: [1 MiB, 9 MiB), align 8k, 4k IOs */
 	w = base();
@@ -371,7 +371,7 @@ int main(void)
 		lo = io.off < lo ? io.off : lo;
 		hi = io.off > hi ? io.off : hi;
 	}
-	check(ok && lo == 1 * MiB && hi == 9 * MiB - 8192, "range-and-align");
+	ok(ok && lo == 1 * MiB && hi == 9 * MiB - 8192, "range-and-align");
 	/* align 0: random positions aligned to the IO's size */
 	w.align = 0;
 	w.bs[0] = 65536;
@@ -381,13 +381,13 @@ int main(void)
 		if (io.off % 65536 || io.off < w.range_lo || io.off + io.len > w.range_hi)
 			ok = 0;
 	}
-	check(ok, "align-0-is-io-size");
+	ok(ok, "align-0-is-io-size");
 
 	/* --offset 512: every 4k IO at 512 mod 4096, still inside the target */
 	w = base();
 	w.align = 4096;
 	w.offset = 512;
-	check(lb_workload_check(&w, SIZE, 512, true) == NULL, "offset-valid");
+	ok(lb_workload_check(&w, SIZE, 512, true) == NULL, "offset-valid");
 	lb_gen_init(&g, &w, SIZE, 0, 1, 8);
 	for (i = 0, ok = 1, hi = 0; i < IOS; i++) {
 		lb_gen_next(&g, &io);
@@ -395,7 +395,7 @@ int main(void)
 			ok = 0;
 		hi = io.off > hi ? io.off : hi;
 	}
-	check(ok, "offset-512-random");
+	ok(ok, "offset-512-random");
 	/* a 64 KiB target shifted by 512: 15 aligned slots, the last at 56k */
 	lb_gen_init(&g, &w, 64 * KiB, 0, 1, 8);
 	for (i = 0, ok = 1, hi = 0; i < 10000; i++) {
@@ -404,7 +404,7 @@ int main(void)
 			ok = 0;
 		hi = io.off > hi ? io.off : hi;
 	}
-	check(ok && hi == 56 * KiB + 512, "offset-512-stays-in-target");
+	ok(ok && hi == 56 * KiB + 512, "offset-512-stays-in-target");
 	w.seek_ppm = 0;
 	w.range_hi = 64 * KiB;
 	lb_gen_init(&g, &w, SIZE, 0, 1, 8);
@@ -413,14 +413,14 @@ int main(void)
 		if (io.off != 512 + (i % 16) * 4096)
 			ok = 0;
 	}
-	check(ok, "offset-512-sequential");
+	ok(ok, "offset-512-sequential");
 
 	/* zipf over 1024 aligned slots: slot 0 gets 1/zeta, slots decrease */
 	w = base();
 	w.range_hi = 4 * MiB;
 	w.skew = LB_SKEW_ZIPF;
 	w.zipf_theta = 0.99;
-	check(lb_workload_check(&w, SIZE, 512, true) == NULL, "zipf-valid");
+	ok(lb_workload_check(&w, SIZE, 512, true) == NULL, "zipf-valid");
 	lb_gen_init(&g, &w, SIZE, 0, 1, 9);
 	memset(zc, 0, sizeof(zc));
 	for (i = 0, ok = g.zipf.n == 1024; i < IOS * 10; i++) {
@@ -433,11 +433,11 @@ int main(void)
 	for (k = 1; k < 8; k++)
 		if (zc[k] >= zc[k - 1])
 			ok = 0;
-	printf("# zipf: slot 0 %.4f (1/zeta %.4f), slot 1 %.4f, slot 1023 %.6f\n",
+	diag("zipf: slot 0 %.4f (1/zeta %.4f), slot 1 %.4f, slot 1023 %.6f",
 	       (double)zc[0] / (IOS * 10), 1 / lb_zeta(1024, 0.99),
 	       (double)zc[1] / (IOS * 10), (double)zc[1023] / (IOS * 10));
-	check(ok && pct_in(zc[0], IOS * 10, 95 / lb_zeta(1024, 0.99),
-			   105 / lb_zeta(1024, 0.99)), "zipf-slots");
+	ok(ok && pct_in(zc[0], IOS * 10, 95 / lb_zeta(1024, 0.99),
+			105 / lb_zeta(1024, 0.99)), "zipf-slots");
 	/* zipf with mixed sizes: positions aligned to each IO's size */
 	w.bs[1] = 65536;
 	w.bs_weight[1] = 1;
@@ -449,14 +449,14 @@ int main(void)
 			ok = 0;
 		small += io.off < 65536;
 	}
-	check(ok && pct_in(small, IOS, 20, 80), "zipf-mixed-sizes");
+	ok(ok && pct_in(small, IOS, 20, 80), "zipf-mixed-sizes");
 
 	/* hot band 10/90: about 90 % of random IOs in the first 10 % */
 	w = base();
 	w.skew = LB_SKEW_HOT;
 	w.hot_pct = 10;
 	w.hot_io_pct = 90;
-	check(lb_workload_check(&w, SIZE, 512, true) == NULL, "hot-valid");
+	ok(lb_workload_check(&w, SIZE, 512, true) == NULL, "hot-valid");
 	lb_gen_init(&g, &w, SIZE, 0, 1, 10);
 	memset(dec, 0, sizeof(dec));
 	for (i = 0; i < IOS; i++) {
@@ -466,7 +466,7 @@ int main(void)
 	for (k = 1, ok = 1; k < 10; k++)
 		if (!pct_in(dec[k], IOS, 0.8, 1.4))	/* 10 % over 9 deciles */
 			ok = 0;
-	check(ok && pct_in(dec[0], IOS, 89, 91), "hot-10-90");
+	ok(ok && pct_in(dec[0], IOS, 89, 91), "hot-10-90");
 
 	/* streams: spread starts, their own draws */
 	w = base();
@@ -476,10 +476,10 @@ int main(void)
 	lb_gen_next(&g, &io);
 	lo = io.off;
 	lb_gen_next(&g2, &io);
-	check(lo == 0 && io.off == SIZE / 2, "streams-start-apart");
+	ok(lo == 0 && io.off == SIZE / 2, "streams-start-apart");
 	lb_gen_init(&g, &w, SIZE, 2, 3, 11);
 	lb_gen_next(&g, &io);
-	check(io.off == SIZE * 2 / 3 / 4096 * 4096, "stream-start-on-grain");
+	ok(io.off == SIZE * 2 / 3 / 4096 * 4096, "stream-start-on-grain");
 	w.seek_ppm = LB_SEEK_ALL;
 	lb_gen_init(&g, &w, SIZE, 0, 2, 11);
 	lb_gen_init(&g2, &w, SIZE, 1, 2, 11);
@@ -489,7 +489,7 @@ int main(void)
 		lb_gen_next(&g2, &io);
 		k += lo == io.off;
 	}
-	check(k < 5, "streams-draw-apart");
+	ok(k < 5, "streams-draw-apart");
 	lb_gen_init(&g, &w, SIZE, 1, 2, 11);
 	lb_gen_init(&g2, &w, SIZE, 1, 2, 11);
 	for (i = 0, ok = 1; i < 100; i++) {
@@ -498,111 +498,111 @@ int main(void)
 		lb_gen_next(&g2, &io);
 		ok &= lo == io.off;
 	}
-	check(ok, "reproducible-per-seed");
+	ok(ok, "reproducible-per-seed");
 
 	seekpct_tests();
 
 	/* lb_workload_check: each bad case names its option */
 	w = base();
 	w.bs[0] = 0;
-	check(bad(&w, SIZE, 512, false, "--bs", "size 0"), "check-bs-size-0");
+	ok(bad(&w, SIZE, 512, false, "--bs", "size 0"), "check-bs-size-0");
 	w.bs[0] = 1000;
-	check(lb_workload_check(&w, SIZE, 512, false) == NULL &&
-	      bad(&w, SIZE, 512, true, "--bs", "1000 is not a multiple of the device's 512-byte"),
-	      "check-bs-not-sector-multiple");
+	ok(lb_workload_check(&w, SIZE, 512, false) == NULL &&
+	   bad(&w, SIZE, 512, true, "--bs", "1000 is not a multiple of the device's 512-byte"),
+	   "check-bs-not-sector-multiple");
 	w = base();
 	w.bs[0] = 4096;
-	check(bad(&w, SIZE, 8192, true, "--bs", "4096"), "check-bs-below-lbs");
+	ok(bad(&w, SIZE, 8192, true, "--bs", "4096"), "check-bs-below-lbs");
 	w.bs_weight[0] = 0;
-	check(bad(&w, SIZE, 512, false, "--bs", "weights are 0"), "check-bs-weights-0");
+	ok(bad(&w, SIZE, 512, false, "--bs", "weights are 0"), "check-bs-weights-0");
 	w = base();
 	w.nbs = LB_MAX_BS + 1;
-	check(bad(&w, SIZE, 512, false, "--bs", "at most 16"), "check-bs-too-many");
+	ok(bad(&w, SIZE, 512, false, "--bs", "at most 16"), "check-bs-too-many");
 	w = base();
 	w.nbs = 0;
 	w.bs_min = 8192;
 	w.bs_max = 4096;
 	w.bs_step = 512;
-	check(bad(&w, SIZE, 512, false, "--bs", "minimum is above"), "check-bs-range-order");
+	ok(bad(&w, SIZE, 512, false, "--bs", "minimum is above"), "check-bs-range-order");
 	w.bs_min = 4096;
 	w.bs_max = 8192;
 	w.bs_step = 0;
-	check(bad(&w, SIZE, 512, false, "--bs", "step"), "check-bs-range-step-0");
+	ok(bad(&w, SIZE, 512, false, "--bs", "step"), "check-bs-range-step-0");
 	w.bs_min = 0;
-	check(bad(&w, SIZE, 512, false, "--bs", "size 0"), "check-bs-range-size-0");
+	ok(bad(&w, SIZE, 512, false, "--bs", "size 0"), "check-bs-range-size-0");
 	w = base();
 	w.bs[0] = 2 * MiB;
 	w.range_hi = 1 * MiB;
-	check(bad(&w, SIZE, 512, false, "--bs", "do not fit"), "check-io-larger-than-range");
+	ok(bad(&w, SIZE, 512, false, "--bs", "do not fit"), "check-io-larger-than-range");
 	w = base();
 	w.rdpct = 101;
-	check(bad(&w, SIZE, 512, false, "--rdpct", "101"), "check-rdpct");
+	ok(bad(&w, SIZE, 512, false, "--rdpct", "101"), "check-rdpct");
 	w = base();
 	w.seek_ppm = 101 * (LB_SEEK_ALL / 100);
-	check(bad(&w, SIZE, 512, false, "--seekpct", "101"), "check-seekpct");
+	ok(bad(&w, SIZE, 512, false, "--seekpct", "101"), "check-seekpct");
 	w = base();
 	w.offset = 1000;
-	check(bad(&w, SIZE, 512, false, "--offset", "1000 is not a multiple of 512"),
-	      "check-offset-not-512");
+	ok(bad(&w, SIZE, 512, false, "--offset", "1000 is not a multiple of 512"),
+	   "check-offset-not-512");
 	w.offset = 512;
-	check(lb_workload_check(&w, SIZE, 4096, false) == NULL &&
-	      bad(&w, SIZE, 4096, true, "--offset", "4096-byte sectors"),
-	      "check-offset-not-lbs-direct");
+	ok(lb_workload_check(&w, SIZE, 4096, false) == NULL &&
+	   bad(&w, SIZE, 4096, true, "--offset", "4096-byte sectors"),
+	   "check-offset-not-lbs-direct");
 	w.offset = SIZE;
-	check(bad(&w, SIZE, 512, false, "--offset", "target"), "check-offset-beyond-target");
+	ok(bad(&w, SIZE, 512, false, "--offset", "target"), "check-offset-beyond-target");
 	w.offset = 0;
-	check(bad(&w, 0, 512, false, "--range", "0 bytes"), "check-target-empty");
+	ok(bad(&w, 0, 512, false, "--range", "0 bytes"), "check-target-empty");
 	w = base();
 	w.align = 1000;
-	check(bad(&w, SIZE, 512, false, "--align", "1000"), "check-align-not-512");
+	ok(bad(&w, SIZE, 512, false, "--align", "1000"), "check-align-not-512");
 	w.align = 512;
-	check(bad(&w, SIZE, 4096, true, "--align", "4096-byte sectors"),
-	      "check-align-not-lbs-direct");
+	ok(bad(&w, SIZE, 4096, true, "--align", "4096-byte sectors"),
+	   "check-align-not-lbs-direct");
 	w = base();
 	w.range_lo = 4096;
 	w.range_hi = 4096;
-	check(bad(&w, SIZE, 512, false, "--range", "empty"), "check-range-empty");
+	ok(bad(&w, SIZE, 512, false, "--range", "empty"), "check-range-empty");
 	w.range_lo = 8192;
-	check(bad(&w, SIZE, 512, false, "--range", "empty"), "check-range-reversed");
+	ok(bad(&w, SIZE, 512, false, "--range", "empty"), "check-range-reversed");
 	w.range_lo = 0;
 	w.range_hi = SIZE + 4096;
-	check(bad(&w, SIZE, 512, false, "--range", "beyond the target"),
-	      "check-range-beyond-target");
+	ok(bad(&w, SIZE, 512, false, "--range", "beyond the target"),
+	   "check-range-beyond-target");
 	w.range_hi = SIZE;
 	w.offset = 512;
-	check(bad(&w, SIZE, 512, false, "--range", "--offset 512"),
-	      "check-range-plus-offset-beyond-target");
+	ok(bad(&w, SIZE, 512, false, "--range", "--offset 512"),
+	   "check-range-plus-offset-beyond-target");
 	w = base();
 	w.range_lo = 512;
 	w.range_hi = 4096 + 512;
-	check(bad(&w, SIZE, 512, false, "--range", "aligned position"),
-	      "check-no-aligned-slot");
+	ok(bad(&w, SIZE, 512, false, "--range", "aligned position"),
+	   "check-no-aligned-slot");
 	w.align = 512;
-	check(lb_workload_check(&w, SIZE, 512, false) == NULL, "check-align-512-fits");
+	ok(lb_workload_check(&w, SIZE, 512, false) == NULL, "check-align-512-fits");
 	w.range_lo = 513;
-	check(lb_workload_check(&w, SIZE, 512, false) != NULL &&
-	      bad(&w, SIZE, 512, true, "--range", "sectors"), "check-range-not-lbs-direct");
+	ok(lb_workload_check(&w, SIZE, 512, false) != NULL &&
+	   bad(&w, SIZE, 512, true, "--range", "sectors"), "check-range-not-lbs-direct");
 	w = base();
 	w.skew = LB_SKEW_ZIPF;
 	w.zipf_theta = 1;
-	check(bad(&w, SIZE, 512, false, "--zipf", "not 1"), "check-zipf-theta-1");
+	ok(bad(&w, SIZE, 512, false, "--zipf", "not 1"), "check-zipf-theta-1");
 	w.zipf_theta = 0;
-	check(bad(&w, SIZE, 512, false, "--zipf", "above 0"), "check-zipf-theta-0");
+	ok(bad(&w, SIZE, 512, false, "--zipf", "above 0"), "check-zipf-theta-0");
 	w = base();
 	w.skew = LB_SKEW_HOT;
 	w.hot_pct = 0;
 	w.hot_io_pct = 90;
-	check(bad(&w, SIZE, 512, false, "--hot", "1..100"), "check-hot-band-0");
+	ok(bad(&w, SIZE, 512, false, "--hot", "1..100"), "check-hot-band-0");
 	w.hot_pct = 10;
 	w.hot_io_pct = 101;
-	check(bad(&w, SIZE, 512, false, "--hot", "0..100"), "check-hot-share");
+	ok(bad(&w, SIZE, 512, false, "--hot", "0..100"), "check-hot-share");
 	/* good ones: whole-device defaults, 4k-sector direct */
 	w = base();
 	w.offset = 4096;
 	w.align = 8192;
 	w.range_lo = 1 * MiB;
-	check(lb_workload_check(&w, SIZE, 4096, true) == NULL, "check-valid-4k-direct");
+	ok(lb_workload_check(&w, SIZE, 4096, true) == NULL, "check-valid-4k-direct");
 
-	printf("# %d checks, %d failed\n", tap_n, tap_failed);
+	diag("%d checks, %d failed", tap_n, tap_failed);
 	return tap_exit();
 }

@@ -11,7 +11,7 @@ tmp=$(mktemp -d)
 tap_atexit 'rm -rf "$tmp"'
 bn=$top/build/tools/blknotes
 make -s -C "$top" build/tools/blknotes > "$tmp/make.log" 2>&1 ||
-	{ nok "blknotes builds: $(tail -n 3 "$tmp/make.log")"; exit 0; }
+	{ fail "blknotes builds: $(tail -n 3 "$tmp/make.log")"; exit 0; }
 
 # in: Q event, cgroup message, plain message; want: the same with the
 # cgroup message's flag and id gone
@@ -38,7 +38,7 @@ PY
 if "$bn" < "$tmp/in" > "$tmp/out" 2> "$tmp/err" && cmp -s "$tmp/out" "$tmp/want"; then
 	ok "the cgroup message loses its flag and id; the others pass unchanged"
 else
-	nok "blknotes output differs ($(cat "$tmp/err"))"
+	fail "blknotes output differs ($(cat "$tmp/err"))"
 fi
 for f in cut bad; do
 	"$bn" < "$tmp/$f" > /dev/null 2> "$tmp/err"
@@ -46,10 +46,10 @@ for f in cut bad; do
 	if [ $rc = 1 ] && grep -q '^blknotes: ' "$tmp/err"; then
 		ok "$f input: exit 1, $(cat "$tmp/err")"
 	else
-		nok "$f input: exit $rc, '$(cat "$tmp/err")'"
+		fail "$f input: exit $rc, '$(cat "$tmp/err")'"
 	fi
 done
-"$bn" --help | grep -q '^usage: ' && ok "--help" || nok "--help"
+"$bn" --help | grep -q '^usage: ' && ok "--help" || fail "--help"
 
 if command -v blkparse > /dev/null; then
 	blkparse -i - < "$tmp/in" 2> /dev/null | grep -c 'lunq: throttle' > "$tmp/before"
@@ -57,8 +57,8 @@ if command -v blkparse > /dev/null; then
 	if grep -q ' m  *N lunq: throttle 16 -> 8 qfull$' "$tmp/after"; then
 		ok "blkparse prints the note after blknotes (without: $(cat "$tmp/before") lines, blkparse $(dpkg-query -W -f '${Version}' blktrace 2>/dev/null))"
 	else
-		nok "blkparse does not print the note after blknotes: $(cat "$tmp/after")"
+		fail "blkparse does not print the note after blknotes: $(cat "$tmp/after")"
 	fi
 else
-	tap_skip blkparse "blktrace not installed"
+	skip blkparse "blktrace not installed"
 fi

@@ -72,23 +72,23 @@ export LUNQBENCH=/nonexistent
 t sweep-no-bench 2 'LUNQBENCH=/nonexistent is not an executable' sweep lq0
 unset LUNQBENCH
 if [ -e /sys/module/dm_lunq ]; then
-	tap_skip ctl-cli-not-loaded "dm-lunq is loaded here"
+	skip ctl-cli-not-loaded "dm-lunq is loaded here"
 else
 	t not-loaded 2 "dm-lunq is not loaded.*modprobe dm-lunq" list
 fi
 for m in "$top/ctl/lunqctl.8" "$top/ctl/lunq.conf.5"; do
 	name=ctl-man-$(basename "$m")
 	if ! command -v groff > /dev/null; then
-		nok $name "groff missing (make deps)"
+		fail $name "groff missing (make deps)"
 	elif [ ! -f "$m" ]; then
-		nok $name "missing"
+		fail $name "missing"
 	else
 		w=$(groff -t -man -Tutf8 -ww -z "$m" 2>&1)
 		if [ -z "$w" ]; then
 			ok $name
 		else
 			printf '%s\n' "$w" | sed 's/^/# /'
-			nok $name "groff warnings"
+			fail $name "groff warnings"
 		fi
 	fi
 done

@@ -13,7 +13,7 @@ man=${LQ_MAN:-$top/ctl/lunqctl.8}
 [ -x "$bin" ] || make -s -C "$top/ctl" > /dev/null 2>&1
 [ -x "$lb" ] || make -s -C "$top/bench" > /dev/null 2>&1
 if [ ! -x "$bin" ] || [ ! -x "$lb" ]; then
-	nok ctl-options "ctl/lunqctl or bench/lunqbench does not build"
+	fail ctl-options "ctl/lunqctl or bench/lunqbench does not build"
 	exit 0
 fi
 tmp=$(mktemp -d /tmp/lunqctl-opts.XXXXXX)
@@ -46,7 +46,7 @@ for c in create remove list show set reset stat hist align events apply sweep tu
 	done < "$tmp/passed"
 	if [ -s "$tmp/p" ]; then
 		sed 's/^/# /' "$tmp/p"
-		nok ctl-options-$c "--help and lunqctl(8) differ"
+		fail ctl-options-$c "--help and lunqctl(8) differ"
 	else
 		ok ctl-options-$c "$(wc -l < "$tmp/hall") options"
 	fi
@@ -72,7 +72,7 @@ n=$(wc -l < "$tmp/table")
 if [ "$n" -ge 60 ] && grep -q "^sweep$tab--bs$tab-$tab.*${tab}lunqbench\$" "$tmp/table"; then
 	ok ctl-options-table "$n options"
 else
-	nok ctl-options-table "$n lines in lunqctl --list-options, or no lunqbench option of sweep"
+	fail ctl-options-table "$n lines in lunqctl --list-options, or no lunqbench option of sweep"
 fi
 
 # table_man MAN: a line per option of the table that MAN does not document
@@ -113,19 +113,19 @@ report() {
 		ok ctl-options-$1
 	else
 		printf '%s\n' "$2" | sed 's/^/# /'
-		nok ctl-options-$1 "$(printf '%s\n' "$2" | wc -l) problem(s)"
+		fail ctl-options-$1 "$(printf '%s\n' "$2" | wc -l) problem(s)"
 	fi
 }
 report table-man "$(table_man "$man")"
 report completion "$(completion "$comp")"
 if [ ! -s "$tmp/cgot" ]; then
-	nok ctl-options-completion-read "no _lunqctl_opts lines in $comp"
+	fail ctl-options-completion-read "no _lunqctl_opts lines in $comp"
 fi
 if bash -n "$comp" 2> "$tmp/bash.err"; then
 	ok ctl-options-completion-syntax
 else
 	sed 's/^/# /' "$tmp/bash.err"
-	nok ctl-options-completion-syntax "bash -n $(basename "$comp")"
+	fail ctl-options-completion-syntax "bash -n $(basename "$comp")"
 fi
 
 # self-check: planted violations are found (and nothing else)
@@ -135,7 +135,7 @@ if [ "$got" = "stat --linux: no .TP tag under .SS stat in planted.8" ]; then
 	ok ctl-options-planted-man
 else
 	printf '%s\n' "$got" | sed 's/^/# /'
-	nok ctl-options-planted-man "stat --linux taken from a copy of the page, not found alone"
+	fail ctl-options-planted-man "stat --linux taken from a copy of the page, not found alone"
 fi
 sed 's/^stat \(.*\) -L|--linux /stat \1 /; s/^hist .*/& --frob/' "$comp" > "$tmp/planted.bash"
 got=$(completion "$tmp/planted.bash")
@@ -145,5 +145,5 @@ if [ "$got" = "$want" ]; then
 	ok ctl-options-planted-completion
 else
 	printf '%s\n' "$got" | sed 's/^/# /'
-	nok ctl-options-planted-completion "stat -L taken from and hist --frob added to a copy of the completion, not found alone"
+	fail ctl-options-planted-completion "stat -L taken from and hist --frob added to a copy of the completion, not found alone"
 fi

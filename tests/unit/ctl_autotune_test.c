@@ -8,7 +8,7 @@
  * the real policy-file parser.  One "ok N name" / "not ok N name" line
  * per check.
  *
- * LINK: ctl/autotune.c ctl/sweep.c ctl/svg.c ctl/policyfile.c ctl/kv.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c
+ * LINK: ctl/autotune.c ctl/tune.c ctl/sweep.c ctl/svg.c ctl/policyfile.c ctl/kv.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -25,7 +25,8 @@ static int same(const char *got, const char *want)
 {
 	if (!strcmp(got, want))
 		return 1;
-	printf("# got:  %s\n# want: %s\n", got, want);
+	diag("got:  %s", got);
+	diag("want: %s", want);
 	return 0;
 }
 
@@ -33,25 +34,25 @@ static void test_policy(void)
 {
 	struct lunq_keys p;
 
-	check(!lq_policy_parse("qdepth:32 auto:knee target_us:0 auto_max:64", &p) &&
-	      p.val[LUNQ_QDEPTH] == 32 && p.val[LUNQ_AUTO] == LQ_AUTO_KNEE &&
-	      p.val[LUNQ_AUTO_MIN] == 1 && p.val[LUNQ_AUTO_MAX] == 64,
-	      "policy-parse");
-	check(!lq_policy_parse("newkey:1 qdepth:8", &p) && p.val[LUNQ_QDEPTH] == 8 &&
-	      p.val[LUNQ_AUTO] == LQ_AUTO_OFF, "policy-skip-unknown-key");
-	check(lq_policy_parse("qdepth:x", &p) == -1, "policy-bad-word");
-	check(!lq_policy_parse("", &p) && p.val[LUNQ_AUTO_MAX] == 256,
-	      "policy-defaults");
-	check(!strcmp(lq_auto_phase_name(3), "hold") &&
-	      !strcmp(lq_auto_phase_name(5), "track") &&
-	      !strcmp(lq_auto_phase_name(6), "?") &&
-	      !strcmp(lq_auto_mode_name(2), "target"), "names");
+	ok(!lq_policy_parse("qdepth:32 auto:knee target_us:0 auto_max:64", &p) &&
+	   p.val[LUNQ_QDEPTH] == 32 && p.val[LUNQ_AUTO] == LQ_AUTO_KNEE &&
+	   p.val[LUNQ_AUTO_MIN] == 1 && p.val[LUNQ_AUTO_MAX] == 64,
+	   "policy-parse");
+	ok(!lq_policy_parse("newkey:1 qdepth:8", &p) && p.val[LUNQ_QDEPTH] == 8 &&
+	   p.val[LUNQ_AUTO] == LQ_AUTO_OFF, "policy-skip-unknown-key");
+	ok(lq_policy_parse("qdepth:x", &p) == -1, "policy-bad-word");
+	ok(!lq_policy_parse("", &p) && p.val[LUNQ_AUTO_MAX] == 256,
+	   "policy-defaults");
+	ok(!strcmp(lq_auto_phase_name(3), "hold") &&
+	   !strcmp(lq_auto_phase_name(5), "track") &&
+	   !strcmp(lq_auto_phase_name(6), "?") &&
+	   !strcmp(lq_auto_mode_name(2), "target"), "names");
 	/* the mode names are the module's key table's (kmod/lunq_args.c) */
-	check(!strcmp(lq_auto_mode_name(LQ_AUTO_OFF), "off") &&
-	      !strcmp(lq_auto_mode_name(LQ_AUTO_KNEE), "knee") &&
-	      !strcmp(lq_auto_mode_name(LQ_AUTO_TARGET), "target") &&
-	      !strcmp(lq_auto_mode_name(3), "?") && !strcmp(lq_auto_mode_name(99), "?"),
-	      "mode-names-from-key-table");
+	ok(!strcmp(lq_auto_mode_name(LQ_AUTO_OFF), "off") &&
+	   !strcmp(lq_auto_mode_name(LQ_AUTO_KNEE), "knee") &&
+	   !strcmp(lq_auto_mode_name(LQ_AUTO_TARGET), "target") &&
+	   !strcmp(lq_auto_mode_name(3), "?") && !strcmp(lq_auto_mode_name(99), "?"),
+	   "mode-names-from-key-table");
 }
 
 static void dev_knee(struct lq_dev *d)
@@ -79,27 +80,27 @@ static void test_view(void)
 	char line[256], *out;
 
 	dev_knee(&d);
-	check(lq_auto_view_get(&d, &v) && v.mode == LQ_AUTO_KNEE && v.throttle == 16 &&
-	      v.phase == LQ_AP_HOLD && v.knee == 16 && v.moves == 4, "view");
+	ok(lq_auto_view_get(&d, &v) && v.mode == LQ_AUTO_KNEE && v.throttle == 16 &&
+	   v.phase == LQ_AP_HOLD && v.knee == 16 && v.moves == 4, "view");
 	lq_auto_state(line, sizeof(line), &v);
-	check(same(line, "throttle 16 (auto knee: hold, knee 16, peak 2000 IOPS, min service 8.20 ms, window p99 8.40 ms)"),
-	      "state-knee");
+	ok(same(line, "throttle 16 (auto knee: hold, knee 16, peak 2000 IOPS, min service 8.20 ms, window p99 8.40 ms)"),
+	   "state-knee");
 	CAPTURE(out, lq_auto_json(f, &v));
-	check(same(out, "{\"mode\":\"knee\",\"phase\":\"hold\",\"target_ns\":null,\"throttle\":16,\"peak_iops\":2000,\"svc_min_ns\":8200000,\"knee\":16,\"p99_ns\":8400000,\"windows\":57,\"moves\":4}"),
-	      "json-knee");
+	ok(same(out, "{\"mode\":\"knee\",\"phase\":\"hold\",\"target_ns\":null,\"throttle\":16,\"peak_iops\":2000,\"svc_min_ns\":8200000,\"knee\":16,\"p99_ns\":8400000,\"windows\":57,\"moves\":4}"),
+	   "json-knee");
 	free(out);
 
 	snprintf(d.policy, sizeof(d.policy), "qdepth:1 auto:target target_us:5000");
 	d.st[LUNQ_ST_AUTO_PHASE] = LQ_AP_TRACK;
 	d.st[LUNQ_ST_THROTTLE] = 12;
 	d.st[LUNQ_ST_AUTO_P99_NS] = 4100000;
-	check(lq_auto_view_get(&d, &v) && v.target_ns == 5000000, "view-target");
+	ok(lq_auto_view_get(&d, &v) && v.target_ns == 5000000, "view-target");
 	lq_auto_state(line, sizeof(line), &v);
-	check(same(line, "throttle 12 (auto target 5.00 ms: track, window p99 4.10 ms, peak 2000 IOPS, min service 8.20 ms)"),
-	      "state-target");
+	ok(same(line, "throttle 12 (auto target 5.00 ms: track, window p99 4.10 ms, peak 2000 IOPS, min service 8.20 ms)"),
+	   "state-target");
 	CAPTURE(out, lq_auto_json(f, &v));
-	check(strstr(out, "\"mode\":\"target\",\"phase\":\"track\",\"target_ns\":5000000,") != NULL,
-	      "json-target");
+	ok(strstr(out, "\"mode\":\"target\",\"phase\":\"track\",\"target_ns\":5000000,") != NULL,
+	   "json-target");
 	free(out);
 
 	/* nothing measured yet */
@@ -109,20 +110,20 @@ static void test_view(void)
 	d.st[LUNQ_ST_AUTO_KNEE] = d.st[LUNQ_ST_AUTO_P99_NS] = 0;
 	lq_auto_view_get(&d, &v);
 	lq_auto_state(line, sizeof(line), &v);
-	check(same(line, "throttle 16 (auto knee: down, knee -, peak - IOPS, min service -, window p99 -)"),
-	      "state-unknown-yet");
+	ok(same(line, "throttle 16 (auto knee: down, knee -, peak - IOPS, min service -, window p99 -)"),
+	   "state-unknown-yet");
 
 	/* auto off: no line; an older module: no view */
 	snprintf(d.policy, sizeof(d.policy), "qdepth:32");
 	d.st[LUNQ_ST_AUTO_PHASE] = LQ_AP_OFF;
-	check(lq_auto_view_get(&d, &v) && v.mode == LQ_AUTO_OFF, "view-off");
+	ok(lq_auto_view_get(&d, &v) && v.mode == LQ_AUTO_OFF, "view-off");
 	lq_auto_state(line, sizeof(line), &v);
-	check(line[0] == '\0', "state-off-empty");
+	ok(line[0] == '\0', "state-off-empty");
 	memset(d.have, 0, sizeof(d.have));
-	check(!lq_auto_view_get(&d, &v), "view-old-module");
+	ok(!lq_auto_view_get(&d, &v), "view-old-module");
 	dev_knee(&d);
 	snprintf(d.policy, sizeof(d.policy), "qdepth:banana");
-	check(!lq_auto_view_get(&d, &v), "view-bad-policy");
+	ok(!lq_auto_view_get(&d, &v), "view-bad-policy");
 }
 
 static void test_settle(void)
@@ -130,26 +131,26 @@ static void test_settle(void)
 	struct lq_settle s;
 
 	lq_settle_init(&s, 5);
-	check(lq_settle_feed(&s, 0.25, LQ_AP_DOWN, 32) == LQ_SETTLE_SEARCHING &&
-	      lq_settle_feed(&s, 0.5, LQ_AP_UP, 8) == LQ_SETTLE_SEARCHING,
-	      "settle-searching");
-	check(lq_settle_feed(&s, 0.75, LQ_AP_PROBE, 9) == LQ_SETTLE_SEARCHING,
-	      "settle-probe-before-hold");
-	check(lq_settle_feed(&s, 1.0, LQ_AP_HOLD, 16) == LQ_SETTLE_HOLDING &&
-	      s.depth == 16 && s.since == 1.0, "settle-hold-starts");
-	check(lq_settle_feed(&s, 3.0, LQ_AP_PROBE, 17) == LQ_SETTLE_HOLDING &&
-	      s.depth == 16 && s.since == 1.0, "settle-probe-ignored");
-	check(lq_settle_feed(&s, 5.75, LQ_AP_HOLD, 16) == LQ_SETTLE_HOLDING,
-	      "settle-not-yet");
-	check(lq_settle_feed(&s, 6.0, LQ_AP_HOLD, 16) == LQ_SETTLE_DONE, "settle-done");
+	ok(lq_settle_feed(&s, 0.25, LQ_AP_DOWN, 32) == LQ_SETTLE_SEARCHING &&
+	   lq_settle_feed(&s, 0.5, LQ_AP_UP, 8) == LQ_SETTLE_SEARCHING,
+	   "settle-searching");
+	ok(lq_settle_feed(&s, 0.75, LQ_AP_PROBE, 9) == LQ_SETTLE_SEARCHING,
+	   "settle-probe-before-hold");
+	ok(lq_settle_feed(&s, 1.0, LQ_AP_HOLD, 16) == LQ_SETTLE_HOLDING &&
+	   s.depth == 16 && s.since == 1.0, "settle-hold-starts");
+	ok(lq_settle_feed(&s, 3.0, LQ_AP_PROBE, 17) == LQ_SETTLE_HOLDING &&
+	   s.depth == 16 && s.since == 1.0, "settle-probe-ignored");
+	ok(lq_settle_feed(&s, 5.75, LQ_AP_HOLD, 16) == LQ_SETTLE_HOLDING,
+	   "settle-not-yet");
+	ok(lq_settle_feed(&s, 6.0, LQ_AP_HOLD, 16) == LQ_SETTLE_DONE, "settle-done");
 	/* a new depth in hold starts over; down/up breaks the hold */
-	check(lq_settle_feed(&s, 6.25, LQ_AP_HOLD, 15) == LQ_SETTLE_HOLDING &&
-	      s.since == 6.25, "settle-depth-moved");
-	check(lq_settle_feed(&s, 6.5, LQ_AP_UP, 15) == LQ_SETTLE_SEARCHING && !s.held,
-	      "settle-search-again");
-	check(lq_settle_feed(&s, 7.0, LQ_AP_TRACK, 12) == LQ_SETTLE_HOLDING &&
-	      lq_settle_feed(&s, 12.0, LQ_AP_TRACK, 12) == LQ_SETTLE_DONE,
-	      "settle-track");
+	ok(lq_settle_feed(&s, 6.25, LQ_AP_HOLD, 15) == LQ_SETTLE_HOLDING &&
+	   s.since == 6.25, "settle-depth-moved");
+	ok(lq_settle_feed(&s, 6.5, LQ_AP_UP, 15) == LQ_SETTLE_SEARCHING && !s.held,
+	   "settle-search-again");
+	ok(lq_settle_feed(&s, 7.0, LQ_AP_TRACK, 12) == LQ_SETTLE_HOLDING &&
+	   lq_settle_feed(&s, 12.0, LQ_AP_TRACK, 12) == LQ_SETTLE_DONE,
+	   "settle-track");
 }
 
 /* The report's lines from the section on, read back as a policy file. */
@@ -194,25 +195,25 @@ static void test_report(void)
 	dev_knee(&d);
 	lq_auto_view_get(&d, &r.v);
 	CAPTURE(out, lq_online_report(f, &r, false));
-	check(same(out,
-		   "lq0: auto knee held qdepth 16 for 5.0 s (settled after 7.2 s): 1998.4 IOPS, service p99 8.40 ms\n"
-		   "# lunq.conf(5) lines for lq0 (auto knee on the live workload):\n"
-		   "[vendor=QEMU model=\"QEMU HARDDISK\"]\n"
-		   "qdepth = 16\n"
-		   "# auto: peak 2000 IOPS x min service 8.20 ms = knee 16\n"
-		   "# or for lq0 alone: [name=lq0]\n"), "report-knee");
-	check(pastes(out, &qemu, "qdepth:16"), "report-knee-pastes");
+	ok(same(out,
+		"lq0: auto knee held qdepth 16 for 5.0 s (settled after 7.2 s): 1998.4 IOPS, service p99 8.40 ms\n"
+		"# lunq.conf(5) lines for lq0 (auto knee on the live workload):\n"
+		"[vendor=QEMU model=\"QEMU HARDDISK\"]\n"
+		"qdepth = 16\n"
+		"# auto: peak 2000 IOPS x min service 8.20 ms = knee 16\n"
+		"# or for lq0 alone: [name=lq0]\n"), "report-knee");
+	ok(pastes(out, &qemu, "qdepth:16"), "report-knee-pastes");
 	free(out);
 
 	CAPTURE(out, lq_online_report(f, &r, true));
-	check(same(out,
-		   "{\"schema\":2,\"device\":\"lq0\",\"mode\":\"knee\",\"target_ns\":null,\"settled\":true,"
-		   "\"depth\":16,\"phase\":\"hold\",\"iops\":1998.4,\"peak_iops\":2000,"
-		   "\"svc_min_ns\":8200000,\"knee\":16,\"p99_ns\":8400000,\"windows\":57,"
-		   "\"moves\":4,\"settled_s\":7.25,\"held_s\":5,\"kept\":false,"
-		   "\"section\":\"[vendor=QEMU model=\\\"QEMU HARDDISK\\\"]\","
-		   "\"policy\":\"[vendor=QEMU model=\\\"QEMU HARDDISK\\\"]\\nqdepth = 16\\n\"}\n"),
-	      "report-knee-json");
+	ok(same(out,
+		"{\"schema\":2,\"device\":\"lq0\",\"mode\":\"knee\",\"target_ns\":null,\"settled\":true,"
+		"\"depth\":16,\"phase\":\"hold\",\"iops\":1998.4,\"peak_iops\":2000,"
+		"\"svc_min_ns\":8200000,\"knee\":16,\"p99_ns\":8400000,\"windows\":57,"
+		"\"moves\":4,\"settled_s\":7.25,\"held_s\":5,\"kept\":false,"
+		"\"section\":\"[vendor=QEMU model=\\\"QEMU HARDDISK\\\"]\","
+		"\"policy\":\"[vendor=QEMU model=\\\"QEMU HARDDISK\\\"]\\nqdepth = 16\\n\"}\n"),
+	   "report-knee-json");
 	free(out);
 
 	snprintf(d.policy, sizeof(d.policy), "qdepth:1 auto:target target_us:5000");
@@ -225,17 +226,17 @@ static void test_report(void)
 	r.depth = 12;
 	r.kept = true;
 	CAPTURE(out, lq_online_report(f, &r, false));
-	check(same(out,
-		   "lq1: auto target held qdepth 12 for 5.0 s (settled after 7.2 s): 1998.4 IOPS, service p99 4.10 ms\n"
-		   "# lunq.conf(5) lines for lq1 (auto target, service p99 <= 5.00 ms on the live workload):\n"
-		   "[name=lq1]\n"
-		   "qdepth = 12\n"
-		   "# auto: window p99 4.10 ms at qdepth 12, target 5.00 ms\n"), "report-target");
-	check(pastes(out, &nullb, "qdepth:12"), "report-target-pastes");
+	ok(same(out,
+		"lq1: auto target held qdepth 12 for 5.0 s (settled after 7.2 s): 1998.4 IOPS, service p99 4.10 ms\n"
+		"# lunq.conf(5) lines for lq1 (auto target, service p99 <= 5.00 ms on the live workload):\n"
+		"[name=lq1]\n"
+		"qdepth = 12\n"
+		"# auto: window p99 4.10 ms at qdepth 12, target 5.00 ms\n"), "report-target");
+	ok(pastes(out, &nullb, "qdepth:12"), "report-target-pastes");
 	free(out);
 	CAPTURE(out, lq_online_report(f, &r, true));
-	check(strstr(out, "\"mode\":\"target\",\"target_ns\":5000000,\"settled\":true,\"depth\":12,") &&
-	      strstr(out, "\"kept\":true"), "report-target-json");
+	ok(strstr(out, "\"mode\":\"target\",\"target_ns\":5000000,\"settled\":true,\"depth\":12,") &&
+	   strstr(out, "\"kept\":true"), "report-target-json");
 	free(out);
 
 	/* gave up: nothing on stdout in text, settled:false in JSON */
@@ -244,15 +245,15 @@ static void test_report(void)
 	r.v.throttle = 13;
 	r.settled_s = 60.1;
 	CAPTURE(out, lq_online_report(f, &r, false));
-	check(out[0] == '\0', "report-unsettled-text-empty");
+	ok(out[0] == '\0', "report-unsettled-text-empty");
 	free(out);
 	CAPTURE(out, lq_online_report(f, &r, true));
-	check(strstr(out, "\"settled\":false,\"depth\":13,\"phase\":\"probe\",\"iops\":null,") &&
-	      strstr(out, "\"section\":null,\"policy\":null}"), "report-unsettled-json");
+	ok(strstr(out, "\"settled\":false,\"depth\":13,\"phase\":\"probe\",\"iops\":null,") &&
+	   strstr(out, "\"section\":null,\"policy\":null}"), "report-unsettled-json");
 	free(out);
 	lq_online_unsettled(msg, sizeof(msg), &r);
-	check(same(msg, "auto did not settle within 60 s: last depth 13, phase probe"),
-	      "unsettled-message");
+	ok(same(msg, "auto did not settle within 60 s: last depth 13, phase probe"),
+	   "unsettled-message");
 }
 
 int main(void)

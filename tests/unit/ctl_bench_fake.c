@@ -7,7 +7,7 @@
  * in place of bench.c.
  */
 #include "bench.h"
-#include "lunqctl.h"
+#include "exit.h"
 
 const struct lq_bench *lq_bench(void)
 {

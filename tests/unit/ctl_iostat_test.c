@@ -72,34 +72,34 @@ static void test_compute(void)
 	char *out;
 
 	snapshots();
-	check(lq_iostat_compute(a, b, &r) == 0, "compute-ok");
-	check(near(r.dt, 2) && near(r.rps, 100) && near(r.wps, 50),
-	      "rates");
-	check(near(r.krps, 1000) && near(r.kwps, 512), "kib-rates");
-	check(near(r.wait, 0.3) && near(r.actv, 1.8), "wait-actv");
-	check(near(r.wsvc_t, 2) && near(r.asvc_t, 12), "svc-times-ms");
-	check(near(r.pct_w, 5) && near(r.pct_b, 75), "percent-busy");
-	check(near(r.qfullps, 5), "qfull-rate");
-	check(r.throttle == 32 && r.inflight == 3 && r.waiting == 1,
-	      "gauges-from-newer");
+	ok(lq_iostat_compute(a, b, &r) == 0, "compute-ok");
+	ok(near(r.dt, 2) && near(r.rps, 100) && near(r.wps, 50),
+	   "rates");
+	ok(near(r.krps, 1000) && near(r.kwps, 512), "kib-rates");
+	ok(near(r.wait, 0.3) && near(r.actv, 1.8), "wait-actv");
+	ok(near(r.wsvc_t, 2) && near(r.asvc_t, 12), "svc-times-ms");
+	ok(near(r.pct_w, 5) && near(r.pct_b, 75), "percent-busy");
+	ok(near(r.qfullps, 5), "qfull-rate");
+	ok(r.throttle == 32 && r.inflight == 3 && r.waiting == 1,
+	   "gauges-from-newer");
 
 	CAPTURE(out, lq_iostat_header(f, true); lq_iostat_row(f, "data0", &r, true));
-	check(!strcmp(out,
+	ok(!strcmp(out,
 		"    r/s    w/s   kr/s   kw/s wait actv wsvc_t asvc_t  %w  %b qfull/s  thr device\n"
 		"  100.0   50.0 1000.0  512.0  0.3  1.8    2.0   12.0   5  75     5.0   32 data0\n"),
-	      "text-extended");
+	   "text-extended");
 	if (tap_failed)
 		printf("# %s", out);
 	free(out);
 	CAPTURE(out, lq_iostat_header(f, false); lq_iostat_row(f, "data0", &r, false));
-	check(!strcmp(out,
+	ok(!strcmp(out,
 		"    r/s    w/s   kr/s   kw/s asvc_t  %b  thr device\n"
 		"  100.0   50.0 1000.0  512.0   12.0  75   32 data0\n"),
-	      "text-short");
+	   "text-short");
 	free(out);
 
 	CAPTURE(out, lq_iostat_json_begin(f, "data0", &r); fputc('}', f));
-	check(!strcmp(out,
+	ok(!strcmp(out,
 		"{\"device\":\"data0\",\"interval_s\":2,\"r_s\":100,\"w_s\":50,"
 		"\"kr_s\":1000,\"kw_s\":512,\"wait\":0.3,\"actv\":1.8,"
 		"\"wsvc_t_ms\":2,\"asvc_t_ms\":12,\"pct_w\":5,\"pct_b\":75,"
@@ -108,16 +108,16 @@ static void test_compute(void)
 		"\"rareq_sz_kib\":10,\"wareq_sz_kib\":10.24,\"pct_util\":75,"
 		"\"throttle\":32,\"inflight\":3,\"waiting\":1,\"ios\":300,"
 		"\"misaligned\":0,\"non_4k\":0}"),
-	      "json");
+	   "json");
 	free(out);
 
 	/* unlimited throttle: "-"; a wide value widens its column */
 	r.throttle = 0;
 	r.rps = 1234567.25;
 	CAPTURE(out, lq_iostat_row(f, "d", &r, false));
-	check(!strcmp(out,
+	ok(!strcmp(out,
 		"1234567.2   50.0 1000.0  512.0   12.0  75    - d\n"),
-	      "text-unlimited-and-wide");
+	   "text-unlimited-and-wide");
 	free(out);
 }
 
@@ -134,51 +134,51 @@ static void test_edges(void)
 	b[LUNQ_ST_COMPLETED] = 40;
 	b[LUNQ_ST_RLENTIME_NS] = 2000000000ULL;		/* actv 0.5, 50 ms */
 	b[LUNQ_ST_RTIME_NS] = 1000000000ULL;		/* %b 25 */
-	check(lq_iostat_compute(NULL, b, &r) == 0 && near(r.dt, 4) &&
-	      near(r.rps, 10) && near(r.actv, 0.5) && near(r.asvc_t, 50) &&
-	      near(r.pct_b, 25) && r.wps == 0 && r.wsvc_t == 0,
-	      "null-older-snapshot");
+	ok(lq_iostat_compute(NULL, b, &r) == 0 && near(r.dt, 4) &&
+	   near(r.rps, 10) && near(r.actv, 0.5) && near(r.asvc_t, 50) &&
+	   near(r.pct_b, 25) && r.wps == 0 && r.wsvc_t == 0,
+	   "null-older-snapshot");
 
 	/* NULL older snapshot: the span starts at crtime_ns */
 	b[LUNQ_ST_CRTIME_NS] = 2000000000ULL;		/* 2 s before */
-	check(lq_iostat_compute(NULL, b, &r) == 0 && near(r.dt, 2) &&
-	      near(r.rps, 20) && near(r.actv, 1) && near(r.pct_b, 50),
-	      "null-older-since-crtime");
+	ok(lq_iostat_compute(NULL, b, &r) == 0 && near(r.dt, 2) &&
+	   near(r.rps, 20) && near(r.actv, 1) && near(r.pct_b, 50),
+	   "null-older-since-crtime");
 
 	/* crtime moved between the snapshots (a reset): since the reset */
 	snapshots();
 	b[LUNQ_ST_CRTIME_NS] = b[LUNQ_ST_SNAPTIME_NS] - 1000000000ULL;
 	b[LUNQ_ST_READS] = 5;
 	b[LUNQ_ST_COMPLETED] = 5;
-	check(lq_iostat_compute(a, b, &r) == 0 && near(r.dt, 1) &&
-	      near(r.rps, 5), "reset-between-by-crtime");
+	ok(lq_iostat_compute(a, b, &r) == 0 && near(r.dt, 1) &&
+	   near(r.rps, 5), "reset-between-by-crtime");
 
 	/* snaptime did not advance (or went back): -1, all zero */
 	snapshots();
 	b[LUNQ_ST_SNAPTIME_NS] = a[LUNQ_ST_SNAPTIME_NS];
-	check(lq_iostat_compute(a, b, &r) == -1 && r.rps == 0 && r.dt == 0,
-	      "dt-zero");
+	ok(lq_iostat_compute(a, b, &r) == -1 && r.rps == 0 && r.dt == 0,
+	   "dt-zero");
 	b[LUNQ_ST_SNAPTIME_NS] = a[LUNQ_ST_SNAPTIME_NS] - 1;
-	check(lq_iostat_compute(a, b, &r) == -1, "dt-negative");
+	ok(lq_iostat_compute(a, b, &r) == -1, "dt-negative");
 	memset(b, 0, sizeof(b));
-	check(lq_iostat_compute(NULL, b, &r) == -1, "null-older-dt-zero");
+	ok(lq_iostat_compute(NULL, b, &r) == -1, "null-older-dt-zero");
 
 	/* no completion: service times 0, never NaN */
 	snapshots();
 	b[LUNQ_ST_COMPLETED] = a[LUNQ_ST_COMPLETED];
-	check(lq_iostat_compute(a, b, &r) == 0 && r.wsvc_t == 0 &&
-	      r.asvc_t == 0 && near(r.actv, 1.8), "no-completions-svc-0");
+	ok(lq_iostat_compute(a, b, &r) == 0 && r.wsvc_t == 0 &&
+	   r.asvc_t == 0 && near(r.actv, 1.8), "no-completions-svc-0");
 	CAPTURE(out, lq_iostat_json_begin(f, "x", &r); fputc('}', f));
-	check(strstr(out, "\"wsvc_t_ms\":0,\"asvc_t_ms\":0,") &&
-	      !strstr(out, "nan") && !strstr(out, ":inf") &&
-	      !strstr(out, ":-inf"), "no-completions-json");
+	ok(strstr(out, "\"wsvc_t_ms\":0,\"asvc_t_ms\":0,") &&
+	   !strstr(out, "nan") && !strstr(out, ":inf") &&
+	   !strstr(out, ":-inf"), "no-completions-json");
 	free(out);
 
 	/* a counter reset between the snapshots counts from zero */
 	snapshots();
 	b[LUNQ_ST_READS] = 20;			/* < a's 100 */
-	check(lq_iostat_compute(a, b, &r) == 0 && near(r.rps, 10),
-	      "counter-reset-between");
+	ok(lq_iostat_compute(a, b, &r) == 0 && near(r.rps, 10),
+	   "counter-reset-between");
 }
 
 static void test_escape(void)
@@ -186,7 +186,7 @@ static void test_escape(void)
 	char *out;
 
 	CAPTURE(out, lq_iostat_json_begin(f, "we\"ird", &(struct lq_iostat){ 0 }); fputc('}', f));
-	check(!strncmp(out, "{\"device\":\"we\\\"ird\",", 20), "json-device-escaped");
+	ok(!strncmp(out, "{\"device\":\"we\\\"ird\",", 20), "json-device-escaped");
 	free(out);
 }
 
@@ -221,20 +221,20 @@ static void test_prom(void)
 	devs[0].have[LUNQ_ST_BUBBLES] = false;	/* no device has it */
 
 	CAPTURE(out, lq_prom_print(f, devs, 2));
-	check(golden("prom.txt", out), "prom-golden");
-	check(strstr(out, "lunq_reads_total{device=\"odd\\\"na\\\\me\\n\"} 7\n") != NULL,
-	      "prom-label-escaped");
-	check(!strstr(out, "bubbles") && !strstr(out, "unspec"),
-	      "prom-skips-missing");
-	check(strstr(out, "# TYPE lunq_oldest_wait_seconds gauge\n") &&
-	      strstr(out, "lunq_oldest_wait_seconds{device=\"data0\"} 0.0015\n") &&
-	      strstr(out, "# TYPE lunq_rtime_seconds_total counter\n") &&
-	      strstr(out, "# TYPE lunq_max_inflight gauge\n") &&
-	      strstr(out, "# TYPE lunq_qfull_total counter\n"),
-	      "prom-types");
+	ok(golden("prom.txt", out), "prom-golden");
+	ok(strstr(out, "lunq_reads_total{device=\"odd\\\"na\\\\me\\n\"} 7\n") != NULL,
+	   "prom-label-escaped");
+	ok(!strstr(out, "bubbles") && !strstr(out, "unspec"),
+	   "prom-skips-missing");
+	ok(strstr(out, "# TYPE lunq_oldest_wait_seconds gauge\n") &&
+	   strstr(out, "lunq_oldest_wait_seconds{device=\"data0\"} 0.0015\n") &&
+	   strstr(out, "# TYPE lunq_rtime_seconds_total counter\n") &&
+	   strstr(out, "# TYPE lunq_max_inflight gauge\n") &&
+	   strstr(out, "# TYPE lunq_qfull_total counter\n"),
+	   "prom-types");
 	free(out);
 	CAPTURE(out, lq_prom_print(f, devs, 0));
-	check(!strcmp(out, ""), "prom-no-devices");
+	ok(!strcmp(out, ""), "prom-no-devices");
 	free(out);
 }
 

@@ -261,7 +261,7 @@ static void test_good(void)
 		if (rc || strcmp(got, c->want))
 			printf("# got \"%s\" want \"%s\"%s%s", got, c->want,
 			       errs ? "; errors:\n# " : "\n", errs ? errs : "");
-		check(!rc && !errs && !strcmp(got, c->want), name);
+		ok(!rc && !errs && !strcmp(got, c->want), name);
 		lq_pf_free(&pf);
 		free(errs);
 	}
@@ -289,9 +289,9 @@ static void test_bad(void)
 		if (!errs || strcmp(errs, c->want))
 			printf("# got:\n%s# want:\n%s", errs ? errs : "(none)\n",
 			       c->want);
-		check(rc == -1 && errs && !strcmp(errs, c->want) &&
-		      pf.nsec == 0 && !resolve(&pf, &netapp)[0] &&
-		      !resolve(&pf, &sata)[0], name);
+		ok(rc == -1 && errs && !strcmp(errs, c->want) &&
+		   pf.nsec == 0 && !resolve(&pf, &netapp)[0] &&
+		   !resolve(&pf, &sata)[0], name);
 		lq_pf_free(&pf);
 		free(errs);
 	}
@@ -306,15 +306,15 @@ static void test_many_errors(void)
 
 	for (i = 0; i < 30; i++)
 		strcat(text, "qdepth = x\n");
-	check(parse_str(&pf, text, &errs) == -1 && errs, "too-many-errors-fails");
+	ok(parse_str(&pf, text, &errs) == -1 && errs, "too-many-errors-fails");
 	for (p = errs; p && *p; p++)
 		lines += *p == '\n';
 	snprintf(want, sizeof(want), "t.conf:%d: too many errors, stopped here\n",
 		 LQ_PF_MAX_ERRORS + 2);
-	check(lines == LQ_PF_MAX_ERRORS + 1 && errs &&
-	      strstr(errs, "t.conf:2: qdepth: value must") == errs &&
-	      !strcmp(errs + strlen(errs) - strlen(want), want),
-	      "too-many-errors-capped");
+	ok(lines == LQ_PF_MAX_ERRORS + 1 && errs &&
+	   strstr(errs, "t.conf:2: qdepth: value must") == errs &&
+	   !strcmp(errs + strlen(errs) - strlen(want), want),
+	   "too-many-errors-capped");
 	lq_pf_free(&pf);
 	free(errs);
 }
@@ -331,24 +331,24 @@ static void test_sources(void)
 	int k;
 
 	if (parse_str(&pf, text, &errs)) {
-		check(0, "sources-parse");
+		ok(0, "sources-parse");
 		free(errs);
 		return;
 	}
 	k = lq_pf_resolve(&pf, &netapp, w, LUNQ_NR_KEYS);
-	check(k == 2 && w[0].key == LUNQ_QDEPTH && w[0].line == 5 &&
-	      !strcmp(w[0].section, "[vendor=NETAPP  model=\"LUN C-Mode\"]") &&
-	      w[1].key == LUNQ_SCHED && w[1].line == 3 &&
-	      !strcmp(w[1].section, "[*]"), "sources-line-section");
-	check(lq_pf_resolve(&pf, &netapp, w, 1) == 1 &&
-	      w[0].key == LUNQ_QDEPTH, "resolve-max");
+	ok(k == 2 && w[0].key == LUNQ_QDEPTH && w[0].line == 5 &&
+	   !strcmp(w[0].section, "[vendor=NETAPP  model=\"LUN C-Mode\"]") &&
+	   w[1].key == LUNQ_SCHED && w[1].line == 3 &&
+	   !strcmp(w[1].section, "[*]"), "sources-line-section");
+	ok(lq_pf_resolve(&pf, &netapp, w, 1) == 1 &&
+	   w[0].key == LUNQ_QDEPTH, "resolve-max");
 	/* the SATA disk matches [*] only: both of its words come from there */
 	k = lq_pf_resolve(&pf, &sata, w, LUNQ_NR_KEYS);
-	check(pf.nsec == 2 && k == 2 && w[0].line == 2 && w[1].line == 3 &&
-	      !strcmp(w[0].section, "[*]") && !strcmp(w[1].section, "[*]"),
-	      "section-matches");
+	ok(pf.nsec == 2 && k == 2 && w[0].line == 2 && w[1].line == 3 &&
+	   !strcmp(w[0].section, "[*]") && !strcmp(w[1].section, "[*]"),
+	   "section-matches");
 	lq_pf_free(&pf);
-	check(pf.nsec == 0 && !pf.sec, "free-empties");
+	ok(pf.nsec == 0 && !pf.sec, "free-empties");
 }
 
 static void test_example(void)
@@ -362,20 +362,20 @@ static void test_example(void)
 	f = fopen(path, "r");
 	if (!f) {
 		perror(path);
-		check(0, "example-parses");
+		ok(0, "example-parses");
 		return;
 	}
 	rc = lq_pf_parse(&pf, path, f, &errs);
 	fclose(f);
 	if (rc)
 		printf("# %s", errs);
-	check(!rc, "example-parses");
-	check(!strcmp(resolve(&pf, &netapp), "qdepth:8 reaction:sd bubble_ms:100 restore_ms:60000"),
-	      "example-netapp-wwn");
-	check(!strcmp(resolve(&pf, &sata),
-		      "qdepth:4 sched:disksort max_wait_ms:500 bubble_ms:100"),
-	      "example-sata");
-	check(!strcmp(resolve(&pf, &nullb), "bubble_ms:100"), "example-default");
+	ok(!rc, "example-parses");
+	ok(!strcmp(resolve(&pf, &netapp), "qdepth:8 reaction:sd bubble_ms:100 restore_ms:60000"),
+	   "example-netapp-wwn");
+	ok(!strcmp(resolve(&pf, &sata),
+		   "qdepth:4 sched:disksort max_wait_ms:500 bubble_ms:100"),
+	   "example-sata");
+	ok(!strcmp(resolve(&pf, &nullb), "bubble_ms:100"), "example-default");
 	lq_pf_free(&pf);
 	free(errs);
 }
@@ -392,54 +392,54 @@ static void test_ident(void)
 	strcpy(id.name, "keep");
 	strcpy(id.dm, "keep-dm");
 	rc = lq_ident_read(root, "8:0", &id);
-	check(!rc && !strcmp(id.lower, "sda") && !strcmp(id.vendor, "ATA") &&
-	      !strcmp(id.model, "ST4000NM0035-1V4") &&
-	      !strcmp(id.serial, "ZC1ABCDE") &&
-	      !strcmp(id.wwn, "naa.5000c500a1b2c3d4"), "ident-scsi-disk");
-	check(!strcmp(id.name, "keep") && !strcmp(id.dm, "keep-dm"),
-	      "ident-keeps-name-dm");
+	ok(!rc && !strcmp(id.lower, "sda") && !strcmp(id.vendor, "ATA") &&
+	   !strcmp(id.model, "ST4000NM0035-1V4") &&
+	   !strcmp(id.serial, "ZC1ABCDE") &&
+	   !strcmp(id.wwn, "naa.5000c500a1b2c3d4"), "ident-scsi-disk");
+	ok(!strcmp(id.name, "keep") && !strcmp(id.dm, "keep-dm"),
+	   "ident-keeps-name-dm");
 
 	memset(&id, 'x', sizeof(id));
 	rc = lq_ident_read(root, "8:1", &id);
-	check(!rc && !strcmp(id.lower, "sda") && !strcmp(id.vendor, "ATA") &&
-	      !strcmp(id.serial, "ZC1ABCDE") &&
-	      !strcmp(id.wwn, "naa.5000c500a1b2c3d4"), "ident-scsi-partition");
+	ok(!rc && !strcmp(id.lower, "sda") && !strcmp(id.vendor, "ATA") &&
+	   !strcmp(id.serial, "ZC1ABCDE") &&
+	   !strcmp(id.wwn, "naa.5000c500a1b2c3d4"), "ident-scsi-partition");
 
 	rc = lq_ident_read(root, "8:16", &id);
-	check(!rc && !strcmp(id.lower, "sdb") && !strcmp(id.vendor, "NETAPP") &&
-	      !strcmp(id.model, "LUN C-Mode") &&
-	      !strcmp(id.serial, "80SEtF0ErzkQ") &&
-	      !strcmp(id.wwn, "naa.600a098038303053453f463045727a6b"),
-	      "ident-scsi-netapp");
+	ok(!rc && !strcmp(id.lower, "sdb") && !strcmp(id.vendor, "NETAPP") &&
+	   !strcmp(id.model, "LUN C-Mode") &&
+	   !strcmp(id.serial, "80SEtF0ErzkQ") &&
+	   !strcmp(id.wwn, "naa.600a098038303053453f463045727a6b"),
+	   "ident-scsi-netapp");
 
 	rc = lq_ident_read(root, "259:0", &id);
-	check(!rc && !strcmp(id.lower, "nvme0n1") && !id.vendor[0] &&
-	      !strcmp(id.model, "QEMU NVMe Ctrl") &&
-	      !strcmp(id.serial, "deadbeef") && !strcmp(id.wwn, nvme.wwn),
-	      "ident-nvme");
+	ok(!rc && !strcmp(id.lower, "nvme0n1") && !id.vendor[0] &&
+	   !strcmp(id.model, "QEMU NVMe Ctrl") &&
+	   !strcmp(id.serial, "deadbeef") && !strcmp(id.wwn, nvme.wwn),
+	   "ident-nvme");
 
 	rc = lq_ident_read(root, "252:0", &id);
-	check(!rc && !strcmp(id.lower, "nullb0") && !id.vendor[0] &&
-	      !id.model[0] && !id.serial[0] && !id.wwn[0], "ident-null-blk");
+	ok(!rc && !strcmp(id.lower, "nullb0") && !id.vendor[0] &&
+	   !id.model[0] && !id.serial[0] && !id.wwn[0], "ident-null-blk");
 
 	rc = lq_ident_read(root, "253:0", &id);
-	check(!rc && !strcmp(id.lower, "dm-0") && !strcmp(id.vendor, "NETAPP") &&
-	      !strcmp(id.model, "LUN C-Mode") &&
-	      !strcmp(id.serial, "80SEtF0ErzkQ") &&
-	      !strcmp(id.wwn, netapp.wwn), "ident-multipath-slaves-agree");
+	ok(!rc && !strcmp(id.lower, "dm-0") && !strcmp(id.vendor, "NETAPP") &&
+	   !strcmp(id.model, "LUN C-Mode") &&
+	   !strcmp(id.serial, "80SEtF0ErzkQ") &&
+	   !strcmp(id.wwn, netapp.wwn), "ident-multipath-slaves-agree");
 
 	rc = lq_ident_read(root, "253:1", &id);
-	check(!rc && !strcmp(id.lower, "dm-1") && !id.vendor[0] &&
-	      !id.model[0] && !id.serial[0] && !id.wwn[0],
-	      "ident-slaves-disagree");
+	ok(!rc && !strcmp(id.lower, "dm-1") && !id.vendor[0] &&
+	   !id.model[0] && !id.serial[0] && !id.wwn[0],
+	   "ident-slaves-disagree");
 
-	check(lq_ident_read(root, "9:9", &id) == -ENOENT && !id.lower[0],
-	      "ident-no-such-device");
-	check(lq_ident_read(root, "sda", &id) == -EINVAL &&
-	      lq_ident_read(root, "8:", &id) == -EINVAL &&
-	      lq_ident_read(root, ":1", &id) == -EINVAL &&
-	      lq_ident_read(root, "8:0/../../x", &id) == -EINVAL,
-	      "ident-bad-majmin");
+	ok(lq_ident_read(root, "9:9", &id) == -ENOENT && !id.lower[0],
+	   "ident-no-such-device");
+	ok(lq_ident_read(root, "sda", &id) == -EINVAL &&
+	   lq_ident_read(root, "8:", &id) == -EINVAL &&
+	   lq_ident_read(root, ":1", &id) == -EINVAL &&
+	   lq_ident_read(root, "8:0/../../x", &id) == -EINVAL,
+	   "ident-bad-majmin");
 
 	/* end to end: a fixture disk against a section */
 	{
@@ -450,9 +450,9 @@ static void test_ident(void)
 		memset(&id, 0, sizeof(id));
 		strcpy(id.name, "lq0");
 		rc = lq_ident_read(root, "8:32", &id);
-		check(!rc && !parse_str(&pf, text, &errs) &&
-		      !strcmp(resolve(&pf, &id), "qdepth:16"),
-		      "ident-then-match");
+		ok(!rc && !parse_str(&pf, text, &errs) &&
+		   !strcmp(resolve(&pf, &id), "qdepth:16"),
+		   "ident-then-match");
 		lq_pf_free(&pf);
 	}
 }
@@ -481,83 +481,83 @@ static void test_changes(void)
 	w[1] = W("qdepth:0");
 	w[2] = W("rmw_x:5");
 	c = lq_pf_changes("", w, 3, ch, &why);
-	check(c == 0 && !why, "changes-defaults-are-no-change");
+	ok(c == 0 && !why, "changes-defaults-are-no-change");
 
 	w[0] = W("qdepth:16");
 	w[1] = W("sched:disksort");
 	w[2] = W("max_wait_ms:500");
 	c = lq_pf_changes("qdepth:8 sched:disksort", w, 3, ch, &why);
-	check(c == 2 && !why &&
-	      ch[0].key == LUNQ_QDEPTH && !strcmp(ch[0].word, "qdepth:16") &&
-	      !strcmp(ch[0].old, "8") && !strcmp(ch[0].new, "16") &&
-	      ch[0].line == 7 && !strcmp(ch[0].section, "[s]") &&
-	      ch[1].key == LUNQ_MAX_WAIT_MS &&
-	      !strcmp(ch[1].word, "max_wait_ms:500") &&
-	      !strcmp(ch[1].old, "0") && !strcmp(ch[1].new, "500"),
-	      "changes-old-new");
+	ok(c == 2 && !why &&
+	   ch[0].key == LUNQ_QDEPTH && !strcmp(ch[0].word, "qdepth:16") &&
+	   !strcmp(ch[0].old, "8") && !strcmp(ch[0].new, "16") &&
+	   ch[0].line == 7 && !strcmp(ch[0].section, "[s]") &&
+	   ch[1].key == LUNQ_MAX_WAIT_MS &&
+	   !strcmp(ch[1].word, "max_wait_ms:500") &&
+	   !strcmp(ch[1].old, "0") && !strcmp(ch[1].new, "500"),
+	   "changes-old-new");
 
 	w[0] = W("sched:fifo");
 	c = lq_pf_changes("qdepth:8 sched:disksort", w, 1, ch, &why);
-	check(c == 1 && !strcmp(ch[0].old, "disksort") &&
-	      !strcmp(ch[0].new, "fifo") && !strcmp(ch[0].word, "sched:fifo"),
-	      "changes-back-to-default");
+	ok(c == 1 && !strcmp(ch[0].old, "disksort") &&
+	   !strcmp(ch[0].new, "fifo") && !strcmp(ch[0].word, "sched:fifo"),
+	   "changes-back-to-default");
 
 	w[0] = W("qdepth:08");
 	c = lq_pf_changes("qdepth:8", w, 1, ch, &why);
-	check(c == 0 && !why, "changes-compare-values-not-text");
+	ok(c == 0 && !why, "changes-compare-values-not-text");
 
 	w[0] = W("qdepth:4");
 	c = lq_pf_changes("qdepth:8 sched:disksort pool:tgt0 pool_depth:16 lun_depth:4 pblk:4096",
 			  w, 1, ch, &why);
-	check(c == 1 && !why && !strcmp(ch[0].old, "8"),
-	      "changes-table-only-in-current");
+	ok(c == 1 && !why && !strcmp(ch[0].old, "8"),
+	   "changes-table-only-in-current");
 
 	w[0] = W("reaction:sd");
 	c = lq_pf_changes("", w, 1, ch, &why);
-	check(c == 1 && why &&
-	      !strncmp(why, "reaction: needs qdepth:1 or more", 32),
-	      "changes-rule-broken");
+	ok(c == 1 && why &&
+	   !strncmp(why, "reaction: needs qdepth:1 or more", 32),
+	   "changes-rule-broken");
 	w[1] = W("qdepth:8");
 	c = lq_pf_changes("", w, 2, ch, &why);
-	check(c == 2 && !why, "changes-rule-kept");
+	ok(c == 2 && !why, "changes-rule-kept");
 	c = lq_pf_changes("qdepth:8", w, 1, ch, &why);
-	check(c == 1 && !why, "changes-rule-current");
+	ok(c == 1 && !why, "changes-rule-current");
 
 	/* auto: no reaction with it; target needs target_us; min <= max */
 	w[0] = W("auto:knee");
 	c = lq_pf_changes("qdepth:8 reaction:sd", w, 1, ch, &why);
-	check(c == 1 && why && !strncmp(why, "auto: reacts to QUEUE FULL itself", 33),
-	      "changes-auto-reaction");
+	ok(c == 1 && why && !strncmp(why, "auto: reacts to QUEUE FULL itself", 33),
+	   "changes-auto-reaction");
 	w[1] = W("reaction:none");
 	c = lq_pf_changes("qdepth:8 reaction:sd", w, 2, ch, &why);
-	check(c == 2 && !why, "changes-auto-reaction-none");
+	ok(c == 2 && !why, "changes-auto-reaction-none");
 	w[0] = W("auto:target");
 	c = lq_pf_changes("qdepth:8", w, 1, ch, &why);
-	check(c == 1 && why && !strncmp(why, "auto: target needs target_us", 28),
-	      "changes-auto-target-needs-target_us");
+	ok(c == 1 && why && !strncmp(why, "auto: target needs target_us", 28),
+	   "changes-auto-target-needs-target_us");
 	w[1] = W("target_us:5000");
 	c = lq_pf_changes("qdepth:8", w, 2, ch, &why);
-	check(c == 2 && !why && !strcmp(ch[1].old, "0") && !strcmp(ch[1].new, "5000"),
-	      "changes-auto-target");
+	ok(c == 2 && !why && !strcmp(ch[1].old, "0") && !strcmp(ch[1].new, "5000"),
+	   "changes-auto-target");
 	w[0] = W("auto_min:32");
 	c = lq_pf_changes("auto_max:16", w, 1, ch, &why);
-	check(c == 1 && why && !strcmp(why, "auto_min: must not exceed auto_max"),
-	      "changes-auto-min-max");
+	ok(c == 1 && why && !strcmp(why, "auto_min: must not exceed auto_max"),
+	   "changes-auto-min-max");
 
 	w[0] = W("qdepth:4");
 	c = lq_pf_changes("newkey:1 qdepth:8", w, 1, ch, &why);
-	check(c == 1 && !why, "changes-skip-unknown-current-key");
+	ok(c == 1 && !why, "changes-skip-unknown-current-key");
 	c = lq_pf_changes("qdepth:x", w, 1, ch, &why);
-	check(c == -EINVAL && why && !strcmp(why, "qdepth: value must be an integer 0..65535"),
-	      "changes-bad-current");
+	ok(c == -EINVAL && why && !strcmp(why, "qdepth: value must be an integer 0..65535"),
+	   "changes-bad-current");
 	w[0] = W("pblk:4096");
 	c = lq_pf_changes("", w, 1, ch, &why);
-	check(c == -EINVAL && why && !strncmp(why, "pblk: can only be set", 21),
-	      "changes-table-only-word");
+	ok(c == -EINVAL && why && !strncmp(why, "pblk: can only be set", 21),
+	   "changes-table-only-word");
 	w[0] = W("qdepth:4");
 	w[1] = W("qdepth:5");
 	c = lq_pf_changes("", w, 2, ch, &why);
-	check(c == -EINVAL && why, "changes-duplicate-word");
+	ok(c == -EINVAL && why, "changes-duplicate-word");
 }
 
 int main(void)

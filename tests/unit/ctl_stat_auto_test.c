@@ -8,7 +8,7 @@
  * without the auto statistics gets neither.  One "ok N name" /
  * "not ok N name" line per check.
  *
- * LINK: ctl/iostat.c ctl/autotune.c ctl/sweep.c ctl/svg.c ctl/kv.c ctl/options.c lib/util.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c
+ * LINK: ctl/iostat.c ctl/autotune.c ctl/tune.c ctl/sweep.c ctl/svg.c ctl/kv.c ctl/options.c lib/opts.c lib/util.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -195,50 +195,50 @@ int main(void)
 	int rc;
 
 	rc = run("");
-	check(rc == LQ_OK && same(out,
+	ok(rc == LQ_OK && same(out,
 		"    r/s    w/s   kr/s   kw/s asvc_t  %b  thr device\n"
 		" 2000.0    0.0 8000.0    0.0    8.2 100   16 lq0\n"
 		" 2000.0    0.0 8000.0    0.0    8.2 100    8 lq1\n"
 		"lq0: throttle 16 (auto knee: hold, knee 16, peak 2000 IOPS, min service 8.20 ms, window p99 8.40 ms)\n"
 		"\n"), "text");
 	rc = run("lq1");
-	check(rc == LQ_OK && !strstr(out, "auto"), "text-auto-off");
+	ok(rc == LQ_OK && !strstr(out, "auto"), "text-auto-off");
 	rc = run("-j lq0");
-	check(rc == LQ_OK && strstr(out,
+	ok(rc == LQ_OK && strstr(out,
 		",\"throttle\":16,\"inflight\":0,\"waiting\":0,\"ios\":4000,\"misaligned\":5,\"non_4k\":7,\"auto\":{\"mode\":\"knee\",\"phase\":\"hold\",\"target_ns\":null,\"throttle\":16,\"peak_iops\":2000,\"svc_min_ns\":8200000,\"knee\":16,\"p99_ns\":8400000,\"windows\":0,\"moves\":0}}]}\n"),
-	      "json");
+	   "json");
 	rc = run("-j lq1");
-	check(rc == LQ_OK && strstr(out, "\"auto\":{\"mode\":\"off\",\"phase\":\"off\","),
-	      "json-auto-off");
+	ok(rc == LQ_OK && strstr(out, "\"auto\":{\"mode\":\"off\",\"phase\":\"off\","),
+	   "json-auto-off");
 
 	/* Linux view: await = lunq's wait + the device's */
 	rc = run("-L lq0");
-	check(rc == LQ_OK && same(out,
+	ok(rc == LQ_OK && same(out,
 		"Device               r/s     w/s     rkB/s     wkB/s r_await r_lunq  r_dev w_await w_lunq  w_dev aqu-sz rareq-sz wareq-sz  %util misal non4k\n"
 		"lq0               2000.0     0.0    8000.0       0.0   10.20   2.00   8.20    0.00   0.00   0.00  20.40      4.0      0.0  100.0     5     7\n"
 		"lq0: throttle 16 (auto knee: hold, knee 16, peak 2000 IOPS, min service 8.20 ms, window p99 8.40 ms)\n"
 		"\n"), "linux");
 	/* totals: a row per pool (lq1 only) and all; thr summed, %b the mean */
 	rc = run("-C");
-	check(rc == LQ_OK && strstr(out,
+	ok(rc == LQ_OK && strstr(out,
 		" 2000.0    0.0 8000.0    0.0    8.2 100    8 pool:p0\n"
 		" 4000.0    0.0 16000.0    0.0    8.2 100   24 all\n"), "totals");
 	rc = run("-C -j");
-	check(rc == LQ_OK && strstr(out, "{\"schema\":2,") &&
-	      strstr(out, "],\"totals\":[{\"pool\":\"p0\",\"devices\":1,\"interval_s\":2,\"r_s\":2000,") &&
-	      strstr(out, "{\"pool\":null,\"devices\":2,\"interval_s\":2,\"r_s\":4000,") &&
-	      strstr(out, "\"r_await_ms\":10.2,\"r_lunq_ms\":2,\"r_dev_ms\":8.2,"),
-	      "totals-json");
+	ok(rc == LQ_OK && strstr(out, "{\"schema\":2,") &&
+	   strstr(out, "],\"totals\":[{\"pool\":\"p0\",\"devices\":1,\"interval_s\":2,\"r_s\":2000,") &&
+	   strstr(out, "{\"pool\":null,\"devices\":2,\"interval_s\":2,\"r_s\":4000,") &&
+	   strstr(out, "\"r_await_ms\":10.2,\"r_lunq_ms\":2,\"r_dev_ms\":8.2,"),
+	   "totals-json");
 	rc = run("-p -C");
-	check(rc == LQ_EUSAGE, "prom-no-totals");
+	ok(rc == LQ_EUSAGE, "prom-no-totals");
 
 	old_module = true;
 	rc = run("");
-	check(rc == LQ_OK && !strstr(out, "auto") && strstr(out, "   16 lq0\n"),
-	      "old-module-text");
+	ok(rc == LQ_OK && !strstr(out, "auto") && strstr(out, "   16 lq0\n"),
+	   "old-module-text");
 	rc = run("-j");
-	check(rc == LQ_OK && !strstr(out, "auto") &&
-	      strstr(out, "\"throttle\":16,\"inflight\":0,\"waiting\":0,\"ios\":4000,\"misaligned\":5,\"non_4k\":7}"),
-	      "old-module-json");
+	ok(rc == LQ_OK && !strstr(out, "auto") &&
+	   strstr(out, "\"throttle\":16,\"inflight\":0,\"waiting\":0,\"ios\":4000,\"misaligned\":5,\"non_4k\":7}"),
+	   "old-module-json");
 	return tap_exit();
 }

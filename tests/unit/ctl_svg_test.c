@@ -10,7 +10,7 @@
  * escaping; the axis helpers; deterministic output.  One "ok N name" /
  * "not ok N name" line per check.
  *
- * LINK: ctl/svg.c ctl/sweep.c lib/units.c
+ * LINK: ctl/svg.c ctl/sweep.c ctl/sweep_write.c lib/result.c lib/units.c lib/json.c
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "svg.h"
-#include "sweep.h"
+#include "sweep_write.h"
 #include "golden.h"
 #include "ctl_sweep_fixture.h"
 
@@ -176,13 +176,13 @@ static int count(const char *s, const char *what)
 
 static void test_checker(void)
 {
-	check(!xml_check("<a x=\"1\"><b/>t &amp; u</a>"), "checker-accepts");
-	check(xml_check("<a><b></a></b>") != NULL, "checker-crossed-tags");
-	check(xml_check("<a x=1/>") != NULL, "checker-unquoted-attribute");
-	check(xml_check("<a>x & y</a>") != NULL, "checker-raw-ampersand");
-	check(xml_check("<a>x < y</a>") != NULL, "checker-raw-lt");
-	check(xml_check("<a/><b/>") != NULL, "checker-two-roots");
-	check(xml_check("<a>") != NULL, "checker-unclosed");
+	ok(!xml_check("<a x=\"1\"><b/>t &amp; u</a>"), "checker-accepts");
+	ok(xml_check("<a><b></a></b>") != NULL, "checker-crossed-tags");
+	ok(xml_check("<a x=1/>") != NULL, "checker-unquoted-attribute");
+	ok(xml_check("<a>x & y</a>") != NULL, "checker-raw-ampersand");
+	ok(xml_check("<a>x < y</a>") != NULL, "checker-raw-lt");
+	ok(xml_check("<a/><b/>") != NULL, "checker-two-roots");
+	ok(xml_check("<a>") != NULL, "checker-unclosed");
 }
 
 static void test_helpers(void)
@@ -191,20 +191,20 @@ static void test_helpers(void)
 	double l;
 
 	CAPTURE(out, lq_svg_escape(f, "a<b>&\"c'\x01"));
-	check(!strcmp(out, "a&lt;b&gt;&amp;&quot;c&apos;?"), "escape");
+	ok(!strcmp(out, "a&lt;b&gt;&amp;&quot;c&apos;?"), "escape");
 	free(out);
-	check(lq_svg_nice_step(2100, 8) == 500 && lq_svg_nice_step(1000, 8) == 200 &&
-	      lq_svg_nice_step(80, 8) == 10 && lq_svg_nice_step(7, 8) == 1 &&
-	      lq_svg_nice_step(0.5, 8) == 0.1 && lq_svg_nice_step(0, 8) == 1,
-	      "nice-step");
+	ok(lq_svg_nice_step(2100, 8) == 500 && lq_svg_nice_step(1000, 8) == 200 &&
+	   lq_svg_nice_step(80, 8) == 10 && lq_svg_nice_step(7, 8) == 1 &&
+	   lq_svg_nice_step(0.5, 8) == 0.1 && lq_svg_nice_step(0, 8) == 1,
+	   "nice-step");
 	l = lq_svg_log10(1000);
-	check(l > 2.999999999 && l < 3.000000001, "log10-1000");
+	ok(l > 2.999999999 && l < 3.000000001, "log10-1000");
 	l = lq_svg_log10(2);
-	check(l > 0.30102999 && l < 0.30103001, "log10-2");
+	ok(l > 0.30102999 && l < 0.30103001, "log10-2");
 	l = lq_svg_log10(0.001);
-	check(l > -3.000000001 && l < -2.999999999, "log10-below-1");
+	ok(l > -3.000000001 && l < -2.999999999, "log10-below-1");
 	l = lq_svg_log10(4.5e9);
-	check(l > 9.6532124 && l < 9.6532126, "log10-large");
+	ok(l > 9.6532124 && l < 9.6532126, "log10-large");
 }
 
 static void test_plot(void)
@@ -215,27 +215,27 @@ static void test_plot(void)
 
 	fixture(&s);
 	CAPTURE(out, lq_sweep_svg(f, &s));
-	check(golden("sweep.svg", out), "golden");
+	ok(golden("sweep.svg", out), "golden");
 	why = xml_check(out);
 	if (why)
-		printf("# %s\n", why);
-	check(!why, "well-formed");
+		diag("%s", why);
+	ok(!why, "well-formed");
 	if (system("command -v python3 > /dev/null 2>&1"))
-		tap_skip("python-minidom-parses", "no python3");
+		skip("python-minidom-parses", "no python3");
 	else
-		check(python_parses(out), "python-minidom-parses");
-	check(strstr(out, "lq&lt;&amp;&gt;: throughput vs p99 response time") != NULL &&
-	      !strstr(out, "lq<&>"), "title-escaped");
-	check(count(out, "<polyline") == 3 && count(out, "r=\"7\"") == 4,
-	      "three-curves-three-knees-and-legend-ring");
-	check(strstr(out, ">fifo closed<") && strstr(out, ">disksort closed<") &&
-	      strstr(out, ">fifo qdepth=8 open<"), "legend-labels");
-	check(strstr(out, ">1 ms<") && strstr(out, ">10 ms<") && strstr(out, ">100 ms<") &&
-	      strstr(out, ">2 ms<") && strstr(out, ">throughput (IOPS)<") &&
-	      strstr(out, ">p99 response time (log scale)<"), "axes-ticks-labels");
-	check(strstr(out, LQ_KNEE_DEF) != NULL, "knee-definition-shipped");
+		ok(python_parses(out), "python-minidom-parses");
+	ok(strstr(out, "lq&lt;&amp;&gt;: throughput vs p99 response time") != NULL &&
+	   !strstr(out, "lq<&>"), "title-escaped");
+	ok(count(out, "<polyline") == 3 && count(out, "r=\"7\"") == 4,
+	   "three-curves-three-knees-and-legend-ring");
+	ok(strstr(out, ">fifo closed<") && strstr(out, ">disksort closed<") &&
+	   strstr(out, ">fifo qdepth=8 open<"), "legend-labels");
+	ok(strstr(out, ">1 ms<") && strstr(out, ">10 ms<") && strstr(out, ">100 ms<") &&
+	   strstr(out, ">2 ms<") && strstr(out, ">throughput (IOPS)<") &&
+	   strstr(out, ">p99 response time (log scale)<"), "axes-ticks-labels");
+	ok(strstr(out, LQ_KNEE_DEF) != NULL, "knee-definition-shipped");
 	CAPTURE(again, lq_sweep_svg(f, &s));
-	check(!strcmp(out, again), "deterministic");
+	ok(!strcmp(out, again), "deterministic");
 	free(again);
 	free(out);
 	lq_sweep_free(&s);
@@ -252,8 +252,8 @@ static void test_edges(void)
 	int k;
 
 	CAPTURE(out, lq_svg_plot(f, "empty & <nothing>", NULL, 0, NULL));
-	check(!xml_check(out) && strstr(out, ">no data<") &&
-	      strstr(out, "empty &amp; &lt;nothing&gt;"), "no-data-well-formed");
+	ok(!xml_check(out) && strstr(out, ">no data<") &&
+	   strstr(out, "empty &amp; &lt;nothing&gt;"), "no-data-well-formed");
 	free(out);
 
 	for (k = 0; k < 12; k++) {
@@ -269,15 +269,15 @@ static void test_edges(void)
 	CAPTURE(out, lq_svg_plot(f, "many", c, 12, "note \"q\""));
 	why = xml_check(out);
 	if (why)
-		printf("# %s\n", why);
-	check(!why, "many-curves-escapes-well-formed");
-	check(count(out, "stroke-dasharray") == 4, "curves-past-the-palette-dashed");
-	check(count(out, "r=\"7\"") == 6 + 1, "knee-on-undrawable-point-skipped");
-	check(strstr(out, ">10 us<") && strstr(out, ">10 s<") && !strstr(out, ">2 ms<"),
-	      "five-decades-only-decades-labelled");
-	check(strstr(out, "<title>a&quot;b</title>") && strstr(out, ">&lt;2&gt;<") == NULL &&
-	      strstr(out, ">&amp;4<"), "tips-and-marks-escaped");
-	check(strstr(out, "height=\"520\"") != NULL, "height");
+		diag("%s", why);
+	ok(!why, "many-curves-escapes-well-formed");
+	ok(count(out, "stroke-dasharray") == 4, "curves-past-the-palette-dashed");
+	ok(count(out, "r=\"7\"") == 6 + 1, "knee-on-undrawable-point-skipped");
+	ok(strstr(out, ">10 us<") && strstr(out, ">10 s<") && !strstr(out, ">2 ms<"),
+	   "five-decades-only-decades-labelled");
+	ok(strstr(out, "<title>a&quot;b</title>") && strstr(out, ">&lt;2&gt;<") == NULL &&
+	   strstr(out, ">&amp;4<"), "tips-and-marks-escaped");
+	ok(strstr(out, "height=\"520\"") != NULL, "height");
 	free(out);
 }
 

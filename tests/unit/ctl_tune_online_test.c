@@ -10,7 +10,7 @@
  * that never holds (--elapsed), Ctrl-C, reaction:sd, a module without
  * auto.  One "ok N name" / "not ok N name" line per check.
  *
- * LINK: ctl/autotune.c ctl/sweep.c ctl/svg.c ctl/kv.c ctl/options.c lib/util.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c ctl/devrun.c tests/unit/ctl_bench_fake.c
+ * LINK: ctl/autotune.c ctl/tune.c ctl/sweep.c ctl/svg.c ctl/kv.c ctl/options.c lib/opts.c lib/util.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c ctl/devrun.c tests/unit/ctl_bench_fake.c
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -285,11 +285,11 @@ static int has(const char *text, const char *s)
 {
 	if (strstr(text, s))
 		return 1;
-	printf("# missing \"%s\" in:\n", s);
+	diag("missing \"%s\" in:", s);
 	for (const char *p = text; *p; ) {
 		size_t l = strcspn(p, "\n");
 
-		printf("#   %.*s\n", (int)l, p);
+		diag("  %.*s", (int)l, p);
 		p += l + (p[l] == '\n');
 	}
 	return 0;
@@ -300,34 +300,34 @@ static void test_knee(void)
 	static const struct script s = { .policy = "qdepth:32 sched:fifo", .at = knee };
 	int rc = run(&s, "lq0 --online");
 
-	check(rc == LQ_OK && ran_s >= 7 && ran_s < 7.3, "knee-settles-over-probe");
-	check(has(out, "lq0: auto knee held qdepth 16 for 5.0 s (settled after 7.0 s): 2000.0 IOPS, service p99 8.40 ms\n"
+	ok(rc == LQ_OK && ran_s >= 7 && ran_s < 7.3, "knee-settles-over-probe");
+	ok(has(out, "lq0: auto knee held qdepth 16 for 5.0 s (settled after 7.0 s): 2000.0 IOPS, service p99 8.40 ms\n"
 		  "# lunq.conf(5) lines for lq0 (auto knee on the live workload):\n"
 		  "[vendor=QEMU model=\"QEMU HARDDISK\"]\nqdepth = 16\n"
 		  "# auto: peak 2000 IOPS x min service 8.20 ms = knee 16\n"
 		  "# or for lq0 alone: [name=lq0]\n"), "knee-report");
-	check(has(err, "tune lq0 --online: auto:knee from qdepth 32 on the IO running now; settle 5 s, give up after 60 s\n") &&
-	      has(err, "tune lq0 --online: phase up, depth 8, 2000 IOPS, p99 8.40 ms\n") &&
-	      has(err, "tune lq0 --online: phase hold, depth 16, 2000 IOPS, p99 8.40 ms, held 0.0 of 5 s\n") &&
-	      has(err, "phase probe, depth 17, 2000 IOPS, p99 8.40 ms, depth 16 held 2.0 of 5 s\n") &&
-	      has(err, "lq0: policy restored: qdepth 32, auto off\n"), "knee-progress");
-	check(nsent == 2 && !strcmp(sent[0], "auto:knee") &&
-	      !strcmp(sent[1], "qdepth:32 auto:off"), "knee-set-restore");
+	ok(has(err, "tune lq0 --online: auto:knee from qdepth 32 on the IO running now; settle 5 s, give up after 60 s\n") &&
+	   has(err, "tune lq0 --online: phase up, depth 8, 2000 IOPS, p99 8.40 ms\n") &&
+	   has(err, "tune lq0 --online: phase hold, depth 16, 2000 IOPS, p99 8.40 ms, held 0.0 of 5 s\n") &&
+	   has(err, "phase probe, depth 17, 2000 IOPS, p99 8.40 ms, depth 16 held 2.0 of 5 s\n") &&
+	   has(err, "lq0: policy restored: qdepth 32, auto off\n"), "knee-progress");
+	ok(nsent == 2 && !strcmp(sent[0], "auto:knee") &&
+	   !strcmp(sent[1], "qdepth:32 auto:off"), "knee-set-restore");
 	if (getenv("LUNQ_SAMPLES"))	/* for the man page's example */
 		printf("# stderr:\n%s# stdout:\n%s", err, out);
 
 	rc = run(&s, "lq0 --online --settle 2 -q");
-	check(rc == LQ_OK && ran_s >= 4 && ran_s < 4.3 && !err[0], "settle-2-quiet");
+	ok(rc == LQ_OK && ran_s >= 4 && ran_s < 4.3 && !err[0], "settle-2-quiet");
 
 	rc = run(&s, "lq0 --online --keep");
-	check(rc == LQ_OK && nsent == 1 &&
-	      has(err, "lq0: auto:knee stays on (--keep); before: qdepth 32, auto off\n") &&
-	      !strstr(err, "restored"), "keep");
+	ok(rc == LQ_OK && nsent == 1 &&
+	   has(err, "lq0: auto:knee stays on (--keep); before: qdepth 32, auto off\n") &&
+	   !strstr(err, "restored"), "keep");
 
 	rc = run(&s, "lq0 --online -j -q");
-	check(rc == LQ_OK && has(out, "{\"schema\":2,\"device\":\"lq0\",\"mode\":\"knee\",\"target_ns\":null,\"settled\":true,\"depth\":16,\"phase\":\"hold\",\"iops\":2000,") &&
-	      has(out, "\"section\":\"[vendor=QEMU model=\\\"QEMU HARDDISK\\\"]\",\"policy\":\"[vendor=QEMU model=\\\"QEMU HARDDISK\\\"]\\nqdepth = 16\\n\"}\n") &&
-	      !err[0], "json");
+	ok(rc == LQ_OK && has(out, "{\"schema\":2,\"device\":\"lq0\",\"mode\":\"knee\",\"target_ns\":null,\"settled\":true,\"depth\":16,\"phase\":\"hold\",\"iops\":2000,") &&
+	   has(out, "\"section\":\"[vendor=QEMU model=\\\"QEMU HARDDISK\\\"]\",\"policy\":\"[vendor=QEMU model=\\\"QEMU HARDDISK\\\"]\\nqdepth = 16\\n\"}\n") &&
+	   !err[0], "json");
 }
 
 static void test_target(void)
@@ -335,15 +335,15 @@ static void test_target(void)
 	static const struct script s = { .policy = "qdepth:1", .at = track };
 	int rc = run(&s, "lq0 --online --p99 5ms --settle 3");
 
-	check(rc == LQ_OK && ran_s >= 4 && ran_s < 4.3, "target-settles");
-	check(nsent == 2 && !strcmp(sent[0], "auto:target target_us:5000") &&
-	      !strcmp(sent[1], "qdepth:1 auto:off target_us:0"), "target-set-restore");
-	check(has(out, "lq0: auto target held qdepth 12 for 3.0 s") &&
-	      has(out, "(auto target, service p99 <= 5.00 ms on the live workload)") &&
-	      has(out, "qdepth = 12\n# auto: window p99 8.40 ms at qdepth 12, target 5.00 ms\n") &&
-	      has(err, "policy restored: qdepth 1, auto off, target_us 0\n"), "target-report");
+	ok(rc == LQ_OK && ran_s >= 4 && ran_s < 4.3, "target-settles");
+	ok(nsent == 2 && !strcmp(sent[0], "auto:target target_us:5000") &&
+	   !strcmp(sent[1], "qdepth:1 auto:off target_us:0"), "target-set-restore");
+	ok(has(out, "lq0: auto target held qdepth 12 for 3.0 s") &&
+	   has(out, "(auto target, service p99 <= 5.00 ms on the live workload)") &&
+	   has(out, "qdepth = 12\n# auto: window p99 8.40 ms at qdepth 12, target 5.00 ms\n") &&
+	   has(err, "policy restored: qdepth 1, auto off, target_us 0\n"), "target-report");
 	rc = run(&s, "lq0 --online --mode target --p99 1.5ms -q");
-	check(rc == LQ_OK && !strcmp(sent[0], "auto:target target_us:1500"), "target-mode-us");
+	ok(rc == LQ_OK && !strcmp(sent[0], "auto:target target_us:1500"), "target-mode-us");
 }
 
 static void test_failures(void)
@@ -357,37 +357,37 @@ static void test_failures(void)
 	int rc;
 
 	rc = run(&quiet, "lq0 --online");
-	check(rc == LQ_EUSAGE && ran_s >= 5 && ran_s < 5.3 && !out[0] &&
-	      has(err, "lunqctl: no IO on lq0: --online tunes on the live workload; run the load first\n") &&
-	      nsent == 2 && !strcmp(sent[1], "qdepth:32 auto:off"), "no-io");
+	ok(rc == LQ_EUSAGE && ran_s >= 5 && ran_s < 5.3 && !out[0] &&
+	   has(err, "lunqctl: no IO on lq0: --online tunes on the live workload; run the load first\n") &&
+	   nsent == 2 && !strcmp(sent[1], "qdepth:32 auto:off"), "no-io");
 
 	rc = run(&ends, "lq0 --online --elapsed 12");
-	check(rc == LQ_EUSAGE && ran_s >= 12 && !out[0] &&
-	      has(err, "lunqctl: auto did not settle within 12 s: last depth 16, phase hold\n") &&
-	      nsent == 2, "io-stops-during-hold");
+	ok(rc == LQ_EUSAGE && ran_s >= 12 && !out[0] &&
+	   has(err, "lunqctl: auto did not settle within 12 s: last depth 16, phase hold\n") &&
+	   nsent == 2, "io-stops-during-hold");
 
 	rc = run(&moving, "lq0 --online --elapsed 10 --settle 3");
-	check(rc == LQ_EUSAGE && ran_s >= 10 && ran_s < 10.3 && !out[0] &&
-	      has(err, "lunqctl: auto did not settle within 10 s: last depth 16, phase hold\n") &&
-	      has(err, "policy restored"), "never-settles");
+	ok(rc == LQ_EUSAGE && ran_s >= 10 && ran_s < 10.3 && !out[0] &&
+	   has(err, "lunqctl: auto did not settle within 10 s: last depth 16, phase hold\n") &&
+	   has(err, "policy restored"), "never-settles");
 	rc = run(&moving, "lq0 --online --elapsed 10 --settle 3 -j -q");
-	check(rc == LQ_EUSAGE && has(out, "\"settled\":false,\"depth\":16,\"phase\":\"hold\",\"iops\":null,") &&
-	      has(out, "\"section\":null,\"policy\":null}\n"), "never-settles-json");
+	ok(rc == LQ_EUSAGE && has(out, "\"settled\":false,\"depth\":16,\"phase\":\"hold\",\"iops\":null,") &&
+	   has(out, "\"section\":null,\"policy\":null}\n"), "never-settles-json");
 
 	rc = run(&intr, "lq0 --online");
-	check(rc == LQ_EFAIL && !out[0] && has(err, "lunqctl: interrupted after 2.0 s\n") &&
-	      has(err, "policy restored") && nsent == 2, "interrupted");
+	ok(rc == LQ_EFAIL && !out[0] && has(err, "lunqctl: interrupted after 2.0 s\n") &&
+	   has(err, "policy restored") && nsent == 2, "interrupted");
 	rc = run(&intr, "lq0 --online --keep");
-	check(rc == LQ_EFAIL && nsent == 2, "interrupted-keep-restores");
+	ok(rc == LQ_EFAIL && nsent == 2, "interrupted-keep-restores");
 
 	rc = run(&react, "lq0 --online");
-	check(rc == LQ_EUSAGE && nsent == 0 &&
-	      has(err, "lunqctl: lq0 has reaction:sd; auto moves the throttle itself and needs reaction:none ('lunqctl set lq0 reaction=none' first)\n"),
-	      "reaction-refused");
+	ok(rc == LQ_EUSAGE && nsent == 0 &&
+	   has(err, "lunqctl: lq0 has reaction:sd; auto moves the throttle itself and needs reaction:none ('lunqctl set lq0 reaction=none' first)\n"),
+	   "reaction-refused");
 
 	rc = run(&old, "lq0 --online");
-	check(rc == LQ_EFAIL && nsent == 0 &&
-	      has(err, "no adaptive throttle (no auto_phase statistic)"), "old-module");
+	ok(rc == LQ_EFAIL && nsent == 0 &&
+	   has(err, "no adaptive throttle (no auto_phase statistic)"), "old-module");
 }
 
 static void test_args(void)
@@ -418,10 +418,10 @@ static void test_args(void)
 		int rc = run(&s, bad[i].args);
 
 		snprintf(name, sizeof(name), "args-%zu", i);
-		check(rc == LQ_EUSAGE && nsent == 0 && has(err, bad[i].want), name);
+		ok(rc == LQ_EUSAGE && nsent == 0 && has(err, bad[i].want), name);
 	}
-	check(lq_tune_online_wanted(3, argv_on) && !lq_tune_online_wanted(4, argv_dd) &&
-	      !lq_tune_online_wanted(3, argv_o), "wanted");
+	ok(lq_tune_online_wanted(3, argv_on) && !lq_tune_online_wanted(4, argv_dd) &&
+	   !lq_tune_online_wanted(3, argv_o), "wanted");
 }
 
 int main(void)

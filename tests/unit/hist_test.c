@@ -25,14 +25,14 @@ int main(void)
 	int ok_layout = 1, ok_width = 1, ok_range = 1, ok_mono = 1;
 	u32 i, prev = 0;
 
-	check(LUNQ_HIST_BUCKETS == 4481, "bucket-count");
-	check(lunq_hist_index(0) == 0 && lunq_hist_index(255) == 255 &&
-	      lunq_hist_index(256) == 256 && lunq_hist_index(257) == 256 &&
-	      lunq_hist_index(258) == 257 && lunq_hist_index(511) == 383 &&
-	      lunq_hist_index(512) == 384, "index-edges");
-	check(lunq_hist_index((1ULL << 41) - 1) == LUNQ_HIST_OVERFLOW - 1 &&
-	      lunq_hist_index(1ULL << 41) == LUNQ_HIST_OVERFLOW &&
-	      lunq_hist_index(~0ULL) == LUNQ_HIST_OVERFLOW, "index-overflow");
+	ok(LUNQ_HIST_BUCKETS == 4481, "bucket-count");
+	ok(lunq_hist_index(0) == 0 && lunq_hist_index(255) == 255 &&
+	   lunq_hist_index(256) == 256 && lunq_hist_index(257) == 256 &&
+	   lunq_hist_index(258) == 257 && lunq_hist_index(511) == 383 &&
+	   lunq_hist_index(512) == 384, "index-edges");
+	ok(lunq_hist_index((1ULL << 41) - 1) == LUNQ_HIST_OVERFLOW - 1 &&
+	   lunq_hist_index(1ULL << 41) == LUNQ_HIST_OVERFLOW &&
+	   lunq_hist_index(~0ULL) == LUNQ_HIST_OVERFLOW, "index-overflow");
 
 	/* buckets tile [0, 2^41) without gap or overlap, each <= 1/128 wide */
 	for (i = 0; i + 1 < LUNQ_HIST_BUCKETS; i++) {
@@ -44,10 +44,10 @@ int main(void)
 		if (lo >= 256 && (up - lo + 1) * 128 > lo)
 			ok_width = 0;
 	}
-	check(ok_layout, "tiles-without-gaps");
-	check(ok_width, "width-at-most-1/128");
-	check(lunq_hist_lower(LUNQ_HIST_OVERFLOW) == 1ULL << 41 &&
-	      lunq_hist_upper(LUNQ_HIST_OVERFLOW) == ~0ULL, "overflow-bounds");
+	ok(ok_layout, "tiles-without-gaps");
+	ok(ok_width, "width-at-most-1/128");
+	ok(lunq_hist_lower(LUNQ_HIST_OVERFLOW) == 1ULL << 41 &&
+	   lunq_hist_upper(LUNQ_HIST_OVERFLOW) == ~0ULL, "overflow-bounds");
 
 	/* random values: lower <= v <= upper, index monotonic in v */
 	for (i = 0; i < 200000; i++) {
@@ -64,32 +64,32 @@ int main(void)
 			ok_mono = 0;
 		prev = lunq_hist_index(v);
 	}
-	check(ok_range, "value-within-its-bucket");
-	check(ok_mono, "index-monotonic");
+	ok(ok_range, "value-within-its-bucket");
+	ok(ok_mono, "index-monotonic");
 
 	/* percentiles: 100 IOs of 1..100 us */
 	memset(counts, 0, sizeof(counts));
 	for (v = 1; v <= 100; v++)
 		record(v * 1000, 1);
-	check(lunq_hist_total(counts) == 100, "total");
+	ok(lunq_hist_total(counts) == 100, "total");
 	v = lunq_hist_percentile(counts, 100000, 500000);
-	check(v >= 50000 && v <= 50000 + 50000 / 128, "p50-within-1%");
+	ok(v >= 50000 && v <= 50000 + 50000 / 128, "p50-within-1%");
 	v = lunq_hist_percentile(counts, 100000, 990000);
-	check(v >= 99000 && v <= 99000 + 99000 / 128, "p99-within-1%");
-	check(lunq_hist_percentile(counts, 100000, 1000000) == 100000,
-	      "p100-clamped-to-max");
-	check(lunq_hist_percentile(counts, 100000, 0) ==
-	      lunq_hist_upper(lunq_hist_index(1000)), "p0-first-bucket");
+	ok(v >= 99000 && v <= 99000 + 99000 / 128, "p99-within-1%");
+	ok(lunq_hist_percentile(counts, 100000, 1000000) == 100000,
+	   "p100-clamped-to-max");
+	ok(lunq_hist_percentile(counts, 100000, 0) ==
+	   lunq_hist_upper(lunq_hist_index(1000)), "p0-first-bucket");
 	/* ceil: 1 slow IO in 10000: p99.99 is the 9999th, p99.995 the 10000th */
 	memset(counts, 0, sizeof(counts));
 	record(100, 9999);
 	record(5000000, 1);
-	check(lunq_hist_percentile(counts, 5000000, 999900) == 100,
-	      "p99.99-ceil-rank");
-	check(lunq_hist_percentile(counts, 5000000, 999950) == 5000000,
-	      "p99.995-reaches-outlier");
+	ok(lunq_hist_percentile(counts, 5000000, 999900) == 100,
+	   "p99.99-ceil-rank");
+	ok(lunq_hist_percentile(counts, 5000000, 999950) == 5000000,
+	   "p99.995-reaches-outlier");
 	memset(counts, 0, sizeof(counts));
-	check(lunq_hist_percentile(counts, 0, 990000) == 0, "empty");
+	ok(lunq_hist_percentile(counts, 0, 990000) == 0, "empty");
 
 	/* quantize: exact power-of-two rows */
 	memset(counts, 0, sizeof(counts));
@@ -102,12 +102,12 @@ int main(void)
 	record(1024, 7);	/* [1024, 2048) */
 	record(1ULL << 45, 4);	/* overflow: [2^41, ...) row 42 */
 	lunq_hist_quantize(counts, rows);
-	check(rows[0] == 3 && rows[1] == 1 && rows[2] == 4 && rows[10] == 6 &&
-	      rows[11] == 7 && rows[42] == 4, "quantize-rows");
+	ok(rows[0] == 3 && rows[1] == 1 && rows[2] == 4 && rows[10] == 6 &&
+	   rows[11] == 7 && rows[42] == 4, "quantize-rows");
 	v = 0;
 	for (i = 0; i < LUNQ_QUANT_ROWS; i++)
 		v += rows[i];
-	check(v == lunq_hist_total(counts), "quantize-keeps-total");
+	ok(v == lunq_hist_total(counts), "quantize-keeps-total");
 
 	return tap_exit();
 }

@@ -13,12 +13,12 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 tap_atexit 'rm -rf "$tmp"'
 export PATH=$PATH:/usr/sbin:/sbin
-kver=$("$top/scripts/kver" 2>&1) || { nok install "$kver"; exit 0; }
+kver=$("$top/scripts/kver" 2>&1) || { fail install "$kver"; exit 0; }
 
-# fail NAME REASON [LOG]: a "not ok" line, the log's tail as comments
-fail() {
+# install_fail NAME REASON [LOG]: a "not ok" line, the log's tail as comments
+install_fail() {
 	[ -z "${3:-}" ] || tail -n 15 "$3" | sed 's/^/# /'
-	nok install-$1 "$2"
+	fail install-$1 "$2"
 }
 # files DIR: the regular files and symlinks under DIR, relative, sorted
 files() { (cd "$1" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort); }
@@ -43,7 +43,7 @@ usr/share/man/man1/lunqbench.1
 usr/share/man/man5/lunq.conf.5
 usr/share/man/man8/lunqctl.8"
 if ! make -C "$top" install DESTDIR="$d" PREFIX=/usr > "$tmp/install.log" 2>&1; then
-	fail layout "make install failed" "$tmp/install.log"
+	install_fail layout "make install failed" "$tmp/install.log"
 else
 	bad=
 	got=$(files "$d")
@@ -61,21 +61,21 @@ else
 	vm=$(modinfo -F vermagic "$d/lib/modules/$kver/updates/dm-lunq.ko" 2>&1)
 	[ "${vm%% *}" = "$kver" ] || bad="$bad; vermagic '$vm'"
 	grep -q depmod "$tmp/install.log" && bad="$bad; depmod ran with DESTDIR set"
-	if [ -z "$bad" ]; then ok install-layout; else fail layout "${bad#; }" "$tmp/install.log"; fi
+	if [ -z "$bad" ]; then ok install-layout; else install_fail layout "${bad#; }" "$tmp/install.log"; fi
 
 	run=$(grep '^RUN+=' "$d/etc/udev/rules.d/60-lunq.rules")
 	case $run in
 	"RUN+=\"/usr/sbin/lunqctl apply --quiet --device '\$env{DM_NAME}' /etc/lunq/lunq.conf\"")
 		ok install-udev-prefix ;;
-	*) fail udev-prefix "the rule runs: ${run:-nothing}" ;;
+	*) install_fail udev-prefix "the rule runs: ${run:-nothing}" ;;
 	esac
 
 	if ! make -C "$top" uninstall DESTDIR="$d" PREFIX=/usr > "$tmp/uninstall.log" 2>&1; then
-		fail uninstall "make uninstall failed" "$tmp/uninstall.log"
+		install_fail uninstall "make uninstall failed" "$tmp/uninstall.log"
 	elif [ -n "$(files "$d")" ]; then
-		fail uninstall "left: $(files "$d" | tr '\n' ' ')"
+		install_fail uninstall "left: $(files "$d" | tr '\n' ' ')"
 	elif [ -e "$d/etc/lunq" ]; then
-		fail uninstall "left the empty /etc/lunq"
+		install_fail uninstall "left the empty /etc/lunq"
 	else
 		ok install-uninstall
 	fi
@@ -87,13 +87,13 @@ mkdir -p "$d/etc/lunq"
 printf '[*]\nqdepth = 3\n' > "$d/etc/lunq/lunq.conf"
 cp "$d/etc/lunq/lunq.conf" "$tmp/lunq.conf.orig"
 if ! make -C "$top" install DESTDIR="$d" PREFIX=/usr > "$tmp/install2.log" 2>&1; then
-	fail keep-conf "make install failed" "$tmp/install2.log"
+	install_fail keep-conf "make install failed" "$tmp/install2.log"
 elif ! cmp -s "$d/etc/lunq/lunq.conf" "$tmp/lunq.conf.orig"; then
-	fail keep-conf "make install changed lunq.conf"
+	install_fail keep-conf "make install changed lunq.conf"
 elif ! make -C "$top" uninstall DESTDIR="$d" PREFIX=/usr > "$tmp/uninstall2.log" 2>&1; then
-	fail keep-conf "make uninstall failed" "$tmp/uninstall2.log"
+	install_fail keep-conf "make uninstall failed" "$tmp/uninstall2.log"
 elif [ "$(files "$d")" != etc/lunq/lunq.conf ] || ! cmp -s "$d/etc/lunq/lunq.conf" "$tmp/lunq.conf.orig"; then
-	fail keep-conf "after uninstall: $(files "$d" | tr '\n' ' ')"
+	install_fail keep-conf "after uninstall: $(files "$d" | tr '\n' ' ')"
 else
 	ok install-keep-conf
 fi
@@ -104,11 +104,11 @@ pv=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$top/dkms.conf")
 if [ -n "$tv" ] && [ "$tv" = "$pv" ]; then
 	ok install-dkms-version
 else
-	fail dkms-version "dkms.conf says '$pv', lunq_target.c '$tv'"
+	install_fail dkms-version "dkms.conf says '$pv', lunq_target.c '$tv'"
 fi
 
 if ! command -v dkms > /dev/null; then
-	tap_skip install-dkms-build "dkms is not installed (make deps)"
+	skip install-dkms-build "dkms is not installed (make deps)"
 	exit 0
 fi
 # a private DKMS tree; sign_file unset would make dkms sign with (and
@@ -123,14 +123,14 @@ if ! { make -C "$top" dkms-source DESTDIR="$src" &&
 	# the compiler's last words (dkms's make.log), then dkms's
 	log=$(find "$tree" -name make.log | head -1)
 	{ [ -z "$log" ] || tail -n 10 "$log"; tail -n 8 "$tmp/dkms.log"; } > "$tmp/dkms-fail.log"
-	fail dkms-build "make dkms-source, dkms add or dkms build failed" "$tmp/dkms-fail.log"
+	install_fail dkms-build "make dkms-source, dkms add or dkms build failed" "$tmp/dkms-fail.log"
 else
 	ko=$(find "$tree/lunq/$pv/$kver" -name 'dm-lunq.ko*' -path '*/module/*' | head -1)
 	vm=$(modinfo -F vermagic "$ko" 2>&1)
 	if [ -z "$ko" ]; then
-		fail dkms-build "no dm-lunq.ko in the DKMS tree" "$tmp/dkms.log"
+		install_fail dkms-build "no dm-lunq.ko in the DKMS tree" "$tmp/dkms.log"
 	elif [ "${vm%% *}" != "$kver" ]; then
-		fail dkms-build "vermagic '$vm', want $kver"
+		install_fail dkms-build "vermagic '$vm', want $kver"
 	else
 		ok install-dkms-build
 	fi

@@ -35,7 +35,7 @@ if ! python3 "$top/tests/ktap2kcidb" --default-kernel 6.1.0-56-amd64 --plan-dir 
 	--commit 0123456789abcdef0123456789abcdef01234567 --branch main --start-time 1795000000 \
 	"$fx/kcidb-vm.ktap" "$tmp/vm-icount.ktap" > "$tmp/kcidb.json" 2> "$tmp/err"; then
 	sed 's/^/# /' "$tmp/err"
-	nok kcidb-convert "tests/ktap2kcidb failed"
+	fail kcidb-convert "tests/ktap2kcidb failed"
 	exit 0
 fi
 
@@ -118,20 +118,20 @@ PY
 then
 	ok kcidb-convert "7 builds, 19 tests: paths, statuses, builds, comments as expected"
 else
-	nok kcidb-convert "see the assertion above"
+	fail kcidb-convert "see the assertion above"
 fi
 
 # kcidb-io's schema (scripts/deps's venv)
 if ! "$venv/bin/python3" -c 'from kcidb_io.schema import V5_3' 2> /dev/null; then
-	tap_skip kcidb-schema "no kcidb-io in $venv (make deps installs it)"
+	skip kcidb-schema "no kcidb-io in $venv (make deps installs it)"
 	exit 0
 fi
 if out=$("$venv/bin/python3" "$top/tests/ktap2kcidb" --validate "$tmp/kcidb.json"); then
 	ok kcidb-schema "${out#ok: }"
 else
 	echo "# $out"
-	nok kcidb-schema "kcidb-io rejects tests/ktap2kcidb's file"
-	nok kcidb-planted-bad "not tried: the file they are planted in is rejected already"
+	fail kcidb-schema "kcidb-io rejects tests/ktap2kcidb's file"
+	fail kcidb-planted-bad "not tried: the file they are planted in is rejected already"
 	exit 0
 fi
 # planted-bad copies: each must be rejected
@@ -160,5 +160,5 @@ done
 if [ -z "$missed" ]; then
 	ok kcidb-planted-bad "kcidb-io rejects a wrong status, a null, a bad path, no version; the link check a missing build"
 else
-	nok kcidb-planted-bad "accepted:$missed"
+	fail kcidb-planted-bad "accepted:$missed"
 fi

@@ -33,7 +33,7 @@ check() {	# check NAME KDIR WANT_TEXT...
 		ok kdir-$name
 	else
 		printf '%s\n' "$out" | sed 's/^/# /'
-		nok kdir-$name "${bad#; }"
+		fail kdir-$name "${bad#; }"
 	fi
 }
 good="CONFIG_MODULES=y CONFIG_MODULE_UNLOAD=y CONFIG_BLOCK=y CONFIG_MD=y CONFIG_BLK_DEV_DM=m CONFIG_NET=y CONFIG_SYSFS=y"

@@ -35,5 +35,5 @@ bpo=$(echo "$list" | awk '$1 == "trixie-backports" { print NR }')
 if [ -z "$bad" ]; then
 	ok kernels "default $def; matrix: $(echo "$list" | sed 1d | awk '{ print $2 }' | tr '\n' ' ')"
 else
-	nok kernels "${bad#; }"
+	fail kernels "${bad#; }"
 fi

@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 fx=$top/tests/unit/fixtures
 tmp=$(mktemp -d)
 tap_atexit 'rm -rf "$tmp"'
-src=$("$top/scripts/linux-src") || { nok ktap-nest-parse "no linux-source"; exit 0; }
+src=$("$top/scripts/linux-src") || { fail ktap-nest-parse "no linux-source"; exit 0; }
 
 "$top/tests/ktap-nest" "$fx/vm-a.ktap" "$fx/vm-b.ktap" > "$tmp/all.ktap"
 # (kunit.py parse exits 1 when a test failed, as one does here: the JSON counts)
@@ -29,11 +29,11 @@ vm-b bubble=PASS kmemleak=PASS"
 		ok ktap-nest-parse
 	else
 		printf '%s\n' "$got" | sed 's/^/# got: /'
-		nok ktap-nest-parse "suites/statuses differ"
+		fail ktap-nest-parse "suites/statuses differ"
 	fi
 else
 	sed 's/^/# /' "$tmp/parse.log" | tail -5
-	nok ktap-nest-parse "kunit.py parse failed"
+	fail ktap-nest-parse "kunit.py parse failed"
 fi
 
 python3 "$top/tests/ktap2junit" "$fx/vm-a.ktap" "$fx/vm-b.ktap" > "$tmp/j.xml"
@@ -55,5 +55,5 @@ PY
 then
 	ok ktap2junit
 else
-	nok ktap2junit "see the assertion above"
+	fail ktap2junit "see the assertion above"
 fi

@@ -130,26 +130,26 @@ static void test_quantize(void)
 		lq_hist_print_quantize(f, &bh);
 		fputs("\nalign (bytes)\n", f);
 		lq_hist_print_quantize(f, &zh));
-	check(golden("quantize.txt", all), "quantize-golden");
+	ok(golden("quantize.txt", all), "quantize-golden");
 	free(all);
 
 	CAPTURE(out, lq_hist_print_quantize(f, &th));
-	check(starts_with(out, "           value  ------------- Distribution ------------- count    \n"),
-	      "quantize-header");
-	check(table_sum(out, &rows, &bad) == 1000 && rows == 18 && !bad,
-	      "quantize-rows-sum-to-count");
-	check(strstr(out, "             256 |                                         0        \n"
+	ok(starts_with(out, "           value  ------------- Distribution ------------- count    \n"),
+	   "quantize-header");
+	ok(table_sum(out, &rows, &bad) == 1000 && rows == 18 && !bad,
+	   "quantize-rows-sum-to-count");
+	ok(strstr(out, "             256 |                                         0        \n"
 			  "             512 |@@@@                                     100      \n") &&
-	      strstr(out, "           32768 |@@@@                                     90       \n") &&
-	      strstr(out, "        33554432 |                                         0        \n"),
-	      "quantize-rows-and-trim");
+	   strstr(out, "           32768 |@@@@                                     90       \n") &&
+	   strstr(out, "        33554432 |                                         0        \n"),
+	   "quantize-rows-and-trim");
 	free(out);
 
 	CAPTURE(out, lq_hist_print_quantize(f, &zh));
-	check(table_sum(out, &rows, &bad) == 10 && rows == 5 && !bad &&
-	      strstr(out, "\n              -1 |                                         0        \n"
+	ok(table_sum(out, &rows, &bad) == 10 && rows == 5 && !bad &&
+	   strstr(out, "\n              -1 |                                         0        \n"
 			  "               0 |@@@@@@@@@@@@@@@@@@@@                     5        \n"),
-	      "quantize-zero-row-below-0");
+	   "quantize-zero-row-below-0");
 	free(out);
 
 	/* ties round up like DTrace: 40 * 1/80 = 0.5 -> 1, 39.5 -> 40 */
@@ -157,19 +157,19 @@ static void test_quantize(void)
 	h80.counts[lunq_hist_index(1000)] = 79;
 	h80.count = 80;
 	CAPTURE(out, lq_hist_print_quantize(f, &h80));
-	check(strstr(out, "               1 |@                                        1        \n") &&
-	      strstr(out, "             512 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@ 79       \n"),
-	      "quantize-half-rounds-up");
+	ok(strstr(out, "               1 |@                                        1        \n") &&
+	   strstr(out, "             512 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@ 79       \n"),
+	   "quantize-half-rounds-up");
 	free(out);
 
 	CAPTURE(out, lq_hist_print_quantize(f, &empty));
-	check(!strcmp(out, ""), "quantize-empty-prints-nothing");
+	ok(!strcmp(out, ""), "quantize-empty-prints-nothing");
 	free(out);
 	CAPTURE(out, lq_hist_print_lquantize(f, &empty, 0, 10, 1, 1));
-	check(!strcmp(out, ""), "lquantize-empty-prints-nothing");
+	ok(!strcmp(out, ""), "lquantize-empty-prints-nothing");
 	free(out);
 	CAPTURE(out, lq_hist_print_percentiles(f, &empty, true));
-	check(!strcmp(out, "count   0\n"), "percentiles-empty");
+	ok(!strcmp(out, "count   0\n"), "percentiles-empty");
 	free(out);
 	free(empty.counts);
 }
@@ -208,7 +208,7 @@ static void test_lquantize(void)
 			lq_hist_print_lquantize(f, specs[i].h, lo, hi, step,
 						unit);
 		});
-	check(golden("lquantize.txt", all), "lquantize-golden");
+	ok(golden("lquantize.txt", all), "lquantize-golden");
 	free(all);
 
 	/* every view keeps all IOs */
@@ -224,43 +224,43 @@ static void test_lquantize(void)
 			ok = 0;
 		free(out);
 	}
-	check(ok, "lquantize-rows-sum-to-count");
+	ok(ok, "lquantize-rows-sum-to-count");
 
-	check(!lq_parse_lquantize("0,100us,10us", true, &lo, &hi, &step, &unit,
+	ok(!lq_parse_lquantize("0,100us,10us", true, &lo, &hi, &step, &unit,
 				  &un, err, sizeof(err)) &&
-	      lo == 0 && hi == 100000 && step == 10000 && unit == 1000 &&
-	      !strcmp(un, "us"), "parse-us");
-	check(!lq_parse_lquantize("500us,20ms,1ms", true, &lo, &hi, &step,
+	   lo == 0 && hi == 100000 && step == 10000 && unit == 1000 &&
+	   !strcmp(un, "us"), "parse-us");
+	ok(!lq_parse_lquantize("500us,20ms,1ms", true, &lo, &hi, &step,
 				  &unit, &un, err, sizeof(err)) &&
-	      lo == 500000 && hi == 20000000 && step == 1000000 &&
-	      unit == 1000000 && !strcmp(un, "ms"), "parse-unit-from-step");
-	check(!lq_parse_lquantize("0,2s,100000000", true, &lo, &hi, &step,
+	   lo == 500000 && hi == 20000000 && step == 1000000 &&
+	   unit == 1000000 && !strcmp(un, "ms"), "parse-unit-from-step");
+	ok(!lq_parse_lquantize("0,2s,100000000", true, &lo, &hi, &step,
 				  &unit, &un, err, sizeof(err)) &&
-	      hi == 2000000000ULL && step == 100000000 && unit == 1 &&
-	      !strcmp(un, "ns"), "parse-no-suffix-ns");
-	check(!lq_parse_lquantize("1.5s,3s,0.5s", true, &lo, &hi, &step,
+	   hi == 2000000000ULL && step == 100000000 && unit == 1 &&
+	   !strcmp(un, "ns"), "parse-no-suffix-ns");
+	ok(!lq_parse_lquantize("1.5s,3s,0.5s", true, &lo, &hi, &step,
 				  &unit, &un, err, sizeof(err)) &&
-	      lo == 1500000000ULL && step == 500000000 && !strcmp(un, "s"),
-	      "parse-fraction");
-	check(!lq_parse_lquantize("0,1G,64M", false, &lo, &hi, &step, &unit,
+	   lo == 1500000000ULL && step == 500000000 && !strcmp(un, "s"),
+	   "parse-fraction");
+	ok(!lq_parse_lquantize("0,1G,64M", false, &lo, &hi, &step, &unit,
 				  &un, err, sizeof(err)) &&
-	      hi == 1ULL << 30 && step == 64ULL << 20 && unit == 1ULL << 20 &&
-	      !strcmp(un, "MiB"), "parse-bytes-M");
-	check(!lq_parse_lquantize("512,8k,512", false, &lo, &hi, &step, &unit,
+	   hi == 1ULL << 30 && step == 64ULL << 20 && unit == 1ULL << 20 &&
+	   !strcmp(un, "MiB"), "parse-bytes-M");
+	ok(!lq_parse_lquantize("512,8k,512", false, &lo, &hi, &step, &unit,
 				  &un, err, sizeof(err)) &&
-	      lo == 512 && hi == 8192 && unit == 1 && !strcmp(un, "bytes"),
-	      "parse-bytes-plain");
-	check(!lq_parse_lquantize("0,10g,1g", false, &lo, &hi, &step, &unit,
+	   lo == 512 && hi == 8192 && unit == 1 && !strcmp(un, "bytes"),
+	   "parse-bytes-plain");
+	ok(!lq_parse_lquantize("0,10g,1g", false, &lo, &hi, &step, &unit,
 				  &un, err, sizeof(err)) &&
-	      step == 1ULL << 30 && !strcmp(un, "GiB"), "parse-bytes-g");
+	   step == 1ULL << 30 && !strcmp(un, "GiB"), "parse-bytes-g");
 	/* DTrace: levels = (hi - lo) / step, rounded down */
-	check(!lq_parse_lquantize("0,25,10", true, &lo, &hi, &step, &unit,
+	ok(!lq_parse_lquantize("0,25,10", true, &lo, &hi, &step, &unit,
 				  &un, err, sizeof(err)), "parse-uneven-ok");
 	CAPTURE(out, lq_hist_print_lquantize(f, &zh, 0, 25, 10, 1));
-	check(strstr(out, "\n               0 |") &&
-	      strstr(out, "\n              10 |") &&
-	      !strstr(out, ">= 25") && !strstr(out, "              20 |"),
-	      "uneven-top-row");
+	ok(strstr(out, "\n               0 |") &&
+	   strstr(out, "\n              10 |") &&
+	   !strstr(out, ">= 25") && !strstr(out, "              20 |"),
+	   "uneven-top-row");
 	free(out);
 }
 
@@ -314,16 +314,16 @@ static void test_parse_errors(void)
 		snprintf(name, sizeof(name), "parse-error \"%s\"", bad[i].arg);
 		/* "0,1s,1ms" is exactly 1000 rows: allowed */
 		if (!strcmp(bad[i].arg, "0,1s,1ms")) {
-			check(rc == 0, "parse-1000-rows-allowed");
+			ok(rc == 0, "parse-1000-rows-allowed");
 			continue;
 		}
 		if (rc != -1 || !strstr(err, bad[i].msg))
-			printf("# rc %d, err \"%s\"\n", rc, err);
-		check(rc == -1 && strstr(err, bad[i].msg), name);
+			diag("rc %d, err \"%s\"", rc, err);
+		ok(rc == -1 && strstr(err, bad[i].msg), name);
 	}
-	check(lq_parse_lquantize("0,1k,1", true, &lo, &hi, &step, &unit, &un,
+	ok(lq_parse_lquantize("0,1k,1", true, &lo, &hi, &step, &unit, &un,
 				 err, sizeof(err)) == -1 &&
-	      lo == 0 && hi == 1000000000ULL, "parse-error-leaves-outputs");
+	   lo == 0 && hi == 1000000000ULL, "parse-error-leaves-outputs");
 }
 
 static void test_percentiles_json(void)
@@ -335,11 +335,11 @@ static void test_percentiles_json(void)
 		lq_hist_print_percentiles(f, &th, true);
 		fputs("\nsize\n", f);
 		lq_hist_print_percentiles(f, &bh, false));
-	check(golden("percentiles.txt", all), "percentiles-golden");
+	ok(golden("percentiles.txt", all), "percentiles-golden");
 	/* p50: the 500th IO is in 11000's bucket [10944, 11007] */
-	check(strstr(all, "p50     11.0 us\n") &&
-	      strstr(all, "p99.99  25.5 ms\n") &&
-	      strstr(all, "max     25.5 ms\n"), "percentiles-values");
+	ok(strstr(all, "p50     11.0 us\n") &&
+	   strstr(all, "p99.99  25.5 ms\n") &&
+	   strstr(all, "max     25.5 ms\n"), "percentiles-values");
 	free(all);
 
 	CAPTURE(all,
@@ -347,16 +347,16 @@ static void test_percentiles_json(void)
 		fputc('\n', f);
 		lq_hist_json(f, "d\"1", "size", &bh, false);
 		fputc('\n', f));
-	check(golden("hist.json", all), "json-golden");
+	ok(golden("hist.json", all), "json-golden");
 	free(all);
 
 	CAPTURE(out, lq_hist_json(f, "data0", "size", &bh, false));
-	check(starts_with(out, "{\"schema\":2,\"device\":\"data0\",\"hist\":\"size\",\"unit\":\"bytes\","
+	ok(starts_with(out, "{\"schema\":2,\"device\":\"data0\",\"hist\":\"size\",\"unit\":\"bytes\","
 			  "\"count\":1000,\"sum\":") &&
-	      strstr(out, "\"quantize\":[[512,50],[4096,600],[8192,250],"
+	   strstr(out, "\"quantize\":[[512,50],[4096,600],[8192,250],"
 			  "[65536,99],[1048576,1]]") &&
-	      strstr(out, "\"buckets\":[[512,515,50],") &&
-	      out[strlen(out) - 1] == '}', "json-shape");
+	   strstr(out, "\"buckets\":[[512,515,50],") &&
+	   out[strlen(out) - 1] == '}', "json-shape");
 	free(out);
 }
 

@@ -27,7 +27,7 @@ static void test_numbers(void)
 		lq_json_num(f, 0.0 / 0.0); fputc(' ', f);
 		lq_json_num(f, 1.0 / 0.0); fputc(' ', f);
 		lq_json_num(f, 1e6));
-	check(!strcmp(out, "0.123 2 0 0 0 1000000"), "numbers");
+	ok(!strcmp(out, "0.123 2 0 0 0 1000000"), "numbers");
 	free(out);
 
 	/* rounding to 3 decimals, large and negative values */
@@ -36,8 +36,8 @@ static void test_numbers(void)
 		lq_json_num(f, 1e15); fputc(' ', f);
 		lq_json_num(f, -1.0 / 0.0); fputc(' ', f);
 		lq_json_num(f, 10.100));
-	check(!strcmp(out, "0.001 -2.5 1000000000000000 0 10.1"),
-	      "numbers-round-sign-large");
+	ok(!strcmp(out, "0.001 -2.5 1000000000000000 0 10.1"),
+	   "numbers-round-sign-large");
 	free(out);
 }
 
@@ -46,16 +46,16 @@ static void test_strings(void)
 	char *out;
 
 	CAPTURE(out, lq_json_str(f, "a\"b\\c\nd\te\x01\x1f/\xc3\xa9"));
-	check(!strcmp(out, "\"a\\\"b\\\\c\\nd\\te\\u0001\\u001f/\xc3\xa9\""),
-	      "escape");
+	ok(!strcmp(out, "\"a\\\"b\\\\c\\nd\\te\\u0001\\u001f/\xc3\xa9\""),
+	   "escape");
 	free(out);
 	CAPTURE(out, lq_json_str(f, ""));
-	check(!strcmp(out, "\"\""), "empty-string");
+	ok(!strcmp(out, "\"\""), "empty-string");
 	free(out);
 
 	/* every control character escaped, DEL too; '/' and UTF-8 as they are */
 	CAPTURE(out, lq_json_str(f, "\r\f\b\x7f"));
-	check(!strcmp(out, "\"\\r\\f\\b\\u007f\""), "escape-rest");
+	ok(!strcmp(out, "\"\\r\\f\\b\\u007f\""), "escape-rest");
 	free(out);
 }
 

@@ -32,32 +32,32 @@ static void test_parse_size(void)
 {
 	u64 v = 0;
 
-	check(size_is("0", 0) && size_is("4096", 4096) && size_is("4k", 4096) &&
-	      size_is("4K", 4096) && size_is("1m", 1ULL << 20) &&
-	      size_is("2G", 2ULL << 30) && size_is("1t", 1ULL << 40),
-	      "size-suffixes");
-	check(size_is("18446744073709551615", ~0ULL) &&
-	      size_is("16777215t", 16777215ULL << 40), "size-largest");
-	check(size_bad("") && size_bad("k") && size_bad("-1") &&
-	      size_bad(" 4k") && size_bad("4kb") && size_bad("4x") &&
-	      size_bad("1.5k") && size_bad("18446744073709551616") &&
-	      size_bad("16777216t") && size_bad("0x10"), "size-refused");
+	ok(size_is("0", 0) && size_is("4096", 4096) && size_is("4k", 4096) &&
+	   size_is("4K", 4096) && size_is("1m", 1ULL << 20) &&
+	   size_is("2G", 2ULL << 30) && size_is("1t", 1ULL << 40),
+	   "size-suffixes");
+	ok(size_is("18446744073709551615", ~0ULL) &&
+	   size_is("16777215t", 16777215ULL << 40), "size-largest");
+	ok(size_bad("") && size_bad("k") && size_bad("-1") &&
+	   size_bad(" 4k") && size_bad("4kb") && size_bad("4x") &&
+	   size_bad("1.5k") && size_bad("18446744073709551616") &&
+	   size_bad("16777216t") && size_bad("0x10"), "size-refused");
 	/* only @n bytes count: "4k-8k" read as its two halves */
-	check(lq_parse_size("4k-8k", 2, &v) && v == 4096 &&
-	      lq_parse_size("4k-8k" + 3, 2, &v) && v == 8192 &&
-	      !lq_parse_size("4k-8k", 3, &v), "size-length");
+	ok(lq_parse_size("4k-8k", 2, &v) && v == 4096 &&
+	   lq_parse_size("4k-8k" + 3, 2, &v) && v == 8192 &&
+	   !lq_parse_size("4k-8k", 3, &v), "size-length");
 }
 
 static void test_parse_secs(void)
 {
-	check(lq_parse_secs("10") == 10 && lq_parse_secs("10s") == 10 &&
-	      lq_parse_secs("0.5") == 0.5 && lq_parse_secs("2m") == 120 &&
-	      lq_parse_secs("1h") == 3600 && lq_parse_secs("0") == 0,
-	      "secs-suffixes");
-	check(lq_parse_secs("") < 0 && lq_parse_secs("s") < 0 &&
-	      lq_parse_secs("-1") < 0 && lq_parse_secs("10x") < 0 &&
-	      lq_parse_secs("10ms") < 0 && lq_parse_secs("nan") < 0,
-	      "secs-refused");
+	ok(lq_parse_secs("10") == 10 && lq_parse_secs("10s") == 10 &&
+	   lq_parse_secs("0.5") == 0.5 && lq_parse_secs("2m") == 120 &&
+	   lq_parse_secs("1h") == 3600 && lq_parse_secs("0") == 0,
+	   "secs-suffixes");
+	ok(lq_parse_secs("") < 0 && lq_parse_secs("s") < 0 &&
+	   lq_parse_secs("-1") < 0 && lq_parse_secs("10x") < 0 &&
+	   lq_parse_secs("10ms") < 0 && lq_parse_secs("nan") < 0,
+	   "secs-refused");
 }
 
 static void test_format(void)
@@ -93,22 +93,22 @@ static void test_format(void)
 	for (i = 0; i < ARRAY_SIZE(t); i++) {
 		lq_fmt_ns(buf, sizeof(buf), t[i].v);
 		if (strcmp(buf, t[i].ns)) {
-			printf("# lq_fmt_ns(%llu) = \"%s\", want \"%s\"\n",
+			diag("lq_fmt_ns(%llu) = \"%s\", want \"%s\"",
 			       (unsigned long long)t[i].v, buf, t[i].ns);
 			ok_ns = 0;
 		}
 		lq_fmt_bytes(buf, sizeof(buf), t[i].v);
 		if (strcmp(buf, t[i].bytes)) {
-			printf("# lq_fmt_bytes(%llu) = \"%s\", want \"%s\"\n",
+			diag("lq_fmt_bytes(%llu) = \"%s\", want \"%s\"",
 			       (unsigned long long)t[i].v, buf, t[i].bytes);
 			ok_b = 0;
 		}
 	}
-	check(ok_ns, "fmt-ns");
-	check(ok_b, "fmt-bytes");
+	ok(ok_ns, "fmt-ns");
+	ok(ok_b, "fmt-bytes");
 	lq_fmt_ns(buf, 5, 12345);
 	snprintf(name, sizeof(name), "fmt-truncates \"%s\"", buf);
-	check(!strcmp(buf, "12.3"), name);
+	ok(!strcmp(buf, "12.3"), name);
 }
 
 int main(void)

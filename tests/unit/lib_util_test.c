@@ -62,19 +62,19 @@ int main(void)
 	unsigned char *p;
 	int i, zero = 1;
 
-	check(run(error_5, 7, buf, sizeof(buf)) == 5 &&
-	      !strcmp(buf, "lunqtest: bad thing 42\n"), "error-message-and-code");
-	check(run(die, 4, buf, sizeof(buf)) == 4 && !strcmp(buf, "lunqtest: gone: now\n"),
-	      "die-exits-with-code");
-	check(run(die, 0, buf, sizeof(buf)) == 0, "die-exit-0");
+	ok(run(error_5, 7, buf, sizeof(buf)) == 5 &&
+	   !strcmp(buf, "lunqtest: bad thing 42\n"), "error-message-and-code");
+	ok(run(die, 4, buf, sizeof(buf)) == 4 && !strcmp(buf, "lunqtest: gone: now\n"),
+	   "die-exits-with-code");
+	ok(run(die, 0, buf, sizeof(buf)) == 0, "die-exit-0");
 	p = lq_xcalloc(1000, 3);
 	for (i = 0; i < 3000; i++)
 		zero &= !p[i];
-	check(p && zero, "xcalloc-zeroed");
+	ok(p && zero, "xcalloc-zeroed");
 	free(p);
 	p = lq_xcalloc(0, 0);
-	check(p != NULL, "xcalloc-zero-bytes");
+	ok(p != NULL, "xcalloc-zero-bytes");
 	free(p);
-	check(lq_nomem_status == 1, "nomem-status-default");
+	ok(lq_nomem_status == 1, "nomem-status-default");
 	return tap_exit();
 }

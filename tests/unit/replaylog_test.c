@@ -148,8 +148,8 @@ static void test_replay(uint32_t ss)
 
 	/* listing: 7 entries, the mark's name, the flags */
 	r = lw_open(&log, fileno(f));
-	check(!r && log.nr_entries == 7 && log.sectorsize == ss,
-	      ss == 512 ? "super-512" : "super-4096");
+	ok(!r && log.nr_entries == 7 && log.sectorsize == ss,
+	   ss == 512 ? "super-512" : "super-4096");
 	while ((r = lw_next(&log, &e)) > 0) {
 		count++;
 		marks += (e.flags & LW_MARK) && !strcmp(e.mark, "m1") && e.index == 2;
@@ -158,27 +158,27 @@ static void test_replay(uint32_t ss)
 			lw_flag_names(e.flags, fl, sizeof(fl));
 	}
 	snprintf(name, sizeof(name), "list-%u", ss);
-	check(r == 0 && count == 7 && marks == 1 && points == 2 &&
-	      !strcmp(fl, "FLUSH|FUA|META"), name);
+	ok(r == 0 && count == 7 && marks == 1 && points == 2 &&
+	   !strcmp(fl, "FLUSH|FUA|META"), name);
 
 	/* to flush point 1: A A x x B x x x (the discard comes after) */
 	r = replay_to(f, 1, img, ss, err, sizeof(err));
 	snprintf(name, sizeof(name), "replay-flush1-%u", ss);
-	check(r == 1 && sec_is(img, ss, 0, 'A') && sec_is(img, ss, 1, 'A') &&
-	      sec_is(img, ss, 2, 'x') && sec_is(img, ss, 4, 'B') &&
-	      sec_is(img, ss, 5, 'x'), name);
+	ok(r == 1 && sec_is(img, ss, 0, 'A') && sec_is(img, ss, 1, 'A') &&
+	   sec_is(img, ss, 2, 'x') && sec_is(img, ss, 4, 'B') &&
+	   sec_is(img, ss, 5, 'x'), name);
 
 	/* to flush point 2: 0 0 C x B x x x (discard zeroed, D not yet) */
 	r = replay_to(f, 2, img, ss, err, sizeof(err));
 	snprintf(name, sizeof(name), "replay-flush2-%u", ss);
-	check(r == 2 && sec_is(img, ss, 0, 0) && sec_is(img, ss, 1, 0) &&
-	      sec_is(img, ss, 2, 'C') && sec_is(img, ss, 4, 'B') &&
-	      sec_is(img, ss, 5, 'x'), name);
+	ok(r == 2 && sec_is(img, ss, 0, 0) && sec_is(img, ss, 1, 0) &&
+	   sec_is(img, ss, 2, 'C') && sec_is(img, ss, 4, 'B') &&
+	   sec_is(img, ss, 5, 'x'), name);
 
 	/* the whole log: D at sector 5 */
 	r = replay_to(f, 99, img, ss, err, sizeof(err));
 	snprintf(name, sizeof(name), "replay-all-%u", ss);
-	check(r == 2 && sec_is(img, ss, 5, 'D') && sec_is(img, ss, 6, 'x'), name);
+	ok(r == 2 && sec_is(img, ss, 5, 'D') && sec_is(img, ss, 6, 'x'), name);
 	fclose(f);
 	free(img);
 }
@@ -194,8 +194,8 @@ static void expect_err(FILE *f, const char *want, const char *name)
 		while ((r = lw_next(&log, &e)) > 0)
 			;
 	if (r >= 0 || !strstr(log.err, want))
-		printf("# %s: r=%d err \"%s\", want \"%s\"\n", name, r, log.err, want);
-	check(r < 0 && strstr(log.err, want), name);
+		diag("%s: r=%d err \"%s\", want \"%s\"", name, r, log.err, want);
+	ok(r < 0 && strstr(log.err, want), name);
 	fclose(f);
 }
 

@@ -8,9 +8,9 @@ t() { # NAME FILE WANT_STATUS WANT_LINE_PATTERN
 	out=$("$scan" "$2" 2>&1)
 	rc=$?
 	if [ $rc -ne "$3" ]; then
-		nok $1 "status $rc, expected $3: $out"
+		fail $1 "status $rc, expected $3: $out"
 	elif [ -n "$4" ] && ! printf '%s\n' "$out" | grep -q "$4"; then
-		nok $1 "report lacks '$4': $out"
+		fail $1 "report lacks '$4': $out"
 	else
 		ok $1
 	fi
@@ -24,4 +24,4 @@ printf '[    1.0] ok\r\n[    2.0] WARNING: CPU: 1 PID: 1 at x.c:1 f+0x0/0x1\r\n'
 t scan-console-crlf /tmp/scan-crlf.$$ 1 'x.c:1'
 rm -f /tmp/scan-crlf.$$
 "$scan" /nonexistent/log >/dev/null 2>&1
-[ $? -eq 2 ] && ok scan-console-usage || nok scan-console-usage
+[ $? -eq 2 ] && ok scan-console-usage || fail scan-console-usage

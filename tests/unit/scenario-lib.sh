@@ -87,7 +87,7 @@ printf '%s\n' scenario,policy,ms,depth hostile,knee,0,16 hostile,knee,1200,9 hos
 printf '%s\n' policy,t,depth,iops,resp_p99_ns auto,0.5,16,900,30000000 auto,1,8,1000,25000000 \
 	linux,0.5,32,700,90000000 linux,1,,650,80000000 > trace.csv
 svg=$top/tests/lib/svg.awk
-command -v busybox > /dev/null || { tap_skip "svg.awk" "no busybox here (the VM's awk)"; exit 0; }
+command -v busybox > /dev/null || { skip "svg.awk" "no busybox here (the VM's awk)"; exit 0; }
 for a in "busybox awk" awk; do
 	d=$tmp/$(echo "$a" | tr ' ' _)
 	mkdir -p "$d"

@@ -1,16 +1,19 @@
-# tests/unit/tap.sh: KTAP from the shell unit tests (the same lines as
-# tap.h's), for sh and bash; a test sources it:  . "$(dirname "$0")/tap.sh"
+# tests/unit/tap.sh: KTAP from the host's shell tests (tests/unit/,
+# tests/lint/, tests/host/, tests/kunit/run), for sh and bash; a test
+# sources it:  . "$(dirname "$0")/tap.sh"
 # It prints "KTAP version 1" at once and the plan "1..N" when the test
 # exits (an EXIT trap: a test's own clean-up goes through tap_tmpdir or
 # tap_atexit, not a trap of its own).  tests/run counts the results (an
 # "ok" with "# SKIP" as skipped) and fails a test whose plan is missing or
 # does not match them, or that exits non-zero.
 #
+# The verbs are the VM tests' (tests/vm/lib.sh) and tap.h's, with the same
+# lines; here a failed or skipped check does not end the test:
 #   ok NAME [WHY]        "ok N NAME[ # WHY]"
-#   nok NAME [WHY]       "not ok N NAME[ # WHY]" (tap_fails counts them)
-#   tap_check RC NAME [WHY]   ok when RC is 0, else nok
-#   tap_skip NAME WHY    "ok N NAME # SKIP WHY"
-#   note TEXT...         "# TEXT" (diagnostics; tap_quote FILE: a file's lines)
+#   fail NAME [WHY]      "not ok N NAME[ # WHY]" (tap_fails counts them)
+#   skip NAME WHY        "ok N NAME # SKIP WHY"
+#   diag TEXT...         "# TEXT" (tap_quote FILE: a file's lines)
+#   tap_check RC NAME [WHY]   ok when RC is 0, else fail
 #   tap_cmd CMD NAME RC PATTERN [ARG...]   a command's exit and output
 #   tap_built NAME TOP PROG                a program to test, else exit
 #   tap_relay            the "ok [N] NAME..." / "not ok [N] NAME..." lines
@@ -27,10 +30,10 @@ tap_fails=0
 tap_exit_cmds=
 echo "KTAP version 1"
 ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n $1${2:+ # $2}"; }
-nok() { tap_n=$((tap_n + 1)); tap_fails=$((tap_fails + 1)); echo "not ok $tap_n $1${2:+ # $2}"; }
-tap_check() { if [ "$1" = 0 ]; then ok "$2" "${3:-}"; else nok "$2" "${3:-}"; fi; }
-tap_skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n $1 # SKIP $2"; }
-note() { echo "# $*"; }
+fail() { tap_n=$((tap_n + 1)); tap_fails=$((tap_fails + 1)); echo "not ok $tap_n $1${2:+ # $2}"; }
+skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n $1 # SKIP $2"; }
+diag() { echo "# $*"; }
+tap_check() { if [ "$1" = 0 ]; then ok "$2" "${3:-}"; else fail "$2" "${3:-}"; fi; }
 tap_quote() { sed 's/^/# /' "$@"; }
 tap_atexit() { tap_exit_cmds="$tap_exit_cmds${tap_exit_cmds:+; }$1"; }
 tap_relay() {
@@ -75,7 +78,7 @@ tap_cmd() {
 		ok "$tap_name"
 	else
 		printf '%s\n' "$tap_out" | tail -n "${tap_tail:-+1}" | sed 's/^/# /'
-		nok "$tap_name" "${tap_prog##*/} $*: exit $tap_rc (want $tap_want), pattern '$tap_pat'"
+		fail "$tap_name" "${tap_prog##*/} $*: exit $tap_rc (want $tap_want), pattern '$tap_pat'"
 	fi
 }
 
@@ -85,6 +88,6 @@ tap_cmd() {
 tap_built() {
 	[ -x "$2/$3" ] || make -s -C "$2/${3%/*}" > /dev/null 2>&1
 	[ -x "$2/$3" ] && return 0
-	nok "$1" "$3 does not build"
+	fail "$1" "$3 does not build"
 	exit 0
 }

@@ -3,7 +3,7 @@
 # against the oracle measured in the same run -- the best static depth of
 # each phase, refused at most 2 times a second, from a sweep of 4, 8 and
 # 16, which holds every scenario's best of the full sweep (4 to 32).
-# Checks: issue 48's thresholds, arena.sh's check lines for each scenario:
+# Checks: the controller's thresholds, arena.sh's check lines for each scenario:
 # IOPS >= 0.85 x the oracle's, its latency score <= 1.25 x the oracle's,
 # within the scenario's bound where it has one (target's service p99,
 # bubble's read max, mixed's IO max -- mixed's latency is its IO p99)
@@ -32,18 +32,14 @@
 # lists thresholds not to count: arena.sh's --todo, said and not
 # counted).  Mixed's latency is the p99 of lunq's reads and writes (its
 # bound, no IO over 1 s, judges the slowest): the slowest of some 2600
-# IOs is one sample -- in eleven runs of this test on 2026-12-02 auto's
-# was 183 ms in five and 135-138 ms in six, and static 16 against itself
-# in one run gave 184.80 and 142.77 ms (6.12).  Since the way down
-# stopped settling a tick at each step (knee64's 8 for 56 ms where it
-# was 112; pool4's 2 the same): knee64's p99 (1.01-1.20 x before, 1.00 x
-# after on 6.1, 6.12 and RT), pool4's (1.02-1.11 x in the whole arena,
-# 1.37 x alone, once; 1.00-1.04 x after) and wcache's write p99 (about
-# 220 writes: 1.00 x in every run since 2026-12-02, 2.41 x once before);
-# since 2274dfd (auto in a pool counts all its commands, and a refusal
-# reaches its siblings at once): hostile's p99 (1.97-1.99 x from a fair
-# share of 3; now 1.00 x), its QUEUE FULLs a second (at the bound of 2;
-# now 1.31-1.38) and pool4's LUN resets (0-2; now 0)
+# IOs is one sample -- auto's is 183 ms in some runs and 135-138 ms in
+# others, and static 16 against itself gives 184.80 and 142.77 ms in one
+# run (6.12).  The way down settles no tick at a step (knee64's 8 for
+# 56 ms, pool4's 2 the same), so knee64's p99 is 1.00 x the oracle's on
+# 6.1, 6.12 and RT, pool4's 1.00-1.04 x and wcache's write p99 (about 220
+# writes) 1.00 x.  Auto in a pool counts all its commands, and a refusal
+# reaches its siblings at once: hostile's p99 is 1.00 x, its QUEUE FULLs
+# a second 1.31-1.38 (the bound is 2), pool4's LUN resets 0
 TODO=${ARENA_TODO-}
 sh "$LUNQ_SRC/tests/demo/arena.sh" --quick --check ${TODO:+--todo "$TODO"} --policies knee,target \
 	--sweep 4,8,16 -o /tmp/arena > /tmp/arena.log 2>&1
@@ -60,10 +56,10 @@ t=$(grep -cE '^(not )?ok [0-9]+ .*# TODO' /tmp/arena.clean)
 [ "$n" = 49 ] || fail "want 49 check lines (issue 48's thresholds in 10 scenarios), got $n, arena.sh exit $rc"
 demo_checks /tmp/arena.checks $((49 - t)) "arena.sh exit $rc"
 [ $rc = 0 ] || fail "arena.sh exit $rc"
-# the way down from 64 waits no tick at a step (d2d93cc): knee64's first
-# time under the knee (16) is one window (56 ms on 6.1); a
-# settling tick before each window made it 112 (the throttle log's
-# moves, arena-depth.csv)
+# the way down from 64 waits no tick at a step: knee64's first time
+# under the knee (16) is one window (56 ms on 6.1; a settling tick before
+# each window would make it 112) (the throttle log's moves,
+# arena-depth.csv)
 below=$(awk -F, '$1 == "knee64" && $2 == "knee" && !done {
 	if (p != "" && d < 16) { s += $3 - p; if ($4 >= 16) done = 1 }
 	p = $3; d = $4 } END { print s + 0 }' /tmp/arena/arena-depth.csv)

@@ -1,4 +1,4 @@
-# The adaptive throttle (auto), the experiment at reduced length
+# The adaptive throttle (auto), its experiment at reduced length
 # (tests/demo/auto.sh --quick --check, demonstration 6 of make demo):
 #   auto:knee from qdepth 1 and 64 on a flash LUN (16 channels x 8 ms, QD
 #   64) within 25% of the offline sweep's knee in <= 15 s, IOPS >= 90%,
@@ -36,7 +36,7 @@ demo_checks /tmp/auto.log 8 "auto.sh exit $rc"
 xmllint --noout /tmp/auto/auto.svg || fail "auto.svg does not parse"
 [ "$(grep -c '<polyline' /tmp/auto/auto.svg)" -ge 18 ] || fail "auto.svg: want 3 panels x 6 policies"
 jq -e '.hostile.auto.iops > 0 and .hostile.oracle.iops > 0' /tmp/auto/auto.json > /dev/null || fail "auto.json"
-# 6D says each of the bars met or missed (five of them)
+# 6D says each of auto's bars met or missed (five of them)
 [ "$(grep '^  against the bar: ' /tmp/auto.log | grep -oE ': (met|missed)\)' | wc -l)" = 5 ] ||
 	fail "6D: the line 'against the bar' with its five verdicts is missing"
 ok "auto.sh: 8 checks, auto.svg and auto.json"

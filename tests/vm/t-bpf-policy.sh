@@ -6,8 +6,8 @@
 #  1. aimd (policies/aimd.bpf.c) under lun_depth:4: every QUEUE FULL move
 #     in the throttle log halves the depth exactly, every window move adds;
 #     blktrace at null_blk: never more in flight than the highest depth set.
-#     The same from aimd built against wave 3's header (a policy built
-#     before the views grew keeps loading), each answer traced
+#     The same from aimd built against the header's first layout (such
+#     a policy keeps loading), each answer traced
 #     (lunq_pol_answer) with a consistent view; "policy expect" refuses
 #     one name on two devices and a name too long.
 #  2. kyber and parda: every window (trace event lunq_auto_window: its
@@ -98,7 +98,7 @@ lc_out "detached"
 [ -e /sys/fs/bpf/lunq/lq ] && fail "detach left the pin"
 dm_remove lq
 
-# --- 1b. aimd built against wave 3's header (tests/bpf/compat) ----------------
+# --- 1b. aimd built against the header's first layout (tests/bpf/compat) ------
 # its ops have char dev[160] and a first argument struct lunq_pol *: it
 # loads (lunqctl leaves "dev" zero, libbpf skips it), keeps its rule, and
 # every answer is the trace event lunq_pol_answer with the window's view

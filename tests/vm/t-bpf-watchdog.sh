@@ -1,4 +1,4 @@
-# Nothing a BPF policy does stops the device (issue 62): lunq's watchdog
+# Nothing a BPF policy does stops the device: lunq's watchdog
 # (kmod/lunq_wd.h), on kernels whose modules can register struct_ops
 # (6.12, 7.3; elsewhere SKIP).  The hostile policies are
 # tests/bpf/hostile.bpf.c's.

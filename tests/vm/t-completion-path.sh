@@ -1,6 +1,6 @@
 # The time from a device's completion to the application, on this kernel
-# (issue: on PREEMPT_RT, lunqbench saw the flash model's 2 ms IOs take
-# longer at qdepth 1; this shows where the time goes).
+# (on PREEMPT_RT the flash model's 2 ms IOs take longer at qdepth 1 in
+# lunqbench; this shows where the time goes).
 # lunqbench at QD1 (io_uring and sync) on null_blk alone with 2 ms timer
 # completions, and through lunq's flash model (2 ms per IO) over a fast
 # null_blk.  Exact checks: nothing completes before its 2 ms (the means of

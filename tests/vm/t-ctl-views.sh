@@ -1,4 +1,4 @@
-# lunqctl's views for Linux users and align.d's readers (issue 23):
+# lunqctl's views for Linux users and align.d's readers:
 # 1. stat -L (Linux iostat -x): a mixed load QD16 through qdepth:4 over
 #    null_blk with 2 ms completions.  Observers: /proc/diskstats of the dm
 #    device (its await counts each IO from its arrival at dm) and of

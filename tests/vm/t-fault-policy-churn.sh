@@ -15,8 +15,8 @@
 # everything idle afterwards (lower inflight "0 0").  The reset_after
 # steps reset the LUN (resets > 0); on the debug kernel, whose shell keeps
 # no cadence (a step there lasts 150-200 ms, and under a loaded host its
-# refusals alternate with acceptances: 2121 QUEUE FULLs and no run of 5 in
-# the fresh-check of issue 47), that count is reported, not checked:
+# refusals can alternate with acceptances: 2121 QUEUE FULLs and no run of
+# 5 in one run), that count is reported, not checked:
 # t-fault-lun-reset checks resets there.
 # group: fault
 # time-debug: 40

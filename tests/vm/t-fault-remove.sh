@@ -26,9 +26,9 @@ fl_prefill /dev/mapper/lq
 expect dmsetup message lq 0 stats reset
 low0=$(fl_lower_bios "$nb")
 
-# waiters NAME: wait until IOs wait in lunq's queue (15 s at most: a
-# fresh-check's debug run once saw the QD32 load submit nothing for 5 s,
-# nothing in flight either, beside the icount lanes)
+# waiters NAME: wait until IOs wait in lunq's queue (15 s at most: on the
+# debug kernel beside the icount lanes the QD32 load can submit nothing
+# for 5 s, nothing in flight either)
 waiters() {
 	for _i in $(seq 150); do
 		[ "$(lq_stat "$1" waiting)" -gt 0 ] && return 0

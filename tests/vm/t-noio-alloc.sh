@@ -1,4 +1,4 @@
-# The window's buffers are allocated without IO (issue 62, finding 4): the
+# The window's buffers are allocated without IO: the
 # first live auto: or BPF policy of a device allocates them (179 KB) under
 # lunq_devs_lock -- from sysfs and netlink SET -- which a resume takes with
 # its device suspended; reclaim that waited on IO there could wait on that

@@ -19,13 +19,9 @@
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 # limits (instructions per IO, lunq / dm-linear; see above)
-# measured 2026-12-02, Debian 6.1.0-57: 1.0453 and 1.0453 (rounds
-# 1.0452..1.0453, dm-linear 11,214, lunq 11,722, in tests/run --vm's icount
-# boot; once qdepth:256's second round was 1.0502, something else in the
-# guest running); 1.0506 and 1.0507 before the completion record's cut,
-# 1.0633 and 1.0633 before the lock-free busy period and the
-# statistics of issue 49, 1.0726 and 1.0727 before the fast path's remap
-# and the no-wait histograms
+# this tree on Debian 6.1.0-57: 1.0453 and 1.0453 (rounds 1.0452..1.0453,
+# dm-linear 11,214, lunq 11,722, in tests/run --vm's icount boot; with
+# something else running in the guest a round can reach 1.0502)
 LIM_PASS=1.065
 LIM_SLOT=1.065
 

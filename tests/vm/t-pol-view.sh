@@ -1,4 +1,4 @@
-# What a policy sees (struct lunq_pol_window, issue 47), read from every
+# What a policy sees (struct lunq_pol_window), read from every
 # answer of the built-in auto:knee (the trace event lunq_pol_answer, which
 # carries the view it answered), on flash LUNs of 4 channels x 8 ms over
 # null_blk holding each command 8 ms:

@@ -1,5 +1,5 @@
-# Privilege of the generic netlink family "lunq" (issue 62, findings 5
-# and 6; kmod/dm-lunq.rst "Permissions"), capability by capability, with
+# Privilege of the generic netlink family "lunq" (kmod/dm-lunq.rst
+# "Permissions"), capability by capability, with
 # setpriv in the guest (root's bounding set cut, or user 65534):
 #  - CAP_NET_ADMIN without CAP_SYS_ADMIN: SET and RESET answer EPERM with
 #    the extack "lunq: SET and RESET need CAP_SYS_ADMIN", and the device
@@ -89,7 +89,7 @@ dm_create lqp "0 $(sectors "$nb") lunq $nb 0 1 qdepth:8" || fail "create lqp"
 dd if=/dev/mapper/lqp of=/dev/null bs=4k count=64 iflag=direct 2>/dev/null || fail "dd"
 [ "$(lq_stat lqp reads)" = 64 ] || fail "reads $(lq_stat lqp reads), want 64"
 
-# --- finding 5: SET and RESET need CAP_SYS_ADMIN ---
+# --- SET and RESET need CAP_SYS_ADMIN ---
 msg="lunq: SET and RESET need CAP_SYS_ADMIN"
 eperm "CAP_NET_ADMIN alone: set" "$msg" with_caps $NET_ONLY nlprobe set lqp "model:fixed svc_us:60000000"
 eperm "CAP_NET_ADMIN alone: set qdepth" "$msg" with_caps $NET_ONLY nlprobe set lqp qdepth:1
@@ -113,7 +113,7 @@ h=$(with_caps -all nlprobe hist lqp total_read) && [ "$(kv "$h" count)" = 64 ] |
 	fail "no capabilities: hist: $h"
 ok "user 65534 and no capabilities: GET and GET_HIST answered"
 
-# --- finding 6: the events group needs CAP_SYS_ADMIN ---
+# --- the events group needs CAP_SYS_ADMIN ---
 no_join "user 65534" as_nobody
 no_join "CAP_NET_ADMIN alone" with_caps $NET_ONLY
 with_caps $NET_ONLY lunqctl events -t 1 > /tmp/lc.out 2> /tmp/lc.err

@@ -1,4 +1,4 @@
-# The zone write plug's bounds (issue 62, findings 2, 3 and 9; dm-lunq.rst,
+# The zone write plug's bounds (dm-lunq.rst,
 # "The write plug"), on a host-managed null_blk of two 32 MiB zones under
 # lunq, with tests/tools/zplug (Linux AIO: lunq receives the writes in
 # the order they are submitted):

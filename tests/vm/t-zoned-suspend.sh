@@ -1,4 +1,4 @@
-# Zoned writes in order across suspend and resume (issue 52; dm-lunq.rst,
+# Zoned writes in order across suspend and resume (dm-lunq.rst,
 # "Zoned lower devices"): lunq's write plug per zone holds a write that
 # arrives beyond its zone's write pointer until the writes before it
 # have arrived, so dm core's replay of deferred bios after a resume
@@ -12,7 +12,7 @@
 #    EIO, and every run fio passed leaves the lower device's 8 zones full
 #    with exactly fio's sectors written to it.  LUNQ_ZS_CYCLES cycles per
 #    device (12 by default, 6 in quick mode, where dm-linear is left out
-#    unless LUNQ_ZS_CYCLES is set; the issue's figure is 200:
+#    unless LUNQ_ZS_CYCLES is set; the long form is 200:
 #    qemu/run --env LUNQ_ZS_CYCLES=200 --env LUNQ_TEST_TIMEOUT=2000
 #    tests/vm/suite.sh zoned-suspend, or the tool alone).
 #  - an application that writes out of order on purpose gets the same

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/unit/doclinks.sh: the Markdown pages' relative links resolve.
+# tests/lint/doclinks.sh: the Markdown pages' relative links resolve.
 #
 # In README.md, doc/*.md and every other *.md of the tree (git's tracked
 # and untracked-not-ignored files; without git, all but build/), each
@@ -13,10 +13,10 @@
 # scheme (https:, mailto:) are not followed.  The checker must find the
 # broken links planted in a page of its own, and nothing else there.
 #
-#   tests/unit/doclinks.sh [FILE.md...]    (files: check only those)
+#   tests/lint/doclinks.sh [FILE.md...]    (files: check only those)
 # TAP lines: ok/not ok per check.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../unit/tap.sh"
 tmp=$(mktemp -d)
 tap_atexit 'rm -rf "$tmp"'
 
@@ -159,13 +159,13 @@ else
 fi
 if [ "$given" = 0 ]; then	# the tree's pages: the front page and doc/ among them
 	for f in "$top/README.md" "$top/doc/json.md" "$top/doc/testing.md"; do
-		case " $* " in *" $f "*) ;; *) nok "${f#"$top"/} is not among the pages checked" ;; esac
+		case " $* " in *" $f "*) ;; *) fail "${f#"$top"/} is not among the pages checked" ;; esac
 	done
 fi
 
 check "$top" "$@" > "$tmp/broken" 2> "$tmp/count"
 if [ -s "$tmp/broken" ]; then
-	nok "broken links in the Markdown pages ($(wc -l < "$tmp/broken")):"
+	fail "broken links in the Markdown pages ($(wc -l < "$tmp/broken")):"
 	sed 's/^/#   /' "$tmp/broken"
 else
 	ok "every relative link and anchor resolves in $# Markdown pages"
@@ -211,7 +211,7 @@ doc/a.md:10: ../b.md#testing: no heading \"#testing\" in b.md
 doc/a.md:11: #not-here: no heading \"#not-here\" in doc/a.md" ]; then
 	ok "the checker finds the 3 planted broken links, and nothing else"
 else
-	nok "the checker finds the 3 planted broken links, and nothing else:"
+	fail "the checker finds the 3 planted broken links, and nothing else:"
 	sed 's/^/#   /' "$tmp/planted"
 fi
 [ "$tap_fails" -eq 0 ]

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/unit/budget.sh [BUDGET]: the CI time plan (tests/budget) holds.
+# tests/lint/budget.sh [BUDGET]: the CI time plan (tests/budget) holds.
 #   - every VM test declares "# time: N" in its header, a number (its
 #     quick-mode seconds on 6.1, on the clock it runs on there);
 #   - every test of the debug run also declares "# time-debug: N";
@@ -19,9 +19,9 @@
 #     with vm's share one second below its demand: refused).
 # Declarations, not measurements: it cannot be flaky.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../unit/tap.sh"
 limit=2721 kernels="6.12 rt 7.3" lanes=2
-plan=$("$top/tests/run" --plan) || { nok budget-plan "tests/run --plan failed"; exit 1; }
+plan=$("$top/tests/run" --plan) || { fail budget-plan "tests/run --plan failed"; exit 1; }
 # sum RUN KEY: the declarations of a run's tests; "missing NAME..." on
 # stderr for tests without one
 sum() {
@@ -88,7 +88,7 @@ bad=
 # (vm and vm-icount hold every VM test; a third word is its declaration)
 bad=$(echo "$plan" | awk '($1 == "vm" || $1 == "vm-icount") && NF < 3 { printf " %s", $2 }')
 [ -z "$bad" ] && ok budget-declared "every VM test declares its quick-mode time" ||
-	nok budget-declared "no \"# time: N\" line in:$bad"
+	fail budget-declared "no \"# time: N\" line in:$bad"
 # what the sets hold, against the tests' own headers: make test's debug
 # run is six tests of the groups fault and fuzz (quick mode), LUNQ_FULL=1's
 # the fault group less crash-disksort, then the smoke set; the matrix
@@ -115,7 +115,7 @@ m1=$(LUNQ_FULL=1 LUNQ_MATRIX_SKIP= "$top/tests/run" --plan | grep -c '^matrix:6.
 [ "$gotfull" = "$want" ] && [ "$nd" = 6 ] && [ "$nf" = 6 ] && [ "$a" = 0 ] && [ "$af" = 2 ] &&
 	[ "$b" = 1 ] && [ "$m0" = 0 ] && [ "$m1" = 1 ] &&
 	ok budget-sets "debug run: $nd tests of the groups fault and fuzz, with LUNQ_FULL=1 the fault group less crash-disksort and the smoke set; t-arena on 6.12 and RT: $a, with LUNQ_FULL=1 $af; t-bpf-policy on 6.12; t-pool-share there only with LUNQ_MATRIX_SKIP= ($m0, $m1)" ||
-	nok budget-sets "debug run: $nd tests, $nf of fault or fuzz (want 6, 6); with LUNQ_FULL=1 '$gotfull', want '$want'; t-arena on 6.12 and RT: $a (want 0), with LUNQ_FULL=1 $af (want 2); t-bpf-policy on 6.12: $b (want 1); t-pool-share on 6.12: $m0 (want 0), with LUNQ_MATRIX_SKIP= $m1 (want 1)"
+	fail budget-sets "debug run: $nd tests, $nf of fault or fuzz (want 6, 6); with LUNQ_FULL=1 '$gotfull', want '$want'; t-arena on 6.12 and RT: $a (want 0), with LUNQ_FULL=1 $af (want 2); t-bpf-policy on 6.12: $b (want 1); t-pool-share on 6.12: $m0 (want 0), with LUNQ_MATRIX_SKIP= $m1 (want 1)"
 out=$(check "$top/tests/budget")
 tap_relay <<EOF
 $out
@@ -128,8 +128,8 @@ if [ -n "$d" ]; then
 	if check "$tmp" | grep -q '^not ok budget-vm .*over its share'; then
 		ok budget-negative "a vm share of $((d - 1)) s is refused"
 	else
-		nok budget-negative "a vm share below its demand passed"
+		fail budget-negative "a vm share below its demand passed"
 	fi
 else
-	nok budget-negative "no vm demand to cut"
+	fail budget-negative "no vm demand to cut"
 fi

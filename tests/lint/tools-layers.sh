@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/unit/layering.sh: the userspace tools keep to their layers.
+# tests/lint/tools-layers.sh: the userspace tools keep to their layers.
 #
 #   lib/    liblunq.a: includes nothing of ctl/ or bench/
 #   ctl/    lunqctl:   includes nothing of bench/, links ../lib/liblunq.a
@@ -15,7 +15,7 @@
 # A self-check plants a violation in a copy and expects it to be found.
 # TAP lines: ok/not ok per check.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../unit/tap.sh"
 tmp=$(mktemp -d)
 tap_atexit 'rm -rf "$tmp"'
 
@@ -51,7 +51,7 @@ check_dir() {	# DIR OTHER...
 	if [ -z "$v" ]; then
 		ok "$1/ takes nothing from $2/${3:+ or $3/}"
 	else
-		nok "$1/ takes from another layer:"
+		fail "$1/ takes from another layer:"
 		echo "$v" | sed 's/^/#   /'
 	fi
 }
@@ -72,7 +72,7 @@ for d in ctl bench; do
 	   [ -n "$srcs" ] && [ -z "$kc" ]; then
 		ok "$d/ links ../lib/liblunq.a and compiles no kmod/*.c"
 	else
-		nok "$d/ links ../lib/liblunq.a and compiles no kmod/*.c (SRCS: $srcs)"
+		fail "$d/ links ../lib/liblunq.a and compiles no kmod/*.c (SRCS: $srcs)"
 	fi
 done
 
@@ -88,9 +88,9 @@ if echo "$planted" | grep -q 'bench/x.c:2:.*iostat.h' &&
    echo "$planted" | grep -q 'bench/Makefile:1:' &&
    echo "$planted" | grep -q 'lib/y.c:1:' &&
    [ "$(echo "$planted" | wc -l)" = 3 ]; then
-	ok "layering.sh finds planted violations (3 of 3, nothing else)"
+	ok "tools-layers.sh finds planted violations (3 of 3, nothing else)"
 else
-	nok "layering.sh finds planted violations"
+	fail "tools-layers.sh finds planted violations"
 	echo "$planted" | sed 's/^/#   /'
 fi
 [ "$tap_fails" = 0 ]

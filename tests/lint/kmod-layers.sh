@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/unit/layers.sh: kmod/'s files keep the layers ARCHITECTURE.md draws.
+# tests/lint/kmod-layers.sh: kmod/'s files keep the layers ARCHITECTURE.md draws.
 #
 # A unit is a file stem (lunq_core for lunq_core.c and lunq_core.h).
 # Unit A depends on unit B when
@@ -17,13 +17,13 @@
 # they test a unit from above.  The checker itself must catch a planted
 # upward dependency and a planted circle.
 #
-#   tests/unit/layers.sh [--graph|--layers]
+#   tests/lint/kmod-layers.sh [--graph|--layers]
 #     --graph: print the edges and stop; --layers: print "unit layer"
 #     (0 the lowest band) and stop
 # TAP lines: ok/not ok per check.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kmod=$top/kmod
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../unit/tap.sh"
 tmp=$(mktemp -d)
 tap_atexit 'rm -rf "$tmp"'
 
@@ -120,22 +120,22 @@ fi
 if [ "$nobj" -gt 0 ]; then
 	ok "symbol edges from $nobj objects in ${objdir#"$top"/}"
 else
-	nok "no module objects under build/kmod/*/kmod (run make first): only includes checked"
+	fail "no module objects under build/kmod/*/kmod (run make first): only includes checked"
 fi
 
 nodiag=$(sed -n 's/^? //p' "$tmp/layers.all" | tr '\n' ' ' | sed 's/ $//')
 stale=$(sed -n 's/^! //p' "$tmp/layers.all" | tr '\n' ' ' | sed 's/ $//')
 if [ ! -s "$tmp/diagram" ]; then
-	nok "no layer diagram found in ARCHITECTURE.md (\"## The kernel module: layers\")"
+	fail "no layer diagram found in ARCHITECTURE.md (\"## The kernel module: layers\")"
 elif [ -z "$nodiag$stale" ]; then
 	ok "ARCHITECTURE.md's diagram gives each of $(wc -l < "$tmp/layers") units a layer ($(($(awk '{ print $2 }' "$tmp/diagram" | sort -un | tail -n 1) + 1)) bands)"
 else
-	nok "ARCHITECTURE.md's diagram and kmod/ differ:${nodiag:+ not in the diagram: $nodiag;}${stale:+ no such file in kmod/: $stale}"
+	fail "ARCHITECTURE.md's diagram and kmod/ differ:${nodiag:+ not in the diagram: $nodiag;}${stale:+ no such file in kmod/: $stale}"
 fi
 
 upward "$tmp/layers" "$tmp/edges" > "$tmp/up"
 if [ -s "$tmp/up" ]; then
-	nok "a unit depends on a higher layer:"
+	fail "a unit depends on a higher layer:"
 	sed 's/^/#   /' "$tmp/up"
 else
 	ok "no unit depends on a higher layer ($(awk '{ print $1, $2 }' "$tmp/edges" | sort -u | wc -l) dependencies)"
@@ -145,7 +145,7 @@ awk '{ print $1, $2 }' "$tmp/edges" | sort -u > "$tmp/pairs"
 if tsort "$tmp/pairs" > /dev/null 2> "$tmp/tsort"; then
 	ok "kmod/ units form no circle ($(wc -l < "$tmp/pairs") dependencies)"
 else
-	nok "kmod/ units form a circle:"
+	fail "kmod/ units form a circle:"
 	sed 's/^/#   /' "$tmp/tsort"
 fi
 
@@ -154,14 +154,14 @@ users=$(awk '$2 == "lunq_target" { print $1 " (" $3 " " $4 ")" }' \
 if [ -z "$users" ]; then
 	ok "the dm target (lunq_target) is a leaf"
 else
-	nok "the dm target is not a leaf; used by: $users"
+	fail "the dm target is not a leaf; used by: $users"
 fi
 
 lines=$(wc -l < "$kmod/lunq_target.c")
 if [ "$lines" -lt 700 ]; then
 	ok "lunq_target.c has $lines lines (< 700)"
 else
-	nok "lunq_target.c has $lines lines (>= 700)"
+	fail "lunq_target.c has $lines lines (>= 700)"
 fi
 
 # the checker itself: an upward dependency must be found -- the real
@@ -174,7 +174,7 @@ if grep -q '^lunq_sched (layer [0-9]*) -> lunq_core (layer [0-9]*): include$' "$
    [ "$(comm -13 "$tmp/up" "$tmp/up.planted" | wc -l)" = 1 ]; then
 	ok "a planted upward dependency (lunq_sched -> lunq_core) is found"
 else
-	nok "a planted upward dependency (lunq_sched -> lunq_core) is found"
+	fail "a planted upward dependency (lunq_sched -> lunq_core) is found"
 	sed 's/^/#   /' "$tmp/up.planted"
 fi
 # and a diagram that lacks a unit, or names a file kmod/ lacks
@@ -183,14 +183,14 @@ if [ "$(layers_of "$tmp/dg.planted" lunq_a lunq_ab lunq_b | sort | tr '\n' ' ')"
      "! lunq_gone ? lunq_b lunq_a 1 lunq_ab 1 " ]; then
 	ok "a planted unit outside the diagram and a stale diagram entry are found"
 else
-	nok "a planted unit outside the diagram and a stale diagram entry are found"
+	fail "a planted unit outside the diagram and a stale diagram entry are found"
 	layers_of "$tmp/dg.planted" lunq_a lunq_ab lunq_b | sed 's/^/#   /'
 fi
 
 # the checker itself: a circle must be found
 printf 'a b\nb c\nc a\n' > "$tmp/cyc"
 if tsort "$tmp/cyc" > /dev/null 2>&1; then
-	nok "tsort finds a planted circle"
+	fail "tsort finds a planted circle"
 else
 	ok "tsort finds a planted circle"
 fi
@@ -209,7 +209,7 @@ depth_writers() {
 }
 depth_writers "$kmod" > "$tmp/writers"
 if [ -s "$tmp/writers" ]; then
-	nok "only the throttle unit writes the depth; also:"
+	fail "only the throttle unit writes the depth; also:"
 	sed 's/^/#   /' "$tmp/writers"
 else
 	ok "only the throttle unit (lunq_throttle.c, lunq_throttle_dev.c) writes the depth and the lock-free gate"
@@ -221,7 +221,7 @@ printf 'static void x(struct lunq_c *lc)\n{\n\tlc->host.thr.depth = 3;\n\tWRITE_
 if [ "$(depth_writers "$tmp/kmod" | grep -c '^lunq_io\.c:')" = 3 ]; then
 	ok "planted writes of the depth outside the throttle unit are found"
 else
-	nok "planted writes of the depth outside the throttle unit are found"
+	fail "planted writes of the depth outside the throttle unit are found"
 	depth_writers "$tmp/kmod" | sed 's/^/#   /'
 fi
 [ "$tap_fails" -eq 0 ]

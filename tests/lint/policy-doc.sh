@@ -1,14 +1,14 @@
 #!/bin/bash
-# tests/unit/policy-doc.sh: doc/policies.md's walk through the example
+# tests/lint/policy-doc.sh: doc/policies.md's walk through the example
 # ("The example, line by line") shows policies/aimd.bpf.c as it is: every
 # C block of that section is found, line for line, in the file, the blocks
 # come in the file's order, and together they hold every line of the file
 # but comments (blank lines do not count).  A planted change to the file is caught.
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../unit/tap.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 doc=$top/doc/policies.md src=$top/policies/aimd.bpf.c
 
-# check DOC SRC: "ok"/"nok" lines for the blocks of DOC against SRC
+# check DOC SRC: "ok"/"not ok" lines for the blocks of DOC against SRC
 check() {
 	python3 - "$1" "$2" <<'PY'
 import re, sys
@@ -37,13 +37,13 @@ if left:
 print('%d blocks' % len(blocks))
 PY
 }
-if out=$(check "$doc" "$src"); then ok "doc/policies.md shows aimd.bpf.c line by line ($out)"; else nok "doc/policies.md against aimd.bpf.c: $out"; fi
+if out=$(check "$doc" "$src"); then ok "doc/policies.md shows aimd.bpf.c line by line ($out)"; else fail "doc/policies.md against aimd.bpf.c: $out"; fi
 tmp=$(mktemp)
 sed 's/depth \/ 2/depth \/ 3/' "$src" > "$tmp"
 if cmp -s "$src" "$tmp"; then
-	nok "planted change: the halving line was not found to change"
+	fail "planted change: the halving line was not found to change"
 elif out=$(check "$doc" "$tmp"); then
-	nok "a planted change to the file went unseen ($out)"
+	fail "a planted change to the file went unseen ($out)"
 else
 	ok "a planted change to the file is caught ($out)"
 fi

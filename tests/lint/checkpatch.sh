@@ -4,8 +4,8 @@
 # (checkpatch's LINUX_VERSION_CODE warning, and CONSTANT_COMPARISON for
 # "LINUX_VERSION_CODE < KERNEL_VERSION(...)"); everywhere else those warn.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$(dirname "$0")/tap.sh"
-src=$("$top/scripts/linux-src") || { nok checkpatch-kmod "no linux-source"; exit 0; }
+. "$(dirname "$0")/../unit/tap.sh"
+src=$("$top/scripts/linux-src") || { fail checkpatch-kmod "no linux-source"; exit 0; }
 chk="perl $src/scripts/checkpatch.pl --no-tree --terse --show-types"
 compat=kmod/lunq_compat.h
 out=$(cd "$top" && {
@@ -16,5 +16,5 @@ if [ -z "$out" ]; then
 	ok checkpatch-kmod
 else
 	printf '%s\n' "$out" | sed 's/^/# /'
-	nok checkpatch-kmod
+	fail checkpatch-kmod
 fi

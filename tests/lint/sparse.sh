@@ -6,7 +6,7 @@
 # first as `make` builds it (build/kmod/<release>/): `make test` has built
 # 6.1's, and 6.12's is the one the kernel matrix builds next anyway.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../unit/tap.sh"
 out=$("$top/scripts/sparse-kmod" 2>&1)
 rc=$?
 name= what= details= fails=0
@@ -17,7 +17,7 @@ flush() {
 	if [ "$what" = "0 warnings" ]; then
 		ok sparse-$name
 	else
-		nok sparse-$name "$what"
+		fail sparse-$name "$what"
 		fails=$((fails + 1))
 	fi
 	name= what= details=
@@ -27,7 +27,7 @@ while IFS= read -r l; do
 	"sparse-kmod: SKIP "*)	# sparse-kmod: SKIP 6.12: why
 		flush
 		l=${l#sparse-kmod: SKIP }
-		tap_skip sparse-${l%%: *} "${l#*: }"
+		skip sparse-${l%%: *} "${l#*: }"
 		;;
 	"sparse-kmod: "*": "*)	# sparse-kmod: RELEASE: N warnings, or what failed
 		flush
