@@ -19,8 +19,8 @@
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 # limits (instructions per IO, lunq / dm-linear; see above)
-# this tree on Debian 6.1.0-57: 1.0453 and 1.0453 (rounds 1.0452..1.0453,
-# dm-linear 11,214, lunq 11,722, in tests/run --vm's icount boot; with
+# this tree on Debian 6.1.0-57: 1.0413 and 1.0413 (rounds 1.0412..1.0413,
+# dm-linear 11,211, lunq 11,674, in tests/run --vm's icount boot; with
 # something else running in the guest a round can reach 1.0502)
 LIM_PASS=1.065
 LIM_SLOT=1.065
