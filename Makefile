@@ -17,11 +17,11 @@
 #                /usr/src/lunq-<version>, dkms add, build, install for KVER;
 #                DKMS rebuilds it for each new kernel (dkms.conf)
 #   make dkms-uninstall  dkms remove --all, /usr/src/lunq-<version> gone
-#   make test    (root) deps, build, then unit, KUnit, qemu/run and VM
+#   make test    (root) deps, build, then unit, qemu/run and VM
 #                integration tests (Debian's 6.1 kernel; the
 #                kernel-dependent groups on 6.12 and 6.1 PREEMPT_RT,
-#                scripts/kernels; the fault group and a smoke set on the
-#                debug kernel), all in quick mode: what CI runs, within
+#                scripts/kernels; KUnit's suites and six fault tests on
+#                the debug kernel), all in quick mode: what CI runs, within
 #                the time plan of tests/budget; the time of each test in
 #                build/test-times.tsv
 #   make check   sparse (kbuild's C=2) on kmod/ against the VM kernel (6.1)
@@ -31,7 +31,7 @@
 #   make test-full  make test with LUNQ_FULL=1 (the matrix runs the groups
 #                basic, integrity, stats, throttle, trace and bpf, the
 #                arena among them; the debug run the fault group and a
-#                smoke set; KUnit from 6.1 and 6.12), then make test-debug
+#                smoke set; KUnit in UML from 6.1 and 6.12), then make test-debug
 #                (the long forms); about two hours on 2 cores
 #   make kmod-xflush  TEST ONLY: the crash test's negative control module
 #                (build/kmod-xflush/; make tools builds it)
@@ -268,7 +268,7 @@ test: deps
 	tests/run
 
 # what CI leaves out (tests/budget): the whole matrix, the debug run's
-# fault group, KUnit from 6.12 (LUNQ_FULL=1), then the fault group on the
+# fault group, KUnit in UML (LUNQ_FULL=1), then the fault group on the
 # debug kernel at full length (make test runs a set in quick mode)
 test-full: deps
 	$(MAKE) all

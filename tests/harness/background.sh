@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # tests/harness/background.sh (sourced by tests/run).  The CPU-bound
 # preparations that need no VM -- the debug kernel (and
-# dm-lunq.ko for it), then KUnit's UML builds and runs -- go in the
+# dm-lunq.ko and the KUnit module, dm-lunq-kunit.ko, for it), then with
+# LUNQ_FULL=1 or --kunit KUnit's UML builds and runs -- go in the
 # background at nice 19 when VM phases run in the foreground: a TCG guest
 # leaves most of the two host CPUs idle (the 6.1 suite kept QEMU at about
 # 25% of them), and a VM's threads, at nice 0, preempt a nice-19 task at
@@ -10,9 +11,10 @@
 # debug run's turn comes.  LUNQ_BG=0 runs them all in the foreground.
 # Their results are reported in the sections below, in the usual order of
 # counting; build/test/bg.log has what the chain printed.
-# KUnit runs from Debian's linux-source 6.1 (the suites test pure logic,
-# which 6.12's and 7.3's module builds compile too); LUNQ_FULL=1 (make
-# test-full) adds 6.12's UML build, about 870 s on 2 cores.  7.3's UML build
+# make test runs the KUnit suites in the debug kernel (t-kunit), not in
+# UML.  --kunit runs them from Debian's linux-source 6.1 in UML (the suites
+# test pure logic, which 6.12's and 7.3's module builds compile too);
+# LUNQ_FULL=1 (make test-full) adds 6.12's UML build, about 870 s on 2 cores.  7.3's UML build
 # (scripts/bpo-kernel's linux-source-7.3) is opt-in, LUNQ_KUNIT_SOURCES="6.1
 # 6.12 7.3": at nice 19 from the start it takes over an hour of a loaded
 # 2-core machine's CPU, and the icount runs, at idle priority behind it,
@@ -35,6 +37,9 @@ debug_prep() {
 	elif ! "$top/scripts/build-kmod" "$(echo "$line" | sed 's/^KDIR=\([^ ]*\).*/\1/')" > "$logs/build-kmod-debug.log" 2>&1; then
 		{ tail -n 20 "$logs/build-kmod-debug.log"
 		  echo "not ok vm-debug # dm-lunq.ko does not build for the debug kernel"; } > "$logs/debug-prep.err"
+	elif ! LUNQ_TEST_KUNIT=y "$top/scripts/build-kmod" "$(echo "$line" | sed 's/^KDIR=\([^ ]*\).*/\1/')" >> "$logs/build-kmod-debug.log" 2>&1; then
+		{ tail -n 20 "$logs/build-kmod-debug.log"
+		  echo "not ok vm-debug # dm-lunq-kunit.ko (KUnit's suites) does not build for the debug kernel"; } > "$logs/debug-prep.err"
 	else
 		echo "$line" > "$logs/debug-kernel.line"
 	fi

@@ -1,13 +1,22 @@
 # shellcheck shell=bash
 # tests/harness/plan.sh: which VM tests run where (sourced by tests/run).
 # A test's groups, clock and declared time come from its header
-# ("# group:", "# clock:", "# time:", "# time-debug:"); the plan of make
+# ("# group:", "# kernel:", "# clock:", "# time:", "# time-debug:"); the plan of make
 # test (--plan) is made of them.  Uses top; sets vmtests, tcg_tests,
 # ic_tests, half_a, half_b.
 
 # VM tests: name -> groups, from each file's "# group:" line
 test_groups() { [ ! -f "$top/tests/vm/t-$1.sh" ] || sed -n 's/^# group: *//p' "$top/tests/vm/t-$1.sh" | head -1; }
 all_tests() { for f in "$top"/tests/vm/t-*.sh; do basename "$f" .sh | sed 's/^t-//'; done; }
+# main_tests: what a run on a kernel runs when no test is named: every test
+# but those whose header says "# kernel: debug" (t-kunit: only the debug
+# kernel has KUnit), which run there and when named
+main_tests() {
+	local t
+	for t in $(all_tests); do
+		grep -qx '# kernel: debug' "$top/tests/vm/t-$t.sh" || echo "$t"
+	done
+}
 # pick_groups G...: append to vmtests the tests in any of the groups
 pick_groups() {
 	local known g t
@@ -33,14 +42,15 @@ debug_tests() {
 # debug_set: make test's run on the debug kernel, in quick mode: the tests
 # whose lifetimes and locks KASAN, lockdep and kmemleak judge best -- a
 # policy swapped under IO, suspend/resume in a loop, a LUN reset, a device
-# removed with waiters, QUEUE FULL storms, malformed netlink -- then the
-# kmemleak scan.  LUNQ_FULL=1 (make test-full) runs the whole fault group
-# but crash-disksort (688 s on this kernel, make test-debug runs it) and a
-# smoke set of data paths (LUNQ_DEBUG_SMOKE)
+# removed with waiters, QUEUE FULL storms, malformed netlink -- and KUnit's
+# suites (t-kunit: the module dm-lunq-kunit.ko), then the kmemleak scan.
+# LUNQ_FULL=1 (make test-full) runs the whole fault group but
+# crash-disksort (688 s on this kernel, make test-debug runs it), a smoke
+# set of data paths (LUNQ_DEBUG_SMOKE) and KUnit's suites
 if [ "${LUNQ_FULL:-0}" = 1 ]; then
-	debug_set="@fault -crash-disksort ${LUNQ_DEBUG_SMOKE:-bench-verify ext4 fuzz-netlink}"
+	debug_set="@fault -crash-disksort ${LUNQ_DEBUG_SMOKE:-bench-verify ext4 fuzz-netlink} kunit"
 else
-	debug_set="fault-policy-churn fault-suspend-loop fault-lun-reset fault-remove fault-qfull-storm fuzz-netlink"
+	debug_set="fault-policy-churn fault-suspend-loop fault-lun-reset fault-remove fault-qfull-storm fuzz-netlink kunit"
 fi
 # kernel_tests "GROUPS" "NAMES" "SKIP": vmtests becomes the tests of
 # GROUPS and the tests NAMES, less the tests in SKIP
@@ -125,7 +135,7 @@ declared() { [ -f "$top/tests/vm/t-$1.sh" ] && sed -n "s/^# ${2:-time}: *\([0-9]
 # from modules it skips at once there.
 print_plan() {
 	local t k
-	mapfile -t vmtests < <(all_tests)
+	mapfile -t vmtests < <(main_tests)
 	split_clock
 	for t in "${tcg_tests[@]}"; do echo "vm $t $(declared_on 6.1 "$t")"; done
 	for t in "${ic_tests[@]}"; do echo "vm-icount $t $(declared_on 6.1 "$t")"; done

@@ -66,7 +66,7 @@ tcg_main=() tcg_matrix=() saved=()
 # the icount ones into two lanes of about equal declared time
 plan_vm() {
 	[[ " $sel " == *" vm "* ]] || return 0
-	[ ${#vmtests[@]} -gt 0 ] || mapfile -t vmtests < <(all_tests)
+	[ ${#vmtests[@]} -gt 0 ] || mapfile -t vmtests < <(main_tests)
 	saved=("${vmtests[@]}")
 	split_clock
 	tcg_main=("${tcg_tests[@]}")

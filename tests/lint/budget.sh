@@ -13,14 +13,14 @@
 #                     most icount-wait + (vm + matrix-tcg + vm-debug) / 2
 #       vm-debug      BOOT + the "# time-debug:" of the debug run's tests
 #   - the shares of the phases that follow one another (WALL 1) add up to
-#     at most 3025 s (50.4 minutes; CI's median must stay under 45;
+#     at most 2988 s (49.8 minutes; CI's median must stay under 45;
 #     tests/budget);
 #   - and the check fails a phase that overflows (a copy of the budget
 #     with vm's share one second below its demand: refused).
 # Declarations, not measurements: it cannot be flaky.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/../unit/tap.sh"
-limit=3025 kernels="6.12 rt 7.3" lanes=2
+limit=2988 kernels="6.12 rt 7.3" lanes=2
 plan=$("$top/tests/run" --plan) || { fail budget-plan "tests/run --plan failed"; exit 1; }
 # sum RUN KEY: the declarations of a run's tests; "missing NAME..." on
 # stderr for tests without one
@@ -90,14 +90,15 @@ bad=$(echo "$plan" | awk '($1 == "vm" || $1 == "vm-icount") && NF < 3 { printf "
 [ -z "$bad" ] && ok budget-declared "every VM test declares its quick-mode time" ||
 	fail budget-declared "no \"# time: N\" line in:$bad"
 # what the sets hold, against the tests' own headers: make test's debug
-# run is six tests of the groups fault and fuzz (quick mode), LUNQ_FULL=1's
-# the fault group less crash-disksort, then the smoke set; the matrix
+# run is six tests of the groups fault and fuzz (quick mode) and KUnit's
+# suites (t-kunit), LUNQ_FULL=1's the fault group less crash-disksort, the
+# smoke set and KUnit's suites; the matrix
 # runs the BPF policies on 6.12 and leaves the arena (lunq's own logic) to
 # 6.1 unless LUNQ_FULL=1, and t-pool-share to 6.1 unless LUNQ_MATRIX_SKIP=
 full=$(LUNQ_FULL=1 "$top/tests/run" --plan)
 want=$( { for f in "$top"/tests/vm/t-*.sh; do
 	grep -q '^# group:.* fault\( \|$\)' "$f" && basename "$f" .sh | sed 's/^t-//'; done |
-	grep -vx crash-disksort; echo bench-verify; echo ext4; echo fuzz-netlink; } | tr '\n' ' ')
+	grep -vx crash-disksort; echo bench-verify; echo ext4; echo fuzz-netlink; echo kunit; } | tr '\n' ' ')
 gotfull=$(echo "$full" | awk '$1 == "vm-debug" { printf "%s ", $2 }')
 got=$(echo "$plan" | awk '$1 == "vm-debug" { print $2 }')
 nd=$(echo "$got" | grep -c .)
@@ -112,10 +113,10 @@ af=$(echo "$full" | grep -cE '^matrix:(6.12|rt) arena ')
 b=$(echo "$plan" | grep -c '^matrix:6.12 bpf-policy ')
 m0=$(echo "$full" | grep -c '^matrix:6.12 pool-share ')
 m1=$(LUNQ_FULL=1 LUNQ_MATRIX_SKIP= "$top/tests/run" --plan | grep -c '^matrix:6.12 pool-share ')
-[ "$gotfull" = "$want" ] && [ "$nd" = 6 ] && [ "$nf" = 6 ] && [ "$a" = 0 ] && [ "$af" = 2 ] &&
+[ "$gotfull" = "$want" ] && [ "$nd" = 7 ] && [ "$nf" = 6 ] && [ "$(echo "$got" | tail -n 1)" = kunit ] && [ "$a" = 0 ] && [ "$af" = 2 ] &&
 	[ "$b" = 1 ] && [ "$m0" = 0 ] && [ "$m1" = 1 ] &&
-	ok budget-sets "debug run: $nd tests of the groups fault and fuzz, with LUNQ_FULL=1 the fault group less crash-disksort and the smoke set; t-arena on 6.12 and RT: $a, with LUNQ_FULL=1 $af; t-bpf-policy on 6.12; t-pool-share there only with LUNQ_MATRIX_SKIP= ($m0, $m1)" ||
-	fail budget-sets "debug run: $nd tests, $nf of fault or fuzz (want 6, 6); with LUNQ_FULL=1 '$gotfull', want '$want'; t-arena on 6.12 and RT: $a (want 0), with LUNQ_FULL=1 $af (want 2); t-bpf-policy on 6.12: $b (want 1); t-pool-share on 6.12: $m0 (want 0), with LUNQ_MATRIX_SKIP= $m1 (want 1)"
+	ok budget-sets "debug run: KUnit's suites and $nf tests of the groups fault and fuzz, with LUNQ_FULL=1 KUnit, the fault group less crash-disksort and the smoke set; t-arena on 6.12 and RT: $a, with LUNQ_FULL=1 $af; t-bpf-policy on 6.12; t-pool-share there only with LUNQ_MATRIX_SKIP= ($m0, $m1)" ||
+	fail budget-sets "debug run: $nd tests, $nf of fault or fuzz, the last $(echo "$got" | tail -n 1) (want 7, 6, kunit); with LUNQ_FULL=1 '$gotfull', want '$want'; t-arena on 6.12 and RT: $a (want 0), with LUNQ_FULL=1 $af (want 2); t-bpf-policy on 6.12: $b (want 1); t-pool-share on 6.12: $m0 (want 0), with LUNQ_MATRIX_SKIP= $m1 (want 1)"
 out=$(check "$top/tests/budget")
 tap_relay <<EOF
 $out
