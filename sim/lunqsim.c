@@ -15,11 +15,12 @@
  * a window while auto settles is rebased, a ready one cut into the
  * figures auto reads, a move of the depth starts a new run.
  *
+ * The drive's own sort (lun_order:sptf) goes through lunq_model_pick()
+ * when the head frees (lunq_model_next()), as kmod/lunq_io.c drives it.
  * What it does not simulate yet is said and skipped, scenario by
- * scenario: pools and other initiators (hostile, pool4), the drive's own
- * sort (lun_order:sptf: target), a write cache (wcache), lunq's sorting
- * queue (sched:disksort: bubble, mixed), presets of lunqbench, a second
- * load or LUN.
+ * scenario: pools, other initiators and QUEUE FULL (hostile, pool4),
+ * lunq's sorting queue (sched:disksort: bubble, mixed), presets of
+ * lunqbench, a second load or LUN.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -56,6 +57,7 @@ enum pol { P_STATIC, P_KNEE, P_TARGET };
 struct io {
 	u64 arrive, dispatch, finish;
 	u64 sector;
+	bool write;
 };
 
 struct sim {
@@ -65,6 +67,7 @@ struct sim {
 	/* the load */
 	u32 iodepth;		/* lunqbench --iodepth: most out at once */
 	u64 rate;		/* --iorate (IOs a second); 0: closed loop */
+	u32 rdpct;		/* --rdpct: reads in 100 IOs */
 	u64 next_arrival;
 	u32 out;		/* the load's IOs out (waiting or below) */
 	/* lunq */
@@ -84,9 +87,9 @@ struct sim {
 	bool rebase;
 	u64 win[LUNQ_HIST_BUCKETS], wwin[LUNQ_HIST_BUCKETS];
 	u64 run[LUNQ_HIST_BUCKETS], run_ios;
-	/* what the run measures */
-	u64 done, resp_max, svc_max;
-	u64 resp[LUNQ_HIST_BUCKETS], svc[LUNQ_HIST_BUCKETS];
+	/* what the run measures: [0] reads, [1] writes, [2] both */
+	u64 done, resp_max[3], svc_max[3];
+	u64 resp[3][LUNQ_HIST_BUCKETS], svc[3][LUNQ_HIST_BUCKETS];
 	u64 rng;
 };
 
@@ -156,14 +159,34 @@ static void advance(struct sim *s, u64 now)
 static void below(struct sim *s, u32 k, u64 now)
 {
 	struct io *io = &s->io[k];
-	u64 t = lunq_model_io(&s->m, now, io->sector, BS_SECTORS, LUNQ_MD_READ, NULL);
+	u64 t = lunq_model_io(&s->m, now, io->sector, BS_SECTORS,
+			      io->write ? LUNQ_MD_WRITE : LUNQ_MD_READ, io);
 
+	io->dispatch = now;
+	s->inflight++;
+	if (t == LUNQ_FINISH_PENDING)
+		return;		/* in the drive's queue: its pick decides */
 	if (s->nb_delay)
 		t = max(t, now + NB_DELAY_NS);
-	io->dispatch = now;
 	io->finish = t;
-	s->inflight++;
 	hpush(s, k);
+}
+
+/* the drive's queue (lun_order:sptf): what its free head starts by @now */
+static u32 drive_pick(struct sim *s, u64 now)
+{
+	struct io *io;
+	u32 n = 0;
+	u64 t;
+
+	while ((io = lunq_model_pick(&s->m, now, &t))) {
+		if (s->nb_delay)
+			t = max(t, io->dispatch + NB_DELAY_NS);
+		io->finish = t;
+		hpush(s, io - s->io);
+		n++;
+	}
+	return n;
 }
 
 /* lunq dispatches what the depth lets through */
@@ -189,6 +212,7 @@ static void issue(struct sim *s, u64 now)
 
 	io->arrive = now;
 	io->sector = (rnd(s) % (LOWER_SECTORS / BS_SECTORS)) * BS_SECTORS;
+	io->write = rnd(s) % 100 >= s->rdpct;
 	s->out++;
 	if (!s->qn && s->inflight < s->depth) {
 		s->wwin[lunq_hist_index(0)]++;
@@ -204,6 +228,7 @@ static void complete(struct sim *s, u64 now)
 	u32 k = hpop(s);
 	struct io *io = &s->io[k];
 	u64 svc = now - io->dispatch, resp = now - io->arrive;
+	u32 d;
 
 	s->inflight--;
 	s->out--;
@@ -211,10 +236,14 @@ static void complete(struct sim *s, u64 now)
 	s->ios++;
 	s->svc_sum += svc;
 	s->win[lunq_hist_index(svc)]++;
-	s->svc[lunq_hist_index(svc)]++;
-	s->resp[lunq_hist_index(resp)]++;
-	s->resp_max = max(s->resp_max, resp);
-	s->svc_max = max(s->svc_max, svc);
+	for (d = io->write; d <= 2; d += 2 - io->write) {
+		s->svc[d][lunq_hist_index(svc)]++;
+		s->resp[d][lunq_hist_index(resp)]++;
+		s->resp_max[d] = max(s->resp_max[d], resp);
+		s->svc_max[d] = max(s->svc_max[d], svc);
+		if (d == 2)
+			break;
+	}
 	s->freelist[s->nfree++] = k;
 	kick(s, now);
 	if (!s->rate && s->out < s->iodepth)
@@ -340,8 +369,8 @@ static u32 uword(const char *words, const char *key, u32 dflt)
 static const char *model_cfg(const char *words, struct lunq_model_cfg *c)
 {
 	static const char *const unsupported[] = {
-		"pool", "foreign", "lun_depth", "sched", "wce", "cache_mb",
-		"reset_after", "pblk", "bus_mbps", "spindles",
+		"pool", "foreign", "sched", "reset_after", "pblk", "bus_mbps",
+		"spindles",
 	};
 	char b[64];
 	size_t i;
@@ -349,9 +378,13 @@ static const char *model_cfg(const char *words, struct lunq_model_cfg *c)
 	for (i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++)
 		if (word(words, unsupported[i], b, sizeof(b)))
 			return unsupported[i];
-	if (word(words, "lun_order", b, sizeof(b)) && strcmp(b, "fifo"))
-		return "lun_order";
 	memset(c, 0, sizeof(*c));
+	if (word(words, "lun_order", b, sizeof(b))) {
+		if (!strcmp(b, "sptf"))
+			c->order = LUNQ_ORDER_SPTF;
+		else if (strcmp(b, "fifo"))
+			return "lun_order";
+	}
 	if (!word(words, "model", b, sizeof(b)) || !strcmp(b, "none"))
 		return "model none";
 	if (!strcmp(b, "flash"))
@@ -367,6 +400,8 @@ static const char *model_cfg(const char *words, struct lunq_model_cfg *c)
 	c->mbps = uword(words, "mbps", 0);
 	c->seek_ms = uword(words, "seek_ms", 0);
 	c->rpm = uword(words, "rpm", 0);
+	c->wce = uword(words, "wce", 0);
+	c->cache_mb = uword(words, "cache_mb", 0);
 	c->pblk = 512;
 	c->rmw_x = 1;
 	c->capacity = LOWER_SECTORS;
@@ -374,12 +409,15 @@ static const char *model_cfg(const char *words, struct lunq_model_cfg *c)
 }
 
 /* the load: lunqbench's --iodepth N and --iorate R; NULL, or why not */
-static const char *load_cfg(const char *load, u32 *iodepth, u64 *rate)
+static const char *load_cfg(const char *load, u32 *iodepth, u64 *rate,
+			    u32 *rdpct)
 {
 	char buf[SCN_LINE], *w, *save = NULL;
+	bool depth_set = false;
 
 	*iodepth = 1;
 	*rate = 0;
+	*rdpct = 100;
 	snprintf(buf, sizeof(buf), "%s", load);
 	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
 		char *v = strtok_r(NULL, " ", &save);
@@ -387,7 +425,9 @@ static const char *load_cfg(const char *load, u32 *iodepth, u64 *rate)
 		if (!v)
 			return w;
 		if (!strcmp(w, "--iodepth"))
-			*iodepth = strtoul(v, NULL, 10);
+			*iodepth = strtoul(v, NULL, 10), depth_set = true;
+		else if (!strcmp(w, "--rdpct") && strtoul(v, NULL, 10) <= 100)
+			*rdpct = strtoul(v, NULL, 10);
 		else if (!strcmp(w, "--iorate"))
 			*rate = strtoull(v, NULL, 10);
 		else if (!strcmp(w, "--warmup") && !strcmp(v, "0"))
@@ -395,6 +435,9 @@ static const char *load_cfg(const char *load, u32 *iodepth, u64 *rate)
 		else
 			return w;
 	}
+	/* lunqbench: an open loop's most outstanding is 64 by default */
+	if (*rate && !depth_set)
+		*iodepth = 64;
 	if (!*iodepth || *iodepth > MAX_IOS / 2)
 		return "--iodepth";
 	return NULL;
@@ -407,7 +450,7 @@ static const char *unsupported(const struct scenario *sc)
 	struct lunq_model_cfg c;
 	const char *r;
 	char words[2 * SCN_LINE];
-	u32 i, qd;
+	u32 i, qd, rdpct;
 	u64 rate;
 
 	if (sc->luns > 1 || sc->nb[0] || sc->load2[0] || !strcmp(sc->lower, "own"))
@@ -419,7 +462,7 @@ static const char *unsupported(const struct scenario *sc)
 		return "a latency of lunq's wait";
 	if (strcmp(sc->blat, sc->lat))
 		return "a bound on another latency";
-	r = load_cfg(sc->load, &qd, &rate);
+	r = load_cfg(sc->load, &qd, &rate, &rdpct);
 	if (r) {
 		snprintf(why, sizeof(why), "lunqbench's %s", r);
 		return why;
@@ -432,6 +475,9 @@ static const char *unsupported(const struct scenario *sc)
 			snprintf(why, sizeof(why), "the LUN's %s", r);
 			return why;
 		}
+		/* the LUN's slots: no QUEUE FULL while the load cannot fill them */
+		if (uword(words, "lun_depth", 0) && uword(words, "lun_depth", 0) < qd)
+			return "QUEUE FULL (lun_depth under the load's depth)";
 	}
 	return NULL;
 }
@@ -441,11 +487,17 @@ struct result {
 	u64 moves;
 };
 
+/*
+ * latency @lat of the run (resp:, total*: arrival to completion, lunq's
+ * wait included; service*: lunq's dispatch to completion)
+ */
 static u64 measure(const struct sim *s, const char *lat)
 {
-	const u64 *h = strncmp(lat, "service", 7) ? s->resp : s->svc;
-	u64 mx = strncmp(lat, "service", 7) ? s->resp_max : s->svc_max;
 	const char *k = strchr(lat, ':') + 1;
+	int d = strstr(lat, "_read:") ? 0 : strstr(lat, "_write:") ? 1 : 2;
+	bool svc = !strncmp(lat, "service", 7);
+	const u64 *h = svc ? s->svc[d] : s->resp[d];
+	u64 mx = svc ? s->svc_max[d] : s->resp_max[d];
 	u32 ppm;
 
 	if (!strcmp(k, "max"))
@@ -472,13 +524,14 @@ static struct result run(const struct scenario *sc, int only, enum pol pol,
 	u64 now = 0, end = nph * plen_ns, next_tick = WIN_TICK_NS;
 	u64 next_phase = plen_ns, step_done = 0, worst = 0, worst_b = 0;
 	double iops_sum = 0;
+	bool stalled = false;
 	u32 first = only >= 0 ? (u32)only : 0;
 
 	memset(s, 0, sizeof(*s));
 	s->sc = sc;
 	s->rng = seed * 2654435761ULL + 1;
 	s->nb_delay = !strcmp(sc->lower, "nb");
-	load_cfg(sc->load, &s->iodepth, &s->rate);
+	load_cfg(sc->load, &s->iodepth, &s->rate, &s->rdpct);
 	snprintf(words, sizeof(words), "%s %s", sc->lun,
 		 sc->changes == SCN_RATE ? "" : sc->phase[first]);
 	model_cfg(words, &c);
@@ -513,9 +566,10 @@ static struct result run(const struct scenario *sc, int only, enum pol pol,
 		while (s->out < s->iodepth)
 			issue(s, now);
 	for (;;) {
+		u64 tp = stalled ? U64_MAX : lunq_model_next(&s->m) ?: U64_MAX;
 		u64 tc = s->hn ? s->io[s->heap[0]].finish : U64_MAX;
 		u64 ta = s->rate ? s->next_arrival : U64_MAX;
-		u64 t = min(min(tc, ta), min(next_tick, next_phase));
+		u64 t = min(min(min(tc, ta), min(next_tick, next_phase)), tp);
 
 		if (t >= end && next_phase >= end)
 			t = min(t, end);
@@ -523,7 +577,14 @@ static struct result run(const struct scenario *sc, int only, enum pol pol,
 			break;
 		advance(s, t);
 		now = t;
-		if (t == tc) {
+		if (tp < now)
+			tp = now;
+		t = min(t, tp);
+		stalled = false;
+		if (t == tp) {
+			/* a head free with nothing it can start: wait for news */
+			stalled = !drive_pick(s, now);
+		} else if (t == tc) {
 			complete(s, now);
 		} else if (t == ta) {
 			if (s->out < s->iodepth)
@@ -542,7 +603,8 @@ static struct result run(const struct scenario *sc, int only, enum pol pol,
 				step_done = s->done;
 				memset(s->resp, 0, sizeof(s->resp));
 				memset(s->svc, 0, sizeof(s->svc));
-				s->resp_max = s->svc_max = 0;
+				memset(s->resp_max, 0, sizeof(s->resp_max));
+				memset(s->svc_max, 0, sizeof(s->svc_max));
 			}
 			ph++;
 			next_phase += plen_ns;

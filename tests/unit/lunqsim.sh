@@ -7,7 +7,8 @@
 # knee gets its rate): knee1's oracle at depth 16 and 2000 IOPS, static16
 # scoring 1, auto:knee (kmod/lunq_auto.c itself) >= 0.95 of the oracle
 # from depth 1 and from 64; capacity's oracle depths 16 4 16 and its IOPS
-# their mean; ramp's sweep at each rate; a seed's run repeats; what it
+# their mean; ramp's sweep at each rate; target's and wcache's bounds as
+# t-arena-bounds asserts them in the VM; a seed's run repeats; what it
 # does not simulate is said, a bad file refused.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/tap.sh"
@@ -67,3 +68,17 @@ tap_check $? "hostile: 'not simulated yet' and why"
 tap_cmd "$sim" "a bad scenario file refused (exit 2, FILE:LINE)" 2 "bad-unknown-key.scn:3: unknown key 'chanels'" \
 	tests/unit/fixtures/scenarios/bad-unknown-key.scn
 tap_cmd "$sim" "an unknown policy refused" 2 "unknown policy 'fast'" --policies fast
+
+# the bounds the VM's t-arena-bounds asserts, here: target's oracle at 8
+# (16 over the 200 ms bound on lunq's service p99, the drive sorting its
+# own queue), wcache's writes waiting behind reads at depth 2 (>= 8 ms, a
+# read's seek) and at cache speed at the oracle's depth (<= 2 ms)
+"$sim" --quick --policies static16 --sweep 2,8,16 arena/scenarios/04-target.scn > "$tmp/t.out"
+tap_quote "$tmp/t.out"
+grep -q '^  (oracle: sweep; its depths per phase: 8)$' "$tmp/t.out" &&
+	awk '$1 == "static16" { exit !($4 > 200) }' "$tmp/t.out"
+tap_check $? "target: the oracle at 8, static16's service p99 over the 200 ms bound"
+"$sim" --quick --policies q2 --sweep 2,8,16 arena/scenarios/06-wcache.scn > "$tmp/w.out"
+tap_quote "$tmp/w.out"
+awk '$1 == "q2" { q2 = $4 } $1 == "oracle" { o = $4 } END { exit !(q2 >= 8 && o > 0 && o <= 2) }' "$tmp/w.out"
+tap_check $? "wcache: depth 2's write p99 >= 8 ms (behind reads), the oracle's <= 2 ms"
