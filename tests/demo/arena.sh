@@ -2,9 +2,9 @@
 # tests/demo/arena.sh [--quick] [--check] [--todo T,T] [--only S,S]
 #   [--scenario FILE] [--policies P,P] [--sweep D,D] [-o DIR] -- the arena:
 # every policy it is given, in a set of scenarios (scenario files),
-# scored against an oracle computed in the same run.  Runs inside the VM (make arena boots it on the
-# instruction-counting clock, where a run repeats; tests/vm/t-arena.sh
-# runs it --quick --check).
+# scored against an oracle computed in the same run.  Runs inside the VM
+# (make arena boots it on the instruction-counting clock, where a run
+# repeats; tests/vm/t-arena.sh runs it --quick --check).
 #   scenarios: the files of arena/scenarios/ (their format and each
 #     key's meaning: arena/scenarios/README.md), in the order of their
 #     names: knee1, knee64, capacity, target, hostile, wcache, bubble,
@@ -119,9 +119,10 @@ done
 SCENARIOS=
 for f in $FILES; do
 	scn_read "$f" || { echo "arena.sh: $f is not a scenario the arena can run (arena/scenarios/README.md)" >&2; exit 2; }
-	case " $SCENARIOS " in *" $S_NAME "*) echo "arena.sh: two scenarios named '$S_NAME'" >&2; exit 2 ;; esac
+	v=SCN_$(echo "$S_NAME" | tr -- - _)
+	eval "[ -z \"\${$v:-}\" ]" || { echo "arena.sh: two scenarios named '$S_NAME' (- and _ alike)" >&2; exit 2; }
 	SCENARIOS="$SCENARIOS $S_NAME"
-	eval "SCN_$(echo "$S_NAME" | tr -- - _)=\$f"
+	eval "$v=\$f"
 done
 SCENARIOS=${SCENARIOS# }
 [ -n "$ONLY" ] || ONLY=$SCENARIOS
