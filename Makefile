@@ -67,7 +67,7 @@ KVER ?= $(shell scripts/kver 2>/dev/null)
 # Debian's headers for the VM kernel; KDIR= points kmod at any other tree
 DEB_KDIR = /lib/modules/$(KVER)/build
 KDIR ?= $(DEB_KDIR)
-SUBDIRS_USER := $(wildcard lib/Makefile ctl/Makefile bench/Makefile)
+SUBDIRS_USER := $(wildcard lib/Makefile ctl/Makefile bench/Makefile sim/Makefile)
 
 .PHONY: bpf-tools kmod-btf policies
 .PHONY: all build-all check check-kdir kmod kmod-xflush splat user deps test test-full test-unit test-kunit test-vm test-debug kernel-debug demo arena tools bench bench-overhead bench-compare checkpatch clean help fuzz

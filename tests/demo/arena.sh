@@ -1,58 +1,24 @@
+#!/bin/sh
 # tests/demo/arena.sh [--quick] [--check] [--todo T,T] [--only S,S]
-#   [--policies P,P] [--sweep D,D] [-o DIR] -- the arena: every policy it
-# is given, in a fixed set of scenarios, scored against an oracle computed
-# in the same run.  Runs inside the VM (make arena boots it on the
-# instruction-counting clock, where a run repeats; tests/vm/t-arena.sh
-# runs it --quick --check).
-#   scenarios (--only, all by default), each with its objective:
-#     knee1     flash model, 16 channels x 8 ms, closed loop QD 64, the
-#               policy starting at depth 1; most IOPS
-#     knee64    the same from depth 64
-#     capacity  the same from 32, channels 16 -> 4 -> 16 (a third each)
-#     target    a 7200 rpm disk sorting its own queue (lun_order:sptf,
-#               lun_depth 32), random reads QD 32, from 32: most IOPS
-#               with lunq's service p99 within TARGET_MS (200): a deeper
-#               queue sorts better and waits longer
-#     hostile   seed 004's pool (tests/lib/scenario.sh): 32 slots, a busy
-#               neighbour at static 8, other initiators holding 16 slots
-#               half of every 8 s, LUN reset after 10 QUEUE FULLs in a
-#               row, from 16; most IOPS
-#     wcache    seed 004's writes behind reads: the disk with its write
-#               cache on, random reads and writes at 25/s each (open
-#               loop), from 2; the lowest write p99 (lunq's total_write:
-#               arrival to completion, the wait behind a read included)
-#     bubble    demonstration 1's latency bubble: the disk (2 ms a
-#               command, 8 ms seeks) under sched:disksort, a sequential
-#               stream at QD 16 and 10 far reads/s (lunqbench --preset
-#               bubble), from 2; most IOPS with no read over BUBBLE_MS
-#               (1000) in lunq (total_read's max)
-#     pool4     four LUNs alike in one pool of 32 slots
-#               (the flash model, 16 channels each), other initiators
-#               holding 16 slots half of every 8 s, LUN reset after 10
-#               QUEUE FULLs in a row, QD 32 on each, the policy on all
-#               four at once, from 4; most IOPS of the four, scored with
-#               Jain's index over the four, the resets of all four and
-#               the worst device's QUEUE FULL/s (the depth shown: the
-#               first device's)
-#     ramp      the flash model (16 channels x 8 ms: the knee's rate is
-#               2000/s), an open loop (Poisson, QD up to 64) whose rate
-#               climbs and falls in steps of T/2 s: 400 800 1600 2400
-#               1600 800 400 IOs/s (20% -> 120% -> 20%), from 4; the
-#               lowest p99 of lunq's total_read (lunq's wait included) in
-#               the worst step (lunq's statistics reset at each step; a
-#               lunqbench run each, the device and its policy kept)
-#     mixed     the bubble's disk under sched:disksort: a sequential
-#               reader at QD 16 in the second half and 20 random writes a
-#               second (open loop) in the first, from 2; most IOPS (both)
-#               with no IO over MIXED_MS (1000) in lunq (the max of
-#               total_read and total_write); its latency: the p99 of
-#               lunq's reads and writes together (total, lunq's wait
-#               included) -- the bound judges the slowest IO, one sample
-#               of some 2600, too few for a ratio (static 16 against
-#               itself in one run, 6.12: 184.80 and 142.77 ms)
+#   [--scenario FILE] [--policies P,P] [--sweep D,D] [-o DIR] -- the arena:
+# every policy it is given, in a set of scenarios (scenario files),
+# scored against an oracle computed in the same run.  Runs inside the VM
+# (make arena boots it on the instruction-counting clock, where a run
+# repeats; tests/vm/t-arena.sh runs it --quick --check).
+#   scenarios: the files of arena/scenarios/ (their format and each
+#     key's meaning: arena/scenarios/README.md), in the order of their
+#     names: knee1, knee64, capacity, target, hostile, wcache, bubble,
+#     pool4, ramp and mixed, each with its LUN, load, phases, objective
+#     and bound (each file's header says what it is)
+#   --only S,S    these scenarios of the set only (by name)
+#   --scenario FILE  a scenario file instead of the set (several: one
+#                 --scenario each); checked before anything runs, a bad
+#                 file refused with FILE:LINE and what is wrong
+#                 (tests/lib/scenario-file.sh)
 #   --sweep D,D   the static depths of the oracle's sweep (4,8,12,16,24,32)
 #   policies (--policies, all by default): knee (auto:knee), target
-#     (auto:target, target_us = the scenario's; in target only), linux,
+#     (auto:target, target_us = the scenario's target_ms; only where
+#     it has one: target), linux,
 #     sd, sd-fc (the reactions), static16, and on kernels that take BPF
 #     policies aimd, kyber and parda (policies/*.bpf.c) and any FILE.bpf.o
 #     given (a BPF policy of yours: named FILE, its path as the guest sees
@@ -121,16 +87,15 @@
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/demo/lib.sh"
 . "$LUNQ_SRC/tests/lib/scenario.sh"
+. "$LUNQ_SRC/tests/lib/scenario-file.sh"
 # without the module every run fails to create its device: say so once,
 # not as a table of zeros
 [ -d /sys/module/dm_lunq ] ||
 	{ echo "arena: dm-lunq is not loaded in the guest (build it first: make all; make arena does)"; exit 1; }
 
-SCENARIOS="knee1 knee64 capacity target hostile wcache bubble pool4 ramp mixed"
 POLICIES="knee target linux sd sd-fc static16 aimd kyber parda"
-QUICK=0 CHECK=0 OUT=${LUNQ_OUT:-/tmp/arena} ONLY=$SCENARIOS POLS=$POLICIES TODO=
+QUICK=0 CHECK=0 OUT=${LUNQ_OUT:-/tmp/arena} ONLY= FILES= POLS=$POLICIES TODO=
 SWEEP="4 8 12 16 24 32"
-TARGET_MS=200 BUBBLE_MS=1000 MIXED_MS=1000
 QF_MAX=2	# QUEUE FULLs a second: the most a policy a user would accept
 FLOOR=0.1	# the one number: a scenario over its bound counts as this
 CRITS="iops bound lat resets qfull"	# --check's thresholds (--todo)
@@ -139,6 +104,7 @@ while [ $# -gt 0 ]; do
 	--quick) QUICK=1 ;;
 	--check) CHECK=1 ;;
 	--only) ONLY=$(echo "$2" | tr ',' ' '); shift ;;
+	--scenario) FILES="$FILES $2"; shift ;;
 	--policies) POLS=$(echo "$2" | tr ',' ' '); shift ;;
 	--sweep) SWEEP=$(echo "$2" | tr ',' ' '); shift ;;
 	--todo) TODO=$(echo "$2" | tr ',' ' '); shift ;;
@@ -147,10 +113,25 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+# the scenarios: each file read and checked before anything runs; SCN_n
+# the file of the scenario named n
+[ -n "$FILES" ] || FILES=$(ls "$LUNQ_SRC"/arena/scenarios/*.scn)
+SCENARIOS=
+for f in $FILES; do
+	scn_read "$f" || { echo "arena.sh: $f is not a scenario the arena can run (arena/scenarios/README.md)" >&2; exit 2; }
+	v=SCN_$(echo "$S_NAME" | tr -- - _)
+	eval "[ -z \"\${$v:-}\" ]" || { echo "arena.sh: two scenarios named '$S_NAME' (- and _ alike)" >&2; exit 2; }
+	SCENARIOS="$SCENARIOS $S_NAME"
+	eval "$v=\$f"
+done
+SCENARIOS=${SCENARIOS# }
+[ -n "$ONLY" ] || ONLY=$SCENARIOS
 for s in $ONLY; do
 	case " $SCENARIOS " in *" $s "*) ;;
 	*) echo "arena.sh: unknown scenario '$s' ($(echo $SCENARIOS | sed 's/ /, /g'))" >&2; exit 2 ;; esac
 done
+# scn SCEN: its file read (checked above)
+scn() { eval "scn_read \"\$SCN_$(echo "$1" | tr -- - _)\""; }
 for t in $TODO; do
 	_ts=${t%%:*} _tc=${t#*:}
 	[ "$_ts" = "$t" ] && { case " $CRITS " in *" $t "*) _ts=all ;; *) _tc=all ;; esac; }
@@ -188,7 +169,6 @@ for p in $POLS; do
 done
 mkdir -p "$OUT" || exit 2
 if [ $QUICK = 1 ]; then T=8; else T=16; fi
-P_D=$SEED004_PERIOD_MS	# hostile: the others there 4 s, away 4 s, as in 6D
 BPF=$(cat /sys/module/dm_lunq/parameters/bpf_policies 2>/dev/null)
 keep=
 for p in $POLS; do
@@ -204,15 +184,18 @@ POLS=$keep
 nb=$(nullb_create arena_nb 512 hw_queue_depth=256 irqmode=2 completion_nsec=8000000) ||
 	{ echo "null_blk failed"; exit 1; }
 nb2=$(nullb_create arena_nb2 512 hw_queue_depth=256) || { echo "null_blk failed"; exit 1; }
-# pool4: four LUNs alike (null_blk without a completion delay, as
-# t-pool-share's), made only when it runs
-case " $ONLY " in *" pool4 "*)
-	for k in 1 2 3 4; do
-		eval "pb$k=\$(nullb_create arena_pb$k 256 hw_queue_depth=256)" || { echo "null_blk failed"; exit 1; }
-	done ;;
-esac
-FLASH="model=flash svc_us=8000"
-DISK="model=hdd seek_ms=8 rpm=7200"
+# lower=own (pool4): a null_blk per LUN (without a completion delay, as
+# t-pool-share's), made only when such a scenario runs
+np=0
+for s in $ONLY; do
+	scn "$s"
+	[ "$S_LOWER" = own ] && [ "$S_LUNS" -gt $np ] && np=$S_LUNS
+done
+k=1
+while [ $k -le $np ]; do
+	eval "pb$k=\$(nullb_create arena_pb$k 256 hw_queue_depth=256)" || { echo "null_blk failed"; exit 1; }
+	k=$((k + 1))
+done
 echo "scenario,run,policy,seconds,iops,lat_ns,qfull_s,resets,neighbour_iops,settle_ms,bound_lat_ns" > "$OUT/arena.csv"
 # every policy's depth over its run (and the oracle's per phase): from ms
 # on (since the load started), depth; a run's last row is its end
@@ -220,121 +203,41 @@ echo "scenario,policy,ms,depth" > "$OUT/arena-depth.csv"
 : > /tmp/arena-phases
 : > /tmp/arena-scores
 
-# a scenario: its start depth, its phases ("WORDS" each, in order), the
-# LUN's words (the lower device's first), the load (lunqbench's options),
-# its latency (what lat_of measures) and the bound of its objective (ns;
-# 0: none)
-start_of() {
-	case $1 in knee1) echo 1 ;; knee64) echo 64 ;; capacity) echo 32 ;; target) echo 32 ;;
-	hostile) echo 16 ;; wcache|bubble|mixed) echo 2 ;; pool4|ramp) echo 4 ;; esac
-}
-# (ramp's phases are the load's rate, rate=N IOs/s: 20% -> 120% -> 20%
-# of the knee's 2000, 16 channels x 8 ms)
-phases_of() {
-	case $1 in
-	knee1|knee64) echo "channels=16" ;;
-	capacity) echo "channels=16 channels=4 channels=16" ;;
-	target) echo "lun_order=sptf" ;;
-	hostile|pool4) echo "foreign=16 foreign=0" ;;
-	wcache) echo "wce=1" ;;
-	bubble|mixed) echo "sched=disksort" ;;
-	ramp) echo "rate=400 rate=800 rate=1600 rate=2400 rate=1600 rate=800 rate=400" ;;
+# the scenario read last (scn): what the arena needs of it
+# plen: the seconds of a phase (in a run of the whole scenario, and a
+# phase held alone for the sweep); --quick halves the file's phase_s
+plen() { if [ $QUICK = 1 ]; then echo $((S_PHASE_S / 2)); else echo "$S_PHASE_S"; fi; }
+# lph_ms: ms from one phase to the next in a run of the whole scenario
+# (changes=foreign: the other initiators' half period)
+lph_ms() { if [ "$S_CHANGES" = foreign ]; then echo $((S_FPERIOD / 2)); else echo $(($(plen) * 1000)); fi; }
+# lower_of nb|nb2: the null_blk's device
+lower_of() { case $1 in nb) echo "$nb" ;; nb2) echo "$nb2" ;; esac; }
+# bound_ns: the bound of its objective (ns; 0: none)
+bound_ns() { echo $((S_BOUND_MS * 1000000)); }
+# latobj: true where the objective is a latency (an open loop: the IOPS
+# are the load's); the score is then the oracle's latency / the run's
+latobj() { [ "$S_GOAL" = latency ]; }
+# measure M DEV JSON: the latency M of the run just done (ns): resp:KEY
+# lunqbench's response KEY (JSON), HIST:KEY lunq's histogram HIST of DEV
+# (wait_read ... total_write), PHASE:KEY its reads and writes together
+measure() {
+	case ${1%%:*} in
+	resp) lbv "$3" ".totals.percentiles_ns.response[\"${1#*:}\"]" ;;
+	*_*) pct "$2" "${1%%:*}" "${1#*:}" ;;
+	*) pct2 "$2" "${1%%:*}" "${1#*:}" ;;
 	esac
 }
-# plen_of SCEN: the seconds of a phase (in a run of the whole scenario,
-# and a phase held alone for the sweep); ramp's steps are half of T
-plen_of() { case $1 in ramp) echo $((T / 2)) ;; *) echo "$T" ;; esac; }
-# lph_ms SCEN: ms from one phase to the next in a run of the whole
-# scenario (hostile, pool4: the other initiators' half period)
-lph_ms() { case $1 in hostile|pool4) echo $((P_D / 2)) ;; *) echo $(($(plen_of "$1") * 1000)) ;; esac; }
-# (pool4: the words of each of its four LUNs, the lower device apart)
-lun_of() {
-	case $1 in
-	knee1|knee64|capacity) echo "$nb $FLASH" ;;
-	target) echo "$nb2 $DISK svc_us=500 lun_depth=32" ;;
-	hostile) echo "$nb $(seed004 arena)" ;;
-	pool4) seed004 arena4 ;;
-	ramp) echo "$nb $FLASH channels=16" ;;
-	wcache) echo "$nb2 $DISK svc_us=500 cache_mb=64" ;;
-	bubble|mixed) echo "$nb2 $DISK svc_us=2000 mbps=100" ;;
-	esac
-}
-# (mixed: the sequential reader; the random writes beside it: MIXED_W)
-load_of() {
-	case $1 in
-	knee1|knee64|capacity) echo "--iodepth 64" ;;
-	target|hostile|pool4) echo "--iodepth 32" ;;
-	wcache) echo "--iorate 50 --rdpct 50" ;;
-	bubble) echo "--preset bubble" ;;
-	ramp) echo "--iodepth 64" ;;
-	mixed) echo "--seekpct 0 --iodepth 16 --range 50-100%" ;;
-	esac
-}
-MIXED_W="--rdpct 0 --seekpct 100 --iorate 20 --range 0-50%"
-lat_name() {
-	case $1 in
-	target) echo "service p99" ;;
-	wcache) echo "write p99" ;;
-	bubble) echo "read max" ;;
-	ramp) echo "total p99" ;;
-	mixed) echo "IO p99" ;;
-	*) echo "resp p99" ;;
-	esac
-}
-# blat_name SCEN: the latency its bound judges, where that is not its
-# latency (lat_name): mixed's bound is on the slowest IO, its latency the
-# p99 of all (the slowest of some 2600 IOs is one sample: static 16 gave
-# 184.80 and 142.77 ms in one run on 6.12)
-blat_name() { case $1 in mixed) echo "IO max" ;; *) lat_name "$1" ;; esac; }
-bound_of() {
-	case $1 in
-	target) echo $((TARGET_MS * 1000000)) ;;
-	bubble) echo $((BUBBLE_MS * 1000000)) ;;
-	mixed) echo $((MIXED_MS * 1000000)) ;;
-	*) echo 0 ;;
-	esac
-}
-# latobj SCEN: true where the objective is a latency (an open loop: the
-# IOPS are the load's); the score is then the oracle's latency / the run's
-latobj() { case $1 in wcache|ramp) return 0 ;; *) return 1 ;; esac; }
-objective_of() {
-	case $1 in
-	target) echo "most IOPS with service p99 <= $TARGET_MS ms" ;;
-	wcache) echo "the lowest write p99 (open loop: the IOPS are the load's)" ;;
-	bubble) echo "most IOPS with no read over $BUBBLE_MS ms in lunq" ;;
-	pool4) echo "most IOPS of the four (QUEUE FULL/s: the worst device's), fair shares, no reset" ;;
-	ramp) echo "the lowest p99 of lunq's total_read, the worst step (open loop: the IOPS are the load's)" ;;
-	mixed) echo "most IOPS with no IO over $MIXED_MS ms in lunq" ;;
-	*) echo "most IOPS" ;;
-	esac
-}
-# lat_of SCEN JSON: the scenario's latency of the run just done (ns);
-# pool4 the worst of its four devices, ramp's the worst step (run)
+# lat_of M: latency M of the run just done (luns > 1: the worst LUN's)
 lat_of() {
-	case $1 in
-	target) pct aq service_read p99 ;;
-	wcache) pct aq total_write p99 ;;
-	bubble) pct aq total_read max ;;
-	ramp) pct aq total_read p99 ;;
-	mixed) pct2 aq total p99 ;;
-	pool4) for _d in aq aq2 aq3 aq4; do lbv "/tmp/arena-$_d.json" '.totals.percentiles_ns.response.p99'; done | sort -n | tail -1 ;;
-	*) lbv "$2" '.totals.percentiles_ns.response.p99' ;;
-	esac
+	if [ "$S_LUNS" = 1 ]; then measure "$1" aq /tmp/arena-aq.json; return; fi
+	for _d in $_devs; do measure "$1" "$_d" "/tmp/arena-$_d.json"; done | sort -n | tail -1
 }
-# blat_of SCEN LAT: the latency the bound judges of the run just done
-# (ns; blat_name): mixed the slowest IO's, else LAT
-blat_of() {
-	case $1 in
-	mixed) pct2 aq total max ;;
-	*) echo "$2" ;;
-	esac
-}
-# the policy's words (start depth $2, scenario $3); nothing when the
-# policy does not apply to the scenario (auto:target needs a target)
+# the policy's words (start depth $2); nothing when the policy does not
+# apply to the scenario (auto:target needs a target)
 words_of() {
 	case $1 in
 	knee) echo "qdepth=$2 auto=knee" ;;
-	target) [ "$3" = target ] && echo "qdepth=$2 auto=target target_us=$((TARGET_MS * 1000))" ;;
+	target) [ -n "$S_TARGET_MS" ] && echo "qdepth=$2 auto=target target_us=$((S_TARGET_MS * 1000))" ;;
 	linux) echo "qdepth=$2 reaction=linux" ;;
 	sd) echo "qdepth=$2 reaction=sd" ;;
 	sd-fc) echo "qdepth=$2 reaction=sd-fc" ;;
@@ -344,13 +247,20 @@ words_of() {
 	esac
 }
 # the LUN's words for the whole scenario: its first phase, which the run
-# then changes (capacity), or the other initiators' coming and going
+# then changes (changes=set), or the other initiators' coming and going
+# (changes=foreign); changes=rate: none (the load's)
 whole_of() {
-	case $1 in
-	hostile|pool4) echo "$SEED004_FOREIGN" ;;
-	ramp) ;;
-	*) phases_of "$1" | cut -d' ' -f1 ;;
+	case $S_CHANGES in
+	foreign) echo "$S_PH_1 foreign_period_ms=$S_FPERIOD" ;;
+	rate) ;;
+	*) echo "$S_PH_1" ;;
 	esac
+}
+# the phases joined by SEP, each a label (its words joined by +)
+phases_joined() {
+	_pj= _k=1
+	while [ $_k -le $S_NPH ]; do _pj="$_pj${_pj:+$1}$(scn_label $_k)"; _k=$((_k + 1)); done
+	echo "$_pj"
 }
 
 # steps TLOG CRTIME_NS T0_MS END_MS DEPTH0: the depth over a run, from
@@ -390,33 +300,37 @@ steps() {
 		}' "$1"
 }
 
-# run SCEN LABEL POLICY [PHASE]: one run of plen_of s a phase (PHASE: that
-# phase alone, held as long); sets R_IOPS R_LAT R_Q R_R R_N R_J (and
-# R_LBMAX, lunqbench's response max), R_GAPS; the depth over the run in
-# /tmp/arena.steps ("ms depth" from ms on, steps above), and sampled from
-# it every 0.25 s in /tmp/arena.depth ("ms depth").  pool4: the policy on
-# its four devices (aq, aq2, aq3, aq4) at once, each with its load; R_IOPS
-# their sum, R_Q the worst device's, R_R the sum, R_J Jain's index over
-# the four, the depth the first device's.  ramp: a lunqbench run per
-# step at its rate, lunq's statistics reset before each (its total_read
-# p99 is the step's; R_LAT the worst step's).  mixed: the random writes
-# (MIXED_W) beside the load, R_IOPS both.
+# run SCEN LABEL POLICY [PHASE]: one run of plen s a phase of the
+# scenario read last (PHASE: that phase's words alone, held as long);
+# sets R_IOPS R_LAT R_Q R_R R_N R_J (and R_LBMAX, lunqbench's response
+# max), R_GAPS; the depth over the run in /tmp/arena.steps ("ms depth"
+# from ms on, steps above), and sampled from it every 0.25 s in
+# /tmp/arena.depth ("ms depth").  luns > 1 (pool4): the policy on its
+# devices (aq, aq2, ...) at once, each with its load; R_IOPS their sum,
+# R_Q the worst device's, R_R the sum, R_J Jain's index over them, the
+# depth the first device's.  changes=rate (ramp): a lunqbench run per
+# phase at its rate, lunq's statistics reset before each (its latency is
+# the phase's; R_LAT the worst phase's).  changes=set (capacity): each
+# later phase's words set (lunqctl set) at its start.  load2 (mixed): a
+# second load beside the first, R_IOPS both.  neighbour (hostile): its
+# LUN and load beside, R_N its IOPS, R_J Jain's index with it.
 run() {
 	_sc=$1 _lb=$2 _po=$3 _ph=${4:-}
-	_w=$(words_of "$_po" "$(start_of "$_sc")" "$_sc")
-	_pl=$(plen_of "$_sc")
-	if [ -n "$_ph" ]; then _n=1 _steps=$_ph; else _n=$(phases_of "$_sc" | wc -w); _steps=$(phases_of "$_sc"); _ph=$(whole_of "$_sc"); fi
+	_w=$(words_of "$_po" "$S_START")
+	_pl=$(plen)
+	if [ -n "$_ph" ]; then _n=1 _steps=$_ph; else _n=$S_NPH; _steps=$(phases_joined ' '); _ph=$(whole_of); fi
 	_t=$((_pl * _n))
 	_lw=$(for _x in $_ph; do case $_x in rate=*) ;; *) printf '%s ' "$_x" ;; esac; done)
-	if [ "$_sc" = pool4 ]; then _devs="aq aq2 aq3 aq4"; else _devs=aq; fi
+	_devs=aq _k=2
+	while [ $_k -le "$S_LUNS" ]; do _devs="$_devs aq$_k"; _k=$((_k + 1)); done
 	_k=0
 	for _d in $_devs; do
 		_k=$((_k + 1))
-		if [ "$_sc" = pool4 ]; then eval "_low=\$pb$_k"; _low="$_low $(lun_of pool4)"; else _low=$(lun_of "$_sc"); fi
-		scen_create "$_lb" "$_d" $_low $_lw $_w || return 1
+		if [ "$S_LOWER" = own ]; then eval "_low=\$pb$_k"; else _low=$(lower_of "$S_LOWER"); fi
+		scen_create "$_lb" "$_d" $_low $S_LUN $_lw $_w || return 1
 	done
-	if [ "$_sc" = hostile ]; then
-		scen_create "$_lb" nq "$nb2" pool=arena $SEED004_FLASH qdepth=8 || return 1
+	if [ -n "$S_NB" ]; then
+		scen_create "$_lb" nq "$(lower_of "${S_NB%% *}")" ${S_NB#* } || return 1
 	fi
 	_o=$(bpf_of "$_po")
 	if [ -n "$_o" ]; then scen_attach "$_lb" "$_o" $_devs || return 1; fi
@@ -427,38 +341,42 @@ run() {
 		sleep 1; dmsetup message aq 0 throttle log; echo --; _i=$((_i + 1)); done ) > /tmp/arena.tlog 2>&1 &
 	_s=$!
 	_sch=
-	if [ "$_sc" = capacity ] && [ "$_n" -gt 1 ]; then
-		( sleep "$T"; lunqctl set aq channels=4 > /dev/null
-		  sleep "$T"; lunqctl set aq channels=16 > /dev/null ) &
+	if [ "$S_CHANGES" = set ] && [ "$_n" -gt 1 ]; then
+		( _k=2; while [ $_k -le "$_n" ]; do
+			eval "_x=\$S_PH_$_k"
+			sleep "$_pl"
+			for _d in $_devs; do lunqctl set "$_d" $_x > /dev/null; done
+			_k=$((_k + 1))
+		  done ) &
 		_sch=$!
 	fi
 	_nn=
-	if [ "$_sc" = hostile ]; then
-		lb nq "$_t" 0 /tmp/arena-nq.json --iodepth 32 &
+	if [ -n "$S_NB" ]; then
+		lbrun nq "$_t" /tmp/arena-nq.json $S_NB_LOAD &
 		_nn=$!
-	elif [ "$_sc" = mixed ]; then
-		lbrun aq "$_t" /tmp/arena-w.json $MIXED_W &
+	elif [ -n "$S_LOAD2" ]; then
+		lbrun aq "$_t" /tmp/arena-w.json $S_LOAD2 &
 		_nn=$!
 	fi
 	R_Q=0 R_R=0 R_LAT=0 R_IOPS=0
-	if [ "$_sc" = pool4 ]; then
+	if [ "$S_LUNS" -gt 1 ]; then
 		_pids=
 		for _d in $_devs; do
-			lbrun "$_d" "$_t" "/tmp/arena-$_d.json" $(load_of "$_sc") &
+			lbrun "$_d" "$_t" "/tmp/arena-$_d.json" $S_LOAD &
 			_pids="$_pids $!"
 		done
 		wait $_pids
-	elif [ "$_sc" = ramp ]; then
+	elif [ "$S_CHANGES" = rate ]; then
 		for _x in $_steps; do
 			R_Q=$((R_Q + $(st aq qfull))) R_R=$((R_R + $(st aq resets)))
 			dmsetup message aq 0 stats reset
-			lbrun aq "$_pl" /tmp/arena-aq.json $(load_of "$_sc") --iorate "${_x#rate=}"
-			_l=$(lat_of "$_sc" /tmp/arena-aq.json)
+			lbrun aq "$_pl" /tmp/arena-aq.json $S_LOAD --iorate "${_x#rate=}"
+			_l=$(lat_of "$S_LAT")
 			calc "exit !(${_l:-0} > $R_LAT)" && R_LAT=${_l:-0}
 			R_IOPS=$(calc "print $R_IOPS + $(lbv /tmp/arena-aq.json .totals.iops) / $_n")
 		done
 	else
-		lbrun aq "$_t" /tmp/arena-aq.json $(load_of "$_sc")
+		lbrun aq "$_t" /tmp/arena-aq.json $S_LOAD
 	fi
 	wait $_s $_sch $_nn
 	{ dmsetup message aq 0 throttle log; echo --; } >> /tmp/arena.tlog 2>&1
@@ -471,30 +389,31 @@ run() {
 		/tmp/arena.steps > /tmp/arena.depth
 	R_LBMAX=$(lbv /tmp/arena-aq.json '.totals.percentiles_ns.response.max')
 	R_N=0 R_J=-
-	case $_sc in
-	pool4)
+	if [ "$S_LUNS" -gt 1 ]; then
 		_qm=0
 		for _d in $_devs; do
 			_x=$(st "$_d" qfull); [ "$_x" -gt "$_qm" ] && _qm=$_x
 			R_R=$((R_R + $(st "$_d" resets)))
 			lbv "/tmp/arena-$_d.json" .totals.iops
-		done > /tmp/arena-pool4.iops
-		R_IOPS=$(awk '{ s += $1 } END { print s + 0 }' /tmp/arena-pool4.iops)
-		R_J=$(jain $(cat /tmp/arena-pool4.iops))
+		done > /tmp/arena-luns.iops
+		R_IOPS=$(awk '{ s += $1 } END { print s + 0 }' /tmp/arena-luns.iops)
+		R_J=$(jain $(cat /tmp/arena-luns.iops))
 		R_Q=$(calc "printf \"%.2f\", $_qm / $_t")
-		R_LAT=$(lat_of "$_sc") ;;
-	ramp)
+		R_LAT=$(lat_of "$S_LAT")
+	elif [ "$S_CHANGES" = rate ]; then
 		R_Q=$(calc "printf \"%.2f\", ($R_Q + $(st aq qfull)) / $_t")
-		R_R=$((R_R + $(st aq resets))) ;;
-	*)
+		R_R=$((R_R + $(st aq resets)))
+	else
 		R_IOPS=$(lbv /tmp/arena-aq.json .totals.iops)
-		[ "$_sc" = mixed ] && R_IOPS=$(calc "print $R_IOPS + $(lbv /tmp/arena-w.json .totals.iops)")
-		R_LAT=$(lat_of "$_sc" /tmp/arena-aq.json)
+		[ -z "$S_LOAD2" ] || R_IOPS=$(calc "print $R_IOPS + $(lbv /tmp/arena-w.json .totals.iops)")
+		R_LAT=$(lat_of "$S_LAT")
 		R_Q=$(calc "printf \"%.2f\", $(st aq qfull) / $_t")
-		R_R=$(st aq resets) ;;
-	esac
-	R_BLAT=$(blat_of "$_sc" "$R_LAT")
-	if [ "$_sc" = hostile ]; then R_N=$(lbv /tmp/arena-nq.json .totals.iops) R_J=$(jain "$R_IOPS" "$R_N"); fi
+		R_R=$(st aq resets)
+	fi
+	# the latency the bound judges, where it is not the latency
+	R_BLAT=$R_LAT
+	[ "$S_BLAT" = "$S_LAT" ] || R_BLAT=$(lat_of "$S_BLAT")
+	if [ -n "$S_NB" ]; then R_N=$(lbv /tmp/arena-nq.json .totals.iops) R_J=$(jain "$R_IOPS" "$R_N"); fi
 	scen_down
 	return 0
 }
@@ -526,7 +445,7 @@ better() {
 # by 5%
 beats() {
 	calc "exit !($8 <= $QF_MAX)" || return 1
-	if latobj "$1"; then
+	if latobj; then
 		calc "exit !($2 >= 0.99 * $6 && $3 < 0.95 * $7)"
 	else
 		calc "exit !($2 > 1.005 * $6 && ($5 == 0 || $4 <= $5))"
@@ -540,7 +459,7 @@ say() { echo "$*"; echo "$*" >> "$TXT"; }
 r3() { calc "printf \"%.${3:-3}f\", $2 ? $1 / $2 : 0"; }
 # score SCEN IOPS LAT: the objective against the oracle's (O_IOPS O_LAT):
 # IOPS / oracle's, in wcache and ramp the oracle's latency / this one's
-score() { if latobj "$1"; then r3 "$O_LAT" "$3" 4; else r3 "$2" "$O_IOPS" 4; fi; }
+score() { if latobj; then r3 "$O_LAT" "$3" 4; else r3 "$2" "$O_IOPS" 4; fi; }
 # todo SCEN CRIT: the threshold CRIT of SCEN is listed in --todo
 todo() {
 	for _t in $TODO; do
@@ -570,26 +489,30 @@ CLOCK=${LUNQ_VM_ACCEL:-tcg} CLOCK_NOTE=
 	CLOCK_NOTE="clock $CLOCK, not icount: these scores are noisy (a run does not repeat) and not comparable with the icount tables of make arena"
 [ -z "$CLOCK_NOTE" ] || say "  NOTE: $CLOCK_NOTE"
 for sc in $ONLY; do
-	B=$(bound_of "$sc") LN=$(lat_name "$sc") BN=$(blat_name "$sc")
+	scn "$sc"
+	B=$(bound_ns) LN=$S_LAT_NAME BN=$S_BLAT_NAME
 	say ""
-	say "--- $sc ($(phases_of "$sc" | sed 's/ / -> /g'), the policies start at depth $(start_of "$sc"); objective: $(objective_of "$sc"))"
-	# the sweep: each distinct phase held alone
+	say "--- $sc ($(phases_joined ' -> '), the policies start at depth $S_START; objective: $S_OBJECTIVE)"
+	# the sweep: each distinct phase held alone (a phase run once for
+	# every scenario with the same LUN, load, latency and bound: scn_key)
 	O_DEPTHS= O_IOPS=0 O_LAT=0 O_BLAT=0 O_N=0 O_Q=0 O_R=0 O_J=0 O_OK=1 O_QOK=1 np=0
-	for ph in $(phases_of "$sc"); do
+	while [ $np -lt $S_NPH ]; do
 		np=$((np + 1))
-		case $sc in knee1|knee64|capacity) key=lun ;; *) key=$sc ;; esac
-		key=${key}_$(echo "$ph" | tr '=' '_')
+		eval "ph=\$S_PH_$np"
+		phl=$(scn_label $np)
+		key=k$(printf '%s' "$(scn_key)|$ph" | md5sum | cut -c1-16)
 		eval "bd=\${SW_${key}_D:-}"
 		if [ -z "$bd" ]; then
 			bd=0 bi=0 bl=0 bb=0 bn=0 bq=0 br=0 bj=-
 			for d in $SWEEP; do
-				run "$sc" "sweep $ph q$d" "q$d" "$ph" || continue
-				csv "$sc" sweep "q$d/$ph" "$(plen_of "$sc")" "$R_IOPS" "$R_LAT" "$R_Q" "$R_R" "$R_N" - "$R_BLAT"
-				# bubble: lunqbench's response max (lunq's time and
-				# the submission's) over the bound where lunq's is
-				if [ "$sc" = bubble ] && [ $CHECK = 1 ]; then
+				run "$sc" "sweep $phl q$d" "q$d" "$ph" || continue
+				csv "$sc" sweep "q$d/$phl" "$(plen)" "$R_IOPS" "$R_LAT" "$R_Q" "$R_R" "$R_N" - "$R_BLAT"
+				# observer=lunqbench-max (bubble): lunqbench's
+				# response max (lunq's time and the submission's)
+				# over the bound where lunq's is
+				if [ "$S_OBSERVER" = lunqbench-max ] && [ $CHECK = 1 ]; then
 					calc "exit !(($R_LAT > $B) == ($R_LBMAX > $B) && $R_LBMAX >= $R_LAT)"
-					check $? "bubble, static $d: lunqbench's read max $(ms "$R_LBMAX") ms and lunq's $(ms "$R_LAT") ms on the same side of $(ms "$B") ms"
+					check $? "$sc, static $d: lunqbench's read max $(ms "$R_LBMAX") ms and lunq's $(ms "$R_LAT") ms on the same side of $(ms "$B") ms"
 				fi
 				if better "$R_IOPS" "$R_LAT" "$R_BLAT" "$R_Q" "$B" "$bi" "$bl" "$bb" "$bq"; then
 					bd=$d bi=$R_IOPS bl=$R_LAT bb=$R_BLAT bn=$R_N bq=$R_Q br=$R_R bj=$R_J
@@ -601,7 +524,7 @@ for sc in $ONLY; do
 			calc "exit !($bq > $QF_MAX)" && qn="$qn (no depth of the sweep within $QF_MAX QUEUE FULLs a second: the fewest)"
 			bx=
 			[ "$BN" = "$LN" ] || bx=", $BN $(ms "$bb") ms"
-			say "  sweep, $ph held: best static depth $bd, $(calc "printf \"%.0f\", $bi") IOPS, $LN $(ms "$bl") ms$bx$qn"
+			say "  sweep, $phl held: best static depth $bd, $(calc "printf \"%.0f\", $bi") IOPS, $LN $(ms "$bl") ms$bx$qn"
 		fi
 		eval "bd=\$SW_${key}_D bi=\$SW_${key}_I bl=\$SW_${key}_L bb=\$SW_${key}_B bn=\$SW_${key}_N bq=\$SW_${key}_Q br=\$SW_${key}_R bj=\$SW_${key}_J"
 		O_DEPTHS="$O_DEPTHS $bd"
@@ -619,12 +542,12 @@ for sc in $ONLY; do
 	# every policy over the whole scenario
 	RAN=
 	for p in $POLS; do
-		[ -n "$(words_of "$p" 1 "$sc")" ] || continue
+		[ -n "$(words_of "$p" 1)" ] || continue
 		run "$sc" "$(name_of "$p")" "$p" || continue
 		RAN="$RAN $p"
-		L=$(lph_ms "$sc")
-		st_ms=$(settle /tmp/arena.depth "$L" $(($(plen_of "$sc") * np * 1000)) "$O_DEPTHS")
-		csv "$sc" policy "$(name_of "$p")" $(($(plen_of "$sc") * np)) "$R_IOPS" "$R_LAT" "$R_Q" "$R_R" "$R_N" "$st_ms" "$R_BLAT"
+		L=$(lph_ms)
+		st_ms=$(settle /tmp/arena.depth "$L" $(($(plen) * np * 1000)) "$O_DEPTHS")
+		csv "$sc" policy "$(name_of "$p")" $(($(plen) * np)) "$R_IOPS" "$R_LAT" "$R_Q" "$R_R" "$R_N" "$st_ms" "$R_BLAT"
 		pv=$(var_of "$p")
 		eval "P_${pv}_IOPS=$R_IOPS P_${pv}_LAT=$R_LAT P_${pv}_BL=$R_BLAT P_${pv}_Q=$R_Q P_${pv}_R=$R_R P_${pv}_N=$R_N P_${pv}_J=$R_J P_${pv}_S=$st_ms P_${pv}_G=$R_GAPS"
 		cp /tmp/arena.steps "/tmp/arena-steps-$pv"
@@ -641,26 +564,26 @@ for sc in $ONLY; do
 		fi
 	done
 	# the oracle's depth: its depth per phase, the phases every L ms
-	L=$(lph_ms "$sc") E=$(($(plen_of "$sc") * np * 1000))
+	L=$(lph_ms) E=$(($(plen) * np * 1000))
 	awk -v ds="$O_DEPTHS" -v l="$L" -v end="$E" 'BEGIN {
 		n = split(ds, d, " "); p = -1
 		for (t = 0; t < end; t += l) { k = int(t / l) % n + 1; if (d[k] != p) print t, d[k]; p = d[k] }
 		print end, p }' > /tmp/arena-steps-oracle
 	awk -v s="$sc" '{ print s ",oracle," $1 "," $2 }' /tmp/arena-steps-oracle >> "$OUT/arena-depth.csv"
-	echo "$sc $L $E $(phases_of "$sc")" >> /tmp/arena-phases
+	echo "$sc $L $E $(phases_joined ' ')" >> /tmp/arena-phases
 	say "$(printf '  %-9s %9s %8s %12s %8s %8s %7s %6s %9s' policy IOPS "/oracle" "$LN" "/oracle" QFULL/s resets Jain settle)"
 	BX=
 	for p in $RAN oracle; do
 		nm=$(name_of "$p")
 		if [ $p = oracle ]; then
 			i=$O_IOPS l=$O_LAT lb=$O_BLAT q=$O_Q r=$O_R n=$O_N s="-" g=0 pv=oracle j=-
-			[ "$sc" = pool4 ] && j=$O_J
+			[ "$S_LUNS" -gt 1 ] && j=$O_J
 		else
 			pv=$(var_of "$p")
 			eval "i=\$P_${pv}_IOPS l=\$P_${pv}_LAT lb=\$P_${pv}_BL q=\$P_${pv}_Q r=\$P_${pv}_R n=\$P_${pv}_N j=\$P_${pv}_J s=\$P_${pv}_S g=\$P_${pv}_G"
 			[ "$s" = -1 ] && s=never || s="$s ms"
 		fi
-		[ "$sc" = hostile ] && j=$(jain "$i" "$n")
+		[ -n "$S_NB" ] && j=$(jain "$i" "$n")
 		mb=$(calc "print ($B == 0 || $lb <= $B) ? 1 : 0")	# meets the bound
 		say "$(printf '  %-9s %9.0f %8s %9s ms %8s %8s %7s %6s %9s' "$nm" "$i" "$(r3 "$i" "$O_IOPS")" "$(ms "$l")" "$(r3 "$l" "$O_LAT" 2)" "$q" "$r" "$j" "$s")"
 		JSON="$JSON{\"scenario\": \"$sc\", \"policy\": \"$nm\", \"iops\": $i, \"iops_vs_oracle\": $(r3 "$i" "$O_IOPS" 4), \"lat\": \"$LN\", \"lat_ns\": $l, \"lat_vs_oracle\": $(r3 "$l" "$O_LAT" 4), \"bound_ns\": $([ "$B" = 0 ] && echo null || echo "$B"), \"bound_lat\": \"$BN\", \"bound_lat_ns\": $lb, \"qfull_s\": $q, \"resets\": $r, \"jain\": $([ "$j" = - ] && echo null || echo "$j"), \"settle_ms\": $(case $s in never|-) echo null ;; *) echo "${s% ms}" ;; esac), \"score\": $(score "$sc" "$i" "$l"), \"meets_bound\": $([ "$mb" = 1 ] && echo true || echo false), \"within_qfull\": $(calc "print ($q <= $QF_MAX) ? \"true\" : \"false\""), \"depth\": [$(awk '{ printf("%s[%d, %d]", (NR > 1 ? ", " : ""), $1, $2) }' "/tmp/arena-steps-$pv")], \"depth_gaps\": $g},"
@@ -679,7 +602,7 @@ for sc in $ONLY; do
 			say "  $nm loses: its $BN $(ms "$lb") ms is over the bound of $(ms "$B") ms"
 		elif calc "exit !($q > $QF_MAX)"; then
 			say "  $nm loses: it is refused $q times a second, over the bound of $QF_MAX QUEUE FULLs a second"
-		elif latobj "$sc" && calc "exit !($l > 1.5 * $O_LAT)"; then
+		elif latobj && calc "exit !($l > 1.5 * $O_LAT)"; then
 			say "  $nm loses: its $LN $(ms "$l") ms is $(r3 "$l" "$O_LAT" 1)x the oracle's"
 		elif calc "exit !($i < 0.9 * $O_IOPS)"; then
 			say "  $nm loses: it gets $(calc "printf \"%.0f%% of the oracle's IOPS, %.0f fewer a second\", 100 * $i / $O_IOPS, $O_IOPS - $i")"
@@ -695,7 +618,7 @@ for sc in $ONLY; do
 	# (auto:target in target): each a check line, a failure listed in
 	# --todo said and not counted
 	cp=knee cn=auto:knee
-	[ "$sc" = target ] && cp=target cn=auto:target
+	[ -n "$S_TARGET_MS" ] && cp=target cn=auto:target
 	eval "i=\${P_${cp}_IOPS:-}"
 	if [ $CHECK = 1 ] && [ -n "$i" ]; then
 		eval "l=\$P_${cp}_LAT lb=\$P_${cp}_BL q=\$P_${cp}_Q r=\$P_${cp}_R"
@@ -706,11 +629,11 @@ for sc in $ONLY; do
 			tcheck "$sc" bound $? "$sc: $cn's $BN $(ms "$lb") ms within the bound of $(ms "$B") ms"
 		fi
 		calc "exit !($l <= 1.25 * $O_LAT)"
-		tcheck "$sc" lat $? "$sc: $cn's $LN $(ms "$l") ms <= 1.25 x the oracle's $(ms "$O_LAT") ms$(latobj "$sc" && echo " (the scenario's score)")"
+		tcheck "$sc" lat $? "$sc: $cn's $LN $(ms "$l") ms <= 1.25 x the oracle's $(ms "$O_LAT") ms$(latobj && echo " (the scenario's score)")"
 		[ "$r" = 0 ]
 		tcheck "$sc" resets $? "$sc: $cn caused $r LUN resets (want 0)"
 		calc "exit !($q <= $QF_MAX)"
-		tcheck "$sc" qfull $? "$sc: $cn $q QUEUE FULLs a second$([ "$sc" = pool4 ] && echo " (the worst device)") <= $QF_MAX"
+		tcheck "$sc" qfull $? "$sc: $cn $q QUEUE FULLs a second$([ "$S_LUNS" -gt 1 ] && echo " (the worst device)") <= $QF_MAX"
 	elif [ $CHECK = 1 ] && case " $POLS " in *" $cp "*) true ;; *) false ;; esac; then
 		say "  (--check: $cn did not run in $sc: its thresholds are not checked)"
 	fi

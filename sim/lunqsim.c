@@ -1,0 +1,843 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lunqsim: the arena on the host.  Reads the arena's scenario files
+ * (scenario.c), runs each policy and the oracle's sweep of static depths
+ * through a discrete-event IO path -- a load (lunqbench's closed or open
+ * loop), lunq's wait queue (first come, first served), the depth the
+ * policy sets, the emulated LUN -- and prints the arena's table: IOPS and
+ * the scenario's latency against the oracle of the same run.
+ *
+ * The LUN is dm-lunq's own service models (kmod/lunq_model*.c), the
+ * controller auto's own code (kmod/lunq_auto.c), the percentiles lunq's
+ * histogram (kmod/lunq_hist.c), compiled for the host unchanged
+ * (sim/shim/linux/: the kernel headers they include).  The window that
+ * feeds auto follows kmod/lunq_window.c: every LUNQ_WIN_TICK_MS a tick;
+ * a window while auto settles is rebased, a ready one cut into the
+ * figures auto reads, a move of the depth starts a new run.
+ *
+ * The drive's own sort (lun_order:sptf) goes through lunq_model_pick()
+ * when the head frees (lunq_model_next()), as kmod/lunq_io.c drives it.
+ * What it does not simulate yet is said and skipped, scenario by
+ * scenario: pools, other initiators and QUEUE FULL (hostile, pool4),
+ * lunq's sorting queue (sched:disksort: bubble, mixed), presets of
+ * lunqbench, a second load or LUN.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <math.h>
+#include <linux/minmax.h>
+
+#include "scenario.h"
+#include "lunq_model.h"
+#include "lunq_auto.h"
+#include "lunq_hist.h"
+
+/* kmod/lunq_window.c's and kmod/lunq_pol_auto.c's constants (static there) */
+#define WIN_TICK_NS	(50 * NSEC_PER_MSEC)	/* LUNQ_WIN_TICK_MS */
+#define WIN_RUN_IOS	512			/* LUNQ_WIN_RUN_IOS */
+#define AUTO_WIN_NS	(100 * NSEC_PER_MSEC)	/* LUNQ_AUTO_WIN_NS */
+#define AUTO_WIN_IOS	16			/* LUNQ_AUTO_WIN_IOS */
+#define AUTO_PROBE_EVERY 12			/* LUNQ_AUTO_PROBE_EVERY */
+#define AUTO_RATE_NS	(10 * NSEC_PER_SEC)	/* LUNQ_AUTO_RATE_NS */
+#define AUTO_SVC_NS	(10 * NSEC_PER_SEC)	/* LUNQ_AUTO_SVC_NS */
+#define AUTO_MAX	256			/* auto_max's default (lunq_args.c) */
+/* the arena's null_blks: nb completes after 8 ms, 512 MB each */
+#define NB_DELAY_NS	(8 * NSEC_PER_MSEC)
+#define LOWER_SECTORS	(512ULL * 1024 * 1024 / 512)
+#define BS_SECTORS	8	/* lunqbench's 4 KiB */
+#define MAX_IOS		65536	/* IOs out at once: lunq's queue and below */
+#define QF_MAX		2	/* arena.sh's QUEUE FULLs a second */
+
+enum pol { P_STATIC, P_KNEE, P_TARGET };
+
+struct io {
+	u64 arrive, dispatch, finish;
+	u64 sector;
+	bool write;
+};
+
+struct sim {
+	const struct scenario *sc;
+	struct lunq_model m;
+	bool nb_delay;
+	/* the load */
+	u32 iodepth;		/* lunqbench --iodepth: most out at once */
+	u64 rate;		/* --iorate (IOs a second); 0: closed loop */
+	u32 rdpct;		/* --rdpct: reads in 100 IOs */
+	u64 next_arrival;
+	u32 out;		/* the load's IOs out (waiting or below) */
+	/* lunq */
+	enum pol pol;
+	u32 depth;
+	struct lunq_auto a;
+	struct io io[MAX_IOS];
+	u32 freelist[MAX_IOS], nfree;
+	u32 q[MAX_IOS], qhead, qn;	/* lunq's wait queue, FIFO */
+	u32 heap[MAX_IOS], hn;		/* below: by finish */
+	u32 inflight;
+	/* integrals (kmod/lunq_integ.c's wtime, rlentime) */
+	u64 last, wtime, rlen;
+	/* the window (kmod/lunq_window.c) */
+	u64 w_t, w_ios, w_wtime, w_rlen, w_svc_sum, w_wsum;
+	u64 ios, svc_sum, wsum;
+	bool rebase;
+	u64 win[LUNQ_HIST_BUCKETS], wwin[LUNQ_HIST_BUCKETS];
+	u64 run[LUNQ_HIST_BUCKETS], run_ios;
+	/* what the run measures: [0] reads, [1] writes, [2] both */
+	u64 done, resp_max[3], svc_max[3];
+	u64 resp[3][LUNQ_HIST_BUCKETS], svc[3][LUNQ_HIST_BUCKETS];
+	u64 rng;
+};
+
+static u64 rnd(struct sim *s)
+{
+	s->rng ^= s->rng << 13;
+	s->rng ^= s->rng >> 7;
+	s->rng ^= s->rng << 17;
+	return s->rng;
+}
+
+/* an exponential gap, mean 1e9 / rate ns */
+static u64 expo(struct sim *s, u64 rate)
+{
+	double u = ((rnd(s) >> 11) + 1) * (1.0 / 9007199254740993.0);
+
+	return (u64)(-log(u) * 1e9 / (double)rate);
+}
+
+static void hpush(struct sim *s, u32 k)
+{
+	u32 i = s->hn++;
+
+	while (i) {
+		u32 p = (i - 1) / 2;
+
+		if (s->io[s->heap[p]].finish <= s->io[k].finish)
+			break;
+		s->heap[i] = s->heap[p];
+		i = p;
+	}
+	s->heap[i] = k;
+}
+
+static u32 hpop(struct sim *s)
+{
+	u32 top = s->heap[0], last = s->heap[--s->hn], i = 0;
+
+	for (;;) {
+		u32 c = 2 * i + 1;
+
+		if (c >= s->hn)
+			break;
+		if (c + 1 < s->hn && s->io[s->heap[c + 1]].finish < s->io[s->heap[c]].finish)
+			c++;
+		if (s->io[last].finish <= s->io[s->heap[c]].finish)
+			break;
+		s->heap[i] = s->heap[c];
+		i = c;
+	}
+	if (s->hn)
+		s->heap[i] = last;
+	return top;
+}
+
+static void advance(struct sim *s, u64 now)
+{
+	u64 dt = now - s->last;
+
+	if (s->qn)
+		s->wtime += dt;
+	s->rlen += (u64)s->inflight * dt;
+	s->last = now;
+}
+
+/* the LUN takes IO @k at @now */
+static void below(struct sim *s, u32 k, u64 now)
+{
+	struct io *io = &s->io[k];
+	u64 t = lunq_model_io(&s->m, now, io->sector, BS_SECTORS,
+			      io->write ? LUNQ_MD_WRITE : LUNQ_MD_READ, io);
+
+	io->dispatch = now;
+	s->inflight++;
+	if (t == LUNQ_FINISH_PENDING)
+		return;		/* in the drive's queue: its pick decides */
+	if (s->nb_delay)
+		t = max(t, now + NB_DELAY_NS);
+	io->finish = t;
+	hpush(s, k);
+}
+
+/* the drive's queue (lun_order:sptf): what its free head starts by @now */
+static u32 drive_pick(struct sim *s, u64 now)
+{
+	struct io *io;
+	u32 n = 0;
+	u64 t;
+
+	while ((io = lunq_model_pick(&s->m, now, &t))) {
+		if (s->nb_delay)
+			t = max(t, io->dispatch + NB_DELAY_NS);
+		io->finish = t;
+		hpush(s, io - s->io);
+		n++;
+	}
+	return n;
+}
+
+/* lunq dispatches what the depth lets through */
+static void kick(struct sim *s, u64 now)
+{
+	while (s->qn && s->inflight < s->depth) {
+		u32 k = s->q[s->qhead];
+		u64 w = now - s->io[k].arrive;
+
+		s->qhead = (s->qhead + 1) % MAX_IOS;
+		s->qn--;
+		s->wwin[lunq_hist_index(w)]++;
+		s->wsum += w;
+		below(s, k, now);
+	}
+}
+
+/* the load issues an IO at @now */
+static void issue(struct sim *s, u64 now)
+{
+	u32 k = s->freelist[--s->nfree];
+	struct io *io = &s->io[k];
+
+	io->arrive = now;
+	io->sector = (rnd(s) % (LOWER_SECTORS / BS_SECTORS)) * BS_SECTORS;
+	io->write = rnd(s) % 100 >= s->rdpct;
+	s->out++;
+	if (!s->qn && s->inflight < s->depth) {
+		s->wwin[lunq_hist_index(0)]++;
+		below(s, k, now);
+		return;
+	}
+	s->q[(s->qhead + s->qn) % MAX_IOS] = k;
+	s->qn++;
+}
+
+static void complete(struct sim *s, u64 now)
+{
+	u32 k = hpop(s);
+	struct io *io = &s->io[k];
+	u64 svc = now - io->dispatch, resp = now - io->arrive;
+	u32 d;
+
+	s->inflight--;
+	s->out--;
+	s->done++;
+	s->ios++;
+	s->svc_sum += svc;
+	s->win[lunq_hist_index(svc)]++;
+	for (d = io->write; d <= 2; d += 2 - io->write) {
+		s->svc[d][lunq_hist_index(svc)]++;
+		s->resp[d][lunq_hist_index(resp)]++;
+		s->resp_max[d] = max(s->resp_max[d], resp);
+		s->svc_max[d] = max(s->svc_max[d], svc);
+		if (d == 2)
+			break;
+	}
+	s->freelist[s->nfree++] = k;
+	kick(s, now);
+	if (!s->rate && s->out < s->iodepth)
+		issue(s, now);
+}
+
+static void win_base(struct sim *s, u64 now)
+{
+	memset(s->win, 0, sizeof(s->win));
+	memset(s->wwin, 0, sizeof(s->wwin));
+	s->w_t = now;
+	s->w_ios = s->ios;
+	s->w_wtime = s->wtime;
+	s->w_rlen = s->rlen;
+	s->w_svc_sum = s->svc_sum;
+	s->w_wsum = s->wsum;
+}
+
+static void run_reset(struct sim *s)
+{
+	memset(s->run, 0, sizeof(s->run));
+	s->run_ios = 0;
+}
+
+static void set_depth(struct sim *s, u32 d, u64 now)
+{
+	s->depth = d;
+	kick(s, now);
+}
+
+/* the window's tick (kmod/lunq_window.c's lunq_win_work, for auto) */
+static void tick(struct sim *s, u64 now)
+{
+	struct lunq_auto_sample w = { 0 };
+	bool idle = false, ready = false;
+	u32 d, was;
+
+	if (s->pol == P_STATIC)
+		return;
+	advance(s, now);
+	if (now < s->a.settle_until) {
+		s->rebase = true;
+	} else if (s->rebase) {
+		s->rebase = false;
+		win_base(s, now);
+		return;
+	} else {
+		ready = lunq_auto_window_ready(&s->a, now - s->w_t, s->ios - s->w_ios,
+					       s->wtime - s->w_wtime, s->rlen - s->w_rlen,
+					       &idle);
+		if (idle) {
+			d = lunq_auto_idle(&s->a, now);
+			if (d != s->depth)
+				set_depth(s, d, now);
+			win_base(s, now);
+			return;
+		}
+	}
+	if (!ready)
+		return;
+	w.ns = now - s->w_t;
+	w.ios = lunq_hist_total(s->win);
+	w.svc_sum_ns = s->svc_sum - s->w_svc_sum;
+	w.p99_ns = lunq_hist_percentile(s->win, U64_MAX, 990000);
+	if (s->run_ios >= WIN_RUN_IOS)
+		run_reset(s);
+	s->run_ios = lunq_hist_add(s->run, s->win);
+	w.run_ios = s->run_ios;
+	w.run_p99_ns = lunq_hist_percentile(s->run, U64_MAX, 990000);
+	w.wait_ns = s->wtime - s->w_wtime;
+	w.inflight_x1000 = w.ns ? (s->rlen - s->w_rlen) * 1000 / w.ns : 0;
+	{
+		u64 waited = lunq_hist_total(s->wwin);
+
+		w.lwait_mean_ns = waited ? (s->wsum - s->w_wsum) / waited : 0;
+	}
+	w.lwait_p99_ns = lunq_hist_percentile(s->wwin, U64_MAX, 990000);
+	w.waiting = s->qn;
+	if (s->qn)
+		w.oldest_ns = now - min(now, s->io[s->q[s->qhead]].arrive);
+	win_base(s, now);
+	was = s->depth;
+	d = lunq_auto_window(&s->a, &w, now);
+	if (d != was) {
+		set_depth(s, d, now);
+		if (now >= s->a.settle_until)
+			run_reset(s);
+		else
+			s->rebase = true;
+	}
+}
+
+/* a word KEY=VALUE of @words, its value; NULL when absent */
+static const char *word(const char *words, const char *key, char *buf, size_t size)
+{
+	char pat[64];
+	const char *p;
+	size_t n;
+
+	snprintf(pat, sizeof(pat), "%s=", key);
+	for (p = words; (p = strstr(p, pat)); p++) {
+		if (p != words && p[-1] != ' ')
+			continue;
+		p += strlen(pat);
+		n = strcspn(p, " ");
+		snprintf(buf, size, "%.*s", (int)min(n, size - 1), p);
+		return buf;
+	}
+	return NULL;
+}
+
+static u32 uword(const char *words, const char *key, u32 dflt)
+{
+	char b[64];
+
+	return word(words, key, b, sizeof(b)) ? strtoul(b, NULL, 10) : dflt;
+}
+
+/*
+ * The LUN's model from the scenario's words and a phase's (the words of
+ * lunqctl create, lunq_args.c's defaults); NULL, or why not simulated
+ */
+static const char *model_cfg(const char *words, struct lunq_model_cfg *c)
+{
+	static const char *const unsupported[] = {
+		"pool", "foreign", "sched", "reset_after", "pblk", "bus_mbps",
+		"spindles",
+	};
+	char b[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++)
+		if (word(words, unsupported[i], b, sizeof(b)))
+			return unsupported[i];
+	memset(c, 0, sizeof(*c));
+	if (word(words, "lun_order", b, sizeof(b))) {
+		if (!strcmp(b, "sptf"))
+			c->order = LUNQ_ORDER_SPTF;
+		else if (strcmp(b, "fifo"))
+			return "lun_order";
+	}
+	if (!word(words, "model", b, sizeof(b)) || !strcmp(b, "none"))
+		return "model none";
+	if (!strcmp(b, "flash"))
+		c->kind = LUNQ_MODEL_FLASH;
+	else if (!strcmp(b, "fixed"))
+		c->kind = LUNQ_MODEL_FIXED;
+	else if (!strcmp(b, "hdd"))
+		c->kind = LUNQ_MODEL_HDD;
+	else
+		return "model";
+	c->svc_us = uword(words, "svc_us", 0);
+	c->channels = uword(words, "channels", 1);
+	c->mbps = uword(words, "mbps", 0);
+	c->seek_ms = uword(words, "seek_ms", 0);
+	c->rpm = uword(words, "rpm", 0);
+	c->wce = uword(words, "wce", 0);
+	c->cache_mb = uword(words, "cache_mb", 0);
+	c->pblk = 512;
+	c->rmw_x = 1;
+	c->capacity = LOWER_SECTORS;
+	return NULL;
+}
+
+/* the load: lunqbench's --iodepth N and --iorate R; NULL, or why not */
+static const char *load_cfg(const char *load, u32 *iodepth, u64 *rate,
+			    u32 *rdpct)
+{
+	char buf[SCN_LINE], *w, *save = NULL;
+	bool depth_set = false;
+
+	*iodepth = 1;
+	*rate = 0;
+	*rdpct = 100;
+	snprintf(buf, sizeof(buf), "%s", load);
+	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		char *v = strtok_r(NULL, " ", &save);
+
+		if (!v)
+			return w;
+		if (!strcmp(w, "--iodepth"))
+			*iodepth = strtoul(v, NULL, 10), depth_set = true;
+		else if (!strcmp(w, "--rdpct") && strtoul(v, NULL, 10) <= 100)
+			*rdpct = strtoul(v, NULL, 10);
+		else if (!strcmp(w, "--iorate"))
+			*rate = strtoull(v, NULL, 10);
+		else if (!strcmp(w, "--warmup") && !strcmp(v, "0"))
+			;
+		else
+			return w;
+	}
+	/* lunqbench: an open loop's most outstanding is 64 by default */
+	if (*rate && !depth_set)
+		*iodepth = 64;
+	if (!*iodepth || *iodepth > MAX_IOS / 2)
+		return "--iodepth";
+	return NULL;
+}
+
+/* why scenario @sc is not simulated yet, or NULL */
+static const char *unsupported(const struct scenario *sc)
+{
+	static char why[128];
+	struct lunq_model_cfg c;
+	const char *r;
+	char words[2 * SCN_LINE];
+	u32 i, qd, rdpct;
+	u64 rate;
+
+	if (sc->luns > 1 || sc->nb[0] || sc->load2[0] || !strcmp(sc->lower, "own"))
+		return "more than one LUN or load";
+	if (sc->changes == SCN_FOREIGN)
+		return "other initiators (changes=foreign)";
+	if (strncmp(sc->lat, "resp:", 5) && strncmp(sc->lat, "total", 5) &&
+	    strncmp(sc->lat, "service", 7))
+		return "a latency of lunq's wait";
+	if (strcmp(sc->blat, sc->lat))
+		return "a bound on another latency";
+	r = load_cfg(sc->load, &qd, &rate, &rdpct);
+	if (r) {
+		snprintf(why, sizeof(why), "lunqbench's %s", r);
+		return why;
+	}
+	for (i = 0; i < sc->nph; i++) {
+		snprintf(words, sizeof(words), "%s %s", sc->lun,
+			 sc->changes == SCN_RATE ? "" : sc->phase[i]);
+		r = model_cfg(words, &c);
+		if (r) {
+			snprintf(why, sizeof(why), "the LUN's %s", r);
+			return why;
+		}
+		/* the LUN's slots: no QUEUE FULL while the load cannot fill them */
+		if (uword(words, "lun_depth", 0) && uword(words, "lun_depth", 0) < qd)
+			return "QUEUE FULL (lun_depth under the load's depth)";
+	}
+	return NULL;
+}
+
+struct result {
+	double iops, lat, blat;	/* lat, blat: ns */
+	u64 moves;
+};
+
+/*
+ * latency @lat of the run (resp:, total*: arrival to completion, lunq's
+ * wait included; service*: lunq's dispatch to completion)
+ */
+static u64 measure(const struct sim *s, const char *lat)
+{
+	const char *k = strchr(lat, ':') + 1;
+	int d = strstr(lat, "_read:") ? 0 : strstr(lat, "_write:") ? 1 : 2;
+	bool svc = !strncmp(lat, "service", 7);
+	const u64 *h = svc ? s->svc[d] : s->resp[d];
+	u64 mx = svc ? s->svc_max[d] : s->resp_max[d];
+	u32 ppm;
+
+	if (!strcmp(k, "max"))
+		return mx;
+	ppm = (u32)(strtod(k + 1, NULL) * 10000 + 0.5);
+	return lunq_hist_percentile(h, mx, ppm);
+}
+
+static struct sim S;
+
+/*
+ * One run of @sc: phase @only (0..nph-1) held alone, or (-1) the whole
+ * scenario, the policy @pol at depth @depth (the start for auto), each
+ * phase @plen_ns long
+ */
+static struct result run(const struct scenario *sc, int only, enum pol pol,
+			 u32 depth, u64 plen_ns, u64 seed)
+{
+	struct sim *s = &S;
+	struct lunq_model_cfg c;
+	struct result r = { 0 };
+	char words[2 * SCN_LINE];
+	u32 nph = only >= 0 ? 1 : sc->nph, ph = 0, i;
+	u64 now = 0, end = nph * plen_ns, next_tick = WIN_TICK_NS;
+	u64 next_phase = plen_ns, step_done = 0, worst = 0, worst_b = 0;
+	double iops_sum = 0;
+	bool stalled = false;
+	u32 first = only >= 0 ? (u32)only : 0;
+
+	memset(s, 0, sizeof(*s));
+	s->sc = sc;
+	s->rng = seed * 2654435761ULL + 1;
+	s->nb_delay = !strcmp(sc->lower, "nb");
+	load_cfg(sc->load, &s->iodepth, &s->rate, &s->rdpct);
+	snprintf(words, sizeof(words), "%s %s", sc->lun,
+		 sc->changes == SCN_RATE ? "" : sc->phase[first]);
+	model_cfg(words, &c);
+	lunq_model_config(&s->m, &c);
+	if (sc->changes == SCN_RATE)
+		s->rate = strtoull(sc->phase[first] + 5, NULL, 10);
+	for (i = 0; i < MAX_IOS; i++)
+		s->freelist[s->nfree++] = MAX_IOS - 1 - i;
+	s->pol = pol;
+	s->depth = depth;
+	if (pol != P_STATIC) {
+		struct lunq_auto_cfg ac = {
+			.mode = pol == P_KNEE ? LUNQ_AUTO_KNEE : LUNQ_AUTO_TARGET,
+			.min = 1, .max = AUTO_MAX, .start = depth,
+			.target_ns = (u64)sc->target_ms * NSEC_PER_MSEC,
+			.win_ns = AUTO_WIN_NS, .win_ios = AUTO_WIN_IOS,
+			.probe_every = AUTO_PROBE_EVERY,
+			.rate_ns = AUTO_RATE_NS, .svc_ns = AUTO_SVC_NS,
+			.hold_ns = LUNQ_AUTO_HOLD_NS,
+			.qhold_ns = LUNQ_AUTO_QHOLD_NS,
+			.qhold_max_ns = LUNQ_AUTO_QHOLD_MAX_NS,
+			.hold_max_ns = LUNQ_AUTO_HOLD_MAX_NS,
+		};
+
+		lunq_auto_init(&s->a, &ac, now);
+		s->depth = s->a.depth;
+		win_base(s, now);
+	}
+	if (s->rate)
+		s->next_arrival = expo(s, s->rate);
+	else
+		while (s->out < s->iodepth)
+			issue(s, now);
+	for (;;) {
+		u64 tp = stalled ? U64_MAX : lunq_model_next(&s->m) ?: U64_MAX;
+		u64 tc = s->hn ? s->io[s->heap[0]].finish : U64_MAX;
+		u64 ta = s->rate ? s->next_arrival : U64_MAX;
+		u64 t = min(min(min(tc, ta), min(next_tick, next_phase)), tp);
+
+		if (t >= end && next_phase >= end)
+			t = min(t, end);
+		if (t >= end)
+			break;
+		advance(s, t);
+		now = t;
+		if (tp < now)
+			tp = now;
+		t = min(t, tp);
+		stalled = false;
+		if (t == tp) {
+			/* a head free with nothing it can start: wait for news */
+			stalled = !drive_pick(s, now);
+		} else if (t == tc) {
+			complete(s, now);
+		} else if (t == ta) {
+			if (s->out < s->iodepth)
+				issue(s, now);
+			s->next_arrival = now + expo(s, s->rate);
+		} else if (t == next_tick) {
+			tick(s, now);
+			next_tick += WIN_TICK_NS;
+		} else {
+			/* the next phase: its words set, or its rate */
+			if (sc->changes == SCN_RATE) {
+				u64 l = measure(s, sc->lat);
+
+				worst = max(worst, l);
+				iops_sum += (double)(s->done - step_done) * NSEC_PER_SEC / plen_ns;
+				step_done = s->done;
+				memset(s->resp, 0, sizeof(s->resp));
+				memset(s->svc, 0, sizeof(s->svc));
+				memset(s->resp_max, 0, sizeof(s->resp_max));
+				memset(s->svc_max, 0, sizeof(s->svc_max));
+			}
+			ph++;
+			next_phase += plen_ns;
+			if (ph < nph) {
+				if (sc->changes == SCN_RATE) {
+					s->rate = strtoull(sc->phase[ph] + 5, NULL, 10);
+				} else {
+					snprintf(words, sizeof(words), "%s %s", sc->lun, sc->phase[ph]);
+					model_cfg(words, &c);
+					lunq_model_config(&s->m, &c);
+				}
+			}
+		}
+	}
+	if (sc->changes == SCN_RATE) {
+		if (ph < nph) {
+			worst = max(worst, measure(s, sc->lat));
+			iops_sum += (double)(s->done - step_done) * NSEC_PER_SEC / plen_ns;
+		}
+		r.iops = iops_sum / nph;
+		r.lat = worst;
+		worst_b = worst;
+		r.blat = worst_b;
+	} else {
+		r.iops = (double)s->done * NSEC_PER_SEC / end;
+		r.lat = measure(s, sc->lat);
+		r.blat = measure(s, sc->blat);
+	}
+	r.moves = s->a.moves;
+	return r;
+}
+
+/* arena.sh's better(): no QUEUE FULLs here, so: the bound, then IOPS */
+static bool better(const struct result *x, const struct result *b, bool have,
+		   double bound)
+{
+	bool ok, bok;
+
+	if (!have)
+		return true;
+	ok = !bound || x->blat <= bound;
+	bok = !bound || b->blat <= bound;
+	if (ok != bok)
+		return ok;
+	if (!ok)
+		return x->blat < b->blat;
+	return x->iops > 1.01 * b->iops ||
+	       (x->iops >= 0.99 * b->iops && x->lat < 0.95 * b->lat);
+}
+
+static u64 sim_ns;	/* simulated time, all runs */
+
+static void scenario(const struct scenario *sc, const u32 *sweep, u32 nsweep,
+		     char **pols, u32 npol, bool quick, u64 seed)
+{
+	u64 plen = (u64)(quick ? sc->phase_s / 2 : sc->phase_s) * NSEC_PER_SEC;
+	double bound = sc->bound_ms * 1e6, o_iops = 0, o_lat = 0;
+	bool latobj = sc->goal == SCN_LATENCY;
+	u32 i, k, od[SCN_MAX_PHASES];
+	const char *why = unsupported(sc);
+
+	printf("\n--- %s (", sc->name);
+	for (i = 0; i < sc->nph; i++)
+		printf("%s%s", i ? " -> " : "", sc->phase[i]);
+	printf(", the policies start at depth %u; objective: %s)\n", sc->start, sc->objective);
+	if (why) {
+		printf("  not simulated yet: %s\n", why);
+		return;
+	}
+	for (i = 0; i < sc->nph; i++) {
+		struct result best = { 0 }, x;
+		bool have = false;
+
+		od[i] = 0;
+		for (k = 0; k < nsweep; k++) {
+			x = run(sc, i, P_STATIC, sweep[k], plen, seed);
+			sim_ns += plen;
+			if (better(&x, &best, have, bound)) {
+				best = x;
+				od[i] = sweep[k];
+				have = true;
+			}
+		}
+		printf("  sweep, %s held: best static depth %u, %.0f IOPS, %s %.2f ms\n",
+		       sc->phase[i], od[i], best.iops, sc->lat_name, best.lat / 1e6);
+		o_iops += best.iops / sc->nph;
+		o_lat = max(o_lat, best.lat);
+	}
+	printf("  %-9s %9s %8s %12s %8s %6s\n", "policy", "IOPS", "/oracle",
+	       sc->lat_name, "/oracle", "moves");
+	for (k = 0; k < npol; k++) {
+		struct result x;
+		enum pol p;
+		u32 d = sc->start;
+
+		if (!strcmp(pols[k], "knee")) {
+			p = P_KNEE;
+		} else if (!strcmp(pols[k], "target")) {
+			if (!sc->target_ms)
+				continue;
+			p = P_TARGET;
+		} else {
+			p = P_STATIC;
+			d = strtoul(pols[k] + (pols[k][0] == 'q' ? 1 : 6), NULL, 10);
+		}
+		x = run(sc, -1, p, d, plen, seed);
+		sim_ns += plen * sc->nph;
+		printf("  %-9s %9.0f %8.3f %9.2f ms %8.2f %6llu\n", pols[k], x.iops,
+		       x.iops / o_iops, x.lat / 1e6, x.lat / o_lat,
+		       (unsigned long long)x.moves);
+		printf("score %s %s %.4f\n", sc->name, pols[k],
+		       latobj ? o_lat / x.lat : x.iops / o_iops);
+	}
+	printf("  %-9s %9.0f %8.3f %9.2f ms %8.2f %6s\n", "oracle", o_iops, 1.0,
+	       o_lat / 1e6, 1.0, "-");
+	printf("  (oracle: sweep; its depths per phase:");
+	for (i = 0; i < sc->nph; i++)
+		printf(" %u", od[i]);
+	printf(")\n");
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: lunqsim [--quick] [--check] [--policies P,P] [--sweep D,D] [--seed N] [FILE.scn...]\n"
+		"  the arena's scenarios (default arena/scenarios/*.scn) on the host: each\n"
+		"  policy (knee, target, static16, qN) and the oracle's sweep of static\n"
+		"  depths (4,8,12,16,24,32); --quick: half the phases' length; --check:\n"
+		"  only read the files (exit 2 when one is refused)\n");
+}
+
+static u32 split(char *list, char **out, u32 max)
+{
+	u32 n = 0;
+	char *w, *save = NULL;
+
+	for (w = strtok_r(list, ",", &save); w && n < max; w = strtok_r(NULL, ",", &save))
+		out[n++] = w;
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	static struct scenario sc;
+	char *pols[16], *sw[16], pdef[] = "knee,target,static16", sdef[] = "4,8,12,16,24,32";
+	char *plist = pdef, *slist = sdef, *files[64], sweep_txt[256];
+	u32 npol, nsw, sweep[16], nfiles = 0, i, bad = 0;
+	u64 seed = 1;
+	bool quick = false, check = false;
+	struct timespec t0, t1;
+	double wall;
+
+	for (i = 1; i < (u32)argc; i++) {
+		if (!strcmp(argv[i], "--quick"))
+			quick = true;
+		else if (!strcmp(argv[i], "--check"))
+			check = true;
+		else if (!strcmp(argv[i], "--policies") && i + 1 < (u32)argc)
+			plist = argv[++i];
+		else if (!strcmp(argv[i], "--sweep") && i + 1 < (u32)argc)
+			slist = argv[++i];
+		else if (!strcmp(argv[i], "--seed") && i + 1 < (u32)argc)
+			seed = strtoull(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return usage(stdout), 0;
+		else if (argv[i][0] == '-')
+			return usage(stderr), 2;
+		else if (nfiles < 64)
+			files[nfiles++] = argv[i];
+	}
+	snprintf(sweep_txt, sizeof(sweep_txt), "%s", slist);
+	npol = split(plist, pols, 16);
+	for (i = 0; i < npol; i++) {
+		char *e;
+
+		if (!strcmp(pols[i], "knee") || !strcmp(pols[i], "target"))
+			continue;
+		if ((pols[i][0] == 'q' && strtoul(pols[i] + 1, &e, 10) && !*e) ||
+		    (!strncmp(pols[i], "static", 6) && strtoul(pols[i] + 6, &e, 10) && !*e))
+			continue;
+		fprintf(stderr, "lunqsim: unknown policy '%s' (knee, target, staticN, qN)\n", pols[i]);
+		return 2;
+	}
+	nsw = split(slist, sw, 16);
+	for (i = 0; i < nsw; i++) {
+		char *e;
+
+		sweep[i] = strtoul(sw[i], &e, 10);
+		if (*e || !sweep[i] || sweep[i] > 1024) {
+			fprintf(stderr, "lunqsim: --sweep takes depths 1..1024, not '%s'\n", sw[i]);
+			return 2;
+		}
+	}
+	if (!nfiles) {
+		static char names[64][512];
+		FILE *ls = popen("ls arena/scenarios/*.scn 2>/dev/null", "r");
+
+		while (ls && nfiles < 64 && fgets(names[nfiles], sizeof(names[0]), ls)) {
+			names[nfiles][strcspn(names[nfiles], "\n")] = 0;
+			files[nfiles] = names[nfiles];
+			nfiles++;
+		}
+		if (ls)
+			pclose(ls);
+		if (!nfiles) {
+			fprintf(stderr, "lunqsim: no scenario files (give them, or run from the top of the tree)\n");
+			return 2;
+		}
+	}
+	for (i = 0; i < nfiles; i++) {
+		if (scn_read(files[i], &sc, stderr))
+			bad++;
+		else if (check)
+			printf("%s: %s, %u phase(s)%s%s\n", files[i], sc.name, sc.nph,
+			       unsupported(&sc) ? ", not simulated yet: " : "",
+			       unsupported(&sc) ?: "");
+	}
+	if (check)
+		return bad ? 2 : 0;
+	if (bad) {
+		fprintf(stderr, "lunqsim: %u scenario file(s) refused (arena/scenarios/README.md)\n", bad);
+		return 2;
+	}
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	printf("lunqsim: phases of %s phase_s, seed %llu; the oracle: the best static depth per phase from a sweep of %s\n",
+	       quick ? "half the files'" : "the files'", (unsigned long long)seed, sweep_txt);
+	for (i = 0; i < nfiles; i++) {
+		scn_read(files[i], &sc, stderr);
+		scenario(&sc, sweep, nsw, pols, npol, quick, seed);
+	}
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	wall = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	printf("\nlunqsim: %.0f s simulated in %.2f s of CPU (%.0fx real time on one core)\n",
+	       sim_ns / 1e9, wall, wall > 0 ? sim_ns / 1e9 / wall : 0);
+	return 0;
+}
