@@ -176,16 +176,24 @@ static void wc_done(struct lunq_model_wc_state *w, u32 i)
 	}
 }
 
-/* The booked write first on media (ring position), WC_NONE: none. */
-static u32 wc_first_end(struct lunq_model_wc_state *w)
+/*
+ * The booked write first on media (ring position), WC_NONE: none.  fifo
+ * books in ring order and ends are monotonic: the first booked is it.
+ */
+static u32 wc_first_end(const struct lunq_model *m,
+			struct lunq_model_wc_state *w)
 {
 	u32 i, best = WC_NONE;
 
-	for (i = 0; w->booked && i < w->n; i++)
-		if (wc_slot(w, i)->state == LUNQ_WC_BOOKED &&
-		    (best == WC_NONE ||
-		     wc_slot(w, i)->end < wc_slot(w, best)->end))
+	for (i = 0; w->booked && i < w->n; i++) {
+		if (wc_slot(w, i)->state != LUNQ_WC_BOOKED)
+			continue;
+		if (m->cfg.destage != LUNQ_DESTAGE_CSCAN)
+			return i;
+		if (best == WC_NONE ||
+		    wc_slot(w, i)->end < wc_slot(w, best)->end)
 			best = i;
+	}
 	return best;
 }
 
@@ -220,7 +228,7 @@ void lunq_wc_advance(struct lunq_model *m, u64 now)
 	u32 i;
 
 	for (;;) {
-		while ((i = wc_first_end(w)) != WC_NONE &&
+		while ((i = wc_first_end(m, w)) != WC_NONE &&
 		       wc_slot(w, i)->end <= now)
 			wc_done(w, i);
 		if (wc_media_free(m) > now || !wc_may_destage(m, now))
@@ -254,7 +262,7 @@ u64 lunq_wc_write(struct lunq_model *m, u64 now, u64 sector, u32 sectors)
 			wc_book_at(m, 0, now);
 		else if (!w->booked)
 			wc_book_one(m, now);
-		i = wc_first_end(w);
+		i = wc_first_end(m, w);
 		t = max(t, wc_slot(w, i)->end);
 		wc_done(w, i);
 	}
