@@ -35,6 +35,10 @@ static const char *const lunq_auto_names[] = { "off", "knee", "target" };
 
 static const char *const lunq_order_names[] = { "fifo", "sptf" };
 
+static const char *const lunq_destage_names[] = { "fifo", "cscan" };
+
+static const char *const lunq_seek_curve_names[] = { "linear", "sqrt" };
+
 /* "policy": the built-ins (lunq_pol_react.c, lunq_pol_auto.c), as reaction and auto say */
 static const char *const lunq_pol_names[] = {
 	"fixed", "linux", "sd", "sd-fc", "knee", "target"
@@ -133,6 +137,14 @@ static const struct lunq_keydef lunq_keys[LUNQ_NR_KEYS] = {
 		       .unsupported = "policy: not supported by this build of dm-lunq",
 		       .table_only_msg = "policy: can only be set on the table line" },
 	[LUNQ_SHARE] = LUNQ_UINT(share, 1, 1000, 1, true),
+	[LUNQ_SPINDLE_DEPTH] = LUNQ_UINT(spindle_depth, 1, 32, 32, true),
+	[LUNQ_DESTAGE] = LUNQ_ENUM(destage, lunq_destage_names,
+				   "fifo, cscan", true),
+	[LUNQ_WC_HIGH] = LUNQ_UINT(wc_high, 0, 100, 0, true),
+	[LUNQ_WC_LOW] = LUNQ_UINT(wc_low, 0, 100, 0, true),
+	[LUNQ_RCACHE_MB] = LUNQ_UINT(rcache_mb, 0, 128, 0, true),
+	[LUNQ_SEEK_CURVE] = LUNQ_ENUM(seek_curve, lunq_seek_curve_names,
+				      "linear, sqrt", true),
 };
 
 void lunq_keys_init(struct lunq_keys *p)
@@ -201,10 +213,15 @@ const char *lunq_policy_check(const struct lunq_keys *p)
 		return "auto_min: must not exceed auto_max";
 	if (v[LUNQ_WCE] && !v[LUNQ_MODEL])
 		return "wce: the write cache models time in front of a model: give model:fixed, flash or hdd with it";
-	if (v[LUNQ_LUN_ORDER] && v[LUNQ_MODEL] != 3 /* hdd */)
-		return "lun_order: sptf orders an hdd's command queue: give model:hdd with it";
+	if (v[LUNQ_LUN_ORDER] && v[LUNQ_MODEL] != 3 /* hdd */ &&
+	    v[LUNQ_MODEL] != 4 /* array */)
+		return "lun_order: sptf orders an hdd's command queue (an array's: each spindle's): give model:hdd or array with it";
 	if (v[LUNQ_LUN_ORDER] && (!v[LUNQ_LUN_DEPTH] || v[LUNQ_LUN_DEPTH] > 256))
 		return "lun_order: sptf needs lun_depth:1..256 (the drive's command queue)";
+	if (v[LUNQ_RCACHE_MB] && !v[LUNQ_MODEL])
+		return "rcache_mb: the read cache models time in front of a model: give model:fixed, flash, hdd or array with it";
+	if (v[LUNQ_WC_LOW] > v[LUNQ_WC_HIGH])
+		return "wc_low: must not exceed wc_high (destage runs from wc_high % full down to wc_low %)";
 	if (v[LUNQ_BUS_MBPS] && !v[LUNQ_MODEL])
 		return "bus_mbps: the bus is part of the model: give model:fixed, flash or hdd with it";
 	if (LUNQ_GIVEN(p, LUNQ_POOL_DEPTH) && !LUNQ_GIVEN(p, LUNQ_POOL))

@@ -48,6 +48,12 @@ enum lunq_key {
 	LUNQ_STRIPE_KB,
 	LUNQ_POL,		/* "policy": the built-in, or reaction + auto */
 	LUNQ_SHARE,		/* auto in a pool: its weight (PARDA's beta) */
+	LUNQ_SPINDLE_DEPTH,	/* array, sptf: each member drive's queue */
+	LUNQ_DESTAGE,		/* wce: destage order, fifo or cscan */
+	LUNQ_WC_HIGH,		/* wce: % full that starts idle destage */
+	LUNQ_WC_LOW,		/* wce: % full that stops it */
+	LUNQ_RCACHE_MB,		/* model: the read cache's size, MiB */
+	LUNQ_SEEK_CURVE,	/* hdd, array: linear or sqrt */
 	LUNQ_NR_KEYS
 };
 

@@ -149,12 +149,44 @@ static void lunq_args_policy_key(struct kunit *test)
 			LUNQ_ARG_BAD_VALUE);
 }
 
+/* The array's member drives: spindle_depth's range, sptf on an array. */
+static void lunq_args_array_keys(struct kunit *test)
+{
+	struct lunq_keys p;
+	enum lunq_key key;
+	u64 seen = 0;
+
+	lunq_keys_init(&p);
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_SPINDLE_DEPTH], 32U);
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "spindle_depth:0", &key),
+			LUNQ_ARG_BAD_VALUE);
+	KUNIT_EXPECT_STREQ(test, lunq_arg_error(LUNQ_ARG_BAD_VALUE, key),
+			   "spindle_depth: value must be an integer 1..32");
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "spindle_depth:33", &key),
+			LUNQ_ARG_BAD_VALUE);
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_SPINDLE_DEPTH], 32U);
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "spindle_depth:2", &key),
+			LUNQ_ARG_OK);
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_SPINDLE_DEPTH], 2U);
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "lun_order:sptf", &key),
+			LUNQ_ARG_OK);
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "lun_depth:64", &key),
+			LUNQ_ARG_OK);
+	KUNIT_EXPECT_EQ(test, parse(&p, &seen, "model:array", &key),
+			LUNQ_ARG_OK);
+	KUNIT_EXPECT_NULL(test, lunq_policy_check(&p));
+	p.val[LUNQ_MODEL] = 2;	/* flash */
+	KUNIT_EXPECT_STREQ(test, lunq_policy_check(&p),
+			   "lun_order: sptf orders an hdd's command queue (an array's: each spindle's): give model:hdd or array with it");
+}
+
 static struct kunit_case lunq_args_cases[] = {
 	KUNIT_CASE(lunq_args_ranges),
 	KUNIT_CASE(lunq_args_sched_enum),
 	KUNIT_CASE(lunq_args_form),
 	KUNIT_CASE(lunq_args_format),
 	KUNIT_CASE(lunq_args_policy_key),
+	KUNIT_CASE(lunq_args_array_keys),
 	{}
 };
 

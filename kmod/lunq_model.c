@@ -7,6 +7,7 @@
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/string.h>
 #include <linux/blk_types.h>
 
 #include "lunq_model.h"
@@ -49,9 +50,17 @@ u64 lunq_model_io(struct lunq_model *m, u64 now, u64 sector, u32 sectors,
 	if (dir == LUNQ_MD_WRITE && m->cfg.wce)
 		return lunq_bus(m, now, sectors,
 				lunq_wc_write(m, now, sector, sectors));
-	/* the drive orders it (lunq_model_pick()) */
-	if (m->cfg.kind == LUNQ_MODEL_HDD && m->cfg.order == LUNQ_ORDER_SPTF &&
-	    cookie && lunq_hdd_enqueue(m, now, sector, sectors, cookie))
+	/* a read the read cache holds does not reach the media */
+	if (dir == LUNQ_MD_READ && m->cfg.rcache_mb &&
+	    lunq_rc_read(m, sector, sectors))
+		return lunq_bus(m, now, sectors, now + LUNQ_RC_NS +
+				lunq_model_xfer(&m->cfg, sectors));
+	/* the drive (an array: the spindle's) orders it (lunq_model_pick()) */
+	if (m->cfg.order == LUNQ_ORDER_SPTF && cookie &&
+	    ((m->cfg.kind == LUNQ_MODEL_HDD &&
+	      lunq_hdd_enqueue(m, now, sector, sectors, cookie)) ||
+	     (m->cfg.kind == LUNQ_MODEL_ARRAY &&
+	      lunq_array_enqueue(m, now, sector, sectors, cookie))))
 		return LUNQ_FINISH_PENDING;
 	t = m->ops->start(m, now, sector, sectors);
 	return lunq_bus(m, now, sectors, t);
@@ -65,7 +74,10 @@ void *lunq_model_pick(struct lunq_model *m, u64 now, u64 *finish)
 	if (!m->hdd.nq)
 		return NULL;
 	lunq_wc_advance(m, now);
-	cookie = lunq_hdd_pick(m, now, finish, &sectors);
+	if (m->cfg.kind == LUNQ_MODEL_ARRAY)
+		cookie = lunq_array_pick(m, now, finish, &sectors);
+	else
+		cookie = lunq_hdd_pick(m, now, finish, &sectors);
 	if (cookie)
 		*finish = lunq_bus(m, now, sectors, *finish);
 	return cookie;
@@ -73,7 +85,20 @@ void *lunq_model_pick(struct lunq_model *m, u64 now, u64 *finish)
 
 u64 lunq_model_next(const struct lunq_model *m)
 {
+	if (m->cfg.kind == LUNQ_MODEL_ARRAY)
+		return lunq_array_next(m);
 	return m->hdd.nq ? max_t(u64, m->hdd.head_free, 1) : 0;
+}
+
+/* Queue entry @i leaves without running (dropped, or a reset). */
+static void lunq_model_unqueue_at(struct lunq_model *m, u32 i)
+{
+	struct lunq_model_hdd_state *h = &m->hdd;
+
+	if (m->cfg.kind == LUNQ_MODEL_ARRAY)
+		lunq_array_unqueue_at(m, i);
+	else
+		h->q[i] = h->q[--h->nq];
 }
 
 void lunq_model_drop(struct lunq_model *m, void *cookie)
@@ -83,7 +108,7 @@ void lunq_model_drop(struct lunq_model *m, void *cookie)
 
 	for (i = 0; i < h->nq; i++)
 		if (h->q[i].cookie == cookie) {
-			h->q[i] = h->q[--h->nq];
+			lunq_model_unqueue_at(m, i);
 			return;
 		}
 }
@@ -91,8 +116,13 @@ void lunq_model_drop(struct lunq_model *m, void *cookie)
 void *lunq_model_unqueue(struct lunq_model *m)
 {
 	struct lunq_model_hdd_state *h = &m->hdd;
+	void *cookie;
 
-	return h->nq ? h->q[--h->nq].cookie : NULL;
+	if (!h->nq)
+		return NULL;
+	cookie = h->q[h->nq - 1].cookie;
+	lunq_model_unqueue_at(m, h->nq - 1);
+	return cookie;
 }
 
 u64 lunq_model_flush(struct lunq_model *m, u64 now)
@@ -109,6 +139,14 @@ u64 lunq_model_flush(struct lunq_model *m, u64 now)
 
 void lunq_model_config(struct lunq_model *m, const struct lunq_model_cfg *cfg)
 {
+	struct lunq_model_hdd_state *h = &m->hdd;
+	u32 i;
+
 	m->cfg = *cfg;
 	m->ops = lunq_model_ops(cfg->kind);
+	/* what each spindle's drive holds, after a live change of model */
+	memset(m->array.in_drive, 0, sizeof(m->array.in_drive));
+	for (i = 0; i < h->nq; i++)
+		if (h->q[i].in_drive && h->q[i].spindle < LUNQ_MAX_SPINDLES)
+			m->array.in_drive[h->q[i].spindle]++;
 }

@@ -23,6 +23,9 @@
  *   hdd    one head, seek + rotation + svc + xfer (lunq_model_hdd.c);
  *          lun_order:sptf queues what arrives while the head is busy and
  *          starts the nearest first when it frees (lunq_model_pick()).
+ *   array  spindles hdds striped by stripe_kb (lunq_model_array.c);
+ *          lun_order:sptf: each spindle's drive orders its own queue of
+ *          spindle_depth commands, as the hdd's.
  *   pblk   (any model but none) an IO whose start or length is not a
  *          multiple of pblk bytes is a read-modify-write: the time it
  *          occupies its channel or the head is multiplied by rmw_x.
@@ -30,7 +33,11 @@
  *          front of the media: writes complete at cache speed while it
  *          has room and are destaged in the media's idle time; an empty
  *          flush waits until what it covers is on media, a FUA write
- *          goes to the media (lunq_model_wc.c).
+ *          goes to the media; destage in arrival or LBA (cscan) order,
+ *          from wc_high % full down to wc_low % (lunq_model_wc.c).
+ *   rcache (any model but none) rcache_mb: a read whose 64 KiB segments
+ *          are cached completes at cache speed, a miss stages them
+ *          (lunq_model_rc.c).
  *   bus    (any model but none) bus_mbps: one transfer rate shared by
  *          every channel or the head, booked in arrival order; a command
  *          completes when its media time and its transfer are both done,

@@ -2,7 +2,9 @@
 /*
  * KUnit suite for model "array" (lunq_model_array.c): stripe mapping,
  * spindles in parallel, an IO cut at stripe units, seeks over a
- * spindle's share of the capacity, the write cache in front.
+ * spindle's share of the capacity, the write cache in front; with
+ * lun_order:sptf each spindle's drive orders its queue (spindle_depth
+ * commands, the rest in the controller's queue in arrival order).
  *   tests/kunit/run 'lunq_model_array*'
  */
 #include "lunq_model_test.h"
@@ -82,11 +84,122 @@ static void array_cache(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lunq_model_flush(m, 0), (u64)MS);
 }
 
+/*
+ * Sorting members: 4 spindles, 8 ms average seek over a spindle's
+ * 250000 sectors: 96 ns per sector of distance, no rotation.
+ */
+static const struct lunq_model_cfg arr_sptf = {
+	.kind = LUNQ_MODEL_ARRAY, .svc_us = 1000, .seek_ms = 8, .pblk = 512,
+	.rmw_x = 1, .capacity = CAP, .spindles = 4, .stripe_kb = 64,
+	.order = LUNQ_ORDER_SPTF, .spindle_depth = 32,
+};
+
+static int ck[4];
+#define CK(i)	((void *)&ck[i])
+
+/* Spindle 0's sector @local (stripe unit 4k is spindle 0's unit k). */
+#define SP0(local)	((local) / 128 * 512 + (local) % 128)
+
+static u64 aq(struct lunq_model *m, u64 now, u64 sector, int i)
+{
+	return lunq_model_io(m, now, sector, 8, LUNQ_MD_READ, CK(i));
+}
+
+/*
+ * Three commands on spindle 0 and one on spindle 1 at once: spindle 0's
+ * drive takes the nearest first, spindle 1 serves its own at the same
+ * time; then nearest again from where spindle 0's head is.
+ */
+static void array_sptf_order(struct kunit *test)
+{
+	struct lunq_model *m = model(test, &arr_sptf);
+	u64 fin;
+
+	KUNIT_EXPECT_EQ(test, aq(m, 0, SP0(128000), 0), LUNQ_FINISH_PENDING);
+	KUNIT_EXPECT_EQ(test, aq(m, 0, SP0(1280), 1), LUNQ_FINISH_PENDING);
+	KUNIT_EXPECT_EQ(test, aq(m, 0, SP0(12800), 2), LUNQ_FINISH_PENDING);
+	KUNIT_EXPECT_EQ(test, aq(m, 0, 128, 3), LUNQ_FINISH_PENDING);
+	KUNIT_EXPECT_EQ(test, m->array.in_drive[0], 3U);
+	/* 1 ms + 1280 x 96 ns */
+	KUNIT_EXPECT_PTR_EQ(test, lunq_model_pick(m, 0, &fin), CK(1));
+	KUNIT_EXPECT_EQ(test, fin, 1122880ULL);
+	/* spindle 1: sector 0, where its head is */
+	KUNIT_EXPECT_PTR_EQ(test, lunq_model_pick(m, 0, &fin), CK(3));
+	KUNIT_EXPECT_EQ(test, fin, (u64)MS);
+	KUNIT_EXPECT_PTR_EQ(test, lunq_model_pick(m, 0, &fin), NULL);
+	KUNIT_EXPECT_EQ(test, lunq_model_next(m), 1122880ULL);
+	/* from 1288: 11512 x 96 ns to 12800, then 115192 x 96 to 128000 */
+	KUNIT_EXPECT_PTR_EQ(test, lunq_model_pick(m, 2 * MS, &fin), CK(2));
+	KUNIT_EXPECT_EQ(test, fin, 1122880ULL + MS + 1105152ULL);
+	KUNIT_EXPECT_PTR_EQ(test, lunq_model_pick(m, 4 * MS, &fin), CK(0));
+	KUNIT_EXPECT_EQ(test, fin, 3228032ULL + MS + 11058432ULL);
+	KUNIT_EXPECT_EQ(test, lunq_model_next(m), 0ULL);
+	KUNIT_EXPECT_EQ(test, m->array.in_drive[0], 0U);
+}
+
+/*
+ * spindle_depth:1, seed 004's throttle of one per drive: the drive holds
+ * only the first, so the far one runs first and the near one, kept in
+ * the controller, reaches the drive when it frees.
+ */
+static void array_spindle_depth(struct kunit *test)
+{
+	struct lunq_model_cfg c = arr_sptf;
+	struct lunq_model *m;
+	u64 fin;
+
+	c.spindle_depth = 1;
+	m = model(test, &c);
+	aq(m, 0, SP0(128000), 0);
+	aq(m, 0, SP0(1280), 1);
+	KUNIT_EXPECT_EQ(test, m->array.in_drive[0], 1U);
+	KUNIT_EXPECT_PTR_EQ(test, lunq_model_pick(m, 0, &fin), CK(0));
+	KUNIT_EXPECT_EQ(test, fin, MS + 128000ULL * 96);
+	KUNIT_EXPECT_EQ(test, m->array.in_drive[0], 1U);	/* CK1 now */
+	KUNIT_EXPECT_PTR_EQ(test, lunq_model_pick(m, 0, &fin), NULL);
+	KUNIT_EXPECT_PTR_EQ(test, lunq_model_pick(m, 20 * MS, &fin), CK(1));
+	KUNIT_EXPECT_EQ(test, fin, 2 * MS + 128000ULL * 96 +
+				   (128008ULL - 1280) * 96);
+}
+
+/*
+ * A command across stripe units, or one without a cookie, is booked at
+ * once; drop and unqueue refill the drive from the controller's queue.
+ */
+static void array_sptf_cross_drop(struct kunit *test)
+{
+	struct lunq_model_cfg c = arr_sptf;
+	struct lunq_model *m;
+	u64 fin;
+
+	c.spindle_depth = 1;
+	m = model(test, &c);
+	KUNIT_EXPECT_EQ(test, lunq_model_io(m, 0, 120, 16, LUNQ_MD_READ,
+					    CK(0)), MS + 120ULL * 96);
+	KUNIT_EXPECT_EQ(test, model_read(m, 0, 256, 8), (u64)MS);
+	KUNIT_EXPECT_EQ(test, m->hdd.nq, 0U);
+	aq(m, 0, SP0(1280), 1);
+	aq(m, 0, SP0(2560), 2);
+	aq(m, 0, SP0(3840), 3);
+	lunq_model_drop(m, CK(1));
+	KUNIT_EXPECT_EQ(test, m->array.in_drive[0], 1U);
+	KUNIT_EXPECT_EQ(test, m->hdd.nq, 2U);
+	/* spindle 0 frees at 1 ms + 120 x 96 ns: CK2 reached its drive */
+	KUNIT_EXPECT_PTR_EQ(test, lunq_model_pick(m, 2 * MS, &fin), CK(2));
+	KUNIT_EXPECT_PTR_NE(test, lunq_model_unqueue(m), NULL);
+	KUNIT_EXPECT_PTR_EQ(test, lunq_model_unqueue(m), NULL);
+	KUNIT_EXPECT_EQ(test, m->array.in_drive[0], 0U);
+	KUNIT_EXPECT_EQ(test, lunq_model_next(m), 0ULL);
+}
+
 static struct kunit_case lunq_model_array_cases[] = {
 	KUNIT_CASE(array_parallel),
 	KUNIT_CASE(array_cut),
 	KUNIT_CASE(array_seek),
 	KUNIT_CASE(array_cache),
+	KUNIT_CASE(array_sptf_order),
+	KUNIT_CASE(array_spindle_depth),
+	KUNIT_CASE(array_sptf_cross_drop),
 	{}
 };
 

@@ -120,9 +120,36 @@ static void lunq_model_hdd_head_serialises(struct kunit *test)
 	run_ios(test, model(test, &cfg), io, ARRAY_SIZE(io));
 }
 
+/*
+ * seek_curve:sqrt: 1 ms settle + (seek_ms - 1 ms) x 15/8 x sqrt(distance
+ * / stroke): at 8 ms, a full stroke 14.125 ms, a quarter 7.5625 ms, either
+ * direction; sequential still free; seek_ms at or below the settle time
+ * is that time for every seek.
+ */
+static void lunq_model_hdd_seek_sqrt(struct kunit *test)
+{
+	struct lunq_model_cfg cfg = {
+		.kind = LUNQ_MODEL_HDD, .svc_us = 0, .seek_ms = 8, .rpm = 0,
+		.pblk = 512, .rmw_x = 1, .capacity = CAP,
+		.seek_curve = LUNQ_SEEK_SQRT,
+	};
+	const struct model_io io[] = {
+		{ 0, CAP / 4, 8, 7562500ULL },		/* a quarter */
+		{ 0, CAP / 4 + 8, 8, 7562500ULL },	/* sequential */
+		{ 0, 16, 8, 2 * 7562500ULL },		/* a quarter back */
+		{ 0, CAP + 24, 8, 2 * 7562500ULL + 14125000ULL },	/* stroke */
+	};
+
+	run_ios(test, model(test, &cfg), io, ARRAY_SIZE(io));
+	cfg.seek_ms = 1;
+	KUNIT_EXPECT_EQ(test, model_read(model(test, &cfg), 0, CAP / 2, 8),
+			(u64)MS);
+}
+
 static struct kunit_case lunq_model_hdd_cases[] = {
 	KUNIT_CASE(lunq_model_hdd_sequential),
 	KUNIT_CASE(lunq_model_hdd_seek_linear),
+	KUNIT_CASE(lunq_model_hdd_seek_sqrt),
 	KUNIT_CASE(lunq_model_hdd_rotation),
 	KUNIT_CASE(lunq_model_hdd_all_terms),
 	KUNIT_CASE(lunq_model_hdd_head_serialises),

@@ -212,6 +212,91 @@ static void wc_slots(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m->wc.n, (u32)LUNQ_WC_SLOTS);
 }
 
+/*
+ * destage:cscan: the cache destages in ascending LBA order from where the
+ * last destage ended, wrapping to the lowest (WOW's CSCAN); fifo takes
+ * arrival order.  An hdd of 1 ms per command and 8 ms average seek
+ * (24 ns per sector of distance): four writes at once, the first
+ * destaged at once, then 1000, 2000, 500000 (59.2 ms) against fifo's
+ * 1000, 500000, 2000 (71.1 ms).
+ */
+static void wc_cscan(struct kunit *test)
+{
+	struct lunq_model_cfg c = hdd5;
+	static const u64 at[] = { 900000, 1000, 500000, 2000 };
+	struct lunq_model *m;
+	int i;
+
+	c.svc_us = 1000;
+	c.seek_ms = 8;
+	c.destage = LUNQ_DESTAGE_CSCAN;
+	m = model(test, &c);
+	for (i = 0; i < 4; i++)
+		wr(m, 0, at[i], 8);
+	KUNIT_EXPECT_EQ(test, lunq_model_flush(m, 0), 59151808ULL);
+	KUNIT_EXPECT_EQ(test, m->wc.cursor, 500008ULL);
+	KUNIT_EXPECT_EQ(test, lunq_model_flush(m, 60 * MS), 60 * MS);
+	KUNIT_EXPECT_EQ(test, m->wc.n, 0U);
+
+	c.destage = LUNQ_DESTAGE_FIFO;
+	m = model(test, &c);
+	for (i = 0; i < 4; i++)
+		wr(m, 0, at[i], 8);
+	KUNIT_EXPECT_EQ(test, lunq_model_flush(m, 0), 71104192ULL);
+}
+
+/*
+ * cscan with a full cache: the destage booked for a waiting write is the
+ * next in LBA order from the cursor, and a flush sweeps on from there.
+ */
+static void wc_cscan_full(struct kunit *test)
+{
+	struct lunq_model_cfg c = hdd5;
+	struct lunq_model *m;
+	int i;
+
+	c.destage = LUNQ_DESTAGE_CSCAN;
+	m = model(test, &c);
+	/* 16 x 64 KiB fill 1 MiB; the first destages at once (0..5 ms) */
+	for (i = 0; i < 16; i++)
+		wr(m, 0, (16 - i) * 10000, S64K);
+	/* the 17th waits for the first on media; the 18th for the next up */
+	KUNIT_EXPECT_EQ(test, wr(m, 0, 500000, S64K), 5 * MS + WC);
+	KUNIT_EXPECT_EQ(test, wr(m, 0, 600000, S64K), 10 * MS + WC);
+	KUNIT_EXPECT_EQ(test, m->wc.cursor, 500000ULL + S64K);
+	KUNIT_EXPECT_EQ(test, m->wc.dirty, 16ULL * S64K);
+	KUNIT_EXPECT_EQ(test, lunq_model_flush(m, 0), 90 * MS);
+}
+
+/*
+ * Watermarks: with wc_high:50 wc_low:25 the cache holds writes without
+ * destaging until it is half full, then destages in the idle time down
+ * to a quarter; a flush still takes everything.
+ */
+static void wc_watermarks(struct kunit *test)
+{
+	struct lunq_model_cfg c = hdd5;
+	struct lunq_model *m;
+	int i;
+
+	c.wc_high = 50;
+	c.wc_low = 25;
+	m = model(test, &c);
+	for (i = 0; i < 7; i++)
+		wr(m, 0, i * 1000, S64K);
+	KUNIT_EXPECT_EQ(test, m->wc.booked, 0U);
+	/* 8 x 64 KiB: half of 1 MiB, the first destage starts */
+	wr(m, 0, 7000, S64K);
+	KUNIT_EXPECT_EQ(test, m->wc.booked, 1U);
+	/* by 100 ms four destages ran (0..20 ms): down to a quarter */
+	KUNIT_EXPECT_EQ(test, rd(m, 100 * MS, 9000, 8), 105 * MS);
+	KUNIT_EXPECT_EQ(test, m->wc.dirty, 4ULL * S64K);
+	KUNIT_EXPECT_EQ(test, m->wc.booked, 0U);
+	KUNIT_EXPECT_EQ(test, lunq_model_flush(m, 200 * MS), 220 * MS);
+	KUNIT_EXPECT_EQ(test, lunq_model_flush(m, 221 * MS), 221 * MS);
+	KUNIT_EXPECT_EQ(test, m->wc.dirty, 0ULL);
+}
+
 static struct kunit_case lunq_model_wc_cases[] = {
 	KUNIT_CASE(wc_writes_and_flush),
 	KUNIT_CASE(wc_idle_destage),
@@ -221,6 +306,9 @@ static struct kunit_case lunq_model_wc_cases[] = {
 	KUNIT_CASE(wc_fixed_flash),
 	KUNIT_CASE(wc_merge),
 	KUNIT_CASE(wc_slots),
+	KUNIT_CASE(wc_cscan),
+	KUNIT_CASE(wc_cscan_full),
+	KUNIT_CASE(wc_watermarks),
 	{}
 };
 

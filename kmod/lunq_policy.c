@@ -74,6 +74,12 @@ bool lunq_apply_policy(struct lunq_c *lc, u64 now)
 		.order = v[LUNQ_LUN_ORDER],
 		.spindles = v[LUNQ_SPINDLES],
 		.stripe_kb = v[LUNQ_STRIPE_KB],
+		.spindle_depth = v[LUNQ_SPINDLE_DEPTH],
+		.destage = v[LUNQ_DESTAGE],
+		.wc_high = v[LUNQ_WC_HIGH],
+		.wc_low = v[LUNQ_WC_LOW],
+		.rcache_mb = v[LUNQ_RCACHE_MB],
+		.seek_curve = v[LUNQ_SEEK_CURVE],
 		.capacity = lc->ti->len,
 	};
 	bool kick;

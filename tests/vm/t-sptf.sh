@@ -11,7 +11,7 @@
 #    again), then with lun_order changed live and a suspend/resume:
 #    verify clean, blktrace on the lower device sees exactly the bios
 #    lunq sent, counters consistent;
-#  - bad input refused: sptf without model:hdd or lun_depth 1..256, an
+#  - bad input refused: sptf without model:hdd (or array) or lun_depth 1..256, an
 #    unknown order.
 # group: model timing integrity
 # time: 45
