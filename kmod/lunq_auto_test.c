@@ -892,9 +892,9 @@ static void lunq_auto_target_sampled(struct kunit *test)
 		run_ios = lunq_hist_add(run, win);
 		w.ns = ns;
 		w.ios = ios;
-		w.p99_ns = lunq_hist_percentile(win, U64_MAX, 990000);
+		w.p99_ns = lunq_hist_percentile_upper(win, U64_MAX, 990000);
 		w.run_ios = run_ios;
-		w.run_p99_ns = lunq_hist_percentile(run, U64_MAX, 990000);
+		w.run_p99_ns = lunq_hist_percentile_upper(run, U64_MAX, 990000);
 		w.wait_ns = ns;
 		w.inflight_x1000 = 1000ULL * d;
 		s.now += ns;

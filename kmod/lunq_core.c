@@ -8,6 +8,7 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 
 #include "lunq_compat.h"
 #include "lunq_core.h"
@@ -36,8 +37,11 @@ static enum hrtimer_restart lunq_timer_fn(struct hrtimer *t)
 struct lunq_c *lunq_core_alloc(struct dm_target *ti, work_func_t dispatch,
 			       work_func_t win_work)
 {
-	/* the models' state (write cache, channels) makes it ~50 KiB */
-	struct lunq_c *lc = kvzalloc(sizeof(*lc), GFP_KERNEL);
+	/*
+	 * the models' state (write cache, channels) makes it ~50 KiB: pages,
+	 * not kmalloc's next power of two (64 KiB)
+	 */
+	struct lunq_c *lc = vzalloc(sizeof(*lc));
 
 	if (!lc)
 		return NULL;

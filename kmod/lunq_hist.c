@@ -32,6 +32,15 @@ u64 lunq_hist_upper(u32 idx)
 	return lunq_hist_lower(idx + 1) - 1;
 }
 
+u64 lunq_hist_mid(u32 idx)
+{
+	u64 lo = lunq_hist_lower(idx);
+
+	if (idx >= LUNQ_HIST_OVERFLOW)
+		return lo;
+	return lo + (lunq_hist_upper(idx) - lo) / 2;
+}
+
 u64 lunq_hist_min(const u64 *counts)
 {
 	u32 i;
@@ -64,13 +73,18 @@ u64 lunq_hist_add(u64 *to, const u64 *from)
 	return n;
 }
 
-u64 lunq_hist_percentile(const u64 *counts, u64 max, u32 ppm)
+/*
+ * The bucket holding the @ppm-th percentile of @counts (LUNQ_HIST_BUCKETS
+ * on return: empty); *@last: its rank is the last IO's.
+ */
+static u32 lunq_hist_pct_bucket(const u64 *counts, u32 ppm, bool *last)
 {
 	u64 total = lunq_hist_total(counts), want, cum = 0;
 	u32 i;
 
+	*last = false;
 	if (!total)
-		return 0;
+		return LUNQ_HIST_BUCKETS;
 	if (ppm > 1000000)
 		ppm = 1000000;
 	/* ceil(ppm * total / 10^6), at least the first IO */
@@ -78,15 +92,40 @@ u64 lunq_hist_percentile(const u64 *counts, u64 max, u32 ppm)
 	       ((total % 1000000) * ppm + 999999) / 1000000;
 	if (!want)
 		want = 1;
+	*last = want == total;
 	for (i = 0; i < LUNQ_HIST_BUCKETS; i++) {
 		cum += counts[i];
-		if (cum >= want) {
-			u64 up = lunq_hist_upper(i);
-
-			return up < max ? up : max;
-		}
+		if (cum >= want)
+			return i;
 	}
-	return max;
+	return LUNQ_HIST_BUCKETS;
+}
+
+u64 lunq_hist_percentile(const u64 *counts, u64 max, u32 ppm)
+{
+	bool last;
+	u32 i = lunq_hist_pct_bucket(counts, ppm, &last);
+	u64 mid;
+
+	if (i >= LUNQ_HIST_BUCKETS)
+		return 0;
+	/* the largest value: @max, when it is known */
+	if (last && max <= lunq_hist_upper(i))
+		return max;
+	mid = lunq_hist_mid(i);
+	return mid < max ? mid : max;
+}
+
+u64 lunq_hist_percentile_upper(const u64 *counts, u64 max, u32 ppm)
+{
+	bool last;
+	u32 i = lunq_hist_pct_bucket(counts, ppm, &last);
+	u64 up;
+
+	if (i >= LUNQ_HIST_BUCKETS)
+		return 0;
+	up = lunq_hist_upper(i);
+	return up < max ? up : max;
 }
 
 void lunq_hist_quantize(const u64 *counts, u64 *rows)

@@ -2,7 +2,9 @@
 /*
  * KUnit suite for lunq_hist.c, the log-linear histogram shared by the
  * kernel and userspace: bucket index math at every edge, bucket bounds,
- * percentiles (ceil rank, clamping) and the exact power-of-two re-binning.
+ * percentiles (ceil rank, clamping), percentiles of known distributions
+ * against the exact ones of their raw samples, and the exact power-of-two
+ * re-binning.
  * Run alone with
  *   tests/kunit/run lunq_hist
  */
@@ -10,14 +12,15 @@
 #include <linux/bitops.h>
 #include <linux/math64.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include "lunq_hist.h"
 
 #define BIT41		BIT_ULL(LUNQ_HIST_MAX_BITS)
 
-/* First bucket of the range [2^k, 2^(k+1)), 8 <= k <= 40: 256 + (k-8)*128 */
-#define GROUP(k)	(128U * ((k) - 6))
+/* First bucket of the range [2^k, 2^(k+1)), 6 <= k <= 40: 64 + (k-6)*32 */
+#define GROUP(k)	(32U * ((k) - 4))
 
-/* The counts array (4481 u64, 35 KiB) and a quantize row buffer. */
+/* The counts array (1185 u64, 9.3 KiB) and a quantize row buffer. */
 struct lunq_hist_ctx {
 	u64 counts[LUNQ_HIST_BUCKETS];
 	u64 rows[LUNQ_QUANT_ROWS];
@@ -54,10 +57,10 @@ static u64 lcg_next(u64 *s)
 
 static void lunq_hist_layout_constants(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, LUNQ_HIST_SUB, 128U);
-	KUNIT_EXPECT_EQ(test, LUNQ_HIST_EXACT, 256U);
-	KUNIT_EXPECT_EQ(test, LUNQ_HIST_OVERFLOW, 4480U);
-	KUNIT_EXPECT_EQ(test, LUNQ_HIST_BUCKETS, 4481U);
+	KUNIT_EXPECT_EQ(test, LUNQ_HIST_SUB, 32U);
+	KUNIT_EXPECT_EQ(test, LUNQ_HIST_EXACT, 64U);
+	KUNIT_EXPECT_EQ(test, LUNQ_HIST_OVERFLOW, 1184U);
+	KUNIT_EXPECT_EQ(test, LUNQ_HIST_BUCKETS, 1185U);
 	KUNIT_EXPECT_EQ(test, LUNQ_QUANT_ROWS, 65);
 }
 
@@ -71,35 +74,35 @@ struct index_case {
 static const struct index_case index_cases[] = {
 	{ 0, 0 },
 	{ 1, 1 },
-	{ 127, 127 },
-	{ 128, 128 },
-	{ 254, 254 },
-	{ 255, 255 },			/* last exact bucket */
-	{ 256, 256 },			/* [256, 257]: width 2 */
-	{ 257, 256 },
-	{ 258, 257 },
-	{ 510, 383 },
-	{ 511, 383 },			/* last bucket of [256, 512) */
-	{ 512, 384 },			/* [512, 515]: width 4 */
-	{ 515, 384 },
-	{ 516, 385 },
-	{ 1000, 506 },			/* [1000, 1003] */
-	{ 1003, 506 },
-	{ 1004, 507 },
-	{ 1023, 511 },
-	{ 1024, 512 },
-	{ 1000000, 1780 },		/* [999424, 1003519] */
-	{ (1ULL << 40) - 1, 4351 },
-	{ 1ULL << 40, 4352 },		/* first bucket of the last range */
-	{ (1ULL << 40) + (1ULL << 33) - 1, 4352 },
-	{ (1ULL << 40) + (1ULL << 33), 4353 },
-	{ BIT41 - (1ULL << 33), 4479 },
-	{ BIT41 - 1, 4479 },		/* last binned value */
-	{ BIT41, 4480 },		/* overflow */
-	{ BIT41 + 1, 4480 },
-	{ 1ULL << 42, 4480 },
-	{ 1ULL << 63, 4480 },
-	{ U64_MAX, 4480 },
+	{ 31, 31 },
+	{ 32, 32 },
+	{ 62, 62 },
+	{ 63, 63 },			/* last exact bucket */
+	{ 64, 64 },			/* [64, 65]: width 2 */
+	{ 65, 64 },
+	{ 66, 65 },
+	{ 126, 95 },
+	{ 127, 95 },			/* last bucket of [64, 128) */
+	{ 128, 96 },			/* [128, 131]: width 4 */
+	{ 131, 96 },
+	{ 132, 97 },
+	{ 1000, 190 },			/* [992, 1007] */
+	{ 1007, 190 },
+	{ 1008, 191 },
+	{ 1023, 191 },
+	{ 1024, 192 },
+	{ 1000000, 509 },		/* [999424, 1015807] */
+	{ (1ULL << 40) - 1, 1151 },
+	{ 1ULL << 40, 1152 },		/* first bucket of the last range */
+	{ (1ULL << 40) + (1ULL << 35) - 1, 1152 },
+	{ (1ULL << 40) + (1ULL << 35), 1153 },
+	{ BIT41 - (1ULL << 35), 1183 },
+	{ BIT41 - 1, 1183 },		/* last binned value */
+	{ BIT41, 1184 },		/* overflow */
+	{ BIT41 + 1, 1184 },
+	{ 1ULL << 42, 1184 },
+	{ 1ULL << 63, 1184 },
+	{ U64_MAX, 1184 },
 };
 
 static void index_case_desc(const struct index_case *p, char *desc)
@@ -117,22 +120,22 @@ static void lunq_hist_index_edges(struct kunit *test)
 }
 
 /*
- * Every power of two 2^k (k = 8 .. 40) opens a range of 128 buckets; 2^k - 1
+ * Every power of two 2^k (k = 6 .. 40) opens a range of 32 buckets; 2^k - 1
  * is the last bucket of the range before; from 2^41 on everything overflows.
  */
 static void lunq_hist_index_powers_of_two(struct kunit *test)
 {
 	unsigned int k;
 
-	for (k = 0; k < 8; k++) {
+	for (k = 0; k < 6; k++) {
 		KUNIT_EXPECT_EQ_MSG(test, lunq_hist_index(1ULL << k), 1U << k,
 				    "2^%u", k);
 		KUNIT_EXPECT_EQ_MSG(test, lunq_hist_index((1ULL << k) - 1),
 				    (1U << k) - 1, "2^%u - 1", k);
 	}
-	KUNIT_EXPECT_EQ(test, lunq_hist_index(255), 255U);
-	for (k = 8; k <= 40; k++) {
-		u64 p = 1ULL << k, w = 1ULL << (k - 7);
+	KUNIT_EXPECT_EQ(test, lunq_hist_index(63), 63U);
+	for (k = 6; k <= 40; k++) {
+		u64 p = 1ULL << k, w = 1ULL << (k - 5);
 
 		KUNIT_EXPECT_EQ_MSG(test, lunq_hist_index(p), GROUP(k),
 				    "2^%u", k);
@@ -141,11 +144,11 @@ static void lunq_hist_index_powers_of_two(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, lunq_hist_index(p + 1), GROUP(k),
 				    "2^%u + 1", k);
 		KUNIT_EXPECT_EQ_MSG(test, lunq_hist_index(p + w - 1), GROUP(k),
-				    "2^%u + 2^%u - 1", k, k - 7);
+				    "2^%u + 2^%u - 1", k, k - 5);
 		KUNIT_EXPECT_EQ_MSG(test, lunq_hist_index(p + w), GROUP(k) + 1,
-				    "2^%u + 2^%u", k, k - 7);
+				    "2^%u + 2^%u", k, k - 5);
 		KUNIT_EXPECT_EQ_MSG(test, lunq_hist_index(2 * p - w),
-				    GROUP(k) + 127, "2^%u - 2^%u", k + 1, k - 7);
+				    GROUP(k) + 31, "2^%u - 2^%u", k + 1, k - 5);
 	}
 	KUNIT_EXPECT_EQ(test, lunq_hist_index(BIT41 - 1),
 			(u32)LUNQ_HIST_OVERFLOW - 1);
@@ -179,8 +182,9 @@ static void lunq_hist_index_monotonic(struct kunit *test)
 
 /*
  * For every bucket: lower <= upper, both map back to the bucket, buckets
- * are contiguous (upper(i) + 1 == lower(i + 1)), and from 256 on a bucket
- * is at most 1/128 of its lower bound wide.
+ * are contiguous (upper(i) + 1 == lower(i + 1)), from 64 on a bucket is
+ * at most 1/32 of its lower bound wide, and its midpoint (what a
+ * percentile reports) within 1/64 of every value in it.
  */
 static void lunq_hist_bounds_round_trip(struct kunit *test)
 {
@@ -210,8 +214,15 @@ static void lunq_hist_bounds_round_trip(struct kunit *test)
 		}
 		if (lo >= LUNQ_HIST_EXACT && i < LUNQ_HIST_OVERFLOW &&
 		    (up - lo + 1) * LUNQ_HIST_SUB > lo) {
-			KUNIT_FAIL(test, "bucket %u [%llu, %llu] wider than 1/128",
+			KUNIT_FAIL(test, "bucket %u [%llu, %llu] wider than 1/32",
 				   i, lo, up);
+			break;
+		}
+		if (i < LUNQ_HIST_OVERFLOW &&
+		    ((lunq_hist_mid(i) - lo) * 64 > lo ||
+		     (up - lunq_hist_mid(i)) * 64 > lo)) {
+			KUNIT_FAIL(test, "bucket %u [%llu, %llu]: midpoint %llu",
+				   i, lo, up, lunq_hist_mid(i));
 			break;
 		}
 		/* every binned bucket lies inside one power-of-two range */
@@ -235,14 +246,14 @@ struct bounds_case {
 
 static const struct bounds_case bounds_cases[] = {
 	{ 0, 0, 0 },
-	{ 255, 255, 255 },
-	{ 256, 256, 257 },
-	{ 383, 510, 511 },
-	{ 384, 512, 515 },
-	{ 512, 1024, 1031 },
-	{ 4352, 1ULL << 40, (1ULL << 40) + (1ULL << 33) - 1 },
-	{ 4479, BIT41 - (1ULL << 33), BIT41 - 1 },
-	{ 4480, BIT41, U64_MAX },
+	{ 63, 63, 63 },
+	{ 64, 64, 65 },
+	{ 95, 126, 127 },
+	{ 96, 128, 131 },
+	{ 192, 1024, 1055 },
+	{ 1152, 1ULL << 40, (1ULL << 40) + (1ULL << 35) - 1 },
+	{ 1183, BIT41 - (1ULL << 35), BIT41 - 1 },
+	{ 1184, BIT41, U64_MAX },
 };
 
 static void bounds_case_desc(const struct bounds_case *p, char *desc)
@@ -318,10 +329,10 @@ static void lunq_hist_add_windows(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lunq_hist_total(c->counts), 240ULL);
 	KUNIT_EXPECT_EQ(test, c->counts[lunq_hist_index(100 * ms)], 236ULL);
 	KUNIT_EXPECT_EQ(test, lunq_hist_percentile(win, U64_MAX, 990000),
-			lunq_hist_upper(lunq_hist_index(150 * ms)));
+			lunq_hist_mid(lunq_hist_index(150 * ms)));
 	/* 2.4 commands in a hundred: the p99 is the third slowest, 150 ms */
 	KUNIT_EXPECT_EQ(test, lunq_hist_percentile(c->counts, U64_MAX, 990000),
-			lunq_hist_upper(lunq_hist_index(150 * ms)));
+			lunq_hist_mid(lunq_hist_index(150 * ms)));
 }
 
 static void lunq_hist_percentile_empty(struct kunit *test)
@@ -336,12 +347,13 @@ static void lunq_hist_percentile_empty(struct kunit *test)
 }
 
 /*
- * One value: every percentile is its bucket's upper bound clamped to max;
- * with the exact max (what the target passes) that is the value itself.
+ * One value: every percentile is the last IO, so the exact max when it is
+ * passed (what the target does); with no max (U64_MAX) the bucket's
+ * midpoint, or U64_MAX for the overflow bucket, whose midpoint is unknown.
  */
 static void lunq_hist_percentile_single(struct kunit *test)
 {
-	static const u64 vals[] = { 0, 1, 255, 256, 300, 1000, 1000000,
+	static const u64 vals[] = { 0, 1, 63, 64, 255, 256, 300, 1000, 1000000,
 				    BIT41 - 1, BIT41, U64_MAX };
 	static const u32 ppms[] = { 0, 1, 500000, 990000, 999999, 1000000,
 				    2000000 };
@@ -349,7 +361,10 @@ static void lunq_hist_percentile_single(struct kunit *test)
 	unsigned int i, j;
 
 	for (i = 0; i < ARRAY_SIZE(vals); i++) {
-		u64 v = vals[i], up = lunq_hist_upper(lunq_hist_index(v));
+		u64 v = vals[i], up;
+		u32 idx = lunq_hist_index(v);
+
+		up = idx == LUNQ_HIST_OVERFLOW ? U64_MAX : lunq_hist_mid(idx);
 
 		memset(c->counts, 0, sizeof(c->counts));
 		record(c, v, 1);
@@ -358,7 +373,7 @@ static void lunq_hist_percentile_single(struct kunit *test)
 					    lunq_hist_percentile(c->counts, v,
 								 ppms[j]),
 					    v, "v=%llu ppm=%u", v, ppms[j]);
-			/* a max above the bucket: the bucket's upper bound */
+			/* no max: the bucket's midpoint */
 			KUNIT_EXPECT_EQ_MSG(test,
 					    lunq_hist_percentile(c->counts,
 								 U64_MAX,
@@ -367,12 +382,14 @@ static void lunq_hist_percentile_single(struct kunit *test)
 					    ppms[j]);
 		}
 	}
-	/* 300 is in [300, 301] */
+	/* 300 is in [296, 303]: p50 its midpoint, p100 the max */
 	memset(c->counts, 0, sizeof(c->counts));
 	record(c, 300, 5);
 	KUNIT_EXPECT_EQ(test, lunq_hist_percentile(c->counts, 1000, 500000),
-			301ULL);
+			299ULL);
 	KUNIT_EXPECT_EQ(test, lunq_hist_percentile(c->counts, 300, 500000),
+			299ULL);
+	KUNIT_EXPECT_EQ(test, lunq_hist_percentile(c->counts, 300, 1000000),
 			300ULL);
 }
 
@@ -387,17 +404,17 @@ static const struct pct_case pct_1000_cases[] = {
 	{ 1, 1 },		/* ceil(0.001) = 1 */
 	{ 1000, 1 },		/* rank exactly 1 */
 	{ 1001, 2 },		/* ceil(1.001) = 2 */
-	{ 250000, 250 },	/* exact buckets below 256 */
-	{ 255000, 255 },
-	{ 256000, 257 },	/* 256 is in [256, 257] */
-	{ 500000, 501 },	/* 500 is in [500, 501] */
-	{ 500001, 501 },	/* ceil(500.001) = 501, same bucket */
-	{ 501001, 503 },	/* ceil(501.001) = 502 in [502, 503] */
-	{ 511000, 511 },
-	{ 512000, 515 },	/* 512 is in [512, 515] */
-	{ 990000, 991 },	/* 990 is in [988, 991] */
-	{ 999000, 999 },	/* 999 is in [996, 999] */
-	{ 999001, 1000 },	/* rank 1000 in [1000, 1003]: clamped */
+	{ 63000, 63 },		/* exact buckets below 64 */
+	{ 64000, 64 },		/* 64 is in [64, 65] */
+	{ 65000, 64 },
+	{ 250000, 249 },	/* 250 is in [248, 251] */
+	{ 500000, 499 },	/* 500 is in [496, 503] */
+	{ 501001, 499 },	/* ceil(501.001) = 502, same bucket */
+	{ 504000, 507 },	/* 504 is in [504, 511] */
+	{ 512000, 519 },	/* 512 is in [512, 527] */
+	{ 990000, 983 },	/* 990 is in [976, 991] */
+	{ 999000, 999 },	/* 999 is in [992, 1007] */
+	{ 999001, 1000 },	/* rank 1000, the last: the max */
 	{ 1000000, 1000 },	/* p100 is max */
 	{ 1000001, 1000 },	/* ppm above 10^6 clamps to p100 */
 	{ 4000000000U, 1000 },
@@ -433,7 +450,7 @@ static void lunq_hist_percentile_1_to_1000(struct kunit *test)
 /*
  * The same data against a reference for every ppm in steps of 7: the
  * value of rank ceil(ppm * 1000 / 10^6) (at least 1) is the rank itself;
- * the answer is its bucket's upper bound, clamped to 1000.
+ * the answer is its bucket's midpoint, rank 1000 the max.
  */
 static void lunq_hist_percentile_1_to_1000_sweep(struct kunit *test)
 {
@@ -443,10 +460,10 @@ static void lunq_hist_percentile_1_to_1000_sweep(struct kunit *test)
 	fill_1_to_1000(c);
 	for (ppm = 0; ppm <= 1000000; ppm += 7) {
 		u64 rank = DIV_ROUND_UP_ULL((u64)ppm * 1000, 1000000);
-		u64 want = lunq_hist_upper(lunq_hist_index(rank ? rank : 1));
+		u64 want = lunq_hist_mid(lunq_hist_index(rank ? rank : 1));
 		u64 got = lunq_hist_percentile(c->counts, 1000, ppm);
 
-		if (want > 1000)
+		if (rank == 1000)
 			want = 1000;
 		if (got != want) {
 			KUNIT_FAIL(test, "ppm %u: %llu, want %llu", ppm, got,
@@ -517,6 +534,107 @@ static void lunq_hist_percentile_large_total(struct kunit *test)
 			100ULL);
 	KUNIT_EXPECT_EQ(test, lunq_hist_percentile(c->counts, 5000000, 999901),
 			5000000ULL);
+}
+
+/* ---- known distributions against their raw samples ---- */
+
+#define DIST_N		20000	/* samples per distribution */
+
+enum {
+	DIST_UNIFORM, DIST_LOG_UNIFORM, DIST_BIMODAL, DIST_NARROW, DIST_SIZES,
+	DIST_TAIL, DIST_NR
+};
+
+static const char *const dist_names[DIST_NR] = {
+	"uniform 1 us .. 10 ms", "log-uniform 1 us .. 68 s",
+	"bimodal 200 us / 50 ms", "narrow 2.000 .. 2.010 ms",
+	"sizes 512 B .. 1 MiB", "1% tail at 100x",
+};
+
+/* Sample @i of distribution @d (ns or bytes), from the LCG @seed. */
+static u64 dist_sample(int d, u64 *seed)
+{
+	u64 r = lcg_next(seed) >> 11, k;
+
+	switch (d) {
+	case DIST_UNIFORM:
+		return 1000 + r % (10 * NSEC_PER_MSEC - 1000);
+	case DIST_LOG_UNIFORM:
+		k = 10 + (r & 0xff) % 26;		/* 2^10 .. 2^35 */
+		return (1ULL << k) + ((r >> 8) & ((1ULL << k) - 1));
+	case DIST_BIMODAL:
+		if (r % 100 < 95)
+			return 180000 + (r >> 8) % 40000;
+		return 40 * NSEC_PER_MSEC + (r >> 8) % (20 * NSEC_PER_MSEC);
+	case DIST_NARROW:
+		return 2 * NSEC_PER_MSEC + r % 10000;
+	case DIST_SIZES:
+		return 512 * (1 + r % 2048);
+	default:
+		if (r % 100 == 0)
+			return 100 * (100000 + (r >> 8) % 1000);
+		return 100000 + (r >> 8) % 1000;
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Each distribution's samples recorded and kept: every percentile from the
+ * histogram is within 2% of the exact nearest-rank percentile of the
+ * sorted samples (and within the layout's 1/64); the upper-bound variant
+ * (lunq_window.c's) is never below it and at most 1/32 above.
+ */
+static void lunq_hist_percentile_distributions(struct kunit *test)
+{
+	static const u32 ppms[] = { 0, 1000, 100000, 250000, 500000, 750000,
+				    900000, 950000, 990000, 999000, 999900,
+				    1000000 };
+	struct lunq_hist_ctx *c = ctx(test);
+	u64 *raw = kunit_kcalloc(test, DIST_N, sizeof(*raw), GFP_KERNEL);
+	u64 seed = 7, worst = 0;
+	unsigned int d, i, j;
+
+	KUNIT_ASSERT_NOT_NULL(test, raw);
+	for (d = 0; d < DIST_NR; d++) {
+		memset(c->counts, 0, sizeof(c->counts));
+		for (i = 0; i < DIST_N; i++) {
+			raw[i] = dist_sample(d, &seed);
+			record(c, raw[i], 1);
+		}
+		sort(raw, DIST_N, sizeof(*raw), cmp_u64, NULL);
+		for (j = 0; j < ARRAY_SIZE(ppms); j++) {
+			u64 rank = DIV_ROUND_UP_ULL((u64)ppms[j] * DIST_N,
+						    1000000);
+			u64 exact = raw[(rank ? rank : 1) - 1];
+			u64 got = lunq_hist_percentile(c->counts,
+						       raw[DIST_N - 1],
+						       ppms[j]);
+			u64 err = got > exact ? got - exact : exact - got;
+			u64 up = lunq_hist_percentile_upper(c->counts, U64_MAX,
+							    ppms[j]);
+
+			KUNIT_EXPECT_LE_MSG(test, err * 50, exact,
+					    "%s ppm %u: %llu, exact %llu",
+					    dist_names[d], ppms[j], got, exact);
+			KUNIT_EXPECT_LE_MSG(test, err * 64, exact,
+					    "%s ppm %u: %llu, exact %llu",
+					    dist_names[d], ppms[j], got, exact);
+			/* the controller's: never below, at most 1/32 above */
+			KUNIT_EXPECT_GE_MSG(test, up, exact, "%s ppm %u upper",
+					    dist_names[d], ppms[j]);
+			KUNIT_EXPECT_LE_MSG(test, (up - exact) * 32, exact,
+					    "%s ppm %u upper %llu", dist_names[d],
+					    ppms[j], up);
+			worst = max(worst, div64_u64(err * 1000000, exact));
+		}
+	}
+	kunit_info(test, "worst relative error %llu ppm", worst);
 }
 
 /* ---- quantize ---- */
@@ -591,16 +709,16 @@ static void lunq_hist_quantize_all_buckets(struct kunit *test)
 		sum += c->rows[i];
 	}
 	KUNIT_EXPECT_EQ(test, sum, lunq_hist_total(c->counts));
-	/* rows 1 .. 8 are the exact buckets [2^(i-1), 2^i) */
 	KUNIT_EXPECT_EQ(test, c->rows[0], 1ULL);
 	KUNIT_EXPECT_EQ(test, c->rows[1], 4ULL);
 	KUNIT_EXPECT_EQ(test, c->rows[2], 7ULL + 10);
-	KUNIT_EXPECT_EQ(test, c->rows[8], 128ULL + 3 * (128 * 128 + 8128));
-	/* row i (9 .. 41) is the 128 buckets GROUP(i-1) .. GROUP(i-1) + 127 */
-	for (i = 9; i <= LUNQ_HIST_MAX_BITS; i++) {
+	/* rows 1 .. 6 are the exact buckets [2^(i-1), 2^i); 0+..+31 = 496 */
+	KUNIT_EXPECT_EQ(test, c->rows[6], 32ULL + 3 * (32 * 32 + 496));
+	/* row i (7 .. 41) is the 32 buckets GROUP(i-1) .. GROUP(i-1) + 31 */
+	for (i = 7; i <= LUNQ_HIST_MAX_BITS; i++) {
 		u64 g = GROUP(i - 1);
 
-		KUNIT_EXPECT_EQ_MSG(test, c->rows[i], 128 + 3 * (128 * g + 8128),
+		KUNIT_EXPECT_EQ_MSG(test, c->rows[i], 32 + 3 * (32 * g + 496),
 				    "row %u", i);
 	}
 	KUNIT_EXPECT_EQ(test, c->rows[LUNQ_HIST_MAX_BITS + 1],
@@ -669,6 +787,7 @@ static struct kunit_case lunq_hist_cases[] = {
 	KUNIT_CASE(lunq_hist_percentile_1_to_1000_sweep),
 	KUNIT_CASE_PARAM(lunq_hist_percentile_three, pct_3_gen_params),
 	KUNIT_CASE(lunq_hist_percentile_large_total),
+	KUNIT_CASE(lunq_hist_percentile_distributions),
 	KUNIT_CASE(lunq_hist_quantize_edges),
 	KUNIT_CASE(lunq_hist_quantize_random),
 	KUNIT_CASE(lunq_hist_quantize_all_buckets),

@@ -5,15 +5,45 @@
 #include <linux/blk_types.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
+#include <linux/vmalloc.h>
 #include "lunq_stats.h"
+
+static bool lunq_hist_is_align(int k)
+{
+	return k == LUNQ_HIST_ALIGN || k == LUNQ_HIST_ALIGN_WRITE;
+}
+
+/* The counts histogram @k keeps (lunq_stats.h). */
+static u32 lunq_hist_n(int k)
+{
+	return lunq_hist_is_align(k) ? LUNQ_ALIGN_ROWS : LUNQ_HIST_BUCKETS;
+}
+
+static size_t lunq_hist_size(int k)
+{
+	return struct_size((struct lunq_hist_live *)NULL, count, lunq_hist_n(k));
+}
 
 int lunq_stats_alloc(struct lunq_stats *st)
 {
+	size_t sz = 0;
+	char *p;
+	int k;
+
+	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++)
+		sz += lunq_hist_size(k);
 	st->pc = alloc_percpu(struct lunq_pcpu);
-	st->hist = kvcalloc(LUNQ_NR_LIVE_HISTS, sizeof(*st->hist), GFP_KERNEL);
-	if (!st->pc || !st->hist) {
-		lunq_stats_free(st);
+	/* pages, not kmalloc's next power of two (93 KiB would take 128) */
+	p = vzalloc(sz);
+	if (!st->pc || !p) {
+		free_percpu(st->pc);
+		kvfree(p);
+		st->pc = NULL;
 		return -ENOMEM;
+	}
+	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++) {
+		st->hist[k] = (struct lunq_hist_live *)p;
+		p += lunq_hist_size(k);
 	}
 	return 0;
 }
@@ -21,9 +51,25 @@ int lunq_stats_alloc(struct lunq_stats *st)
 void lunq_stats_free(struct lunq_stats *st)
 {
 	free_percpu(st->pc);
-	kvfree(st->hist);
+	kvfree(st->hist[0]);
 	st->pc = NULL;
-	st->hist = NULL;
+	memset(st->hist, 0, sizeof(st->hist));
+}
+
+/* Histogram @k's counts into @counts (LUNQ_HIST_BUCKETS, overwritten). */
+static void lunq_hist_read(struct lunq_stats *st, int k, u64 *counts)
+{
+	struct lunq_hist_live *h = st->hist[k];
+	u32 i;
+
+	if (!lunq_hist_is_align(k)) {
+		for (i = 0; i < LUNQ_HIST_BUCKETS; i++)
+			counts[i] = atomic64_read(&h->count[i]);
+		return;
+	}
+	memset(counts, 0, LUNQ_HIST_BUCKETS * sizeof(*counts));
+	for (i = 0; i < LUNQ_ALIGN_ROWS; i++)
+		counts[lunq_hist_idx_pow2(i)] = atomic64_read(&h->count[i]);
 }
 
 static noinline void lunq_hist_max(struct lunq_hist_live *h, u64 v)
@@ -59,7 +105,7 @@ void lunq_stats_done(struct lunq_stats *st, enum req_op op, u64 sector,
 {
 	/* once: the per-CPU adds below would make the compiler reload it */
 	struct lunq_pcpu __percpu *pc = st->pc;
-	struct lunq_hist_live *h = st->hist;
+	struct lunq_hist_live *const *h = st->hist;
 	u32 ai, si;
 	u64 al;
 	bool w;
@@ -99,37 +145,31 @@ void lunq_stats_done(struct lunq_stats *st, enum req_op op, u64 sector,
 	}
 	/*
 	 * The largest power of two dividing the byte offset, 2^(ffs + 9),
-	 * its bucket the first of that power; offset 0: the overflow.
+	 * counted by its log2 (lunq_stats.h); offset 0: 2^41, the overflow.
 	 */
-	if (sector) {
-		unsigned int k = __ffs64(sector) + 9;
-
-		al = 1ULL << min_t(unsigned int, k, LUNQ_HIST_MAX_BITS);
-		ai = lunq_hist_idx_pow2(k);
-	} else {
-		al = 1ULL << LUNQ_HIST_MAX_BITS;
-		ai = LUNQ_HIST_OVERFLOW;
-	}
+	ai = sector ? min_t(u32, __ffs64(sector) + 9, LUNQ_HIST_MAX_BITS) :
+		      LUNQ_HIST_MAX_BITS;
+	al = 1ULL << ai;
 	si = lunq_hist_idx(bytes);
 	if (wait_ns) {
 		u64 t = wait_ns + svc_ns;
 
-		lunq_hist_rec(&h[LUNQ_HIST_WAIT_READ + w],
+		lunq_hist_rec(h[LUNQ_HIST_WAIT_READ + w],
 			      lunq_hist_idx(wait_ns), wait_ns, true);
-		lunq_hist_rec(&h[LUNQ_HIST_SVC_READ + w],
+		lunq_hist_rec(h[LUNQ_HIST_SVC_READ + w],
 			      lunq_hist_idx(svc_ns), svc_ns, true);
-		lunq_hist_rec(&h[LUNQ_HIST_TOTAL_READ + w], lunq_hist_idx(t),
+		lunq_hist_rec(h[LUNQ_HIST_TOTAL_READ + w], lunq_hist_idx(t),
 			      t, true);
 	} else {
 		/* wait 0, total = service: once (lunq_stats.h) */
-		lunq_hist_rec(&h[LUNQ_HIST_NOWAIT_READ + w],
+		lunq_hist_rec(h[LUNQ_HIST_NOWAIT_READ + w],
 			      lunq_hist_idx(svc_ns), svc_ns, true);
 	}
-	lunq_hist_rec(&h[LUNQ_HIST_SIZE], si, bytes, false);
-	lunq_hist_rec(&h[LUNQ_HIST_ALIGN], ai, al, true);
+	lunq_hist_rec(h[LUNQ_HIST_SIZE], si, bytes, false);
+	lunq_hist_rec(h[LUNQ_HIST_ALIGN], ai, al, true);
 	if (w) {
-		lunq_hist_rec(&h[LUNQ_HIST_SIZE_WRITE], si, bytes, false);
-		lunq_hist_rec(&h[LUNQ_HIST_ALIGN_WRITE], ai, al, true);
+		lunq_hist_rec(h[LUNQ_HIST_SIZE_WRITE], si, bytes, false);
+		lunq_hist_rec(h[LUNQ_HIST_ALIGN_WRITE], ai, al, true);
 	}
 }
 
@@ -185,11 +225,11 @@ static struct lunq_hist_live *lunq_hist_nowait(struct lunq_stats *st,
 	case LUNQ_HIST_WAIT_READ:
 	case LUNQ_HIST_SVC_READ:
 	case LUNQ_HIST_TOTAL_READ:
-		return &st->hist[LUNQ_HIST_NOWAIT_READ];
+		return st->hist[LUNQ_HIST_NOWAIT_READ];
 	case LUNQ_HIST_WAIT_WRITE:
 	case LUNQ_HIST_SVC_WRITE:
 	case LUNQ_HIST_TOTAL_WRITE:
-		return &st->hist[LUNQ_HIST_NOWAIT_WRITE];
+		return st->hist[LUNQ_HIST_NOWAIT_WRITE];
 	default:
 		return NULL;
 	}
@@ -198,14 +238,13 @@ static struct lunq_hist_live *lunq_hist_nowait(struct lunq_stats *st,
 void lunq_stats_hist(struct lunq_stats *st, enum lunq_hist_kind kind,
 		     u64 *counts, u64 *sum, u64 *max)
 {
-	struct lunq_hist_live *h = &st->hist[kind];
+	struct lunq_hist_live *h = st->hist[kind];
 	struct lunq_hist_live *z = lunq_hist_nowait(st, kind);
 	bool wait = kind == LUNQ_HIST_WAIT_READ || kind == LUNQ_HIST_WAIT_WRITE;
 	u64 n = 0, m;
 	u32 i;
 
-	for (i = 0; i < LUNQ_HIST_BUCKETS; i++)
-		counts[i] = atomic64_read(&h->count[i]);
+	lunq_hist_read(st, kind, counts);
 	*sum = atomic64_read(&h->sum);
 	*max = atomic64_read(&h->max);
 	if (kind == LUNQ_HIST_SIZE || kind == LUNQ_HIST_SIZE_WRITE) {
@@ -235,10 +274,10 @@ void lunq_stats_hist(struct lunq_stats *st, enum lunq_hist_kind kind,
 
 u64 lunq_stats_svc_window(struct lunq_stats *st, u64 *prev, u64 *win)
 {
-	struct lunq_hist_live *r = &st->hist[LUNQ_HIST_SVC_READ];
-	struct lunq_hist_live *w = &st->hist[LUNQ_HIST_SVC_WRITE];
-	struct lunq_hist_live *zr = &st->hist[LUNQ_HIST_NOWAIT_READ];
-	struct lunq_hist_live *zw = &st->hist[LUNQ_HIST_NOWAIT_WRITE];
+	struct lunq_hist_live *r = st->hist[LUNQ_HIST_SVC_READ];
+	struct lunq_hist_live *w = st->hist[LUNQ_HIST_SVC_WRITE];
+	struct lunq_hist_live *zr = st->hist[LUNQ_HIST_NOWAIT_READ];
+	struct lunq_hist_live *zw = st->hist[LUNQ_HIST_NOWAIT_WRITE];
 	u32 i;
 
 	for (i = 0; i < LUNQ_HIST_BUCKETS; i++) {
@@ -256,10 +295,10 @@ u64 lunq_stats_svc_window(struct lunq_stats *st, u64 *prev, u64 *win)
 
 u64 lunq_stats_wait_window(struct lunq_stats *st, u64 *prev, u64 *win)
 {
-	struct lunq_hist_live *r = &st->hist[LUNQ_HIST_WAIT_READ];
-	struct lunq_hist_live *w = &st->hist[LUNQ_HIST_WAIT_WRITE];
-	struct lunq_hist_live *zr = &st->hist[LUNQ_HIST_NOWAIT_READ];
-	struct lunq_hist_live *zw = &st->hist[LUNQ_HIST_NOWAIT_WRITE];
+	struct lunq_hist_live *r = st->hist[LUNQ_HIST_WAIT_READ];
+	struct lunq_hist_live *w = st->hist[LUNQ_HIST_WAIT_WRITE];
+	struct lunq_hist_live *zr = st->hist[LUNQ_HIST_NOWAIT_READ];
+	struct lunq_hist_live *zw = st->hist[LUNQ_HIST_NOWAIT_WRITE];
 	u64 nowait = 0, prev0 = prev[0];
 	u32 i;
 
@@ -290,9 +329,9 @@ void lunq_stats_zero(struct lunq_stats *st)
 			WRITE_ONCE(p->v[i], 0);
 	}
 	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++) {
-		struct lunq_hist_live *h = &st->hist[k];
+		struct lunq_hist_live *h = st->hist[k];
 
-		for (i = 0; i < LUNQ_HIST_BUCKETS; i++)
+		for (i = 0; i < lunq_hist_n(k); i++)
 			atomic64_set(&h->count[i], 0);
 		atomic64_set(&h->sum, 0);
 		atomic64_set(&h->max, 0);
@@ -311,10 +350,10 @@ void lunq_stats_merge(struct lunq_stats *dst, struct lunq_stats *src)
 		p->v[i] += v[i];
 	put_cpu_ptr(dst->pc);
 	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++) {
-		struct lunq_hist_live *d = &dst->hist[k], *s = &src->hist[k];
+		struct lunq_hist_live *d = dst->hist[k], *s = src->hist[k];
 		u64 m = atomic64_read(&s->max);
 
-		for (i = 0; i < LUNQ_HIST_BUCKETS; i++)
+		for (i = 0; i < lunq_hist_n(k); i++)
 			atomic64_add(atomic64_read(&s->count[i]), &d->count[i]);
 		atomic64_add(atomic64_read(&s->sum), &d->sum);
 		if (m > (u64)atomic64_read(&d->max))

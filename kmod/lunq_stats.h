@@ -2,9 +2,9 @@
 /*
  * dm-lunq statistics: per-CPU counters and the per-device latency, size
  * and alignment histograms (layout: lunq_hist.h).  Recording takes no
- * lock: counters are per-CPU, histogram buckets are atomic64 (one shared
- * copy per device: 12 x 35 KiB, where a per-CPU copy would cost that times
- * the number of CPUs).
+ * lock: counters are per-CPU, histogram buckets are atomic64 in one shared
+ * copy per device (kmod/dm-lunq.rst, "Memory per device": 10 x 9.3 KiB of
+ * log-linear buckets and the two alignment histograms' 42 powers of two).
  */
 #ifndef LUNQ_STATS_H
 #define LUNQ_STATS_H
@@ -27,9 +27,17 @@ struct lunq_pcpu {
 	struct lunq_span io, busy;
 };
 
+/*
+ * An alignment is a power of two, 2^9 (one sector) .. 2^41 (offset 0 is
+ * recorded as 2^41, the overflow bucket): the align histograms keep one
+ * count per power, expanded into the log-linear layout when read.
+ */
+#define LUNQ_ALIGN_ROWS		(LUNQ_HIST_MAX_BITS + 1)
+
 struct lunq_hist_live {
 	atomic64_t sum, max;
-	atomic64_t count[LUNQ_HIST_BUCKETS];
+	/* LUNQ_HIST_BUCKETS; the align kinds: LUNQ_ALIGN_ROWS, by log2 */
+	atomic64_t count[];
 };
 
 /*
@@ -48,7 +56,8 @@ enum {
 
 struct lunq_stats {
 	struct lunq_pcpu __percpu *pc;
-	struct lunq_hist_live *hist;	/* LUNQ_NR_LIVE_HISTS of them */
+	/* LUNQ_NR_LIVE_HISTS, in one allocation (hist[0]) */
+	struct lunq_hist_live *hist[LUNQ_NR_LIVE_HISTS];
 };
 
 int lunq_stats_alloc(struct lunq_stats *st);

@@ -304,7 +304,7 @@ static const struct { const char *name; u32 ppm; } lunq_pcts[] = {
 };
 
 /*
- * count, sum, max, percentiles (within 1%, see lunq_hist.h), then the
+ * count, sum, max, percentiles (within 1.6%, see lunq_hist.h), then the
  * non-empty power-of-two rows "<lower> <count>" (row [lower, 2*lower),
  * row 0 holds 0).  Fits a page: at most 8 + 65 short lines.
  */

@@ -53,7 +53,7 @@ int lq_parse_lquantize(const char *arg, bool time, u64 *lo, u64 *hi,
  * levels = (HI - LO) / STEP, labels divided by @unit (up to 3 decimals
  * when not whole).  Each log-linear bucket counts in the row holding its
  * lower bound, so a row edge is accurate to one bucket width (exact below
- * 256, else at most 1/128 = 0.78% of the value).  Zero rows trimmed as
+ * 64, else at most 1/32 = 3.1% of the value).  Zero rows trimmed as
  * in quantize; an empty histogram prints nothing, and so does a spec
  * lq_parse_lquantize() would refuse (hi <= lo, step 0, no row) or one of
  * more than 2^20 rows.

@@ -34,7 +34,9 @@ stamp() {
 # vm_exec LABEL ACCEL TIMEOUT LIVE [qemu/run options]: boot once for the
 # tests listed in build/test/LABEL.tests; log build/test/LABEL.log (shown
 # as it comes when LIVE is 1), results build/test/LABEL/, qemu/run's exit
-# status in build/test/LABEL.rc.  QUICK=0|1 in the environment.
+# status in build/test/LABEL.rc.  QUICK=0|1 in the environment; the guest
+# gets LUNQ_QUICK and LUNQ_FULL (make test-full: tests make test leaves
+# out, e.g. t-mem-per-dev).
 vm_exec() {
 	local label=$1 acc=$2 tmo=$3 live=$4
 	shift 4
@@ -42,7 +44,7 @@ vm_exec() {
 	[ "$acc" = tcg ] && acc=${LUNQ_ACCEL:-auto}
 	# shellcheck disable=SC2046
 	LUNQ_ACCEL=$acc LUNQ_VM_TIMEOUT=${LUNQ_VM_TIMEOUT:-$tmo} "$top/qemu/run" -o "$logs/$label" "$@" \
-		--env "LUNQ_QUICK=$QUICK" "$top/tests/vm/suite.sh" $(cat "$logs/$label.tests") < /dev/null 2>&1 |
+		--env "LUNQ_QUICK=$QUICK" --env "LUNQ_FULL=${LUNQ_FULL:-0}" "$top/tests/vm/suite.sh" $(cat "$logs/$label.tests") < /dev/null 2>&1 |
 		stamp "$logs/$label.stamps" | if [ "$live" = 1 ]; then tee "$logs/$label.log"; else cat > "$logs/$label.log"; fi
 	echo "${PIPESTATUS[0]}" > "$logs/$label.rc"
 }

@@ -22,30 +22,35 @@ static void record(u64 v, u64 times)
 int main(void)
 {
 	u64 rows[LUNQ_QUANT_ROWS], v, seed = 1;
-	int ok_layout = 1, ok_width = 1, ok_range = 1, ok_mono = 1;
+	int ok_layout = 1, ok_width = 1, ok_mid = 1, ok_range = 1, ok_mono = 1;
 	u32 i, prev = 0;
 
-	ok(LUNQ_HIST_BUCKETS == 4481, "bucket-count");
-	ok(lunq_hist_index(0) == 0 && lunq_hist_index(255) == 255 &&
-	   lunq_hist_index(256) == 256 && lunq_hist_index(257) == 256 &&
-	   lunq_hist_index(258) == 257 && lunq_hist_index(511) == 383 &&
-	   lunq_hist_index(512) == 384, "index-edges");
+	ok(LUNQ_HIST_BUCKETS == 1185, "bucket-count");
+	ok(lunq_hist_index(0) == 0 && lunq_hist_index(63) == 63 &&
+	   lunq_hist_index(64) == 64 && lunq_hist_index(65) == 64 &&
+	   lunq_hist_index(66) == 65 && lunq_hist_index(127) == 95 &&
+	   lunq_hist_index(128) == 96, "index-edges");
 	ok(lunq_hist_index((1ULL << 41) - 1) == LUNQ_HIST_OVERFLOW - 1 &&
 	   lunq_hist_index(1ULL << 41) == LUNQ_HIST_OVERFLOW &&
 	   lunq_hist_index(~0ULL) == LUNQ_HIST_OVERFLOW, "index-overflow");
 
-	/* buckets tile [0, 2^41) without gap or overlap, each <= 1/128 wide */
+	/* buckets tile [0, 2^41) without gap or overlap, each <= 1/32 wide */
 	for (i = 0; i + 1 < LUNQ_HIST_BUCKETS; i++) {
 		u64 lo = lunq_hist_lower(i), up = lunq_hist_upper(i);
 
 		if (lunq_hist_lower(i + 1) != up + 1 || lunq_hist_index(lo) != i ||
 		    lunq_hist_index(up) != i)
 			ok_layout = 0;
-		if (lo >= 256 && (up - lo + 1) * 128 > lo)
+		if (lo >= 64 && (up - lo + 1) * 32 > lo)
 			ok_width = 0;
+		/* the midpoint within 1/64 of every value of the bucket */
+		if ((lunq_hist_mid(i) - lo) * 64 > lo ||
+		    (up - lunq_hist_mid(i)) * 64 > lo)
+			ok_mid = 0;
 	}
 	ok(ok_layout, "tiles-without-gaps");
-	ok(ok_width, "width-at-most-1/128");
+	ok(ok_width, "width-at-most-1/32");
+	ok(ok_mid, "midpoint-within-1/64");
 	ok(lunq_hist_lower(LUNQ_HIST_OVERFLOW) == 1ULL << 41 &&
 	   lunq_hist_upper(LUNQ_HIST_OVERFLOW) == ~0ULL, "overflow-bounds");
 
@@ -73,18 +78,18 @@ int main(void)
 		record(v * 1000, 1);
 	ok(lunq_hist_total(counts) == 100, "total");
 	v = lunq_hist_percentile(counts, 100000, 500000);
-	ok(v >= 50000 && v <= 50000 + 50000 / 128, "p50-within-1%");
+	ok(v >= 50000 - 50000 / 64 && v <= 50000 + 50000 / 64, "p50-within-1/64");
 	v = lunq_hist_percentile(counts, 100000, 990000);
-	ok(v >= 99000 && v <= 99000 + 99000 / 128, "p99-within-1%");
+	ok(v >= 99000 - 99000 / 64 && v <= 99000 + 99000 / 64, "p99-within-1/64");
 	ok(lunq_hist_percentile(counts, 100000, 1000000) == 100000,
 	   "p100-clamped-to-max");
 	ok(lunq_hist_percentile(counts, 100000, 0) ==
-	   lunq_hist_upper(lunq_hist_index(1000)), "p0-first-bucket");
+	   lunq_hist_mid(lunq_hist_index(1000)), "p0-first-bucket");
 	/* ceil: 1 slow IO in 10000: p99.99 is the 9999th, p99.995 the 10000th */
 	memset(counts, 0, sizeof(counts));
-	record(100, 9999);
+	record(50, 9999);
 	record(5000000, 1);
-	ok(lunq_hist_percentile(counts, 5000000, 999900) == 100,
+	ok(lunq_hist_percentile(counts, 5000000, 999900) == 50,
 	   "p99.99-ceil-rank");
 	ok(lunq_hist_percentile(counts, 5000000, 999950) == 5000000,
 	   "p99.995-reaches-outlier");

@@ -1,5 +1,5 @@
 # The window's buffers are allocated without IO: the
-# first live auto: or BPF policy of a device allocates them (179 KB) under
+# first live auto: or BPF policy of a device allocates them (46 KiB) under
 # lunq_devs_lock -- from sysfs and netlink SET -- which a resume takes with
 # its device suspended; reclaim that waited on IO there could wait on that
 # device.  bpftrace sees every allocation lunq_win_alloc() makes: the
@@ -14,9 +14,9 @@
 command -v bpftrace > /dev/null || skip "no bpftrace in the guest"
 nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=1000000) || fail "null_blk"
 sz=$(sectors "$nb")
-# kvcalloc's function: kvmalloc_node (6.1), __kvmalloc_node_noprof (6.10+)
-kv=$(awk '$3 == "kvmalloc_node" || $3 == "__kvmalloc_node_noprof" { print $3; exit }' /proc/kallsyms)
-[ -n "$kv" ] || fail "no kvmalloc_node in /proc/kallsyms"
+# the window's allocator: vzalloc (6.1), vzalloc_noprof (6.10+)
+kv=$(awk '$3 == "vzalloc" || $3 == "vzalloc_noprof" { print $3; exit }' /proc/kallsyms)
+[ -n "$kv" ] || fail "no vzalloc in /proc/kallsyms"
 # bpftrace 0.17's kaddr() does not see a module's symbols: the address
 dl=$(awk '$3 == "lunq_devs_lock" { print $1; exit }' /proc/kallsyms)
 [ -n "$dl" ] || fail "no lunq_devs_lock in /proc/kallsyms"
