@@ -84,6 +84,7 @@ void lunq_core_free(struct lunq_c *lc)
 	WARN_ON_ONCE(lc->host.q.nr || lc->host.nr_retry || lc->host.inflight ||
 		     lc->zplug.nr_plugged || !list_empty(&lc->zfail));
 	kvfree(lc->zplug.zones);
+	vfree(lc->model.rc.e);
 	if (lc->lun.pool)
 		lunq_pool_put(lc->lun.pool);
 	if (lc->dev)

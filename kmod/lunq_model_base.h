@@ -183,7 +183,12 @@ struct lunq_model_rc_entry {
 };
 
 struct lunq_model_rc_state {
-	struct lunq_model_rc_entry e[LUNQ_RC_ENTRIES];
+	/*
+	 * LUNQ_RC_ENTRIES entries, allocated with the first rcache_mb > 0
+	 * (lunq_model_rc_alloc()) and kept until the table goes; NULL: no
+	 * cache, whatever rcache_mb says
+	 */
+	struct lunq_model_rc_entry *e;
 	u64 clock;		/* counts lookups: LRU's order */
 	u64 hits, misses;
 };

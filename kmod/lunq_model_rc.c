@@ -64,7 +64,7 @@ bool lunq_rc_read(struct lunq_model *m, u64 sector, u32 sectors)
 	u64 last = div_u64(sector + sectors - 1, LUNQ_RC_SEG);
 	bool hit = true;
 
-	if (!rc_sets(m))
+	if (!rc_sets(m) || !rc->e)
 		return false;
 	rc->clock++;
 	for (seg = first; seg <= last && hit; seg++)

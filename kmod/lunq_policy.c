@@ -6,6 +6,9 @@
 #include <linux/string.h>
 #include <linux/math64.h>
 #include <linux/ratelimit.h>
+#include <linux/sched/mm.h>
+#include <linux/vmalloc.h>
+#include <linux/overflow.h>
 
 #include "lunq_policy.h"
 #include "lunq_throttle_dev.h"
@@ -136,6 +139,25 @@ bool lunq_get_eject(struct lunq_c *lc, struct lunq_eject *e)
 	return e->policy[0];
 }
 
+int lunq_model_rc_alloc(struct lunq_c *lc, const struct lunq_keys *p)
+{
+	struct lunq_model_rc_entry *e;
+	unsigned int noio;
+
+	if (!p->val[LUNQ_RCACHE_MB] || lc->model.rc.e)
+		return 0;
+	/* callers may hold lunq_devs_lock, as lunq_win_alloc()'s do */
+	noio = memalloc_noio_save();
+	e = vzalloc(array_size(LUNQ_RC_ENTRIES, sizeof(*e)));
+	memalloc_noio_restore(noio);
+	if (!e)
+		return -ENOMEM;
+	spin_lock_irq(&lc->lock);
+	lc->model.rc.e = e;
+	spin_unlock_irq(&lc->lock);
+	return 0;
+}
+
 int lunq_set_words(struct lunq_c *lc, unsigned int argc, char **argv,
 		   const char **err, const char **word)
 {
@@ -147,6 +169,8 @@ int lunq_set_words(struct lunq_c *lc, unsigned int argc, char **argv,
 	*err = lunq_parse_words(lc, &np, argc, argv, true, word);
 	if (!*err && lunq_win_alloc(lc, lunq_win_needed(&np)))
 		*err = "auto: cannot allocate its window's histogram";
+	if (!*err && lunq_model_rc_alloc(lc, &np))
+		*err = "rcache_mb: cannot allocate the read cache's table";
 	if (*err) {
 		mutex_unlock(&lc->msg_lock);
 		return -EINVAL;
