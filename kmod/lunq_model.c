@@ -149,4 +149,7 @@ void lunq_model_config(struct lunq_model *m, const struct lunq_model_cfg *cfg)
 	for (i = 0; i < h->nq; i++)
 		if (h->q[i].in_drive && h->q[i].spindle < LUNQ_MAX_SPINDLES)
 			m->array.in_drive[h->q[i].spindle]++;
+	/* what another model ran left room in the drives */
+	if (cfg->kind == LUNQ_MODEL_ARRAY)
+		lunq_array_refill_all(m);
 }

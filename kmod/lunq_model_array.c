@@ -144,6 +144,14 @@ static void lunq_array_refill(struct lunq_model *m, u32 sp)
 	}
 }
 
+void lunq_array_refill_all(struct lunq_model *m)
+{
+	u32 sp;
+
+	for (sp = 0; sp < LUNQ_MAX_SPINDLES; sp++)
+		lunq_array_refill(m, sp);
+}
+
 void lunq_array_unqueue_at(struct lunq_model *m, u32 i)
 {
 	struct lunq_model_hdd_state *h = &m->hdd;

@@ -192,6 +192,35 @@ static void array_sptf_cross_drop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lunq_model_next(m), 0ULL);
 }
 
+/*
+ * Live changes of model with commands queued: model:none (no media ops)
+ * drains the queue in arrival order, and back on the array each drive
+ * takes what waits for it in the controller (spindle_depth:1: CK1 was
+ * kept there while CK0 was in the drive).
+ */
+static void array_live_model(struct kunit *test)
+{
+	struct lunq_model_cfg c = arr_sptf, none = arr_sptf;
+	struct lunq_model *m;
+	u64 fin;
+
+	c.spindle_depth = 1;
+	none.kind = LUNQ_MODEL_NONE;
+	none.order = LUNQ_ORDER_FIFO;
+	m = model(test, &c);
+	aq(m, 0, SP0(128000), 0);
+	aq(m, 0, SP0(1280), 1);
+	KUNIT_EXPECT_EQ(test, m->array.in_drive[0], 1U);
+	lunq_model_config(m, &none);
+	KUNIT_EXPECT_PTR_EQ(test, lunq_model_pick(m, 0, &fin), CK(0));
+	KUNIT_EXPECT_EQ(test, m->hdd.nq, 1U);
+	lunq_model_config(m, &c);
+	KUNIT_EXPECT_EQ(test, m->array.in_drive[0], 1U);
+	KUNIT_EXPECT_NE(test, lunq_model_next(m), 0ULL);
+	KUNIT_EXPECT_PTR_EQ(test, lunq_model_pick(m, 100 * MS, &fin), CK(1));
+	KUNIT_EXPECT_EQ(test, m->hdd.nq, 0U);
+}
+
 static struct kunit_case lunq_model_array_cases[] = {
 	KUNIT_CASE(array_parallel),
 	KUNIT_CASE(array_cut),
@@ -200,6 +229,7 @@ static struct kunit_case lunq_model_array_cases[] = {
 	KUNIT_CASE(array_sptf_order),
 	KUNIT_CASE(array_spindle_depth),
 	KUNIT_CASE(array_sptf_cross_drop),
+	KUNIT_CASE(array_live_model),
 	{}
 };
 

@@ -242,6 +242,11 @@ void *lunq_array_pick(struct lunq_model *m, u64 now, u64 *finish,
 u64 lunq_array_next(const struct lunq_model *m);
 /* Queue entry @i leaves (picked, dropped or aborted): its slot refills. */
 void lunq_array_unqueue_at(struct lunq_model *m, u32 i);
+/*
+ * After a live change of model: each spindle's drive takes the oldest
+ * commands waiting for it in the controller, up to spindle_depth.
+ */
+void lunq_array_refill_all(struct lunq_model *m);
 
 /* The hdd's drive queue (lunq_model_hdd.c), for lunq_model.c. */
 /* Queue a command (sptf); false when the queue is full. */

@@ -124,7 +124,7 @@ static void wc_book_at(struct lunq_model *m, u32 i, u64 floor)
 	struct lunq_model_wc_slot *s = wc_slot(w, i);
 	u64 start = max3(wc_media_free(m), s->t, floor);
 	u64 end = s->sector + s->sectors;
-	u32 j, last = i, n = 1;
+	u32 j, last = i, n = 1, lo = i, hi = i;
 
 	/* the run is marked booked, end U64_MAX, until its end is known */
 	s->state = LUNQ_WC_BOOKED;
@@ -138,11 +138,14 @@ static void wc_book_at(struct lunq_model *m, u32 i, u64 floor)
 		wc_slot(w, j)->end = U64_MAX;
 		end += wc_slot(w, j)->sectors;
 		last = j;
+		lo = min(lo, j);
+		hi = max(hi, j);
 		n++;
 	}
 	start = max(m->ops->start(m, start, s->sector, end - s->sector),
 		    w->last_end);
-	for (j = 0; j < w->n; j++)
+	/* the run's members lie between its lowest and highest positions */
+	for (j = lo; j <= hi; j++)
 		if (wc_slot(w, j)->state == LUNQ_WC_BOOKED &&
 		    wc_slot(w, j)->end == U64_MAX)
 			wc_slot(w, j)->end = start;
@@ -227,6 +230,9 @@ void lunq_wc_advance(struct lunq_model *m, u64 now)
 	struct lunq_model_wc_state *w = &m->wc;
 	u32 i;
 
+	/* nothing cached, or no media (model:none) to destage to */
+	if (!w->n || !m->ops)
+		return;
 	for (;;) {
 		while ((i = wc_first_end(m, w)) != WC_NONE &&
 		       wc_slot(w, i)->end <= now)
