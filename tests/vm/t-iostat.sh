@@ -41,13 +41,17 @@ fio --name=io --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
 	--output-format=terse --terse-version=3 > /tmp/fio.io 2>&1 &
 fpid=$!
 sleep 1
+# the lower device's io_ticks read before and after each snapshot: its
+# busy time over lunq's window lies between the inner and outer spans
+la0=$(disk_stat "$nb" 10)
 eval "$(snap a_)"
 ra=$(awk '{ print $4 }' "$dm/stat")
-la=$(disk_stat "$nb" 10)
+la1=$(disk_stat "$nb" 10)
 sleep 2
+lb0=$(disk_stat "$nb" 10)
 eval "$(snap b_)"
 rb=$(awk '{ print $4 }' "$dm/stat")
-lb=$(disk_stat "$nb" 10)
+lb1=$(disk_stat "$nb" 10)
 wait $fpid || { cat /tmp/fio.io; fail "fio failed"; }
 # shellcheck disable=SC2154
 line=$(awk -v dt=$((b_snaptime - a_snaptime)) -v dc=$((b_completed - a_completed)) \
@@ -57,15 +61,19 @@ line=$(awk -v dt=$((b_snaptime - a_snaptime)) -v dc=$((b_completed - a_completed
 		dc / dt * 1e9, wl / dt, rl / dt, wl / dc / 1e6, rl / dc / 1e6,
 		wt / dt * 100, rt / dt * 100 }')
 note "iostat -x over 2 s: $line"
-# the lower device's busy time (diskstats io_ticks) over about the same
-# window: lunq's active time spans the lower's, but io_ticks counts
-# jiffies, a start in a busy period moves its stamp, and it is read by
-# another process than lunq's status (tens of ms later on a loaded host):
-# within 8 points (measured: -4.8 .. +3.1 under heavy host load, %b 77-99)
-lt=$(awk -v t=$((lb - la)) -v dt=$((b_snaptime - a_snaptime)) 'BEGIN { printf "%.1f", t * 1e6 / dt * 100 }')
+# the lower device's busy time (diskstats io_ticks) over the same window:
+# lunq's active time spans the lower's, but io_ticks counts jiffies and a
+# start in a busy period moves its stamp; it is read by other processes
+# than lunq's status (tens of ms apart on a loaded host), so it is known
+# between the inner span (read after the first snapshot, before the
+# second) and the outer one: lunq's %b within 8 points of that range
+# (measured: -4.8 .. +3.1 against one reading under heavy host load, %b
+# 77-99; once 8.6 points above it, a 2 s window read 170 ms short)
+lt=$(awk -v t=$((lb0 - la1)) -v dt=$((b_snaptime - a_snaptime)) 'BEGIN { printf "%.1f", t * 1e6 / dt * 100 }')
+lt1=$(awk -v t=$((lb1 - la0)) -v dt=$((b_snaptime - a_snaptime)) 'BEGIN { printf "%.1f", t * 1e6 / dt * 100 }')
 # shellcheck disable=SC2154
 pbx=$(awk -v rt=$((b_rtime - a_rtime)) -v dt=$((b_snaptime - a_snaptime)) 'BEGIN { printf "%.1f", rt / dt * 100 }')
-note "busy: lunq %b $pbx, the lower device's io_ticks $lt % of the window"
+note "busy: lunq %b $pbx, the lower device's io_ticks $lt .. $lt1 % of the window"
 actv=$(echo "$line" | awk '{ print $6 }')
 asvc=$(echo "$line" | awk '{ print $10 }')
 # shellcheck disable=SC2154
@@ -73,12 +81,12 @@ tot_ms=$(((b_rlentime - a_rlentime + b_wlentime - a_wlentime) / 1000000))
 note "total time: lunq wlentime + rlentime +$tot_ms ms.IO, dm diskstats time reading +$((rb - ra)) ms"
 awk -v a="$actv" -v b="$pbx" 'BEGIN { exit !(a >= 7.6 * b / 100 && a <= 8.4 * b / 100) }' ||
 	fail "actv $actv, want 8 x %b $pbx +-5%"
-awk -v b="$pbx" -v t="$lt" 'BEGIN { exit !(b >= 50 && b <= 100.1 && b >= t - 8 && b <= t + 8) }' ||
-	fail "%b $pbx against the lower device's io_ticks $lt %: want 50..100, within 8 points of io_ticks"
+awk -v b="$pbx" -v t="$lt" -v u="$lt1" 'BEGIN { exit !(b >= 50 && b <= 100.1 && b >= t - 8 && b <= u + 8) }' ||
+	fail "%b $pbx against the lower device's io_ticks $lt .. $lt1 %: want 50..100, within 8 points of that range"
 awk -v s="$asvc" 'BEGIN { exit !(s >= 20.0) }' || fail "asvc_t $asvc ms < the device's 20 ms"
 awk -v l="$tot_ms" -v d=$((rb - ra)) 'BEGIN { exit !(d > 0 && l >= 0.95 * d && l <= 1.05 * d) }' ||
 	fail "wlentime + rlentime and diskstats disagree by more than 5%"
-ok "actv $actv = qdepth 8 x %b, %b $pbx (lower io_ticks $lt), asvc_t $asvc ms; integrals match diskstats"
+ok "actv $actv = qdepth 8 x %b, %b $pbx (lower io_ticks $lt .. $lt1), asvc_t $asvc ms; integrals match diskstats"
 
 eval "$(snap c_)"
 sleep 1
