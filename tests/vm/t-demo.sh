@@ -4,7 +4,7 @@
 #              no IO waits longer than M + one service time (+5 ms);
 #              every far read sent on schedule, lunq's reads = lunqbench's;
 #              starved reads (over 1 s): lunq's count <= lunqbench's <=
-#              lunq's over 1 s - 10 ms (nesting)
+#              lunq's over 1 s - 35 ms (nesting)
 #   per-LUN    the strong LUN does >= 2x its global-throttle IOPS under
 #              per-LUN throttles (lunqctl apply), 0 QUEUE FULL on the weak
 #   sweep      the SVG parses (xmllint), the table names its knee
