@@ -267,9 +267,10 @@ test: deps
 	$(MAKE) all
 	tests/run
 
-# what CI leaves out (tests/budget): the whole matrix, the debug run's
-# fault group, KUnit in UML (LUNQ_FULL=1), then the fault group on the
-# debug kernel at full length (make test runs a set in quick mode)
+# what CI leaves out (tests/budget): the tests whose header says
+# "# set: full", the whole arena, the whole matrix, the debug run's fault
+# group, KUnit in UML (LUNQ_FULL=1), then the fault group on the debug
+# kernel at full length (make test runs a set in quick mode)
 test-full: deps
 	$(MAKE) all
 	LUNQ_FULL=1 tests/run

@@ -10,13 +10,20 @@ test_groups() { [ ! -f "$top/tests/vm/t-$1.sh" ] || sed -n 's/^# group: *//p' "$
 all_tests() { for f in "$top"/tests/vm/t-*.sh; do basename "$f" .sh | sed 's/^t-//'; done; }
 # main_tests: what a run on a kernel runs when no test is named: every test
 # but those whose header says "# kernel: debug" (t-kunit: only the debug
-# kernel has KUnit), which run there and when named
+# kernel has KUnit), which run there and when named, and, unless
+# LUNQ_FULL=1 (make test-full), those whose header says "# set: full":
+# what another check of make test already judges (full_only lists them)
 main_tests() {
-	local t
+	local t f
 	for t in $(all_tests); do
-		grep -qx '# kernel: debug' "$top/tests/vm/t-$t.sh" || echo "$t"
+		f=$top/tests/vm/t-$t.sh
+		grep -qx '# kernel: debug' "$f" && continue
+		[ "${LUNQ_FULL:-0}" != 1 ] && grep -qx '# set: full' "$f" && continue
+		echo "$t"
 	done
 }
+# full_only: the tests whose header says "# set: full"
+full_only() { grep -lx '# set: full' "$top"/tests/vm/t-*.sh | sed 's|.*/t-||; s|\.sh$||'; }
 # pick_groups G...: append to vmtests the tests in any of the groups
 pick_groups() {
 	local known g t
@@ -64,42 +71,58 @@ kernel_tests() {
 	vmtests=()
 	for t in "${all[@]}"; do [[ " $3 " == *" $t "* ]] || vmtests+=("$t"); done
 }
-# matrix_tests: vmtests becomes the tests run on 6.12 and RT: what a
-# kernel's changes could break -- BPF policies (struct_ops from a module),
-# trace events and the tools that read them, the throttle at the lower
-# device (inflight, REQ_NOWAIT, the fast path, live changes, iostat's
-# integrals), QUEUE FULL's requeue, suspend, module unload, table errors,
-# zoned writes, genetlink (fuzz-netlink, privilege) -- and not lunq's own
-# logic again (controllers, models, the arena, crash replay, the views),
-# which 6.1 proves on every kernel-independent path.  LUNQ_FULL=1 (make
-# test-full) runs the groups basic integrity stats throttle trace bpf
-# there too, the arena (t-arena) among them; LUNQ_MATRIX_SKIP leaves out
-# the scenarios of lunq's own models even then (the arena's bounded
-# scenarios, the pool shared by auto devices, the window's view, the
-# policy demo, t-noio-alloc); LUNQ_MATRIX_SKIP= runs them all.
-if [ "${LUNQ_FULL:-0}" = 1 ]; then
-	mgroups=${LUNQ_MATRIX_GROUPS-basic integrity stats throttle trace bpf}
-	monly=${LUNQ_MATRIX_ONLY-fuzz-netlink}
-else
-	mgroups=${LUNQ_MATRIX_GROUPS-bpf trace}
-	monly=${LUNQ_MATRIX_ONLY-throttle integrity suspend nowait fast-path qfull-slow module-unload table-errors live-policy iostat zoned zoned-plug zoned-suspend fuzz-netlink privilege}
-fi
-matrix_tests() {
-	kernel_tests "$mgroups" "$monly" \
-		"${LUNQ_MATRIX_SKIP-arena-bounds pool-share pol-view policy-demo noio-alloc}"
+# kernel_set K: vmtests becomes what make test runs on the other kernel K
+# (6.12, rt, 7.3): what that kernel's changes could break, not lunq's own
+# logic again (controllers, models, the arena, crash replay, the views,
+# the live policy swap), which 6.1 proves on every kernel-independent path:
+#   6.12  BPF policies (struct_ops from a module: bpf-policy, the arena's
+#         policies, the watchdog), trace events and the tools that read
+#         them, the throttle at the lower device (inflight, REQ_NOWAIT,
+#         the fast path), QUEUE FULL's requeue, suspend, module unload,
+#         table errors, iostat's integrals (the block layer's own
+#         accounting), zoned writes, genetlink (fuzz-netlink, privilege);
+#   rt    what sleeping spinlocks and threaded timers could break: the
+#         throttle, the fast path, REQ_NOWAIT, integrity, suspend, QUEUE
+#         FULL's requeue, module unload, zoned writes (its BPF, trace and
+#         netlink code is 6.1's);
+#   7.3   the newest kernel: zoned devices and writes in order across
+#         suspend (7.3 plugs zone writes itself), BPF policies (the
+#         watchdog and bpf-policy; the arena's policies and the demo run
+#         on 6.12), trace events (their tools, Debian 12's trace-cmd and
+#         bpftrace, on 6.12), the throttle at the lower device, iostat's
+#         integrals, genetlink.
+# LUNQ_FULL=1 (make test-full) runs the groups basic integrity stats
+# throttle trace bpf on every kernel (the arena among them), less
+# LUNQ_MATRIX_SKIP (the scenarios of lunq's own models: the arena's
+# bounded scenarios, the pool shared by auto devices, the window's view,
+# the policy demo, t-noio-alloc); LUNQ_MATRIX_SKIP= runs them all.
+# LUNQ_MATRIX_GROUPS and LUNQ_MATRIX_ONLY replace K's groups and names.
+kernel_set() {
+	local g n s
+	if [ "${LUNQ_FULL:-0}" = 1 ]; then
+		g=${LUNQ_MATRIX_GROUPS-basic integrity stats throttle trace bpf}
+		n=${LUNQ_MATRIX_ONLY-fuzz-netlink}
+		s=${LUNQ_MATRIX_SKIP-arena-bounds pool-share pol-view policy-demo noio-alloc}
+		kernel_tests "$g" "$n" "$s"
+		return
+	fi
+	case $1 in
+	6.12) g="bpf trace" n="throttle integrity suspend nowait fast-path qfull-slow module-unload table-errors iostat zoned zoned-plug zoned-suspend fuzz-netlink privilege"
+		s="arena-bounds pool-share pol-view policy-demo noio-alloc" ;;
+	rt) g="" n="throttle fast-path nowait integrity suspend qfull-slow module-unload zoned zoned-plug zoned-suspend" s="" ;;
+	7.3) g="bpf trace" n="zoned zoned-order zoned-suspend zoned-plug throttle nowait fast-path iostat fuzz-netlink privilege"
+		s="arena-bounds pool-share pol-view policy-demo noio-alloc arena-bpf trace-tools" ;;
+	*) die "kernel_set: no set for kernel '$1' (6.12, rt, 7.3)" ;;
+	esac
+	kernel_tests "${LUNQ_MATRIX_GROUPS-$g}" "${LUNQ_MATRIX_ONLY-$n}" "${LUNQ_MATRIX_SKIP-$s}"
 }
-# newest_tests: vmtests becomes the tests run on the newest kernel
-# (scripts/bpo-kernel's 7.3): what its changes could break -- zoned
-# devices and writes in order across suspend (7.3 plugs zone writes
-# itself), BPF policies (struct_ops from a module), trace events and the
-# tools that read them, the throttle at the lower device (inflight,
-# REQ_NOWAIT, the fast path, live changes, iostat's integrals), genetlink
-# (fuzz-netlink, and privilege: the capability checks of SET, RESET and
-# the events group) -- and not lunq's own logic again (controllers, models, the arena),
-# which 6.1, 6.12 and RT prove
-bgroups=${LUNQ_BPO_GROUPS-bpf trace}
-newest_tests() {
-	kernel_tests "$bgroups" "${LUNQ_BPO_ONLY-zoned zoned-order zoned-suspend zoned-plug throttle nowait fast-path live-policy iostat fuzz-netlink privilege}" ""
+# kernel_key META: scripts/kernels' first word for a kernel, as kernel_set's K
+kernel_key() {
+	case $1 in
+	trixie-backports) echo 7.3 ;;
+	*-rt-*) echo rt ;;
+	*) echo 6.12 ;;
+	esac
 }
 # test_clock NAME: the clock a test runs on on 6.1: its "# clock:" line
 # (tcg: plain TCG, for checks of rates and ratios of wall time, and for
@@ -140,7 +163,7 @@ print_plan() {
 	for t in "${tcg_tests[@]}"; do echo "vm $t $(declared_on 6.1 "$t")"; done
 	for t in "${ic_tests[@]}"; do echo "vm-icount $t $(declared_on 6.1 "$t")"; done
 	for k in 6.12 rt 7.3; do
-		if [ $k = 7.3 ]; then newest_tests; else matrix_tests; fi
+		kernel_set $k
 		split_clock
 		for t in "${tcg_tests[@]}"; do echo "matrix-tcg:$k $t $(declared_on $k "$t")"; done
 		for t in "${ic_tests[@]}"; do echo "matrix:$k $t $(declared_on $k "$t")"; done

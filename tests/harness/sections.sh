@@ -100,7 +100,7 @@ plan_matrix() {
 	saved=("${vmtests[@]}")
 	"$top/scripts/kernels" | sed 1d > "$logs/kernels.txt"
 	[ -s "$logs/kernels.txt" ] || echo "# matrix: no other Debian kernel installed (scripts/kernels)"
-	section "VM tests on the other kernels: groups $mgroups + $monly, each in build/test/vm-<release>/" matrix-build
+	section "VM tests on the other kernels (tests/harness/plan.sh's kernel_set), each in build/test/vm-<release>/" matrix-build
 	while read -r meta rel; do
 		# KDIR= KERNEL= MODULES= of this kernel (Debian's or trixie-backports')
 		"$top/scripts/kpaths" "$rel" > "$logs/kpaths-$rel" ||
@@ -115,7 +115,7 @@ plan_matrix() {
 			continue
 		fi
 		echo "# $meta ($rel): dm-lunq.ko built"
-		if [ "$meta" = trixie-backports ]; then newest_tests; else matrix_tests; fi
+		kernel_set "$(kernel_key "$meta")"
 		split_clock
 		[ ${#tcg_tests[@]} = 0 ] || tcg_matrix+=("$rel")
 		printf '%s\n' "${tcg_tests[@]}" > "$logs/vm-$rel.tcg"

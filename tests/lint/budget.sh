@@ -10,17 +10,17 @@
 #                     plain-clock tests
 #       icount-lanes  (2 x BOOT + 6.1's icount tests (two runs) + for each
 #                     K: BOOT + K's icount tests) / LANES (2); its share at
-#                     most icount-wait + (vm + matrix-tcg + vm-debug) / 2
+#                     most icount-wait + (vm + matrix-tcg + vm-debug) / 3
 #       vm-debug      BOOT + the "# time-debug:" of the debug run's tests
 #   - the shares of the phases that follow one another (WALL 1) add up to
-#     at most 3016 s (50.3 minutes; CI's median must stay under 45;
+#     at most 2872 s (47.9 minutes; CI's median must stay under 45;
 #     tests/budget);
 #   - and the check fails a phase that overflows (a copy of the budget
 #     with vm's share one second below its demand: refused).
 # Declarations, not measurements: it cannot be flaky.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/../unit/tap.sh"
-limit=3016 kernels="6.12 rt 7.3" lanes=2
+limit=2872 kernels="6.12 rt 7.3" lanes=2
 plan=$("$top/tests/run" --plan) || { fail budget-plan "tests/run --plan failed"; exit 1; }
 # sum RUN KEY: the declarations of a run's tests; "missing NAME..." on
 # stderr for tests without one
@@ -37,7 +37,7 @@ sum() {
 check() {
 	local bad=0 total=0 phase share boot wall demand what err room
 	err=$(mktemp)
-	room=$(awk '$1 == "icount-wait" { w = $2 } $1 == "vm" || $1 == "matrix-tcg" || $1 == "vm-debug" { h += $2 / 2 }
+	room=$(awk '$1 == "icount-wait" { w = $2 } $1 == "vm" || $1 == "matrix-tcg" || $1 == "vm-debug" { h += $2 / 3 }
 		END { print int(w + h) }' "$1")
 	while read -r phase share boot wall _; do
 		case $phase in ''|'#'*) continue ;; esac
@@ -54,9 +54,9 @@ check() {
 			demand=$((demand / lanes))
 			what="(6.1's two icount runs + one on each of $kernels) / $lanes lanes"
 			if [ "$share" -gt "$room" ]; then
-				echo "not ok budget-room # icount-lanes' share $share s is more than icount-wait + (vm + matrix-tcg + vm-debug) / 2 = $room s"; bad=1
+				echo "not ok budget-room # icount-lanes' share $share s is more than icount-wait + (vm + matrix-tcg + vm-debug) / 3 = $room s"; bad=1
 			else
-				echo "ok budget-room # icount-lanes' share $share s within icount-wait + (vm + matrix-tcg + vm-debug) / 2 = $room s"
+				echo "ok budget-room # icount-lanes' share $share s within icount-wait + (vm + matrix-tcg + vm-debug) / 3 = $room s"
 			fi ;;
 		vm-debug) demand=$((boot + $(sum vm-debug time-debug 2>> "$err")))
 			what="boot $boot + the debug run's time-debug" ;;
@@ -117,6 +117,15 @@ m1=$(LUNQ_FULL=1 LUNQ_MATRIX_SKIP= "$top/tests/run" --plan | grep -c '^matrix:6.
 	[ "$b" = 1 ] && [ "$m0" = 0 ] && [ "$m1" = 1 ] &&
 	ok budget-sets "debug run: KUnit's suites and $nf tests of the groups fault and fuzz, with LUNQ_FULL=1 KUnit, the fault group less crash-disksort and the smoke set; t-arena on 6.12 and RT: $a, with LUNQ_FULL=1 $af; t-bpf-policy on 6.12; t-pool-share there only with LUNQ_MATRIX_SKIP= ($m0, $m1)" ||
 	fail budget-sets "debug run: $nd tests, $nf of fault or fuzz, the last $(echo "$got" | tail -n 1) (want 7, 6, kunit); with LUNQ_FULL=1 '$gotfull', want '$want'; t-arena on 6.12 and RT: $a (want 0), with LUNQ_FULL=1 $af (want 2); t-bpf-policy on 6.12: $b (want 1); t-pool-share on 6.12: $m0 (want 0), with LUNQ_MATRIX_SKIP= $m1 (want 1)"
+# "# set: full": in make test-full's 6.1 runs, not in make test's (any run)
+fo=$(grep -lx '# set: full' "$top"/tests/vm/t-*.sh | sed 's|.*/t-||; s|\.sh$||')
+bad=
+for t in $fo; do
+	echo "$plan" | awk -v t="$t" '$2 == t { f = 1 } END { exit f }' || bad="$bad $t(in make test)"
+	echo "$full" | awk -v t="$t" '($1 == "vm" || $1 == "vm-icount") && $2 == t { f = 1 } END { exit !f }' || bad="$bad $t(not in test-full)"
+done
+[ -n "$fo" ] && [ -z "$bad" ] && ok budget-set-full "the \"# set: full\" tests run in make test-full alone: $(echo $fo)" ||
+	fail budget-set-full "\"# set: full\":$bad (the tests: $(echo $fo))"
 out=$(check "$top/tests/budget")
 tap_relay <<EOF
 $out

@@ -10,6 +10,7 @@
 # 8 and 16, wcache's write p99 at depth 2 and the oracle's.
 # group: throttle
 # time: 100
+# set: full
 . "$LUNQ_SRC/tests/vm/lib.sh"
 sh "$LUNQ_SRC/tests/demo/arena.sh" --quick --check --only target,wcache,bubble --policies static16 \
 	--sweep 2,8,16 -o /tmp/arena2 > /tmp/arena2.log 2>&1

@@ -11,6 +11,7 @@
 #   hostile pool: no more QUEUE FULL or resets than reaction linux.
 # group: auto timing
 # time: 125
+# set: full
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 # An experiment, not a computation: when a check misses, the first run's

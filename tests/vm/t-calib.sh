@@ -17,6 +17,7 @@
 # Deterministic on the icount clock (fio's random seed is fixed).
 # group: model
 # time: 40
+# set: full
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 nb=$(nullb_create lq_cal 1024 hw_queue_depth=256) || fail "null_blk setup"

@@ -18,6 +18,7 @@
 # and realism.json parses.
 # group: demo timing
 # time: 45
+# set: full
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 d=/tmp/realism
