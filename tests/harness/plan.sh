@@ -5,35 +5,51 @@
 # test (--plan) is made of them.  Uses top; sets vmtests, tcg_tests,
 # ic_tests, half_a, half_b.
 
+# The VM tests' headers, read once (one awk over tests/vm/t-*.sh): for
+# each test its first "# group:", "# clock:", "# time: N" and
+# "# time-debug: N" lines, and whether it has the lines "# kernel:
+# debug" and "# set: full"
+declare -A H_group H_clock H_time H_tdebug H_debug H_full
+H_all=()
+while IFS='|' read -r t g c tm td kd sf; do
+	H_all+=("$t")
+	H_group[$t]=$g H_clock[$t]=$c H_time[$t]=$tm H_tdebug[$t]=$td H_debug[$t]=$kd H_full[$t]=$sf
+done < <(awk '
+	function out() { if (t != "") printf "%s|%s|%s|%s|%s|%s|%s\n", t, g, c, tm, td, kd, sf }
+	FNR == 1 { out(); t = FILENAME; sub(/.*\/t-/, "", t); sub(/\.sh$/, "", t); g = c = tm = td = ""; kd = sf = 0 }
+	/^# group:/ && g == "" { g = $0; sub(/^# group: */, "", g); if (g == "") g = " " }
+	/^# clock: *[a-z]/ && c == "" { c = $0; sub(/^# clock: */, "", c); sub(/[^a-z].*/, "", c) }
+	/^# time: *[0-9]+ *$/ && tm == "" { tm = $0; gsub(/[^0-9]/, "", tm) }
+	/^# time-debug: *[0-9]+ *$/ && td == "" { td = $0; gsub(/[^0-9]/, "", td) }
+	$0 == "# kernel: debug" { kd = 1 }
+	$0 == "# set: full" { sf = 1 }
+	END { out() }' "$top"/tests/vm/t-*.sh)
 # VM tests: name -> groups, from each file's "# group:" line
-test_groups() { [ ! -f "$top/tests/vm/t-$1.sh" ] || sed -n 's/^# group: *//p' "$top/tests/vm/t-$1.sh" | head -1; }
-all_tests() { for f in "$top"/tests/vm/t-*.sh; do basename "$f" .sh | sed 's/^t-//'; done; }
+test_groups() { [ -z "${H_group[$1]+x}" ] || echo "${H_group[$1]# }"; }
+all_tests() { printf '%s\n' "${H_all[@]}"; }
 # main_tests: what a run on a kernel runs when no test is named: every test
 # but those whose header says "# kernel: debug" (t-kunit: only the debug
 # kernel has KUnit), which run there and when named, and, unless
 # LUNQ_FULL=1 (make test-full), those whose header says "# set: full":
 # what another check of make test already judges (full_only lists them)
 main_tests() {
-	local t f
-	for t in $(all_tests); do
-		f=$top/tests/vm/t-$t.sh
-		grep -qx '# kernel: debug' "$f" && continue
-		[ "${LUNQ_FULL:-0}" != 1 ] && grep -qx '# set: full' "$f" && continue
+	local t
+	for t in "${H_all[@]}"; do
+		[ "${H_debug[$t]}" = 1 ] && continue
+		[ "${LUNQ_FULL:-0}" != 1 ] && [ "${H_full[$t]}" = 1 ] && continue
 		echo "$t"
 	done
 }
-# full_only: the tests whose header says "# set: full"
-full_only() { grep -lx '# set: full' "$top"/tests/vm/t-*.sh | sed 's|.*/t-||; s|\.sh$||'; }
 # pick_groups G...: append to vmtests the tests in any of the groups
 pick_groups() {
 	local known g t
-	known=$(for t in $(all_tests); do test_groups "$t"; done | tr ' ' '\n' | sort -u)
+	known=" ${H_group[*]} "
 	for g in "$@"; do
-		echo "$known" | grep -qx "$g" || die "no VM test group '$g'; groups: $(echo $known)"
+		[[ "$known" == *" $g "* ]] || die "no VM test group '$g'; groups: $(echo "$known" | tr ' ' '\n' | sort -u | xargs)"
 	done
-	for t in $(all_tests); do
+	for t in "${H_all[@]}"; do
 		for g in "$@"; do
-			case " $(test_groups "$t") " in *" $g "*) vmtests+=("$t"); break ;; esac
+			case " ${H_group[$t]} " in *" $g "*) vmtests+=("$t"); break ;; esac
 		done
 	done
 }
@@ -127,11 +143,7 @@ kernel_key() {
 # test_clock NAME: the clock a test runs on on 6.1: its "# clock:" line
 # (tcg: plain TCG, for checks of rates and ratios of wall time, and for
 # CPU-bound tests, which icount's single thread runs slower), else icount
-test_clock() {
-	local c
-	c=$(sed -n 's/^# clock: *\([a-z]*\).*/\1/p' "$top/tests/vm/t-$1.sh" 2>/dev/null | head -1)
-	echo "${c:-icount}"
-}
+test_clock() { echo "${H_clock[$1]:-icount}"; }
 # split_clock: vmtests' tests whose clock is tcg into tcg_tests, the others
 # into ic_tests (all into tcg_tests with LUNQ_ICOUNT=0)
 split_clock() {
@@ -149,7 +161,11 @@ split_clock() {
 # "# time: N" in quick mode on 6.1, on the clock it runs on there
 # (test_clock); KEY "time-debug" for the debug kernel (quick mode, plain
 # clock)
-declared() { [ -f "$top/tests/vm/t-$1.sh" ] && sed -n "s/^# ${2:-time}: *\([0-9][0-9]*\) *$/\1/p" "$top/tests/vm/t-$1.sh" | head -1; }
+declared() {
+	local d
+	if [ "${2:-time}" = time-debug ]; then d=${H_tdebug[$1]-}; else d=${H_time[$1]-}; fi
+	[ -n "$d" ] && echo "$d"
+}
 # print_plan: --plan: what `make test` runs in each VM run, "RUN TEST
 # DECLARED" a line: vm (6.1, plain clock), vm-icount (6.1, icount),
 # matrix-tcg:K and matrix:K (each other kernel K -- 6.12, rt, 7.3 -- each
