@@ -21,6 +21,9 @@ struct lunq_io {
 	struct lunq_waiter w;
 	struct bvec_iter iter;	/* as mapped: restored when sent again */
 	unsigned short bi_flags;	/* as mapped: restored when sent again */
+	enum req_op op;		/* bio_op() as mapped */
+	u8 dir;			/* what reaches the LUN: enum lunq_model_dir */
+	bool barrier;		/* keeps its place among waiters (lunq_sched.h) */
 	struct hrtimer timer;	/* releases a completion the model holds */
 	u64 finish;		/* when the emulated LUN completes it */
 	blk_status_t status;	/* the lower device's answer, while held */
