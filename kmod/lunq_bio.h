@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * dm-lunq's per-bio data (struct lunq_io) and its flags: what every part
- * of the host side that touches a bio shares (lunq_io.c, the zone plug's
- * device half).
+ * dm-lunq's per-bio data (struct lunq_io) and its flags: a bio as
+ * lunq_io.c decoded it at map, what every part of a bio's life shares
+ * (lunq_io.c, the zone plug's device half).
  */
 #ifndef LUNQ_BIO_H
 #define LUNQ_BIO_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dm-lunq, the host side of a bio, see lunq_io.h.
+ * dm-lunq, a bio's life from map to end_io, see lunq_io.h.
  */
 #include <linux/blkdev.h>
 #include <linux/device-mapper.h>
@@ -13,7 +13,7 @@
 #include "lunq_compat.h"
 #include "lunq_io.h"
 #include "lunq_zplug_dev.h"
-#include "lunq_policy.h"
+#include "lunq_pol_dev.h"
 #include "lunq_throttle_dev.h"
 #include "lunq_trace.h"
 #include "lunq_window.h"
