@@ -121,6 +121,8 @@ static const struct lunq_keydef lunq_keys[LUNQ_NR_KEYS] = {
 	[LUNQ_TARGET_US] = LUNQ_UINT(target_us, 0, 60000000, 0, true),
 	[LUNQ_AUTO_MIN] = LUNQ_UINT(auto_min, 1, 65535, 1, true),
 	[LUNQ_AUTO_MAX] = LUNQ_UINT(auto_max, 1, 65535, 256, true),
+	/* 0: auto_max */
+	[LUNQ_AUTO_START] = LUNQ_UINT(auto_start, 0, 65535, 0, true),
 	[LUNQ_WCE] = LUNQ_UINT(wce, 0, 1, 0, true),
 	[LUNQ_CACHE_MB] = LUNQ_UINT(cache_mb, 1, 65536, 32, true),
 	[LUNQ_BUS_MBPS] = LUNQ_UINT(bus_mbps, 0, 1000000, 0, true),
@@ -195,6 +197,18 @@ const char *lunq_policy_resolve(struct lunq_keys *p, u64 seen)
 		v[LUNQ_AUTO] = auto_of[v[LUNQ_POL]];
 	} else {
 		v[LUNQ_POL] = v[LUNQ_AUTO] ? 3 + v[LUNQ_AUTO] : v[LUNQ_REACTION];
+	}
+	/*
+	 * auto's start in the old spelling: with auto on, a qdepth word
+	 * without an auto_start word in the same line, or a qdepth that no
+	 * auto_start has followed yet, is auto's start too.
+	 */
+	if (v[LUNQ_AUTO] && !(seen & (1ULL << LUNQ_AUTO_START)) &&
+	    ((seen & (1ULL << LUNQ_QDEPTH)) ||
+	     !LUNQ_GIVEN(p, LUNQ_AUTO_START))) {
+		v[LUNQ_AUTO_START] = v[LUNQ_QDEPTH];
+		if (LUNQ_GIVEN(p, LUNQ_QDEPTH))
+			p->given |= 1ULL << LUNQ_AUTO_START;
 	}
 	return NULL;
 }

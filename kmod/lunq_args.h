@@ -54,6 +54,7 @@ enum lunq_key {
 	LUNQ_WC_LOW,		/* wce: % full that stops it */
 	LUNQ_RCACHE_MB,		/* model: the read cache's size, MiB */
 	LUNQ_SEEK_CURVE,	/* hdd, array: linear or sqrt */
+	LUNQ_AUTO_START,	/* auto: the depth it starts from */
 	LUNQ_NR_KEYS
 };
 

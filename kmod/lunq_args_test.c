@@ -150,6 +150,85 @@ static void lunq_args_policy_key(struct kunit *test)
 }
 
 /* The array's member drives: spindle_depth's range, sptf on an array. */
+/* Parse @words (NULL-terminated) as one line over @p, then resolve it. */
+static const char *line(struct lunq_keys *p, const char *const *words)
+{
+	enum lunq_key key;
+	u64 seen = 0;
+
+	for (; *words; words++)
+		if (parse(p, &seen, *words, &key) != LUNQ_ARG_OK)
+			return *words;
+	return lunq_policy_resolve(p, seen);
+}
+
+#define LINE(p, ...) line(p, (const char *const[]){ __VA_ARGS__, NULL })
+#define AUTO_START_GIVEN(p) (!!((p)->given & (1ULL << LUNQ_AUTO_START)))
+
+/*
+ * auto's start has its own key, auto_start; the old spelling (qdepth with
+ * auto on) still sets it, and then shows as auto_start in TABLE status.
+ */
+static void lunq_args_auto_start(struct kunit *test)
+{
+	struct lunq_keys p;
+	char buf[128];
+
+	lunq_keys_init(&p);
+	KUNIT_EXPECT_NULL(test, LINE(&p, "auto:knee", "auto_start:12"));
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_AUTO_START], 12U);
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_QDEPTH], 0U);
+	lunq_policy_format(&p, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "auto:knee auto_start:12");
+
+	/* the old spelling: qdepth is the start, shown as auto_start too */
+	lunq_keys_init(&p);
+	KUNIT_EXPECT_NULL(test, LINE(&p, "qdepth:20", "auto:knee"));
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_AUTO_START], 20U);
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_QDEPTH], 20U);
+	lunq_policy_format(&p, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "qdepth:20 auto:knee auto_start:20");
+	/* a later qdepth word moves the start, as it did */
+	KUNIT_EXPECT_NULL(test, LINE(&p, "qdepth:32"));
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_AUTO_START], 32U);
+	/* auto_start alone leaves qdepth (auto:off's throttle) as it is */
+	KUNIT_EXPECT_NULL(test, LINE(&p, "auto_start:8"));
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_AUTO_START], 8U);
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_QDEPTH], 32U);
+	/* both in one line: each its own meaning */
+	KUNIT_EXPECT_NULL(test, LINE(&p, "qdepth:64", "auto_start:4"));
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_AUTO_START], 4U);
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_QDEPTH], 64U);
+
+	/* auto turned on later starts from the table's qdepth, as it did */
+	lunq_keys_init(&p);
+	KUNIT_EXPECT_NULL(test, LINE(&p, "qdepth:16"));
+	KUNIT_EXPECT_FALSE(test, AUTO_START_GIVEN(&p));
+	KUNIT_EXPECT_NULL(test, LINE(&p, "auto:knee"));
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_AUTO_START], 16U);
+	KUNIT_EXPECT_TRUE(test, AUTO_START_GIVEN(&p));
+
+	/* no qdepth, no auto_start: 0 (auto_max), and nothing added */
+	lunq_keys_init(&p);
+	KUNIT_EXPECT_NULL(test, LINE(&p, "auto:knee"));
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_AUTO_START], 0U);
+	KUNIT_EXPECT_FALSE(test, AUTO_START_GIVEN(&p));
+
+	/* with auto off, qdepth is the throttle alone */
+	lunq_keys_init(&p);
+	KUNIT_EXPECT_NULL(test, LINE(&p, "qdepth:16", "reaction:linux"));
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_AUTO_START], 0U);
+	KUNIT_EXPECT_FALSE(test, AUTO_START_GIVEN(&p));
+
+	/* bad input: a clear error, the value unchanged */
+	lunq_keys_init(&p);
+	KUNIT_EXPECT_STREQ(test, LINE(&p, "auto_start:65536"), "auto_start:65536");
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_AUTO_START], 0U);
+	KUNIT_EXPECT_STREQ(test, lunq_arg_error(LUNQ_ARG_BAD_VALUE,
+						LUNQ_AUTO_START),
+			   "auto_start: value must be an integer 0..65535");
+}
+
 static void lunq_args_array_keys(struct kunit *test)
 {
 	struct lunq_keys p;
@@ -187,6 +266,7 @@ static struct kunit_case lunq_args_cases[] = {
 	KUNIT_CASE(lunq_args_format),
 	KUNIT_CASE(lunq_args_policy_key),
 	KUNIT_CASE(lunq_args_array_keys),
+	KUNIT_CASE(lunq_args_auto_start),
 	{}
 };
 

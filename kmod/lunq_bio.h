@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * dm-lunq's per-bio data (struct lunq_io) and its flags: what every part
- * of the host side that touches a bio shares (lunq_io.c, the zone plug's
- * device half).
+ * dm-lunq's per-bio data (struct lunq_io) and its flags: a bio as
+ * lunq_io.c decoded it at map, what every part of a bio's life shares
+ * (lunq_io.c, the zone plug's device half).
  */
 #ifndef LUNQ_BIO_H
 #define LUNQ_BIO_H
@@ -21,6 +21,9 @@ struct lunq_io {
 	struct lunq_waiter w;
 	struct bvec_iter iter;	/* as mapped: restored when sent again */
 	unsigned short bi_flags;	/* as mapped: restored when sent again */
+	enum req_op op;		/* bio_op() as mapped */
+	u8 dir;			/* what reaches the LUN: enum lunq_model_dir */
+	bool barrier;		/* keeps its place among waiters (lunq_sched.h) */
 	struct hrtimer timer;	/* releases a completion the model holds */
 	u64 finish;		/* when the emulated LUN completes it */
 	blk_status_t status;	/* the lower device's answer, while held */

@@ -21,7 +21,7 @@
  *
  * Every answer is clamped to auto_min..auto_max by the dispatch
  * (lunq_pol.c), and the device calls the policy outside its lock, from
- * the attach and its window work (lunq_window.c, lunq_policy.c), never in
+ * the attach and its window work (lunq_window.c, lunq_pol_dev.c), never in
  * the IO path: a QUEUE FULL is counted there and heard at the next tick
  * (50 ms).  The watchdog (lunq_wd.h) ejects a policy that stops the
  * device; its link is then detached here (EPOLLHUP to its holders), from
@@ -43,7 +43,7 @@
 
 #include "lunq_compat.h"
 #include "lunq_core.h"
-#include "lunq_policy.h"
+#include "lunq_pol_dev.h"
 #include "lunq_dev.h"
 #include "lunq_bpf.h"
 

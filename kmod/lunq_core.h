@@ -8,7 +8,7 @@
  * Layers (ARCHITECTURE.md; tests/lint/kmod-layers.sh keeps them):
  *   lunq_target.c      the dm target: ctr/dtr, map, end_io, suspend,
  *                      status, message (nothing calls into it)
- *   lunq_io.c          the host side of a bio: per-bio data, sending to
+ *   lunq_io.c          a bio's life: per-bio data, sending to
  *                      the LUN and below, the dispatcher, completion
  *   lunq_sysfs.c, lunq_netlink.c, lunq_dev.c
  *                      the views, through the device registry

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dm-lunq, the host side of a bio, see lunq_io.h.
+ * dm-lunq, a bio's life from map to end_io, see lunq_io.h.
  */
 #include <linux/blkdev.h>
 #include <linux/device-mapper.h>
@@ -13,7 +13,7 @@
 #include "lunq_compat.h"
 #include "lunq_io.h"
 #include "lunq_zplug_dev.h"
-#include "lunq_policy.h"
+#include "lunq_pol_dev.h"
 #include "lunq_throttle_dev.h"
 #include "lunq_trace.h"
 #include "lunq_window.h"
@@ -32,15 +32,53 @@ static inline void lunq_io_pool_look(struct lunq_c *lc, u64 now)
 }
 
 /*
- * Must @bio reach a zoned lower device in the order it arrived: a write
- * (zone append included) or a zone management command (open, close,
- * finish, reset)?
+ * Must an IO of @op reach a zoned lower device in the order it arrived: a
+ * write (zone append included) or a zone management command (open,
+ * close, finish, reset)?
  */
 static inline bool lunq_io_zone_ordered(const struct lunq_c *lc,
-					const struct bio *bio)
+					enum req_op op)
 {
-	return lc->zoned && (op_is_write(bio_op(bio)) ||
-			     op_is_zone_mgmt(bio_op(bio)));
+	return lc->zoned && (op_is_write(op) || op_is_zone_mgmt(op));
+}
+
+/*
+ * What every IO needs of @bio, read once at map: its mapped position and
+ * size (restored when sent again), its flags, whether it is an empty
+ * flush, and the LBA the throttle and the queue sort by.
+ */
+static __always_inline void lunq_io_decode(struct lunq_io *io,
+					   const struct bio *bio)
+{
+	io->flags = 0;
+	io->flush = op_is_flush(bio->bi_opf) && !bio_sectors(bio);
+	io->iter = bio->bi_iter;
+	io->bi_flags = bio->bi_flags;
+	io->w.lba = bio_sectors(bio) ? bio->bi_iter.bi_sector : LUNQ_NO_LBA;
+}
+
+/*
+ * What the locked path needs of @bio besides (lunq_io_decode()): its
+ * operation, what reaches the LUN, whether it reads, and whether it is an
+ * ordering barrier.  Flushes and FUA writes keep their place relative to
+ * every other bio, and so does every write, zone append and zone
+ * management command (open, close, finish, reset) to a zoned device:
+ * zones must be written in order, and a write must not pass the command
+ * that moves its zone's write pointer.
+ */
+static void lunq_io_decode_op(const struct lunq_c *lc, struct lunq_io *io,
+			      const struct bio *bio)
+{
+	enum req_op op = bio_op(bio);
+
+	io->op = op;
+	if (op == REQ_OP_READ)
+		io->dir = LUNQ_MD_READ;
+	else
+		io->dir = bio->bi_opf & REQ_FUA ? LUNQ_MD_FUA : LUNQ_MD_WRITE;
+	io->w.read = bio_data_dir(bio) == READ;
+	io->barrier = op_is_flush(bio->bi_opf) ||
+		      lunq_io_zone_ordered(lc, op);
 }
 
 /* What became of an IO offered to the LUN (lunq_io_lun_send()). */
@@ -109,8 +147,7 @@ static bool lunq_io_fast_map(struct lunq_c *lc, struct lunq_io *io, struct bio *
 {
 	u64 now;
 
-	if (!lunq_fast_enter(lc, bio_sectors(bio) ? bio->bi_iter.bi_sector :
-				 LUNQ_NO_LBA, &now))
+	if (!lunq_fast_enter(lc, io->w.lba, &now))
 		return false;
 	io->flags = LUNQ_IO_FAST;
 	io->t_arrive = now;
@@ -191,13 +228,6 @@ static int lunq_io_fast_end(struct lunq_c *lc, struct lunq_io *io, struct bio *b
 	return DM_ENDIO_DONE;
 }
 
-static enum lunq_model_dir lunq_model_dir(const struct bio *bio)
-{
-	if (bio_op(bio) == REQ_OP_READ)
-		return LUNQ_MD_READ;
-	return bio->bi_opf & REQ_FUA ? LUNQ_MD_FUA : LUNQ_MD_WRITE;
-}
-
 /* Set @io's completion time, known at last; held: release it then. */
 static void lunq_io_drive_set(struct lunq_io *io, u64 finish)
 {
@@ -258,10 +288,10 @@ static void lunq_io_refused(struct lunq_c *lc, struct lunq_io *io, u64 now,
 	lc->qfull++;
 	lunq_ev_qfull(&lc->evq, now);
 	trace_lunq_qfull(&lc->evq, io->iter.bi_sector, io->iter.bi_size,
-			 bio_op(lunq_io_bio(io)), lc->host.thr.depth,
+			 io->op, lc->host.thr.depth,
 			 lc->host.inflight - 1);
 	lunq_note(lc, "QUEUE FULL %s %llu + %u bytes, throttle %u, %u in transport",
-		  op_is_write(bio_op(lunq_io_bio(io))) ? "write" : "read",
+		  op_is_write(io->op) ? "write" : "read",
 		  (unsigned long long)io->iter.bi_sector, io->iter.bi_size,
 		  lc->host.thr.depth, lc->host.inflight - 1);
 	/* in transport: what the host has outstanding besides this one */
@@ -291,7 +321,7 @@ static void lunq_io_refused(struct lunq_c *lc, struct lunq_io *io, u64 now,
 
 /* Offer @io (holding a throttle slot) to the emulated LUN at @now. */
 static enum lunq_send lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
-				struct bio *bio, u64 now, bool nowait)
+				       u64 now, bool nowait)
 {
 	if (lunq_lun_admit(&lc->lun, now)) {
 		sector_t lba = dm_target_offset(lc->ti, io->iter.bi_sector);
@@ -301,10 +331,9 @@ static enum lunq_send lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
 		io->finish = 0;
 		/* the mapped size: a resent clone's bi_iter is spent */
 		if (lc->model.cfg.kind && sectors &&
-		    (bio_op(bio) == REQ_OP_READ || bio_op(bio) == REQ_OP_WRITE))
+		    (io->op == REQ_OP_READ || io->op == REQ_OP_WRITE))
 			io->finish = lunq_model_io(&lc->model, now, lba,
-						   sectors, lunq_model_dir(bio),
-						   io);
+						   sectors, io->dir, io);
 		else if (io->flush)
 			io->finish = lunq_model_flush(&lc->model, now);
 		io->flags &= ~LUNQ_IO_RETRY;
@@ -328,7 +357,7 @@ static enum lunq_send lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
 		 * its zone first.  The host sends nothing until the answer
 		 * is back and @io is first among the retries.
 		 */
-		if (lunq_io_zone_ordered(lc, bio)) {
+		if (lunq_io_zone_ordered(lc, io->op)) {
 			io->flags |= LUNQ_IO_FENCE;
 			lunq_host_fence(&lc->host);
 		}
@@ -402,7 +431,7 @@ void lunq_io_dispatch(struct work_struct *work)
 			bio = lunq_io_bio(io);
 			if (io->flags & LUNQ_IO_RETRY)
 				lc->retried++;
-			r = lunq_io_lun_send(lc, io, bio, now, false);
+			r = lunq_io_lun_send(lc, io, now, false);
 			if (r == LUNQ_SEND_REFUSED)
 				break;
 			if (r == LUNQ_SEND_OK)
@@ -419,18 +448,6 @@ void lunq_io_dispatch(struct work_struct *work)
 			lunq_io_send(lc, bio);
 		cond_resched();
 	}
-}
-
-/*
- * Ordering barriers (see lunq_sched.h): flushes and FUA writes keep their
- * place relative to every other bio, and so does every write, zone append
- * and zone management command (open, close, finish, reset) to a zoned
- * device: zones must be written in order, and a write must not pass the
- * command that moves its zone's write pointer.
- */
-static bool lunq_io_is_barrier(struct lunq_c *lc, struct bio *bio)
-{
-	return op_is_flush(bio->bi_opf) || lunq_io_zone_ordered(lc, bio);
 }
 
 /* The model's time for a held completion has come: complete it again. */
@@ -503,21 +520,19 @@ static bool lunq_io_hold(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
 int lunq_io_map(struct lunq_c *lc, struct bio *bio)
 {
 	struct lunq_io *io = lunq_io(bio);
-	u64 lba = bio_sectors(bio) ? bio->bi_iter.bi_sector : LUNQ_NO_LBA;
 	bool nowait = bio->bi_opf & REQ_NOWAIT;
 	enum lunq_send sent;
 	unsigned long flags;
 	bool kick, chain = false;
 	u64 now;
 
-	io->flags = 0;
 	/*
 	 * A zoned write never fails with EAGAIN here: its caller would send
 	 * it again later (io_uring, from a worker), behind the writes that
 	 * followed it.  It waits like any other, without REQ_NOWAIT, as
 	 * 6.12's zone write plugging does for the same reason.
 	 */
-	if (unlikely(nowait) && lunq_io_zone_ordered(lc, bio)) {
+	if (unlikely(nowait) && lunq_io_zone_ordered(lc, bio_op(bio))) {
 		bio->bi_opf &= ~REQ_NOWAIT;
 		nowait = false;
 	}
@@ -531,12 +546,10 @@ int lunq_io_map(struct lunq_c *lc, struct bio *bio)
 		bio_wouldblock_error(bio);
 		return DM_MAPIO_SUBMITTED;
 	}
-	io->flush = op_is_flush(bio->bi_opf) && !bio_sectors(bio);
-	io->iter = bio->bi_iter;
-	io->bi_flags = bio->bi_flags;
+	lunq_io_decode(io, bio);
 	if (READ_ONCE(lc->host.thr.fast_lim) && lunq_io_fast_map(lc, io, bio))
 		return DM_MAPIO_REMAPPED;
-	io->w.lba = lba;
+	lunq_io_decode_op(lc, io, bio);
 	spin_lock_irqsave(&lc->lock, flags);
 	now = ktime_get_ns();
 	io->t_arrive = now;
@@ -544,13 +557,13 @@ int lunq_io_map(struct lunq_c *lc, struct bio *bio)
 	if (lc->host.thr.fast_lim)
 		lunq_fast_close(lc);
 	/* a zoned write beyond its zone's write pointer: plugged */
-	if (lc->zplug.zones && lunq_zplug_dev_map(lc, io, bio, now, &chain)) {
+	if (lc->zplug.zones && lunq_zplug_dev_map(lc, io, now, &chain)) {
 		spin_unlock_irqrestore(&lc->lock, flags);
 		return DM_MAPIO_SUBMITTED;
 	}
 	lunq_io_pool_look(lc, now);
-	if (!chain && lunq_host_try_send(&lc->host, lba)) {
-		sent = lunq_io_lun_send(lc, io, bio, now, nowait);
+	if (!chain && lunq_host_try_send(&lc->host, io->w.lba)) {
+		sent = lunq_io_lun_send(lc, io, now, nowait);
 		lunq_account(lc, now);
 		spin_unlock_irqrestore(&lc->lock, flags);
 		if (sent == LUNQ_SEND_OK)
@@ -570,13 +583,10 @@ int lunq_io_map(struct lunq_c *lc, struct bio *bio)
 		lunq_stats_inc(&lc->st, LUNQ_ST_REQUEUED);
 		return DM_MAPIO_REQUEUE;
 	}
-	io->w.read = bio_data_dir(bio) == READ;
-	lunq_host_wait(&lc->host, &io->w, lba, lunq_io_is_barrier(lc, bio),
-		       now);
+	lunq_host_wait(&lc->host, &io->w, io->w.lba, io->barrier, now);
 	if (chain)	/* the plugged writes it made sequential: behind it */
 		lunq_zplug_dev_release(lc, io, now);
-	trace_lunq_wait(&lc->evq, bio->bi_iter.bi_sector, bio->bi_iter.bi_size,
-			bio_op(bio));
+	trace_lunq_wait(&lc->evq, io->iter.bi_sector, io->iter.bi_size, io->op);
 	lunq_account(lc, now);
 	kick = lunq_host_needs_kick(&lc->host);
 	spin_unlock_irqrestore(&lc->lock, flags);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * dm-lunq, the host side of a bio: per-bio data, the LUN's admission
- * (QUEUE FULL, the reaction, resets), sending below, the dispatcher that
- * sends waiters and retries, held completions and per-IO statistics.
+ * dm-lunq, a bio's life from map to end_io: the bio decoded once into its
+ * per-bio data (struct lunq_io), which alone goes to the throttle, the
+ * zone plug, the queue and the model; the LUN's admission (QUEUE FULL,
+ * the reaction, resets), sending below, the dispatcher that sends waiters
+ * and retries, held completions and per-IO statistics.
  * A bio's life is here: the dm target (lunq_target.c) hands every bio to
  * lunq_io_map() and every completion to lunq_io_end().
  */

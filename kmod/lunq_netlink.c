@@ -15,7 +15,7 @@
 #include <net/genetlink.h>
 #include "lunq_compat.h"
 #include "lunq_core.h"
-#include "lunq_policy.h"
+#include "lunq_pol_dev.h"
 #include "lunq_throttle_dev.h"
 #include "lunq_dev.h"
 #include "lunq_netlink.h"

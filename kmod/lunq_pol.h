@@ -3,7 +3,7 @@
  * dm-lunq throttle policies: which built-in a table selects, and the
  * dispatch that clamps (and traces) every answer (lunq_pol.c).  A policy
  * decides the depth the throttle (lunq_throttle.h) holds; the device
- * (lunq_policy.c, lunq_window.c) calls the one in force: a built-in
+ * (lunq_pol_dev.c, lunq_window.c) calls the one in force: a built-in
  * (struct lunq_builtin, lunq_builtin.h) or one from outside (struct
  * lunq_policy_ops, lunq_pol_ops.h).  Pure logic; KUnit:
  * lunq_pol_test.c.

@@ -30,7 +30,7 @@
 #define LUNQ_AUTO_RATE_NS	(10 * NSEC_PER_SEC)
 #define LUNQ_AUTO_SVC_NS	(10 * NSEC_PER_SEC)
 
-/* Restarts the controller only when its keys or qdepth changed. */
+/* Restarts the controller only when its keys (auto_start too) changed. */
 static u32 lunq_pol_auto_start(struct lunq_pol *p, const struct lunq_pol_view *v)
 {
 	const u32 *val = p->val;
@@ -39,8 +39,8 @@ static u32 lunq_pol_auto_start(struct lunq_pol *p, const struct lunq_pol_view *v
 		.mode = val[LUNQ_AUTO],
 		.min = val[LUNQ_AUTO_MIN],
 		.max = val[LUNQ_AUTO_MAX],
-		/* qdepth 0 (unlimited) starts at the top */
-		.start = val[LUNQ_QDEPTH] ?: val[LUNQ_AUTO_MAX],
+		/* auto_start 0 starts at the top */
+		.start = val[LUNQ_AUTO_START] ?: val[LUNQ_AUTO_MAX],
 		.target_ns = (u64)val[LUNQ_TARGET_US] * NSEC_PER_USEC,
 		.win_ns = LUNQ_AUTO_WIN_NS,
 		.win_ios = LUNQ_AUTO_WIN_IOS,

@@ -113,6 +113,7 @@ static void lunq_pol_auto_settles(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, lunq_pol_settling(&p, 1000));
 	KUNIT_EXPECT_FALSE(test, lunq_pol_goes_on(&p, 1000));
 	t.val[LUNQ_AUTO] = LUNQ_AUTO_KNEE;
+	t.val[LUNQ_AUTO_START] = 16;	/* auto's start (auto_start:16) */
 	lunq_pol_use(&p, lunq_pol_select(t.val), t.val);
 	KUNIT_EXPECT_EQ(test, lunq_pol_start(&p, &v), 16U);
 	KUNIT_EXPECT_FALSE(test, lunq_pol_settling(&p, 1000));

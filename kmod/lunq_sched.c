@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dm-lunq host side: throttle and wait-queue ordering (see lunq_sched.h).
+ * dm-lunq, the host's wait queue and slots (see lunq_sched.h).
  * Pure logic: callers hold the lock that protects the structures.
  */
 #include <linux/bug.h>

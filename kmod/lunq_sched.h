@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * dm-lunq host side: the wait queue and the slots the throttle gives it
+ * dm-lunq, the host's wait queue and the slots the throttle gives it
  *
  * Pure logic, free of bios and device-mapper: the target embeds a
  * struct lunq_waiter in each bio's per-bio data and calls these functions

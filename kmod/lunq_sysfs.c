@@ -26,7 +26,7 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include "lunq_core.h"
-#include "lunq_policy.h"
+#include "lunq_pol_dev.h"
 #include "lunq_dev.h"
 #include "lunq_sysfs.h"
 #include "lunq_names.h"

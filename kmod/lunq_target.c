@@ -8,7 +8,7 @@
  * Table line:  <dev_path> <offset> [<#opt_args> <opt_arg>...]
  * where each opt_arg is a "key:value" word (see lunq_args.c and
  * kmod/dm-lunq.rst).  This file is the device-mapper target only, in dm's
- * order; the device core (lunq_core.c), the host side of a bio
+ * order; the device core (lunq_core.c), a bio's life
  * (lunq_io.c) and the views (sysfs, netlink) live apart, and nothing
  * calls into this file (tests/lint/kmod-layers.sh).
  */
@@ -24,7 +24,7 @@
 #include "lunq_core.h"
 #include "lunq_io.h"
 #include "lunq_zplug_dev.h"
-#include "lunq_policy.h"
+#include "lunq_pol_dev.h"
 #include "lunq_throttle_dev.h"
 #include "lunq_window.h"
 #include "lunq_bpf.h"

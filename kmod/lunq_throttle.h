@@ -8,7 +8,7 @@
  * blktrace note and the gate kept in step with the host's state -- is
  * lunq_throttle_dev.c, the only caller of lunq_throttle_store().
  *
- * Who decides the depth is the policy in force (lunq_policy.c: the table's
+ * Who decides the depth is the policy in force (lunq_pol_dev.c: the table's
  * fixed qdepth, a reaction, auto, a BPF policy); every one of them goes
  * through lunq_throttle_set() (lunq_throttle_dev.h), which clamps nothing:
  * the dispatch in lunq_pol.c clamps an answer to the policy's limits first.

@@ -18,7 +18,7 @@ struct lunq_policy_ops;
 struct lunq_pol_window;
 
 /*
- * The tick's part for a policy from outside @ops (lunq_policy.c registers
+ * The tick's part for a policy from outside @ops (lunq_pol_dev.c registers
  * it, so this layer calls nothing above it): the watchdog's verdict @rule
  * (enum lunq_wd_rule, @rule_ns), @qf QUEUE FULLs to report, the window @s
  * when @ready.  It calls the policy outside the device's lock.  Returns

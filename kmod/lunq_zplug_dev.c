@@ -154,21 +154,21 @@ static void lunq_zplug_dev_refuse(struct lunq_c *lc, struct lunq_io *io,
 	lunq_kick(lc);
 }
 
-bool lunq_zplug_dev_map(struct lunq_c *lc, struct lunq_io *io,
-		       struct bio *bio, u64 now, bool *chain)
+bool lunq_zplug_dev_map(struct lunq_c *lc, struct lunq_io *io, u64 now,
+			bool *chain)
 {
-	u64 off = dm_target_offset(lc->ti, bio->bi_iter.bi_sector);
+	u64 off = dm_target_offset(lc->ti, io->iter.bi_sector);
+	u32 sectors = bvec_iter_sectors(io->iter);
 	struct lunq_zplug *zp = &lc->zplug;
 	u32 failed = 0;
 
 	*chain = false;
-	switch (bio_op(bio)) {
+	switch (io->op) {
 	case REQ_OP_WRITE:
 	case REQ_OP_WRITE_ZEROES:
-		if (!bio_sectors(bio))
+		if (!sectors)
 			return false;	/* an empty flush */
-		switch (lunq_zplug_write(zp, &io->w, off, bio_sectors(bio),
-					 now)) {
+		switch (lunq_zplug_write(zp, &io->w, off, sectors, now)) {
 		case LUNQ_ZP_PLUG:
 			lunq_arm_timer(lc);
 			return true;
@@ -184,7 +184,7 @@ bool lunq_zplug_dev_map(struct lunq_c *lc, struct lunq_io *io,
 		}
 		break;
 	case REQ_OP_ZONE_APPEND:
-		lunq_zplug_append(zp, off, bio_sectors(bio));
+		lunq_zplug_append(zp, off, sectors);
 		break;
 	case REQ_OP_ZONE_RESET:
 		failed = lunq_zplug_reset(zp, off, &lc->zfail);
@@ -201,12 +201,11 @@ bool lunq_zplug_dev_map(struct lunq_c *lc, struct lunq_io *io,
 	if (unlikely(failed)) {
 		DMWARN_LIMIT("%s: zone %s at sector %llu: %u writes held beyond the write pointer failed",
 			     lc->dev->name,
-			     bio_op(bio) == REQ_OP_ZONE_FINISH ? "finish" :
-			     "reset",
-			     (unsigned long long)bio->bi_iter.bi_sector, failed);
+			     io->op == REQ_OP_ZONE_FINISH ? "finish" : "reset",
+			     (unsigned long long)io->iter.bi_sector, failed);
 		lunq_kick(lc);
 	}
-	if (bio_op(bio) != REQ_OP_ZONE_RESET_ALL)
+	if (io->op != REQ_OP_ZONE_RESET_ALL)
 		*chain = lunq_zplug_waiting(zp, off);
 	return false;
 }

@@ -14,9 +14,9 @@
  * Under @lock but lunq_zplug_dev_alloc() and lunq_zplug_dev_report().  lunq_zplug_dev_alloc(): its zones, at table
  * load (-ENOMEM).  lunq_zplug_dev_report(): each zone's write pointer read
  * from the lower device, before a resume (nothing in flight).
- * lunq_zplug_dev_map(): @bio arrives at @now; true when plugged (held by
- * the plug: map is done with it); *@chain when plugged writes may follow
- * it: @bio must then wait in the queue (not be sent from map), and
+ * lunq_zplug_dev_map(): @io (as lunq_io.c decoded it) arrives at @now;
+ * true when plugged (held by the plug: map is done with it); *@chain when
+ * plugged writes may follow it: @io must then wait in the queue (not be sent from map), and
  * lunq_zplug_dev_release() queues them behind it.  lunq_zplug_dev_done():
  * a tracked write failed, or one sent as it was succeeded: the zone's
  * pointer is no longer known.  lunq_zplug_dev_expire(): plugged writes
@@ -24,8 +24,8 @@
  */
 int lunq_zplug_dev_alloc(struct lunq_c *lc);
 void lunq_zplug_dev_report(struct lunq_c *lc);
-bool lunq_zplug_dev_map(struct lunq_c *lc, struct lunq_io *io,
-		       struct bio *bio, u64 now, bool *chain);
+bool lunq_zplug_dev_map(struct lunq_c *lc, struct lunq_io *io, u64 now,
+			bool *chain);
 void lunq_zplug_dev_release(struct lunq_c *lc, struct lunq_io *io, u64 now);
 void lunq_zplug_dev_done(struct lunq_c *lc, struct lunq_io *io,
 			blk_status_t error);

@@ -137,5 +137,29 @@ int main(void)
 		ok(lunq_split_words(blank, av, 2) == 0, "split-blank");
 		ok(lunq_split_words(three, av, 2) == -E2BIG, "split-too-many");
 	}
+	/* auto's start: its own key, and the old spelling (qdepth) */
+	lunq_keys_init(&p);
+	seen = 0;
+	ok(lunq_parse_word(&p, "auto:knee", &seen, &k) == LUNQ_ARG_OK &&
+	   lunq_parse_word(&p, "auto_start:12", &seen, &k) == LUNQ_ARG_OK &&
+	   !lunq_policy_resolve(&p, seen) && p.val[LUNQ_AUTO_START] == 12 &&
+	   p.val[LUNQ_QDEPTH] == 0 &&
+	   lunq_policy_format(&p, buf, sizeof(buf)) == 2 &&
+	   !strcmp(buf, "auto:knee auto_start:12"), "auto-start");
+	lunq_keys_init(&p);
+	seen = 0;
+	ok(lunq_parse_word(&p, "qdepth:20", &seen, &k) == LUNQ_ARG_OK &&
+	   lunq_parse_word(&p, "auto:knee", &seen, &k) == LUNQ_ARG_OK &&
+	   !lunq_policy_resolve(&p, seen) && p.val[LUNQ_AUTO_START] == 20 &&
+	   p.val[LUNQ_QDEPTH] == 20 &&
+	   lunq_policy_format(&p, buf, sizeof(buf)) == 3 &&
+	   !strcmp(buf, "qdepth:20 auto:knee auto_start:20"),
+	   "auto-start-old-spelling");
+	before = p;
+	ok(parse(&p, "auto_start:65536", &k) == LUNQ_ARG_BAD_VALUE &&
+	   k == LUNQ_AUTO_START &&
+	   !strcmp(lunq_arg_error(LUNQ_ARG_BAD_VALUE, k),
+		   "auto_start: value must be an integer 0..65535") &&
+	   !memcmp(&p, &before, sizeof(p)), "auto-start-bad");
 	return tap_exit();
 }

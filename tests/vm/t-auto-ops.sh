@@ -2,6 +2,8 @@
 # channels x 8 ms (knee 4) under a fio write+read load with verify and
 # flushes:
 #   bad auto words (message, sysfs, lunqctl) are refused and change nothing;
+#   auto starts at auto_start:N, and at qdepth:N in the old spelling (TABLE
+#   status shows auto_start:N), lunqctl sets auto_start live;
 #   auto:knee from qdepth 32 comes down to the knee: the lower device's
 #   inflight (sampled) never exceeds the throttle auto set + 1, the throttle
 #   log and a netlink throttle event carry cause auto, stat shows the
@@ -40,6 +42,30 @@ lc_err "auto: reacts to QUEUE FULL itself"
 [ "$(dmsetup table ao)" = "$before" ] || fail "sysfs or lunqctl changed the policy"
 [ "$(lq_stat ao auto_phase)" = 0 ] || fail "auto_phase $(lq_stat ao auto_phase) with auto off"
 ok "sysfs and lunqctl refuse them too; auto_phase 0 while off"
+
+# --- auto's start: auto_start:N, and qdepth:N (the old spelling) ---
+# idle devices: no window carries information, the depth stays at the start
+snb=$(nullb_create ao_snb 16) || fail "null_blk (auto_start)"
+snb2=$(nullb_create ao_snb2 16) || fail "null_blk (old spelling)"
+ssz=$(sectors "$snb")
+dm_create ao_s1 "0 $ssz lunq $snb 0 2 auto:knee auto_start:12" ||
+	fail "create with auto_start:12"
+dm_create ao_s2 "0 $ssz lunq $snb2 0 2 auto:knee qdepth:20" ||
+	fail "create with qdepth:20 (the old spelling)"
+s1=$(lq_stat ao_s1 throttle) s2=$(lq_stat ao_s2 throttle)
+p1=$(cat /sys/kernel/lunq/ao_s1/policy/auto_start)
+p2=$(cat /sys/kernel/lunq/ao_s2/policy/auto_start)
+[ "$s1/$p1" = 12/12 ] || fail "auto_start:12: throttle $s1, policy/auto_start $p1"
+[ "$s2/$p2" = 20/20 ] || fail "qdepth:20 with auto: throttle $s2, policy/auto_start $p2"
+case " $(dmsetup table ao_s2) " in
+*" qdepth:20 "*" auto_start:20 "*) ;;
+*) fail "table of the old spelling: $(dmsetup table ao_s2)" ;;
+esac
+expect lunqctl set ao_s1 auto_start=6 > /dev/null
+[ "$(lq_stat ao_s1 throttle)" = 6 ] || fail "lunqctl set auto_start=6: throttle $(lq_stat ao_s1 throttle)"
+refused_msg ao_s1 "set auto_start:65536" "auto_start: value must be an integer 0..65535"
+dm_remove ao_s1; dm_remove ao_s2
+ok "auto starts at auto_start:12, at qdepth:20 in the old spelling (shown as auto_start:20), at 6 set by lunqctl"
 
 # --- auto:knee under a verified write/read load with flushes ---
 # sectors read and written at null_blk (merges do not change them)
@@ -186,7 +212,7 @@ dmsetup mknodes ao
 [ "$(status_field ao throttle_policy)" = knee ] && [ "$(cat /sys/kernel/lunq/ao/policy/auto)" = knee ] &&
 	[ "$(cat /sys/kernel/lunq/ao/policy/reaction)" = none ] ||
 	fail "policy:knee: $(status_field ao throttle_policy), auto $(cat /sys/kernel/lunq/ao/policy/auto)"
-dmsetup table ao | grep -q ' policy:knee$' || fail "TABLE does not echo policy:knee: $(dmsetup table ao)"
+dmsetup table ao | grep -q ' policy:knee auto_start:16$' || fail "TABLE does not echo policy:knee (and qdepth as auto_start): $(dmsetup table ao)"
 expect lunqctl set ao policy=sd-fc > /dev/null
 [ "$(status_field ao throttle_policy)" = sd-fc ] && [ "$(cat /sys/kernel/lunq/ao/policy/auto)" = off ] &&
 	[ "$(cat /sys/kernel/lunq/ao/policy/reaction)" = sd-fc ] || fail "set policy=sd-fc: $(status_field ao throttle_policy)"

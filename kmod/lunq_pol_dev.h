@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * dm-lunq: the policy in force on a device -- the table's keys (struct
+ * dm-lunq, the policy family's device half (lunq_pol.c the pure one): the
+ * policy in force on a device -- the table's keys (struct
  * lunq_policy, what TABLE status echoes), their changes, and the throttle
  * policy they select (lunq_pol.h) with its hooks: QUEUE FULL, a good
  * completion, a deadline.  Everything that moves the depth comes through
  * here or the window work (lunq_window.c) to the throttle
  * (lunq_throttle_dev.h).
  */
-#ifndef LUNQ_POLICY_H
-#define LUNQ_POLICY_H
+#ifndef LUNQ_POL_DEV_H
+#define LUNQ_POL_DEV_H
 
 #include "lunq_core.h"
 
@@ -94,4 +95,4 @@ void lunq_policy_init(void);
 void lunq_policy_set_eject_sink(void (*sink)(struct lunq_c *lc,
 					     const struct lunq_policy_ops *ops));
 
-#endif /* LUNQ_POLICY_H */
+#endif /* LUNQ_POL_DEV_H */

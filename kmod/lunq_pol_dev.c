@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dm-lunq: the policy in force on a device, see lunq_policy.h.
+ * dm-lunq, the policy family's device half: the policy in force on a
+ * device, see lunq_pol_dev.h.
  */
 #include <linux/ktime.h>
 #include <linux/string.h>
@@ -10,7 +11,7 @@
 #include <linux/vmalloc.h>
 #include <linux/overflow.h>
 
-#include "lunq_policy.h"
+#include "lunq_pol_dev.h"
 #include "lunq_throttle_dev.h"
 #include "lunq_window.h"
 #include "lunq_trace.h"
