@@ -3,14 +3,19 @@
 # A test is tests/vm/t-NAME.sh: it exits 0 to pass, 77 to skip, anything
 # else to fail, and prints what it checked.  tests/vm/suite.sh runs them.
 #
-# What a test checked is KTAP, the words of tests/unit/tap.sh: its checks
-# are numbered results, which suite.sh prints as the subtests of the
-# test's own result line (with their plan), its other output as
-# diagnostics:
-#   ok TEXT     "ok N TEXT"
-#   fail TEXT   "not ok N TEXT", and the test ends (exit 1)
-#   skip TEXT   "ok N skipped # SKIP TEXT", and the test ends (exit 77)
-#   note TEXT   "# TEXT"
+# What a test checked is KTAP, in the verbs and lines of tests/unit/tap.sh
+# and tap.h: its checks are numbered results, which suite.sh prints as
+# the subtests of the test's own result line (with their plan), its
+# other output as diagnostics:
+#   ok NAME [WHY]     "ok N NAME[ # WHY]"
+#   fail NAME [WHY]   "not ok N NAME[ # WHY]", and the test ends (exit 1)
+#   skip [NAME] WHY   "ok N NAME # SKIP WHY" (NAME: "skipped"), and the
+#                     test ends (exit 77)
+#   diag TEXT...      "# TEXT"
+# The one difference from tap.sh: here fail and skip end the test.  A VM
+# test's later steps build on what it checked (a device created, a load
+# started), and its exit status is what suite.sh reads (0 pass, 77 skip,
+# else fail); a host test's checks are independent and it runs on.
 # N counts on in subshells too (a file per test script, /tmp/lunq-ktap.PID).
 
 CFG=/sys/kernel/config/nullb
@@ -22,10 +27,13 @@ _lq_result() {
 	echo "$_lq_k" > "$_lq_ktap_n"
 	echo "$1 $_lq_k $2"
 }
-fail() { _lq_result "not ok" "$*"; exit 1; }
-skip() { _lq_result ok "skipped # SKIP $*"; exit 77; }
-note() { echo "# $*"; }
-ok() { _lq_result ok "$*"; }
+ok() { _lq_result ok "$1${2:+ # $2}"; }
+fail() { _lq_result "not ok" "$1${2:+ # $2}"; exit 1; }
+skip() {
+	if [ $# -ge 2 ]; then _lq_result ok "$1 # SKIP $2"; else _lq_result ok "skipped # SKIP $1"; fi
+	exit 77
+}
+diag() { echo "# $*"; }
 
 # demo_checks LOG N WHAT: the checks of a demonstration script
 # (tests/demo/lib.sh: "ok N TEXT" / "not ok N TEXT" lines in LOG) as this

@@ -41,11 +41,11 @@ ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 
 dm_create lq "0 $sz lunq $nb 0 5 model:array spindles:8 stripe_kb:64 svc_us:2000 qdepth:0" || fail "create"
 q1=$(iops 1) q8=$(iops 8)
-note "array of 8 spindles: QD 1 $q1 IOPS, QD 8 $q8 IOPS"
+diag "array of 8 spindles: QD 1 $q1 IOPS, QD 8 $q8 IOPS"
 ge "$q8" "$((3 * q1))" || fail "QD 8 gives $q8 IOPS < 3 x QD 1's $q1"
 expect dmsetup message lq 0 set spindles:1
 s1=$(iops 1) s8=$(iops 8)
-note "spindles:1: QD 1 $s1 IOPS, QD 8 $s8 IOPS"
+diag "spindles:1: QD 1 $s1 IOPS, QD 8 $s8 IOPS"
 [ "$s8" -le 510 ] || fail "one spindle: QD 8 $s8 IOPS > 500 (+2%), its 2 ms per command"
 [ "$q8" -gt 510 ] || fail "8 spindles: QD 8 $q8 IOPS, not above one spindle's 500"
 ok "spindles in parallel: QD 8 $q8 IOPS with 8 spindles (QD 1 $q1), $s8 with 1"
@@ -54,7 +54,7 @@ expect dmsetup message lq 0 set spindles:8 seek_ms:8
 f32=$(iops 32)
 expect dmsetup message lq 0 set lun_order:sptf lun_depth:64 spindle_depth:32
 o32=$(iops 32)
-note "seek 8 ms, QD 32: arrival order $f32 IOPS, members sorting $o32 IOPS"
+diag "seek 8 ms, QD 32: arrival order $f32 IOPS, members sorting $o32 IOPS"
 ge "$((10 * o32))" "$((13 * f32))" || fail "sorting members: $o32 IOPS < 1.3 x arrival order's $f32"
 ok "sorting members: QD 32 $o32 IOPS against $f32 in arrival order"
 # 10 ms a command: a miss is slow whatever the guest's own speed
@@ -62,7 +62,7 @@ expect dmsetup message lq 0 set svc_us:10000
 cold=$(iops_in 2m)
 expect dmsetup message lq 0 set rcache_mb:4
 hot=$(iops_in 2m)
-note "random reads within 2 MiB, QD 1: $cold IOPS without the read cache, $hot with 4 MiB"
+diag "random reads within 2 MiB, QD 1: $cold IOPS without the read cache, $hot with 4 MiB"
 ge "$hot" "$((3 * cold))" || fail "read cache: $hot IOPS < 3 x $cold without it"
 ok "read cache: $hot IOPS within 2 MiB against $cold without"
 expect dmsetup message lq 0 set svc_us:2000 seek_ms:0 lun_order:fifo rcache_mb:0

@@ -64,7 +64,7 @@ while [ $t -lt 40 ]; do
 	sleep 0.25; t=$((t + 1))
 done
 [ "$d" -ge 3 ] && [ "$d" -le 5 ] || { tlog ao; fail "auto:knee: depth $d after 10 s, want 3..5 (knee 4)"; }
-note "auto:knee: from 32 to $d in $((t * 250)) ms"
+diag "auto:knee: from 32 to $d in $((t * 250)) ms"
 # the lower device never holds more than the throttle (+1: a request
 # blk-mq has not finished when lunq sent the next, see t-throttle).  The
 # throttle's highest depth while watched comes from its log, which has
@@ -104,7 +104,7 @@ grep -q '"cause":"auto"' /tmp/ev.json || { head -5 /tmp/ev.json; fail "no thrott
 set -- $(dsk)
 nr=$(($1 - r0)) nw=$(($2 - w0))
 lr=$(($(lq_stat ao read_sectors) - lr0)) lw=$(($(lq_stat ao write_sectors) - lw0)) lf=$(lq_stat ao flushes)
-note "lunq: $lr sectors read, $lw written, $lf flushes; null_blk (diskstats): $nr read, $nw written"
+diag "lunq: $lr sectors read, $lw written, $lf flushes; null_blk (diskstats): $nr read, $nw written"
 [ "$lr" = "$nr" ] && [ "$lw" = "$nw" ] || fail "lunq and null_blk disagree: $lr/$lw vs $nr/$nw sectors"
 [ "$lf" -gt 0 ] || fail "no flush went through"
 ok "fio verify passed; sectors through lunq = null_blk's ($lr read, $lw written), $lf flushes; a throttle event with cause auto"
@@ -150,7 +150,7 @@ sleep 4
 q1=$(lq_stat ao qfull) d1=$(lq_stat ao throttle)
 sleep 6
 q2=$(lq_stat ao qfull) d2=$(lq_stat ao throttle)
-note "lun_depth:2: depth $d1, then $d2; QUEUE FULL $q1 in the first 4 s, $((q2 - q1)) in the next 6 s"
+diag "lun_depth:2: depth $d1, then $d2; QUEUE FULL $q1 in the first 4 s, $((q2 - q1)) in the next 6 s"
 # (3: a probe above the ceiling when sampled, cut at its first QUEUE FULL)
 [ "$d2" -le 3 ] || fail "lun_depth:2 but auto holds $d2"
 # hold-offs double from 1 s: in 6 s at most a few probes above the ceiling

@@ -86,7 +86,7 @@ jq -e '.policy == "aimd" and .from == "bpf" and .pin == "/sys/fs/bpf/lunq/lq"' /
 	fail "policy show: $(cat /tmp/lc.out)"
 run lq "$nb1" --size=16m
 tlog lq > /tmp/tl
-note "aimd: $(grep -c ' qfull$' /tmp/tl) halvings, $(grep -c ' bpf$' /tmp/tl) increases, $(status_field lq qfull) QUEUE FULLs; null_blk: at most $(cat /tmp/maxc) in flight"
+diag "aimd: $(grep -c ' qfull$' /tmp/tl) halvings, $(grep -c ' bpf$' /tmp/tl) increases, $(status_field lq qfull) QUEUE FULLs; null_blk: at most $(cat /tmp/maxc) in flight"
 awk '$4 == "qfull" && $3 != ($2 >= 2 ? int($2 / 2) : 1) { print; bad = 1 }
      $4 == "bpf" && $3 <= $2 { print; bad = 1 } END { exit bad }' /tmp/tl ||
 	fail "aimd: a move that is not its rule (halve on QUEUE FULL, add on a window)"

@@ -25,7 +25,7 @@ cr_teardown
 # kernel: make test runs it on Debian's; the debug kernel (make
 # test-debug) has no test-only build and stops here
 if [ "${LUNQ_SKIP_TIMING:-0}" = 1 ]; then
-	note "negative control: on Debian's kernel only (make test), not on the debug kernel"
+	diag "negative control: on Debian's kernel only (make test), not on the debug kernel"
 	exit 0
 fi
 xko=$LUNQ_SRC/build/kmod-xflush/$(uname -r)/kmod/dm-lunq-xflush.ko

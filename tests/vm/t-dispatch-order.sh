@@ -55,8 +55,8 @@ for sched in fifo disksort; do
 	else
 		disksort_of /tmp/q.txt > /tmp/want
 	fi
-	note "$sched: arrival  $(awk '{ print $2 }' /tmp/q.txt | tr '\n' ' ')"
-	note "$sched: issued   $(tr '\n' ' ' < /tmp/got)"
+	diag "$sched: arrival  $(awk '{ print $2 }' /tmp/q.txt | tr '\n' ' ')"
+	diag "$sched: issued   $(tr '\n' ' ' < /tmp/got)"
 	cmp -s /tmp/got /tmp/want ||
 		fail "$sched: lower device order differs from expected: $(tr '\n' ' ' < /tmp/want)"
 	if [ $sched = disksort ]; then
@@ -83,11 +83,11 @@ dmdev=/dev/$(basename "$(dm_sysfs lq)")
 mixed() {
 	fuamix /dev/mapper/lq 3 16 > /tmp/fuamix.out 2>&1 ||
 		{ cat /tmp/fuamix.out; fail "fuamix"; }
-	note "fuamix: $(cat /tmp/fuamix.out)"
+	diag "fuamix: $(cat /tmp/fuamix.out)"
 }
 trace mixed
 nf=$(grep -c 'F' /tmp/d.txt)
-note "$(wc -l < /tmp/q.txt) writes arrived, $(wc -l < /tmp/d.txt) issued, $nf with FUA"
+diag "$(wc -l < /tmp/q.txt) writes arrived, $(wc -l < /tmp/d.txt) issued, $nf with FUA"
 [ "$nf" -ge 5 ] || fail "too few FUA writes issued ($nf)"
 awk 'NR == FNR { arr[$2] = FNR; rw[$2] = $1; next }
 	{ disp[$2] = FNR; n++ }

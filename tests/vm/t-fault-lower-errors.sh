@@ -87,8 +87,8 @@ phase() {
 	err_lq=$(lq_stat lq errors)
 	disp=$(lq_stat lq dispatched)
 	lower=$(($(lower_ios) - _l0))
-	note "$_name: $(cat /tmp/lb.kv)"
-	note "$_name: lunq reads+writes $done_lq errors $err_lq dispatched $disp max_waiting $(lq_stat lq max_waiting); lq_fl reads+writes $lower"
+	diag "$_name: $(cat /tmp/lb.kv)"
+	diag "$_name: lunq reads+writes $done_lq errors $err_lq dispatched $disp max_waiting $(lq_stat lq max_waiting); lq_fl reads+writes $lower"
 	[ "$disp" = "$done_lq" ] || fail "$_name: lunq dispatched $disp, completed $done_lq reads+writes"
 	[ "$err_lq" = "$errs" ] || fail "$_name: lunq counted $err_lq errors, lunqbench $errs"
 	[ "$lower" -le "$disp" ] || fail "$_name: the lower device saw more IOs ($lower) than lunq sent ($disp)"

@@ -43,7 +43,7 @@ phase() {
 	fl_alive reset "the end of phase $_n"
 	_r=$(($(lq_stat lq resets) - _r0)) _a=$(($(lq_stat lq aborted) - _a0))
 	_c=$(($(lq_stat lq completed) - _c0))
-	note "$_n ($*): $_r resets, $_a aborted, $_c completed in $ph s"
+	diag "$_n ($*): $_r resets, $_a aborted, $_c completed in $ph s"
 	[ "$_r" -gt 0 ] || fail "$_n: no LUN reset"
 	[ "$_c" -gt 0 ] || fail "$_n: no IO completed: hung"
 }
@@ -59,8 +59,8 @@ issued=$(fl_issued reset)
 rw=$(fl_lq_rw lq)
 disp=$(lq_stat lq dispatched) comp=$(lq_stat lq completed) abrt=$(lq_stat lq aborted)
 low=$(($(fl_lower_bios "$nb") - low0))
-note "$(tail -1 /tmp/fl.reset.out | cut -d' ' -f1-6)"
-note "resets $(lq_stat lq resets) aborted $abrt qfull $(lq_stat lq qfull) retried $(lq_stat lq retried) dispatched $disp completed $comp reads+writes $rw; lower device bios $low"
+diag "$(tail -1 /tmp/fl.reset.out | cut -d' ' -f1-6)"
+diag "resets $(lq_stat lq resets) aborted $abrt qfull $(lq_stat lq qfull) retried $(lq_stat lq retried) dispatched $disp completed $comp reads+writes $rw; lower device bios $low"
 [ "$abrt" -gt 0 ] || fail "no command aborted by the resets"
 [ "$rw" = "$issued" ] || fail "lunqbench issued $issued, lunq completed $rw reads+writes"
 [ "$disp" = $((comp + abrt)) ] || fail "dispatched $disp != completed $comp + aborted $abrt"

@@ -71,7 +71,7 @@ while [ $round -le $rounds ]; do
 	fi
 	loaded && [ -d /sys/kernel/lunq/lq0 ] && family ||
 		fail "round $round: refused rmmod took the module, its sysfs or its family away"
-	[ $round = 1 ] && note "rmmod refused: $(cat /tmp/rmmod.err)"
+	[ $round = 1 ] && diag "rmmod refused: $(cat /tmp/rmmod.err)"
 
 	l0=$(lower_ios)
 	if [ $round = 1 ]; then
@@ -79,7 +79,7 @@ while [ $round -le $rounds ]; do
 		for d in lq0 lq1 lq2; do
 			lb1 "$d" --bs 64k --rdpct 0 --seekpct 0 --ios 256 --iodepth 4
 		done
-		note "round 1: 3 x 16 MiB written"
+		diag "round 1: 3 x 16 MiB written"
 	fi
 	lb --bs 4k --rdpct 50 --seekpct 100 --iodepth 8 --ios 300
 	issued=$(($(kv ios) + $(kv errors)))
@@ -109,7 +109,7 @@ while [ $round -le $rounds ]; do
 	family && fail "round $round: netlink family lunq outlived the module"
 	round=$((round + 1))
 done
-note "$rounds rounds in $(( ($(now_ms) - t0) / 1000 )) s"
+diag "$rounds rounds in $(( ($(now_ms) - t0) / 1000 )) s"
 ok "$rounds rounds: modprobe, 3 devices (one pool), rmmod refused, verify load, remove, rmmod; sysfs and netlink family came and went"
 expect modprobe dm-lunq
 # the last round's read pass of all that the rounds wrote

@@ -38,8 +38,8 @@ check() {
 	_issued=$(fl_issued "$2")
 	_rw=$(fl_lq_rw "$1")
 	_q=$(lq_stat "$1" qfull) _disp=$(lq_stat "$1" dispatched) _comp=$(lq_stat "$1" completed)
-	note "$1: $(tail -1 "/tmp/fl.$2.out" | cut -d' ' -f1-6)"
-	note "$1: qfull $_q retried $(lq_stat "$1" retried) throttle_changes $(lq_stat "$1" throttle_changes) dispatched $_disp completed $_comp reads+writes $_rw"
+	diag "$1: $(tail -1 "/tmp/fl.$2.out" | cut -d' ' -f1-6)"
+	diag "$1: qfull $_q retried $(lq_stat "$1" retried) throttle_changes $(lq_stat "$1" throttle_changes) dispatched $_disp completed $_comp reads+writes $_rw"
 	[ "$_q" -gt 0 ] || fail "$1: no QUEUE FULL"
 	[ "$_rw" = "$_issued" ] || fail "$1: lunqbench issued $_issued, lunq completed $_rw reads+writes"
 	[ "$_disp" = "$_comp" ] || fail "$1: dispatched $_disp != completed $_comp"

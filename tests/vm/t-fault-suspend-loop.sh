@@ -83,7 +83,7 @@ for i in $(seq "$rounds"); do
 done
 t1=$(now_ms)
 g requeued
-note "$rounds rounds ($nq checked suspends) in $((t1 - t0)) ms; up to $maxw IOs waiting at a suspend; requeued $v"
+diag "$rounds rounds ($nq checked suspends) in $((t1 - t0)) ms; up to $maxw IOs waiting at a suspend; requeued $v"
 [ "$v" -gt 0 ] || fail "no waiter handed back by the noflush suspends"
 pid=$(cat /tmp/fl.susp.pid)
 kill -INT "$pid" 2>/dev/null || fail "load ended before the loop did"
@@ -94,8 +94,8 @@ issued=$(fl_issued susp)
 rw=$(fl_lq_rw lq)
 disp=$(lq_stat lq dispatched) comp=$(lq_stat lq completed) abrt=$(lq_stat lq aborted)
 low=$(($(fl_lower_bios "$nb") - low0))
-note "$(tail -1 /tmp/fl.susp.out | cut -d' ' -f1-6)"
-note "dispatched $disp completed $comp aborted $abrt resets $(lq_stat lq resets) qfull $(lq_stat lq qfull) requeued $(lq_stat lq requeued) reads+writes $rw; lower device bios $low"
+diag "$(tail -1 /tmp/fl.susp.out | cut -d' ' -f1-6)"
+diag "dispatched $disp completed $comp aborted $abrt resets $(lq_stat lq resets) qfull $(lq_stat lq qfull) requeued $(lq_stat lq requeued) reads+writes $rw; lower device bios $low"
 [ "$rw" = "$issued" ] || fail "lunqbench issued $issued, lunq completed $rw reads+writes"
 [ "$disp" = $((comp + abrt)) ] || fail "dispatched $disp != completed $comp + aborted $abrt"
 [ "$low" = "$disp" ] || fail "lower device got $low bios, lunq dispatched $disp"

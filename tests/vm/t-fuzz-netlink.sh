@@ -84,7 +84,7 @@ state() {
 	done
 }
 before=$(state)
-note "state before: $(echo "$before" | tr '\n' '|')"
+diag "state before: $(echo "$before" | tr '\n' '|')"
 
 # --- unprivileged ---
 for s in 1 $regress_seeds $rseed; do
@@ -131,7 +131,7 @@ for s in 2 $regress_seeds $((rseed + 1)); do
 	grep -q ' guard=1$' /tmp/fz.out || fail "the guard was off as root"
 	[ "$(lq_stat lqfz crtime_ns)" = "$crt" ] || fail "seed $s: lqfz was reset"
 	t=$(dmsetup table lqfz)
-	note "lqfz after seed $s: $t"
+	diag "lqfz after seed $s: $t"
 	echo "$t" | cut -d' ' -f7- | tr ' ' '\n' | grep ':' | grep -qvE '^(qdepth|sched|max_wait_ms|bubble_ms):' &&
 		fail "seed $s: a key beyond the guard's reached lqfz: $t"
 	dmsetup message lqfz 0 set $pol bubble_ms:0 || fail "restore the policy"

@@ -115,7 +115,7 @@ for c in /tmp/fzc/*; do
 	{ cat "$c"; [ "$(tail -c 1 "$c" | wc -l)" = 1 ] || echo; } > "$c.exp"
 done
 ncand=$(ls /tmp/fzc | grep -vc '\.exp$')
-note "$ncand candidates"
+diag "$ncand candidates"
 
 # wr FILE CAND: one write(2) of CAND to FILE; rc in $wrc, the first line
 # of dd's complaint in $werr (shell builtins but dd: thousands of these)

@@ -47,7 +47,7 @@ step() {
 	sleep 1
 	inflight_stop /tmp/inf $w
 	read -r max n < /tmp/inf
-	note "qdepth:$1 sched:$2: waiting when set $wt, lower inflight max $max ($n samples)"
+	diag "qdepth:$1 sched:$2: waiting when set $wt, lower inflight max $max ($n samples)"
 	if [ "$1" != 0 ]; then
 		[ "$max" -le "$1" ] || fail "qdepth:$1 but $max outstanding at the lower device"
 	else

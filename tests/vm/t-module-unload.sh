@@ -9,7 +9,7 @@ dm_create lq "0 $(sectors "$ram") lunq $ram 0" || fail "create"
 if rmmod dm_lunq 2>/tmp/err; then
 	fail "rmmod dm_lunq succeeded while a lunq device exists"
 fi
-note "rmmod said: $(cat /tmp/err)"
+diag "rmmod said: $(cat /tmp/err)"
 grep -q '^dm_lunq ' /proc/modules || fail "module gone"
 dd if=/dev/mapper/lq of=/dev/null bs=4k count=16 iflag=direct 2>/dev/null ||
 	fail "device unusable after refused rmmod"

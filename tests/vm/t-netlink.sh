@@ -94,7 +94,7 @@ fio --direct=1 --ioengine=libaio --filename=/dev/mapper/lq2 --bs=4k --iodepth=4 
 fw=$(( $(awk -F';' '$3 == "w" { print $47 }' /tmp/fio.cnt) / 4 ))
 fr=$(( $(awk -F';' '$3 == "r" { print $6 }' /tmp/fio.cnt) / 4 ))
 l=$(dev lq2)
-note "fio: $fr reads $fw writes; $l"
+diag "fio: $fr reads $fw writes; $l"
 [ "$fr" = 512 ] && [ "$fw" = 256 ] || fail "fio did $fr reads $fw writes, expected 512 and 256"
 [ "$(kv "$l" reads)" = "$fr" ] && [ "$(kv "$l" read_sectors)" = $((fr * 8)) ] &&
 	[ "$(kv "$l" writes)" = "$fw" ] && [ "$(kv "$l" write_sectors)" = $((fw * 8)) ] &&
@@ -258,7 +258,7 @@ lpid=
 cp /tmp/ev "$LUNQ_OUT/netlink.events" 2>/dev/null
 [ $rc = 0 ] || fail "listener exit status $rc after SIGTERM (events: $(grep -c '^event=' /tmp/ev))"
 l=$(dev lq)
-note "$(grep -c '^event=' /tmp/ev) events: $(grep -c '^event=qfull' /tmp/ev) qfull, $(grep -c '^event=throttle' /tmp/ev) throttle, $(grep -c '^event=bubble' /tmp/ev) bubble; qfull=$(kv "$l" qfull) bubbles=$(kv "$l" bubbles) events_dropped=$(kv "$l" events_dropped)"
+diag "$(grep -c '^event=' /tmp/ev) events: $(grep -c '^event=qfull' /tmp/ev) qfull, $(grep -c '^event=throttle' /tmp/ev) throttle, $(grep -c '^event=bubble' /tmp/ev) bubble; qfull=$(kv "$l" qfull) bubbles=$(kv "$l" bubbles) events_dropped=$(kv "$l" events_dropped)"
 grep -v '^event=' /tmp/ev | grep -v '^listening' && fail "listener printed other lines"
 grep '^event=' /tmp/ev | grep -v ' name=lq t=[0-9]* ' && fail "events without name or time"
 grep -q '^event=throttle name=lq t=[0-9]* from=3 to=8 cause=set suppressed=0$' /tmp/ev ||

@@ -23,7 +23,7 @@ fio --filename=/dev/mapper/lq --direct=1 --bs=4k --size=64M --rw=randread \
 	--name=hog --ioengine=libaio --iodepth=4 \
 	--name=nw --ioengine=pvsync2 --nowait=1 --continue_on_error=all \
 	> /tmp/fio.nw 2>&1
-note "$(awk -F';' '$3 != "" { print $3 ": error=" $5 " read_kb=" $6 }' /tmp/fio.nw | tr '\n' ' ')"
+diag "$(awk -F';' '$3 != "" { print $3 ": error=" $5 " read_kb=" $6 }' /tmp/fio.nw | tr '\n' ' ')"
 [ "$(awk -F';' '$3 == "hog" { print $5 }' /tmp/fio.nw)" = 0 ] || { cat /tmp/fio.nw; fail "the plain reader got errors"; }
 [ "$(awk -F';' '$3 == "nw" { print $5 }' /tmp/fio.nw)" = 11 ] ||
 	{ cat /tmp/fio.nw; fail "RWF_NOWAIT reads behind a full throttle did not get EAGAIN (11)"; }

@@ -43,8 +43,8 @@ wait $fpid || { cat /tmp/fio.pa; fail "fio on A failed"; }
 bt_stop
 cmp -s /tmp/blk /tmp/blk.back || fail "B read back wrong data"
 low=$(max_concurrent /tmp/bt.txt)
-note "A: lower max in flight $low, pool_inflight during load $pool_now, A qfull=$(status_field lqa qfull)"
-note "B: qfull=$(status_field lqb qfull) dispatched=$(status_field lqb dispatched) max_inflight=$(status_field lqb max_inflight)"
+diag "A: lower max in flight $low, pool_inflight during load $pool_now, A qfull=$(status_field lqa qfull)"
+diag "B: qfull=$(status_field lqb qfull) dispatched=$(status_field lqb dispatched) max_inflight=$(status_field lqb max_inflight)"
 [ "$low" -le 8 ] || fail "A's lower device held $low, the pool has 8"
 [ "$low" = 8 ] || fail "A never filled the pool (max $low)"
 [ "$(status_field lqb qfull)" -gt 0 ] || fail "B got no QUEUE FULL while A held the pool"
@@ -74,7 +74,7 @@ fio_verify ff /dev/mapper/lqf --rw=randwrite --bs=4k --iodepth=8 --size=1m ||
 	fail "fio verify (foreign:3)"
 bt_stop
 low=$(max_concurrent /tmp/bt.txt)
-note "foreign:3 lun_depth:4: lower max in flight $low, qfull=$(status_field lqf qfull)"
+diag "foreign:3 lun_depth:4: lower max in flight $low, qfull=$(status_field lqf qfull)"
 [ "$low" = 1 ] || fail "foreign:3 of 4 slots: lower device held $low"
 [ "$(status_field lqf qfull)" -gt 0 ] || fail "no QUEUE FULL with foreign:3"
 dm_remove lqf
@@ -86,7 +86,7 @@ t0=$(now_ms)
 dd if=/dev/mapper/lqf of=/tmp/blk.back bs=4k count=1 iflag=direct 2>/dev/null ||
 	fail "read through periodic foreign"
 ms=$(($(now_ms) - t0))
-note "first command: qfull=$(status_field lqf qfull), completed after $ms ms"
+diag "first command: qfull=$(status_field lqf qfull), completed after $ms ms"
 [ "$(status_field lqf qfull)" -gt 0 ] || fail "first command not answered QUEUE FULL"
 [ "$(status_field lqf completed)" = 1 ] || fail "first command did not complete"
 [ "$ms" -ge 1000 ] || fail "first command done after $ms ms: foreign held both slots for 2 s"

@@ -100,7 +100,7 @@ rc=$?
 [ $rc = 3 ] || { cat /tmp/lc.out /tmp/lc.err; fail "lunqctl set with CAP_NET_ADMIN alone: exit $rc, want 3"; }
 lc_err "CAP_SYS_ADMIN"
 [ "$(state)" = "$before" ] || fail "lunqctl set with CAP_NET_ADMIN alone changed the device"
-note "lunqctl: $(cat /tmp/lc.err)"
+diag "lunqctl: $(cat /tmp/lc.err)"
 ok "CAP_NET_ADMIN alone: SET and RESET refused (EPERM, '$msg'), lunqctl set exit 3; policy, table and counters unchanged ($before)"
 eperm "CAP_SYS_ADMIN alone: set" "" with_caps $SYS_ONLY nlprobe set lqp qdepth:1
 eperm "user 65534: set" "" nlprobe -u 65534 set lqp qdepth:1
@@ -120,7 +120,7 @@ with_caps $NET_ONLY lunqctl events -t 1 > /tmp/lc.out 2> /tmp/lc.err
 rc=$?
 [ $rc = 3 ] || { cat /tmp/lc.out /tmp/lc.err; fail "lunqctl events with CAP_NET_ADMIN alone: exit $rc, want 3"; }
 lc_err "CAP_SYS_ADMIN"
-note "lunqctl: $(cat /tmp/lc.err)"
+diag "lunqctl: $(cat /tmp/lc.err)"
 ok "user 65534 and CAP_NET_ADMIN alone cannot join events (EPERM); lunqctl events exit 3"
 : > /tmp/pv.ev
 with_caps $SYS_ONLY nlprobe listen -c 1 -t 60 > /tmp/pv.ev 2>&1 &

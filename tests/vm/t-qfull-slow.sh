@@ -34,7 +34,7 @@ run() {
 	LOWER=$(grep -c '^Q ' /tmp/bt.txt)
 	RESETS=$(status_field lq resets) QFULL=$(status_field lq qfull)
 	DISP=$(status_field lq dispatched) ABORTED=$(status_field lq aborted)
-	note "$1 ($2): qfull=$QFULL resets=$RESETS dispatched=$DISP bios at the lower device=$LOWER (fio: 256 IOs)"
+	diag "$1 ($2): qfull=$QFULL resets=$RESETS dispatched=$DISP bios at the lower device=$LOWER (fio: 256 IOs)"
 	[ "$LOWER" = "$DISP" ] || fail "$1: the lower device saw $LOWER bios, lunq sent $DISP"
 	# every bio below beyond fio's 256 is a command a reset aborted
 	[ $((LOWER - 256)) = "$ABORTED" ] || fail "$1: $LOWER bios below, 256 IOs + $ABORTED aborted"

@@ -20,7 +20,7 @@ bt_stop
 low=$(max_concurrent /tmp/bt.txt)
 issued=$(grep -c '^D ' /tmp/bt.txt)
 qfull=$(status_field lq qfull)
-note "lun_depth:4 qdepth:16: qfull=$qfull retried=$(status_field lq retried) lower max in flight $low ($issued issues), host max_inflight $(status_field lq max_inflight)"
+diag "lun_depth:4 qdepth:16: qfull=$qfull retried=$(status_field lq retried) lower max in flight $low ($issued issues), host max_inflight $(status_field lq max_inflight)"
 [ "$issued" -gt 1000 ] || fail "blktrace saw only $issued issues"
 [ "$low" -le 4 ] || fail "lower device held $low commands, lun_depth is 4"
 [ "$low" = 4 ] || fail "lower device never reached lun_depth (max $low): LUN slots not used"

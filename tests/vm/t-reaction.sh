@@ -45,7 +45,7 @@ check_log() {
 dm_create lq "0 $sz lunq $nb 0 4 qdepth:8 lun_depth:4 reaction:linux ramp_up_ms:600000" ||
 	fail "create linux"
 load 8
-note "linux: qfull=$(status_field lq qfull) throttle_changes=$(status_field lq throttle_changes)"
+diag "linux: qfull=$(status_field lq qfull) throttle_changes=$(status_field lq throttle_changes)"
 check_log '
 	{ n++; want = 8 - n
 	  if ($2 != want + 1 || $3 != want || $4 != "qfull") print "bad: linux step " n ": " $0
@@ -73,7 +73,7 @@ dm_remove lq
 dm_create lq "0 $sz lunq $nb 0 4 qdepth:16 lun_depth:4 reaction:sd restore_ms:1000" ||
 	fail "create sd"
 load 6
-note "sd: qfull=$(status_field lq qfull) throttle_changes=$(status_field lq throttle_changes)"
+diag "sd: qfull=$(status_field lq qfull) throttle_changes=$(status_field lq throttle_changes)"
 check_log '
 	NR % 2 == 1 && ($2 != 16 || $3 != 4 || $4 != "qfull") { print "bad: sd cut " $0 }
 	NR % 2 == 0 { if ($2 != 4 || $3 != 16 || $4 != "restore") print "bad: sd restore " $0
@@ -88,7 +88,7 @@ dm_remove lq
 dm_create lq "0 $sz lunq $nb 0 6 qdepth:16 lun_depth:4 reaction:sd-fc restore_ms:1000 step_ms:300 min_throttle:2" ||
 	fail "create sd-fc"
 load 5
-note "sd-fc: qfull=$(status_field lq qfull) throttle_changes=$(status_field lq throttle_changes)"
+diag "sd-fc: qfull=$(status_field lq qfull) throttle_changes=$(status_field lq throttle_changes)"
 check_log '
 	NR == 1 { if ($2 != 16 || $3 != 4 || $4 != "qfull") print "bad: sd-fc first cut " $0; cut = $1; next }
 	$4 == "restore" { if ($2 != 4 || $3 != 5) print "bad: sd-fc step " $0

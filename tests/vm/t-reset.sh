@@ -22,7 +22,7 @@ bt_stop
 issued=$(grep -c '^Q ' /tmp/bt.txt)
 resets=$(status_field lq resets) aborted=$(status_field lq aborted)
 disp=$(status_field lq dispatched) done_=$(status_field lq completed)
-note "resets=$resets aborted=$aborted qfull=$(status_field lq qfull) dispatched=$disp completed=$done_ bios queued at the lower device=$issued"
+diag "resets=$resets aborted=$aborted qfull=$(status_field lq qfull) dispatched=$disp completed=$done_ bios queued at the lower device=$issued"
 [ "$resets" -gt 0 ] || fail "no LUN reset"
 [ "$aborted" -gt 0 ] || fail "no command aborted by the resets"
 [ "$issued" = "$disp" ] || fail "lower device saw $issued bios, lunq sent $disp"
@@ -41,7 +41,7 @@ dm_create lq "0 $(sectors "$nb2") lunq $nb2 0 5 qdepth:16 lun_depth:2 reset_afte
 	fail "create on the splitting device"
 fio_verify rs64 /dev/mapper/lq --rw=randwrite --bs=64k --iodepth=16 --size=2m ||
 	fail "fio verify failed with split clones across LUN resets"
-note "64 KiB over max_sectors=8: resets=$(status_field lq resets) aborted=$(status_field lq aborted) completed=$(status_field lq completed)"
+diag "64 KiB over max_sectors=8: resets=$(status_field lq resets) aborted=$(status_field lq aborted) completed=$(status_field lq completed)"
 [ "$(status_field lq aborted)" -gt 0 ] || fail "no split clone was aborted and resent"
 [ "$(status_field lq completed)" = 64 ] || fail "completed $(status_field lq completed), fio issued 64"
 counters_consistent lq || fail "counters inconsistent"

@@ -90,7 +90,7 @@ wait $fpid || { cat /tmp/fio.ho; fail "fio"; }
 [ "$(fio_terse /tmp/fio.ho 5)" = 0 ] || fail "fio errors"
 fios=$(( ($(fio_terse /tmp/fio.ho 6) + $(fio_terse /tmp/fio.ho 47)) / 4 ))
 done_=$(lq_stat lq completed)
-note "$i reloads under load; fio $fios IOs, lunq completed $done_ (reads $(lq_stat lq reads) writes $(lq_stat lq writes))"
+diag "$i reloads under load; fio $fios IOs, lunq completed $done_ (reads $(lq_stat lq reads) writes $(lq_stat lq writes))"
 [ "$i" -ge 3 ] || fail "only $i reloads happened during the job"
 [ "$done_" = "$fios" ] && [ "$(lq_hist lq total_read count)" = "$(lq_stat lq reads)" ] ||
 	fail "counters lost across reloads"

@@ -47,7 +47,7 @@ bval() { sed -n "s/^@$2\[lq\]: *\([0-9]*\)$/\1/p" "/tmp/bt-$1.out"; }
 bt_run wait 4m
 hn=$(( $(lq_hist lq wait_read count) + $(lq_hist lq wait_write count) ))
 hs=$(( $(lq_hist lq wait_read sum) + $(lq_hist lq wait_write sum) ))
-note "lunq-wait.bt: ios $(bval wait ios) wait_ns $(bval wait wait_ns); histograms $hn, $hs ns"
+diag "lunq-wait.bt: ios $(bval wait ios) wait_ns $(bval wait wait_ns); histograms $hn, $hs ns"
 [ "$(bval wait ios)" = "$hn" ] && [ "$(bval wait wait_ns)" = "$hs" ] ||
 	{ cat /tmp/bt-wait.out /tmp/bt-wait.err; fail "lunq-wait.bt disagrees with the wait histograms"; }
 grep -q '^@wait_us\[lq\]:' /tmp/bt-wait.out && grep -q '^\[' /tmp/bt-wait.out ||

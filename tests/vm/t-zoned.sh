@@ -31,7 +31,7 @@ order_check() {
 	grep '^W' /tmp/q.txt | awk '{ print $2 }' > /tmp/qw
 	grep '^W' /tmp/d.txt | awk '{ print $2 }' > /tmp/dw
 	nw=$(wc -l < /tmp/qw)
-	note "$(wc -l < /tmp/q.txt) IOs arrived ($nw writes), $(wc -l < /tmp/d.txt) issued"
+	diag "$(wc -l < /tmp/q.txt) IOs arrived ($nw writes), $(wc -l < /tmp/d.txt) issued"
 	[ "$nw" -ge 50 ] || fail "too few writes ($nw)"
 	cmp -s /tmp/qw /tmp/dw || fail "writes to the zoned device were issued out of arrival order"
 	ok "$4: $nw writes issued to the zoned device in arrival order"
@@ -120,7 +120,7 @@ cleanup_all
 # ---- host-aware: scsi_debug zbc=aware, where the kernel still has it
 sd=$(sdebug_create dev_size_mb=64 zbc=aware zone_size_mb=4) || fail "no scsi_debug"
 if [ "$(cat "/sys/block/$(basename "$sd")/queue/zoned")" != host-aware ]; then
-	note "this kernel ($(uname -r)) makes scsi_debug zbc=aware a regular disk: the host-aware part does not apply"
+	diag "this kernel ($(uname -r)) makes scsi_debug zbc=aware a regular disk: the host-aware part does not apply"
 	exit 0
 fi
 dm_create lq "0 $(sectors "$sd") lunq $sd 0 2 qdepth:1 sched:disksort" || fail "create on host-aware"
