@@ -48,7 +48,7 @@ cr_setup() {
 
 # cr_top NAME TABLE_TARGET...: the device under test on top of the log
 # (or of a device CR_MID between them, removed before the log),
-# e.g. cr_top cr "lunq /dev/mapper/cw 0 2 qdepth:2 sched:disksort"
+# e.g. cr_top cr "$(lunq_target /dev/mapper/cw 0 qdepth:2 sched:disksort)"
 cr_top() {
 	dm_create "$1" "0 $CR_SZ $2" || fail "create $1: $2"
 	CR_TOP=$1

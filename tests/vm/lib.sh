@@ -64,6 +64,41 @@ dm_create() {
 	[ -b "/dev/mapper/$1" ] || { echo "no block node /dev/mapper/$1"; return 1; }
 }
 
+# lunq_target DEV START WORDS...: a lunq target's arguments, "lunq DEV
+# START N WORDS..." with N the number of optional WORDS (none: no N)
+lunq_target() {
+	_lt_d=$1 _lt_s=$2
+	shift 2
+	echo "lunq $_lt_d $_lt_s${1:+ $# $*}"
+}
+
+# lunq_table [-s START] [-l SECTORS] DEV WORDS...: a lunq table line,
+# "0 SECTORS lunq DEV START N WORDS..." (START 0, SECTORS what DEV holds
+# beyond START, N counted)
+lunq_table() {
+	_lt_o=0 _lt_l=
+	while :; do
+		case $1 in
+		-s) _lt_o=$2; shift 2 ;;
+		-l) _lt_l=$2; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	_lt_dev=$1
+	shift
+	[ -n "$_lt_l" ] || _lt_l=$(($(sectors "$_lt_dev") - _lt_o)) || return 1
+	echo "0 $_lt_l $(lunq_target "$_lt_dev" "$_lt_o" "$@")"
+}
+
+# lunq_create NAME [-s START] [-l SECTORS] DEV WORDS...: a lunq device
+# NAME with lunq_table's line
+lunq_create() {
+	_lc_n=$1
+	shift
+	_lc_t=$(lunq_table "$@") || return 1
+	dm_create "$_lc_n" "$_lc_t"
+}
+
 # (--retry: a process that just exited may still hold the device for a
 # moment, e.g. while its io_uring is torn down in a workqueue)
 dm_remove() { dmsetup remove --noudevsync --retry "$1"; }

@@ -39,7 +39,7 @@ iops_in() {
 }
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 
-dm_create lq "0 $sz lunq $nb 0 5 model:array spindles:8 stripe_kb:64 svc_us:2000 qdepth:0" || fail "create"
+lunq_create lq $nb model:array spindles:8 stripe_kb:64 svc_us:2000 qdepth:0 || fail "create"
 q1=$(iops 1) q8=$(iops 8)
 diag "array of 8 spindles: QD 1 $q1 IOPS, QD 8 $q8 IOPS"
 ge "$q8" "$((3 * q1))" || fail "QD 8 gives $q8 IOPS < 3 x QD 1's $q1"

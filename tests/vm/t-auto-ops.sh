@@ -23,7 +23,7 @@ nb=$(nullb_create ao_nb 512 hw_queue_depth=256 irqmode=2 completion_nsec=8000000
 nbd=${nb#/dev/}
 FLASH="model:flash channels:4 svc_us:8000"
 sz=$(sectors "$nb")
-dm_create ao "0 $sz lunq $nb 0 4 qdepth:32 $FLASH" || fail "create"
+lunq_create ao $nb qdepth:32 $FLASH || fail "create"
 
 # --- bad input changes nothing ---
 before=$(dmsetup table ao)
@@ -135,7 +135,7 @@ expect dmsetup resume ao
 [ "$(lq_stat ao auto_moves)" = "$mv0" ] || fail "resume: moves $mv0 -> $(lq_stat ao auto_moves) (restarted?)"
 [ "$(lq_stat ao auto_windows)" -ge "$win0" ] || fail "resume: windows went back"
 ok "suspend/resume: depth $d0, phase $ph0, $mv0 moves and $win0+ windows carried"
-echo "0 $sz lunq $nb 0 5 qdepth:16 auto:knee $FLASH" | dmsetup reload ao || fail "reload"
+lunq_table $nb qdepth:16 auto:knee $FLASH | dmsetup reload ao || fail "reload"
 expect dmsetup resume ao
 [ "$(lq_stat ao throttle)" = 16 ] || fail "reload: throttle $(lq_stat ao throttle), want the new table's 16"
 [ "$(lq_stat ao auto_windows)" -lt "$win0" ] || [ "$win0" = 0 ] || fail "reload: windows not restarted"
@@ -181,7 +181,7 @@ ok "lunqctl tune --online: qdepth = $q, policy restored"
 dm_remove ao
 
 # --- the key "policy": one key for reaction + auto, the same device ---
-echo "0 $sz lunq $nb 0 2 qdepth:16 policy:knee" | dmsetup create --noudevsync ao || fail "create policy:knee"
+lunq_table $nb qdepth:16 policy:knee | dmsetup create --noudevsync ao || fail "create policy:knee"
 dmsetup mknodes ao
 [ "$(status_field ao throttle_policy)" = knee ] && [ "$(cat /sys/kernel/lunq/ao/policy/auto)" = knee ] &&
 	[ "$(cat /sys/kernel/lunq/ao/policy/reaction)" = none ] ||

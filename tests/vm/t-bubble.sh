@@ -16,7 +16,7 @@
 SVC_MS=2 M=200 RUNTIME=6
 nb=$(nullb_create lq_nb 512 irqmode=2 completion_nsec=$((SVC_MS * 1000000)) hw_queue_depth=64) ||
 	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:2" || fail "create"
+lunq_create lq $nb qdepth:2 || fail "create"
 
 # run POLICY...: the workload; sets far_max (ms), stream_p99 (ms), n_far
 run() {

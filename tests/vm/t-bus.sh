@@ -20,7 +20,7 @@ bw() {
 		--iodepth="$2" --time_based --runtime=3
 	jq -r '"\(.jobs[0].read.bw_bytes) \(.jobs[0].read.iops | floor)"' /tmp/bus.json
 }
-dm_create lq "0 $sz lunq $nb 0 4 model:flash channels:16 svc_us:2000 bus_mbps:40" || fail "create"
+lunq_create lq $nb model:flash channels:16 svc_us:2000 bus_mbps:40 || fail "create"
 set -- $(bw 1m 8); b40=$1
 set -- $(bw 4k 16); s40=$2
 expect dmsetup message lq 0 set bus_mbps:0

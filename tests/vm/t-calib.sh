@@ -26,7 +26,7 @@ RT=${LUNQ_CALIB_S:-4}
 run() {
 	_qd=$1
 	shift
-	dm_create lq "0 $sz lunq $nb 0 $# $*" >&2 || fail "create: $*"
+	lunq_create lq "$nb" "$@" >&2 || fail "create: $*"
 	fio_json /tmp/cal.json /dev/mapper/lq --rw=randread --bs=4k \
 		--iodepth="$_qd" --time_based --runtime="$RT" --randrepeat=1
 	jq '.jobs[0].read.iops | floor' /tmp/cal.json

@@ -41,7 +41,7 @@ done
 cleanup_all
 
 nb=$(nullb_create lq_fast 64) || fail "null_blk"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 4 qdepth:1 model:flash channels:4 svc_us:2000" || fail "lunq"
+lunq_create lq $nb qdepth:1 model:flash channels:4 svc_us:2000 || fail "lunq"
 for e in uring sync; do
 	echo 1 > /sys/kernel/lunq/lq/reset
 	lunqbench --engine $e --iodepth 1 --elapsed "$(scaled 4 2)" --interval 0 /dev/mapper/lq > /tmp/cp.$e 2>&1 ||

@@ -49,7 +49,7 @@ cr_setup
 # lunq as it ships, on a layer below it that acknowledges writes early
 dm_create crx "0 $CR_SZ lunq-xflush /dev/mapper/cw" || fail "create crx: lunq-xflush"
 CR_MID=crx
-cr_top cr "lunq /dev/mapper/crx 0 1 qdepth:0"
+cr_top cr "$(lunq_target /dev/mapper/crx 0 qdepth:0)"
 cr_workload
 crossed=$(cat /sys/module/dm_lunq_xflush/parameters/xflush_crossed)
 cr_check xflush-negative

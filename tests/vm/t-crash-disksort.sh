@@ -21,7 +21,7 @@ churn() {
 }
 
 cr_setup
-cr_top cr "lunq /dev/mapper/cw 0 3 qdepth:2 sched:disksort max_wait_ms:50"
+cr_top cr "$(lunq_target /dev/mapper/cw 0 qdepth:2 sched:disksort max_wait_ms:50)"
 cr_workload churn
 diag "lunq: dispatched $(lq_stat cr dispatched 2>/dev/null || echo ?), requeued $(lq_stat cr requeued 2>/dev/null || echo ?)"
 cr_check disksort

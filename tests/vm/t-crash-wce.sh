@@ -23,7 +23,7 @@ churn() {
 }
 
 cr_setup
-cr_top cr "lunq /dev/mapper/cw 0 6 model:hdd svc_us:1000 seek_ms:0 wce:1 cache_mb:1 qdepth:16"
+cr_top cr "$(lunq_target /dev/mapper/cw 0 model:hdd svc_us:1000 seek_ms:0 wce:1 cache_mb:1 qdepth:16)"
 cr_workload churn
 diag "lunq: dispatched $(lq_stat cr dispatched 2>/dev/null || echo ?), flushes $(lq_stat cr flushes 2>/dev/null || echo ?)"
 cr_check wce

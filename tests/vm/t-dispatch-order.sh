@@ -15,7 +15,7 @@
 nb=$(nullb_create lq_nb 128 irqmode=2 completion_nsec=50000000 hw_queue_depth=64) ||
 	fail "null_blk setup"
 echo none > /sys/block/lq_nb/queue/scheduler 2>/dev/null
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:1" || fail "create"
+lunq_create lq $nb qdepth:1 || fail "create"
 dmdev=/dev/$(basename "$(dm_sysfs lq)")
 
 trace() { trace_qd "$dmdev" "$nb" "$@"; }
@@ -73,7 +73,7 @@ dm_remove lq
 nb=$(nullb_create lq_nb 128 irqmode=2 completion_nsec=3000000 cache_size=16 hw_queue_depth=64) ||
 	fail "null_blk with a write cache"
 echo none > /sys/block/lq_nb/queue/scheduler 2>/dev/null
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 2 qdepth:1 sched:disksort" || fail "create"
+lunq_create lq $nb qdepth:1 sched:disksort || fail "create"
 dmdev=/dev/$(basename "$(dm_sysfs lq)")
 # One task submits every write (tests/tools/fuamix: Linux AIO, pinned to
 # one CPU), so blktrace's Q order is the order in which lunq received the

@@ -38,7 +38,7 @@ P=/sys/module/dm_lunq/parameters/fast_path
 run1() {
 	nb=$(nullb_create lq_fp 256 irqmode=2 completion_nsec=2000000 hw_queue_depth=256) ||
 		fail "null_blk setup"
-	dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:0" || fail "create"
+	lunq_create lq $nb qdepth:0 || fail "create"
 	sleep 1			# udev's probe reads
 	expect dmsetup message lq 0 stats reset
 	read -r fo0 fn0 < /sys/kernel/lunq/lq/fast_path
@@ -97,7 +97,7 @@ ok "fast_path=0: every IO under the lock (none lock-free), the same counts and n
 # --- 2. leaving the path under load ---
 nb=$(nullb_create lq_fp 256 irqmode=2 completion_nsec=400000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:0" || fail "create"
+lunq_create lq $nb qdepth:0 || fail "create"
 bt_start "$nb" /tmp/fp.bt issue complete
 lunqbench --verify --seed 3 --range 0-16m --interval 0 --kv --bs 4k --rdpct 0 \
 	--iorate 70 --arrival fixed --iodepth 64 --elapsed 5 /dev/mapper/lq > /tmp/fp.lb 2>&1 &
@@ -138,7 +138,7 @@ rmdir "$CFG/lq_fp"
 # --- 3. throttled, below the throttle: lock-free; above it: locked ---
 nb=$(nullb_create lq_fp 256 irqmode=2 completion_nsec=10000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:8" || fail "create"
+lunq_create lq $nb qdepth:8 || fail "create"
 sleep 1
 # run3 QD: fio at QD on lq, blktrace on null_blk; sets READS LOWER FIO
 # FASTN WAITED MAXC (the most at once at null_blk) and NMAX (sends at it)

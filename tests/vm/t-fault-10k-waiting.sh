@@ -19,7 +19,7 @@
 
 nb=$(nullb_create lq_nb 128) || fail "null_blk setup"
 sz=$(sectors "$nb")
-dm_create lq "0 $sz lunq $nb 0 1 qdepth:1" || fail "create"
+lunq_create lq $nb qdepth:1 || fail "create"
 
 kv() { tr ' ' '\n' < /tmp/lb.kv | sed -n "s/^$1=//p"; }
 lower_ios() {

@@ -30,7 +30,7 @@ nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=1000000 hw_queue_depth=64) 
 sz=$(sectors "$nb")
 dm_create lq_fl "0 $sz linear $nb 0" || fail "create lq_fl"
 fl=$(dm_sysfs lq_fl) || fail "no sysfs for lq_fl"
-dm_create lq "0 $sz lunq /dev/mapper/lq_fl 0 2 qdepth:2 sched:disksort" || fail "create lq"
+lunq_create lq -l $sz /dev/mapper/lq_fl qdepth:2 sched:disksort || fail "create lq"
 
 secs=$(scaled 8 3)
 kv() { tr ' ' '\n' < /tmp/lb.kv | sed -n "s/^$1=//p"; }

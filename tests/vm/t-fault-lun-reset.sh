@@ -22,7 +22,7 @@
 
 nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=5000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 2 qdepth:32 lun_depth:2" || fail "create"
+lunq_create lq $nb qdepth:32 lun_depth:2 || fail "create"
 FL_MB=4
 fl_prefill /dev/mapper/lq
 expect dmsetup message lq 0 stats reset

@@ -26,7 +26,7 @@
 nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=2000000 hw_queue_depth=64) ||
 	fail "null_blk setup"
 sz=$(sectors "$nb")
-dm_create lq "0 $sz lunq $nb 0 2 qdepth:2 sched:disksort" || fail "create"
+lunq_create lq $nb qdepth:2 sched:disksort || fail "create"
 echo -1000 > /proc/self/oom_score_adj
 
 secs=$(scaled 8 5)

@@ -26,7 +26,7 @@
 
 nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=1000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 2 qdepth:8 sched:fifo" || fail "create"
+lunq_create lq $nb qdepth:8 sched:fifo || fail "create"
 fl_prefill /dev/mapper/lq
 
 # step K: the policy words of step K (each step is valid from any state

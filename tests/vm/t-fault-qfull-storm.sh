@@ -31,7 +31,6 @@ periods() {
 	sd-fc) echo "restore_ms:300 step_ms:100 min_throttle:2" ;;
 	esac
 }
-nwords() { echo $#; }
 
 # check NAME TAG LOWER_DELTA: the books of one device after its load
 check() {
@@ -51,7 +50,7 @@ first=1
 for r in none linux sd sd-fc; do
 	p=$(periods $r)
 	# shellcheck disable=SC2086
-	dm_create lq "0 $sz lunq $nb 0 $((3 + $(nwords $p))) qdepth:32 lun_depth:2 reaction:$r $p" ||
+	lunq_create lq $nb qdepth:32 lun_depth:2 reaction:$r $p ||
 		fail "create reaction:$r"
 	[ $first = 1 ] && fl_prefill /dev/mapper/lq
 	first=0
@@ -81,7 +80,7 @@ for r in none linux sd sd-fc; do
 	[ $i = 0 ] && pd=pool_depth:4
 	w="qdepth:16 reaction:$r pool:port0 $pd $p"
 	# shellcheck disable=SC2086
-	dm_create "lqp$i" "0 32768 lunq $nb $((i * 32768)) $(nwords $w) $w" ||
+	lunq_create "lqp$i" -s $((i * 32768)) -l 32768 $nb $w ||
 		fail "create pool member reaction:$r"
 	fl_prefill "/dev/mapper/lqp$i"
 	i=$((i + 1))

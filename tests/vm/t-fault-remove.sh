@@ -20,7 +20,7 @@
 nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=2000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
 sz=$(sectors "$nb")
-dm_create lq "0 $sz lunq $nb 0 2 qdepth:4 sched:disksort" || fail "create"
+lunq_create lq $nb qdepth:4 sched:disksort || fail "create"
 FL_MB=4
 fl_prefill /dev/mapper/lq
 expect dmsetup message lq 0 stats reset
@@ -78,7 +78,7 @@ ok "after the load drained: remove succeeded, lower device idle"
 io_report remove-busy "$issued" "$rw" $(($(fl_kv busy errors) + $(fl_kv busy verify_errors)))
 
 # --- (2) deferred remove during the load
-dm_create lq "0 $sz lunq $nb 0 3 qdepth:16 lun_depth:2 sched:disksort" || fail "create again"
+lunq_create lq $nb qdepth:16 lun_depth:2 sched:disksort || fail "create again"
 low0=$(fl_lower_bios "$nb")
 fl_load_start defer /dev/mapper/lq 300	# stopped after the checks
 sleep 1

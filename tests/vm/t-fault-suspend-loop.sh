@@ -23,17 +23,18 @@
 nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=5000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
 sz=$(sectors "$nb")
-# policy K: the optional arguments of the K-th table (count first)
+# policy K: the optional arguments of the K-th table
 policy() {
 	case $1 in
-	0) pol="3 qdepth:2 sched:disksort max_wait_ms:100" ;;
-	1) pol="4 qdepth:4 lun_depth:2 reaction:sd restore_ms:200" ;;
-	2) pol="4 qdepth:3 sched:fifo model:fixed svc_us:8000" ;;
-	3) pol="7 qdepth:8 lun_depth:2 qfull_delay_us:500 reaction:linux reset_after:2 reset_ms:20 ramp_up_ms:200" ;;
+	0) pol="qdepth:2 sched:disksort max_wait_ms:100" ;;
+	1) pol="qdepth:4 lun_depth:2 reaction:sd restore_ms:200" ;;
+	2) pol="qdepth:3 sched:fifo model:fixed svc_us:8000" ;;
+	3) pol="qdepth:8 lun_depth:2 qfull_delay_us:500 reaction:linux reset_after:2 reset_ms:20 ramp_up_ms:200" ;;
 	esac
 }
 policy 0
-dm_create lq "0 $sz lunq $nb 0 $pol" || fail "create"
+# shellcheck disable=SC2086
+lunq_create lq $nb $pol || fail "create"
 FL_MB=4
 fl_prefill /dev/mapper/lq
 expect dmsetup message lq 0 stats reset
@@ -72,13 +73,15 @@ for i in $(seq "$rounds"); do
 	quiet "round $i noflush suspend"
 	resume
 	policy $((i % 4))
-	expect dmsetup load lq --table "0 $sz lunq $nb 0 $pol"
+	# shellcheck disable=SC2086
+	expect dmsetup load lq --table "$(lunq_table $nb $pol)"
 	if [ $((i % 2)) = 0 ]; then
 		expect dmsetup suspend --noflush lq
 		quiet "round $i noflush reload"
 	fi
 	resume
-	[ "$(dmsetup table lq)" = "0 $sz lunq $(cat /sys/block/lq_nb/dev) 0 $pol" ] ||
+	# shellcheck disable=SC2086
+	[ "$(dmsetup table lq)" = "0 $sz $(lunq_target "$(cat /sys/block/lq_nb/dev)" 0 $pol)" ] ||
 		fail "round $i: table after reload: $(dmsetup table lq), want policy $pol"
 done
 t1=$(now_ms)

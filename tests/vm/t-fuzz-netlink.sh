@@ -50,8 +50,8 @@ trap cleanup EXIT
 nb=$(nullb_create fz_nb 64 irqmode=2 completion_nsec=200000) || fail "null_blk"
 nb2=$(nullb_create fz_nb2 16) || fail "null_blk 2"
 pol="qdepth:8 sched:disksort max_wait_ms:100"
-dm_create lqfz "0 $(sectors "$nb") lunq $nb 0 3 $pol" || fail "create lqfz"
-dm_create lqdecoy "0 $(sectors "$nb2") lunq $nb2 0 0" || fail "create lqdecoy"
+lunq_create lqfz $nb $pol || fail "create lqfz"
+lunq_create lqdecoy $nb2 || fail "create lqdecoy"
 
 lb() { lunqbench --verify --seed 7 --range 0-4m --bs 4k --interval 0 --kv "$@" /dev/mapper/lqfz; }
 # kvsum FILE KEY: the sum of KEY= over the lines of FILE

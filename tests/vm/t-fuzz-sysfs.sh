@@ -37,7 +37,7 @@ trap cleanup EXIT
 
 nb=$(nullb_create fs_nb 64 irqmode=2 completion_nsec=200000) || fail "null_blk"
 pol="qdepth:8 sched:disksort max_wait_ms:100"
-dm_create lqfs "0 $(sectors "$nb") lunq $nb 0 3 $pol" || fail "create lqfs"
+lunq_create lqfs $nb $pol || fail "create lqfs"
 D=/sys/kernel/lunq/lqfs
 [ -d $D ] || fail "no $D"
 

@@ -28,7 +28,7 @@
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=20000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:8" || fail "create"
+lunq_create lq $nb qdepth:8 || fail "create"
 dm=$(dm_sysfs lq) || fail "no sysfs for lq"
 
 snap() {
@@ -99,7 +99,7 @@ expect dmsetup message lq 0 stats reset
 ok "idle: integrals constant; stats reset zeroes them"
 dm_remove lq
 
-dm_create lf "0 $(sectors "$nb") lunq $nb 0" || fail "create lf"
+lunq_create lf $nb || fail "create lf"
 dm=$(dm_sysfs lf) || fail "no sysfs for lf"
 snapf() {
 	dmsetup status lf | tr ' ' '\n' | awk -F= -v p="$1" '

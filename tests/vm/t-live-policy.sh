@@ -10,7 +10,7 @@
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=1000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 2 qdepth:8 sched:disksort" || fail "create"
+lunq_create lq $nb qdepth:8 sched:disksort || fail "create"
 
 # --- bad messages change nothing ---
 bad() { refused_msg lq "$1" "$2"; }

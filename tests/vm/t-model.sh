@@ -30,7 +30,7 @@ iops() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b ? a / b : 0 }'; }
 atleast() { awk -v r="$1" -v m="$2" 'BEGIN { exit !(r >= m) }'; }
 
-dm_create lq "0 $sz lunq $nb 0 3 model:flash channels:4 svc_us:5000" || fail "create flash"
+lunq_create lq $nb model:flash channels:4 svc_us:5000 || fail "create flash"
 q1=$(iops 1 3) q4=$(iops 4 3)
 r=$(ratio "$q4" "$q1")
 diag "flash channels:4 svc_us:5000: QD1 $q1 IOPS, QD4 $q4 IOPS, ratio $r (want >= 3.2)"
@@ -38,7 +38,7 @@ atleast "$r" 3.2 || fail "flash: QD4/QD1 = $r < 0.8 * 4"
 ok "flash: QD4 gives $r x QD1 with 4 channels"
 dm_remove lq
 
-dm_create lq "0 $sz lunq $nb 0 5 model:hdd seek_ms:8 rpm:7200 qdepth:1 sched:fifo" || fail "create hdd"
+lunq_create lq $nb model:hdd seek_ms:8 rpm:7200 qdepth:1 sched:fifo || fail "create hdd"
 fifo=$(iops 32 4)
 expect dmsetup message lq 0 set sched:disksort
 ds=$(iops 32 4)
@@ -48,7 +48,7 @@ atleast "$r" 1.3 || fail "hdd: disksort/fifo = $r < 1.3"
 ok "hdd: disksort gives $r x fifo"
 dm_remove lq
 
-dm_create lq "0 $sz lunq $nb 0 4 model:flash channels:2 svc_us:1000 pblk:4096" || fail "create pblk"
+lunq_create lq $nb model:flash channels:2 svc_us:1000 pblk:4096 || fail "create pblk"
 pbs=$(cat "$(dm_sysfs lq)/queue/physical_block_size")
 [ "$pbs" = 4096 ] || fail "physical_block_size $pbs, want 4096"
 diag "offset scan, pblk:4096 (rmw_x 5), 4 KiB random reads QD8:"

@@ -61,8 +61,8 @@ ok "genl-ctrl-list: '$gl'; nlprobe: $fam"
 nb=$(nullb_create lq_nb 128 irqmode=2 completion_nsec=2000000 hw_queue_depth=64) ||
 	fail "null_blk setup"
 nb2=$(nullb_create lq_nb2 64) || fail "null_blk 2 setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:8" || fail "create lq"
-dm_create lq2 "0 $(sectors "$nb2") lunq $nb2 0 0" || fail "create lq2"
+lunq_create lq $nb qdepth:8 || fail "create lq"
+lunq_create lq2 $nb2 || fail "create lq2"
 nlprobe dump > /tmp/dump || fail "dump: $(cat /tmp/dump)"
 [ "$(wc -l < /tmp/dump)" = 2 ] || { cat /tmp/dump; fail "dump: not 2 lines"; }
 for d in lq lq2; do
@@ -130,7 +130,7 @@ dmsetup table lq | grep -q ' 2 qdepth:3 sched:disksort$' ||
 ok "set 'qdepth:3 sched:disksort': $(dmsetup table lq)"
 # the throttle policy in force, as INFO status says it (a device of its own)
 nb3=$(nullb_create lq_nb3 16) || fail "null_blk 3 setup"
-dm_create lq3 "0 $(sectors "$nb3") lunq $nb3 0 2 qdepth:8 reaction:sd" || fail "create lq3"
+lunq_create lq3 $nb3 qdepth:8 reaction:sd || fail "create lq3"
 [ "$(kv "$(dev lq3)" throttle_policy)" = sd ] &&
 	[ "$(kv "$(dev lq3)" throttle_policy_from)" = table ] &&
 	[ "$(status_field lq3 throttle_policy)" = sd ] || fail "get lq3 (reaction:sd): $(dev lq3)"

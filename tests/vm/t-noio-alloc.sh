@@ -30,8 +30,8 @@ kprobe:$kv /@in[tid]/ {
 	       (\$m->owner.counter & ~0x7) == (int64)curtask);
 }
 EOF
-dm_create lq "0 $sz lunq $nb 0 1 qdepth:8" || fail "create lq"
-dm_create lq2 "0 $sz lunq $nb 0 1 qdepth:8" || fail "create lq2"
+lunq_create lq $nb qdepth:8 || fail "create lq"
+lunq_create lq2 $nb qdepth:8 || fail "create lq2"
 # one bpftrace run (its start is most of this test's time) over both paths
 cat > /tmp/noio.sh <<'EOF'
 echo knee > /sys/kernel/lunq/lq/policy/auto

@@ -8,7 +8,7 @@
 
 nb=$(nullb_create lq_nb 128 irqmode=2 completion_nsec=10000000 hw_queue_depth=64) ||
 	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:1" || fail "create"
+lunq_create lq $nb qdepth:1 || fail "create"
 
 # alone, qdepth:1 is always free for a synchronous reader: no EAGAIN
 fio --name=nw --filename=/dev/mapper/lq --direct=1 --ioengine=pvsync2 --nowait=1 \

@@ -31,8 +31,8 @@ LIM_SLOT=1.065
 nb=$(nullb_create ovh_nb 1024 memory_backed=0) || fail "null_blk"
 sz=$(sectors "$nb")
 dm_create g_linear "0 $sz linear $nb 0" || fail "dm-linear"
-dm_create g_lunq "0 $sz lunq $nb 0" || fail "lunq"
-dm_create g_slot "0 $sz lunq $nb 0 1 qdepth:256" || fail "lunq qdepth:256"
+lunq_create g_lunq $nb || fail "lunq"
+lunq_create g_slot $nb qdepth:256 || fail "lunq qdepth:256"
 
 # instr DEV SECONDS: guest instructions per IO of one fio run on DEV
 # (1e9 / 2^shift / IOPS: the CPU never idles in this CPU-bound run)

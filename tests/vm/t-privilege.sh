@@ -85,7 +85,7 @@ s=$(capeff $SYS_ONLY) && has "$s" 21 && ! has "$s" 12 ||
 ok "setpriv: CapEff $e (CAP_NET_ADMIN only of the two), $s (CAP_SYS_ADMIN alone)"
 
 nb=$(nullb_create lqp_nb 16) || fail "null_blk setup"
-dm_create lqp "0 $(sectors "$nb") lunq $nb 0 1 qdepth:8" || fail "create lqp"
+lunq_create lqp $nb qdepth:8 || fail "create lqp"
 dd if=/dev/mapper/lqp of=/dev/null bs=4k count=64 iflag=direct 2>/dev/null || fail "dd"
 [ "$(lq_stat lqp reads)" = 64 ] || fail "reads $(lq_stat lqp reads), want 64"
 

@@ -26,7 +26,7 @@ LUN="model:fixed svc_us:10000 lun_depth:8 reset_after:16 reset_ms:100"
 # run NAME POLICY: fio write+verify (128 writes + 128 reads at QD 64);
 # sets RESETS QFULL DISP (lunq) and LOWER (bios queued at null_blk)
 run() {
-	dm_create lq "0 $sz lunq $nb 0 $(echo "$2" | wc -w) $2" || fail "create $1: $2"
+	lunq_create lq $nb $2 || fail "create $1: $2"
 	bt_start "$nb" /tmp/bt queue
 	fio_verify "$1" /dev/mapper/lq --rw=randwrite --bs=4k --iodepth=64 --size=512k ||
 		fail "$1: fio verify"
@@ -60,7 +60,7 @@ ok "qdepth:8 in front of the same LUN: no QUEUE FULL, no reset"
 
 # a live change mid-flight: answers in transit still arrive, nothing lost
 P="qdepth:0 $LUN qfull_lat_us:50000"
-dm_create lq "0 $sz lunq $nb 0 $(echo "$P" | wc -w) $P" || fail "create live"
+lunq_create lq $nb $P || fail "create live"
 ( sleep 0.3; dmsetup message lq 0 set qfull_lat_us:0; sleep 0.3
   dmsetup suspend lq; dmsetup resume lq ) &
 ch=$!

@@ -10,7 +10,7 @@
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=2000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 3 qdepth:16 lun_depth:4 reaction:none" ||
+lunq_create lq $nb qdepth:16 lun_depth:4 reaction:none ||
 	fail "create"
 
 bt_start "$nb" /tmp/bt

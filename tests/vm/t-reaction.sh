@@ -42,7 +42,7 @@ check_log() {
 }
 
 # --- linux
-dm_create lq "0 $sz lunq $nb 0 4 qdepth:8 lun_depth:4 reaction:linux ramp_up_ms:600000" ||
+lunq_create lq $nb qdepth:8 lun_depth:4 reaction:linux ramp_up_ms:600000 ||
 	fail "create linux"
 load 8
 diag "linux: qfull=$(status_field lq qfull) throttle_changes=$(status_field lq throttle_changes)"
@@ -70,7 +70,7 @@ ok "linux: ramps up after 1 s without QUEUE FULL, oscillates 4 <-> 5"
 dm_remove lq
 
 # --- sd
-dm_create lq "0 $sz lunq $nb 0 4 qdepth:16 lun_depth:4 reaction:sd restore_ms:1000" ||
+lunq_create lq $nb qdepth:16 lun_depth:4 reaction:sd restore_ms:1000 ||
 	fail "create sd"
 load 6
 diag "sd: qfull=$(status_field lq qfull) throttle_changes=$(status_field lq throttle_changes)"
@@ -85,7 +85,7 @@ ok "sd: cut to the 4 in transport, restored to 16 after 1 s, repeatedly"
 dm_remove lq
 
 # --- sd-fc
-dm_create lq "0 $sz lunq $nb 0 6 qdepth:16 lun_depth:4 reaction:sd-fc restore_ms:1000 step_ms:300 min_throttle:2" ||
+lunq_create lq $nb qdepth:16 lun_depth:4 reaction:sd-fc restore_ms:1000 step_ms:300 min_throttle:2 ||
 	fail "create sd-fc"
 load 5
 diag "sd-fc: qfull=$(status_field lq qfull) throttle_changes=$(status_field lq throttle_changes)"

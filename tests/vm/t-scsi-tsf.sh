@@ -27,7 +27,7 @@ side() {
 }
 diag "scsi_debug LUN $sd: queue_depth $qd0"
 
-dm_create lq "0 $(sectors "$sd") lunq $sd 0 1 qdepth:2" || fail "create"
+lunq_create lq $sd qdepth:2 || fail "create"
 snap
 fio_verify ts /dev/mapper/lq --rw=randwrite --bs=4k --iodepth=32 --size=4m ||
 	fail "fio verify through lunq qdepth:2"

@@ -28,7 +28,7 @@ iops() {
 }
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 
-dm_create lq "0 $sz lunq $nb 0 7 $HDD lun_depth:32 qdepth:32 lun_order:fifo" || fail "create"
+lunq_create lq $nb $HDD lun_depth:32 qdepth:32 lun_order:fifo || fail "create"
 fifo=$(iops 32)
 expect dmsetup message lq 0 set lun_order:sptf
 sptf=$(iops 32)
@@ -46,7 +46,7 @@ dm_remove lq
 
 # integrity: resets abort the drive's queue; live order changes; suspend
 P="$HDD lun_depth:16 qdepth:32 lun_order:sptf reset_after:4 reset_ms:20 qfull_delay_us:1000"
-dm_create lq "0 $sz lunq $nb 0 $(echo "$P" | wc -w) $P" || fail "create resets"
+lunq_create lq $nb $P || fail "create resets"
 bt_start "$nb" /tmp/bt queue
 fio_verify sr /dev/mapper/lq --rw=randwrite --bs=4k --iodepth=32 --size=2m ||
 	fail "fio verify with sptf and resets"

@@ -15,7 +15,7 @@
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=2000000 discard=1 cache_size=16) ||
 	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0" || fail "create"
+lunq_create lq $nb || fail "create"
 dm=$(dm_sysfs lq) || fail "no sysfs for lq"
 S=/sys/kernel/lunq/lq
 [ -d $S ] || fail "no $S"

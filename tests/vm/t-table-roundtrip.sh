@@ -6,7 +6,7 @@
 
 ram=$(brd_create 64) || fail "brd setup"
 len=$(($(sectors "$ram") - 2048))
-dm_create lqa "0 $len lunq $ram 2048 3 max_wait_ms:250 sched:disksort qdepth:7" || fail "create lqa"
+lunq_create lqa -s 2048 -l $len $ram max_wait_ms:250 sched:disksort qdepth:7 || fail "create lqa"
 line=$(dmsetup table lqa) || fail "table lqa"
 diag "table: $line"
 dm_create lqb "$line" || fail "recreate from: $line"

@@ -15,7 +15,7 @@
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=2000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:4" || fail "create"
+lunq_create lq $nb qdepth:4 || fail "create"
 dm=$(dm_sysfs lq) || fail "no sysfs for lq"
 
 load() {

@@ -20,7 +20,7 @@ done
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=1000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
 sz=$(sectors "$nb")
-dm_create lq "0 $sz lunq $nb 0 3 qdepth:16 lun_depth:4 reaction:linux" || fail "create"
+lunq_create lq $nb qdepth:16 lun_depth:4 reaction:linux || fail "create"
 S=$LUNQ_SRC/trace
 
 # ---- bpftrace ----

@@ -75,7 +75,7 @@ nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=1000000 hw_queue_depth=256
 nbd=${nb#/dev/}
 echo 2 > /sys/block/$nbd/queue/nomerges	# one request per bio below
 sz=$(sectors "$nb")
-dm_create lq "0 $sz lunq $nb 0 2 qdepth:4 bubble_ms:3" || fail "create"
+lunq_create lq $nb qdepth:4 bubble_ms:3 || fail "create"
 dmmm=$(dmsetup info -c --noheadings -o major,minor lq | tr ':' ',')
 
 # ---- 1. waits, dispatches, completions, bubbles ----
@@ -182,7 +182,7 @@ counters_consistent lq || fail "counters inconsistent"
 dm_remove lq
 nb2=$(nullb_create lq_nb2 128 irqmode=2 completion_nsec=20000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb2") lunq $nb2 0 5 qdepth:32 lun_depth:2 reset_after:3 reset_ms:50 qfull_delay_us:1000" ||
+lunq_create lq $nb2 qdepth:32 lun_depth:2 reset_after:3 reset_ms:50 qfull_delay_us:1000 ||
 	fail "create"
 notes_load tr 512k
 rs=$(status_field lq resets) nr=$(grep -c 'lunq: LUN reset' /tmp/nt.txt)
@@ -194,7 +194,7 @@ counters_consistent lq || fail "counters inconsistent"
 dm_remove lq
 
 # ---- 4. auto's windows ----
-dm_create lq "0 $sz lunq $nb 0 4 qdepth:32 model:flash channels:4 svc_us:4000" || fail "create"
+lunq_create lq $nb qdepth:32 model:flash channels:4 svc_us:4000 || fail "create"
 trace_on
 fio --name=ta --filename=/dev/mapper/lq --direct=1 --ioengine=libaio --rw=randread \
 	--bs=4k --iodepth=32 --time_based --runtime="$(scaled 6 4)" > /dev/null 2>&1 &

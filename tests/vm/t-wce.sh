@@ -41,7 +41,7 @@ med_us() { jq '.jobs[0].write.lat_ns.percentile["50.000000"] / 1000 | floor' "/t
 run_ms() { jq '.jobs[0].job_runtime' "/tmp/$1.json"; }
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 
-dm_create lq "0 $sz lunq $nb 0 5 $HDD qdepth:32" || fail "create"
+lunq_create lq $nb $HDD qdepth:32 || fail "create"
 q=$(dm_sysfs lq)/queue
 [ "$(cat "$q/write_cache")" = "write back" ] && [ "$(cat "$q/fua")" = 1 ] ||
 	fail "with a model: write_cache '$(cat "$q/write_cache")', fua $(cat "$q/fua"); want write back, 1"
@@ -113,7 +113,7 @@ fio --name=rm --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
 	--rw=randwrite --bs=4k --size=4m --iodepth=16 --verify=crc32c \
 	--do_verify=0 --verify_state_save=0 > /tmp/rm.out 2>&1 || { cat /tmp/rm.out; fail "fio write (remove)"; }
 dm_remove lq || fail "remove with writes in the cache"
-dm_create lq "0 $sz lunq $nb 0 6 $HDD qdepth:32 wce:1" || fail "create again"
+lunq_create lq $nb $HDD qdepth:32 wce:1 || fail "create again"
 fio --name=rm --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
 	--rw=randwrite --bs=4k --size=4m --iodepth=16 --verify=crc32c \
 	--verify_only --verify_fatal=1 --verify_state_load=0 > /tmp/rmv.out 2>&1 ||
@@ -126,7 +126,7 @@ refused_msg lq "set cache_mb:0" "cache_mb: value must be an integer 1..65536"
 refused_msg lq "set model:none" "wce: the write cache models time in front of a model"
 dm_remove lq
 mark=$(dmesg_mark)
-if echo "0 $sz lunq $nb 0 1 wce:1" | dmsetup create --noudevsync lqbad 2> /dev/null; then
+if lunq_table $nb wce:1 | dmsetup create --noudevsync lqbad 2> /dev/null; then
 	fail "the table accepted wce:1 without a model"
 fi
 expect_log "$mark" "wce: the write cache models time in front of a model" "table wce:1"

@@ -48,7 +48,7 @@ ok "zone_wait_ms=60000 taken as its ceiling, 10000, with a warning"
 nb=$(nullb_create lq_zq 64 zoned=1 zone_size=32 zone_nr_conv=0) || fail "no zoned null_blk"
 [ "$(cat /sys/block/lq_zq/queue/zoned)" = host-managed ] || fail "null_blk is not host-managed"
 S=$(sectors "$nb") Z=65536
-dm_create lq "0 $S lunq $nb 0 1 qdepth:8" || fail "create lunq"
+lunq_create lq $nb qdepth:8 || fail "create lunq"
 lowerr() { dmesg_since "$1" | grep -c "I/O error.*dev lq_zq"; }
 
 # ---- a reset fails the held write

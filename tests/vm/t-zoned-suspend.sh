@@ -85,7 +85,7 @@ app /dev/mapper/lqlin
 want=$res
 lowlin=$(dmesg_since "$mark" | grep -c "I/O error.*dev lq_zp")
 dm_remove lqlin
-dm_create lq "0 $S lunq $nb 0 1 qdepth:8" || fail "create lunq"
+lunq_create lq $nb qdepth:8 || fail "create lunq"
 mark=$(dmesg_mark)
 app /dev/mapper/lq
 got=$res
