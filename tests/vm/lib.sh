@@ -126,6 +126,49 @@ nullb_create() {
 	echo "/dev/$_n"
 }
 
+# nullb_remove NAME...: power off and remove the null_blk devices NAME
+# that exist
+nullb_remove() {
+	for _nr in "$@"; do
+		[ -d "$CFG/$_nr" ] || continue
+		echo 0 > "$CFG/$_nr/power"
+		rmdir "$CFG/$_nr"
+	done
+}
+
+# load_loop TAG CMD...: CMD (a lunqbench run with --kv) again and again in
+# the background until /tmp/TAG.stop exists; each run's --kv line is
+# appended to /tmp/TAG.kv, a failed run's output (and "rc=N") left in
+# /tmp/TAG.lbfail; lbpid is the loop's pid
+load_loop() {
+	_ll=$1
+	shift
+	rm -f "/tmp/$_ll.stop" "/tmp/$_ll.lbfail"
+	(
+		while [ ! -e "/tmp/$_ll.stop" ]; do
+			"$@" > "/tmp/$_ll.lb" 2>&1
+			_rc=$?
+			tail -n 1 "/tmp/$_ll.lb" >> "/tmp/$_ll.kv"
+			[ $_rc = 0 ] || { cat "/tmp/$_ll.lb" > "/tmp/$_ll.lbfail"; echo "rc=$_rc" >> "/tmp/$_ll.lbfail"; }
+		done
+	) &
+	lbpid=$!
+}
+
+# kvsum FILE KEY: the sum of KEY= over the lines of FILE
+kvsum() { tr ' ' '\n' < "$1" | sed -n "s/^$2=//p" | awk '{ s += $1 } END { print s + 0 }'; }
+
+# lq_nullb MS WORDS...: lq over a 256 MiB null_blk lq_nb (256 hardware
+# tags) that completes every IO after MS ms, with lunq's WORDS; sets nb,
+# and dm (lq's /sys/block directory); a step that fails fails the test
+lq_nullb() {
+	nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=$(($1 * 1000000)) hw_queue_depth=256) ||
+		fail "null_blk setup"
+	shift
+	lunq_create lq "$nb" "$@" || fail "create lq: $*"
+	dm=$(dm_sysfs lq) || fail "no sysfs for lq"
+}
+
 # brd_create SIZE_MB: prints /dev/ram0
 brd_create() {
 	modprobe brd rd_nr=1 rd_size=$(($1 * 1024)) max_part=0 || return 1
@@ -313,6 +356,19 @@ bt_stop() {
 # another CPU; the timestamps (ktime_get) are the true order.
 bt_sort() {
 	awk 'NF >= 3 && $1 ~ /^[0-9]+$/' | sort -s -n -k1,1 -k2,2 | cut -d' ' -f3-
+}
+
+# traced_verify LOWER ACTION NAME DEV FIO_ARGS...: fio_verify NAME DEV
+# FIO_ARGS... under blktrace of LOWER recording ACTION ("-": issue and
+# complete), the test failing when verify does; the trace in /tmp/bt.txt
+# (bt_stop's lines), low the most requests in flight at once at LOWER
+traced_verify() {
+	_tv_lo=$1 _tv_a=$2 _tv_n=$3
+	shift 3
+	if [ "$_tv_a" = - ]; then bt_start "$_tv_lo" /tmp/bt; else bt_start "$_tv_lo" /tmp/bt "$_tv_a"; fi
+	fio_verify "$_tv_n" "$@" || fail "$_tv_n: fio verify"
+	bt_stop
+	low=$(max_concurrent /tmp/bt.txt)
 }
 
 # fio_terse FILE FIELD: a field of fio's terse v3 output (first job line)

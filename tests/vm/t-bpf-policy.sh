@@ -68,11 +68,8 @@ pa_off() {
 run() {
 	_nm=$1 _lo=$2
 	shift 2
-	bt_start "$_lo" /tmp/bt
-	fio_verify "$_nm" "/dev/mapper/$_nm" --rw=randwrite --bs=4k --iodepth=32 "$@" ||
-		fail "$_nm: fio verify"
-	bt_stop
-	max_concurrent /tmp/bt.txt > /tmp/maxc
+	traced_verify "$_lo" - "$_nm" "/dev/mapper/$_nm" --rw=randwrite --bs=4k --iodepth=32 "$@"
+	echo "$low" > /tmp/maxc
 }
 # top NAME START: the highest depth NAME's throttle log reached (or START)
 top() { tlog "$1" | awk -v m="$2" '$3 > m { m = $3 } END { print m }'; }
@@ -142,13 +139,18 @@ dm_remove lq
 # --- 2. kyber and parda: each window recomputed from its figures ----------------
 # kyber: p99 over 10 ms scales by target/p99 (1 less at least, half at most);
 # p99 under 7.5 ms with IOs waiting half the window adds max(d/8, 1)
-lunq_create lq $nb1 qdepth:4 auto_max:24 || fail "create"
-lc 0 policy attach lq "$P/kyber.bpf.o"
-win_on
-run lq "$nb1" --size=24m
-win_off lq > /tmp/win
-n=$(wc -l < /tmp/win)
-[ "$n" -ge 5 ] || fail "kyber: only $n windows traced"
+# windows POLICY: lq at qdepth:4 auto_max:24 under POLICY through a
+# verify load; its windows in /tmp/win, n of them (5 at least)
+windows() {
+	lunq_create lq $nb1 qdepth:4 auto_max:24 || fail "create"
+	lc 0 policy attach lq "$P/$1.bpf.o"
+	win_on
+	run lq "$nb1" --size=24m
+	win_off lq > /tmp/win
+	n=$(wc -l < /tmp/win)
+	[ "$n" -ge 5 ] || fail "$1: only $n windows traced"
+}
+windows kyber
 awk 'function cl(x) { return x < 1 ? 1 : x > 24 ? 24 : x }
      { ns = $1; ios = $2; p99 = $3; wt = $5; d = $7; to = $8; w = d
        if (ios && d) {
@@ -168,13 +170,7 @@ dm_remove lq
 
 # parda: w16 <- ((100 - 80) w16 + 80 (L w16 / L(t) + 16 beta)) / 100, L = 20 ms,
 # beta 2, w16 from 16 x the depth at attach, at most 16 x max
-lunq_create lq $nb1 qdepth:4 auto_max:24 || fail "create"
-lc 0 policy attach lq "$P/parda.bpf.o"
-win_on
-run lq "$nb1" --size=24m
-win_off lq > /tmp/win
-n=$(wc -l < /tmp/win)
-[ "$n" -ge 5 ] || fail "parda: only $n windows traced"
+windows parda
 awk 'BEGIN { w16 = 4 * 16 }
      { ios = $2; mean = $4; d = $7; to = $8; want = d
        if (ios && mean) {

@@ -98,10 +98,15 @@ lc 0 policy detach lq
 dm_remove lq
 
 # --- 2. the depth at its floor; a stalled device ------------------------------
+# reads NAME QD SECONDS: random 4 KiB reads on lq in the background (fio
+# NAME, its output in /tmp/NAME.out), fp their pid
+reads() {
+	fio --name="$1" --filename=/dev/mapper/lq --direct=1 --ioengine=libaio --rw=randread \
+		--bs=4k --iodepth="$2" --runtime="$3" --time_based > "/tmp/$1.out" 2>&1 &
+	fp=$!
+}
 lunq_create lq $nb qdepth:8 auto_min:1 model:fixed svc_us:20000 || fail "create"
-fio --name=fl --filename=/dev/mapper/lq --direct=1 --ioengine=libaio --rw=randread \
-	--bs=4k --iodepth=64 --runtime=4 --time_based > /tmp/fl.out 2>&1 &
-fp=$!
+reads fl 64 4
 sleep 1
 d0=$(lq_stat lq dispatched)
 lc 0 policy attach lq "$P/hostile-floor.bpf.o"
@@ -124,9 +129,7 @@ dm_remove lq
 # (at qdepth:8 fio's 8 all went at once, and waited only if fio sent more
 # before its runtime ended: a race with the 3 s service)
 lunq_create lq $nb qdepth:2 auto_min:1 model:fixed svc_us:3000000 || fail "create"
-fio --name=st --filename=/dev/mapper/lq --direct=1 --ioengine=libaio --rw=randread \
-	--bs=4k --iodepth=8 --runtime=3 --time_based > /tmp/st.out 2>&1 &
-fp=$!
+reads st 8 3
 sleep 0.5
 lc 0 policy attach lq "$P/hostile-stall.bpf.o"
 wait_eject lq 10

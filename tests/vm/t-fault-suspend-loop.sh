@@ -23,15 +23,13 @@
 nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=5000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
 sz=$(sectors "$nb")
-# policy K: the optional arguments of the K-th table
-policy() {
-	case $1 in
-	0) pol="qdepth:2 sched:disksort max_wait_ms:100" ;;
-	1) pol="qdepth:4 lun_depth:2 reaction:sd restore_ms:200" ;;
-	2) pol="qdepth:3 sched:fifo model:fixed svc_us:8000" ;;
-	3) pol="qdepth:8 lun_depth:2 qfull_delay_us:500 reaction:linux reset_after:2 reset_ms:20 ramp_up_ms:200" ;;
-	esac
-}
+# the tables' optional arguments, one table a line
+POLICIES="qdepth:2 sched:disksort max_wait_ms:100
+qdepth:4 lun_depth:2 reaction:sd restore_ms:200
+qdepth:3 sched:fifo model:fixed svc_us:8000
+qdepth:8 lun_depth:2 qfull_delay_us:500 reaction:linux reset_after:2 reset_ms:20 ramp_up_ms:200"
+# policy K: pol, the optional arguments of the K-th table (from 0)
+policy() { pol=$(echo "$POLICIES" | sed -n "$(($1 + 1))p"); }
 policy 0
 # shellcheck disable=SC2086
 lunq_create lq $nb $pol || fail "create"
@@ -93,15 +91,7 @@ kill -INT "$pid" 2>/dev/null || fail "load ended before the loop did"
 fl_load_wait susp 30 "dmsetup status lq" "fl_lower_inflight $nb"
 fl_idle lq "$nb"
 
-issued=$(fl_issued susp)
-rw=$(fl_lq_rw lq)
-disp=$(lq_stat lq dispatched) comp=$(lq_stat lq completed) abrt=$(lq_stat lq aborted)
-low=$(($(fl_lower_bios "$nb") - low0))
-diag "$(tail -1 /tmp/fl.susp.out | cut -d' ' -f1-6)"
-diag "dispatched $disp completed $comp aborted $abrt resets $(lq_stat lq resets) qfull $(lq_stat lq qfull) requeued $(lq_stat lq requeued) reads+writes $rw; lower device bios $low"
-[ "$rw" = "$issued" ] || fail "lunqbench issued $issued, lunq completed $rw reads+writes"
-[ "$disp" = $((comp + abrt)) ] || fail "dispatched $disp != completed $comp + aborted $abrt"
-[ "$low" = "$disp" ] || fail "lower device got $low bios, lunq dispatched $disp"
+fl_books susp lq "$nb" "$low0" resets qfull requeued
 counters_consistent lq || fail "counters inconsistent"
 ok "$rounds rounds of suspend / noflush suspend / resume / reload under verify load: nothing outstanding while suspended, verify clean, nothing lost"
 io_report suspend-loop "$issued" "$rw" $(($(fl_kv susp errors) + $(fl_kv susp verify_errors)))

@@ -38,11 +38,7 @@ cleanup() {
 	touch /tmp/fz.stop
 	[ -n "$lbpid" ] && wait "$lbpid" 2>/dev/null
 	for d in lqfz lqdecoy; do dm_exists $d && dm_remove $d; done
-	for n in fz_nb fz_nb2; do
-		[ -d "$CFG/$n" ] || continue
-		echo 0 > "$CFG/$n/power"
-		rmdir "$CFG/$n"
-	done
+	nullb_remove fz_nb fz_nb2
 	rm -f /tmp/fz.stop
 }
 trap cleanup EXIT
@@ -54,24 +50,13 @@ lunq_create lqfz $nb $pol || fail "create lqfz"
 lunq_create lqdecoy $nb2 || fail "create lqdecoy"
 
 lb() { lunqbench --verify --seed 7 --range 0-4m --bs 4k --interval 0 --kv "$@" /dev/mapper/lqfz; }
-# kvsum FILE KEY: the sum of KEY= over the lines of FILE
-kvsum() { tr ' ' '\n' < "$1" | sed -n "s/^$2=//p" | awk '{ s += $1 } END { print s + 0 }'; }
 
 lb --rdpct 0 --seekpct 0 --ios 1024 --iodepth 8 > /tmp/fz.lb0 2>&1 ||
 	{ cat /tmp/fz.lb0; fail "write pass"; }
 tail -n 1 /tmp/fz.lb0 > /tmp/fz.kv
 
 # the load: verify runs of 3 s back to back until told to stop
-rm -f /tmp/fz.stop
-(
-	while [ ! -e /tmp/fz.stop ]; do
-		lb --rdpct 50 --seekpct 100 --iodepth 16 --elapsed 3 > /tmp/fz.lb 2>&1
-		rc=$?
-		tail -n 1 /tmp/fz.lb >> /tmp/fz.kv
-		[ $rc = 0 ] || { cat /tmp/fz.lb > /tmp/fz.lbfail; echo "rc=$rc" >> /tmp/fz.lbfail; }
-	done
-) &
-lbpid=$!
+load_loop fz lb --rdpct 50 --seekpct 100 --iodepth 16 --elapsed 3
 sleep 1
 
 # state: what an accepted SET or RESET would change

@@ -26,10 +26,7 @@
 # clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
-nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=20000000 hw_queue_depth=256) ||
-	fail "null_blk setup"
-lunq_create lq $nb qdepth:8 || fail "create"
-dm=$(dm_sysfs lq) || fail "no sysfs for lq"
+lq_nullb 20 qdepth:8
 
 snap() {
 	dmsetup status lq | tr ' ' '\n' | awk -F= -v p="$1" '

@@ -8,9 +8,7 @@
 # clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
-nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=1000000 hw_queue_depth=256) ||
-	fail "null_blk setup"
-lunq_create lq $nb qdepth:8 sched:disksort || fail "create"
+lq_nullb 1 qdepth:8 sched:disksort
 
 # --- bad messages change nothing ---
 bad() { refused_msg lq "$1" "$2"; }

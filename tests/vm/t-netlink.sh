@@ -26,11 +26,7 @@ lpid=
 cleanup() {
 	[ -n "$lpid" ] && kill "$lpid" 2>/dev/null && wait "$lpid" 2>/dev/null
 	for d in lq lq2; do dm_exists $d && dm_remove $d; done
-	for n in lq_nb lq_nb2; do
-		[ -d "$CFG/$n" ] || continue
-		echo 0 > "$CFG/$n/power"
-		rmdir "$CFG/$n"
-	done
+	nullb_remove lq_nb lq_nb2
 }
 trap cleanup EXIT
 

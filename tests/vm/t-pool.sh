@@ -69,11 +69,7 @@ ok "pool lives as long as a table names it"
 # other initiators: constant
 lunq_create lqf $nb1 qdepth:8 lun_depth:4 foreign:3 ||
 	fail "create foreign"
-bt_start "$nb1" /tmp/bt
-fio_verify ff /dev/mapper/lqf --rw=randwrite --bs=4k --iodepth=8 --size=1m ||
-	fail "fio verify (foreign:3)"
-bt_stop
-low=$(max_concurrent /tmp/bt.txt)
+traced_verify "$nb1" - ff /dev/mapper/lqf --rw=randwrite --bs=4k --iodepth=8 --size=1m
 diag "foreign:3 lun_depth:4: lower max in flight $low, qfull=$(status_field lqf qfull)"
 [ "$low" = 1 ] || fail "foreign:3 of 4 slots: lower device held $low"
 [ "$(status_field lqf qfull)" -gt 0 ] || fail "no QUEUE FULL with foreign:3"

@@ -122,27 +122,28 @@ rc=$?
 lc_err "CAP_SYS_ADMIN"
 diag "lunqctl: $(cat /tmp/lc.err)"
 ok "user 65534 and CAP_NET_ADMIN alone cannot join events (EPERM); lunqctl events exit 3"
-: > /tmp/pv.ev
-with_caps $SYS_ONLY nlprobe listen -c 1 -t 60 > /tmp/pv.ev 2>&1 &
-lpid=$!
-wait_listening /tmp/pv.ev
-out=$(nlprobe set lqp qdepth:6) && [ "$out" = ok ] || fail "root: set qdepth:6: $out"
-wait "$lpid"
-rc=$?
-lpid=
+# listen_while QD [WRAP...]: a listener for one event (nlprobe, run
+# through WRAP...) while root sets lqp's qdepth to QD; rc its exit status
+listen_while() {
+	_q=$1
+	shift
+	: > /tmp/pv.ev
+	"$@" nlprobe listen -c 1 -t 60 > /tmp/pv.ev 2>&1 &
+	lpid=$!
+	wait_listening /tmp/pv.ev
+	out=$(nlprobe set lqp "qdepth:$_q") && [ "$out" = ok ] || fail "root: set qdepth:$_q: $out"
+	wait "$lpid"
+	rc=$?
+	lpid=
+}
+# shellcheck disable=SC2086
+listen_while 6 with_caps $SYS_ONLY
 [ $rc = 0 ] && grep -q '^event=throttle .*name=lqp' /tmp/pv.ev ||
 	fail "CAP_SYS_ADMIN alone: listener exit $rc: $(cat /tmp/pv.ev)"
 ok "CAP_SYS_ADMIN alone joins events and gets the throttle move: $(grep '^event=' /tmp/pv.ev)"
 
 # --- root does all ---
-: > /tmp/pv.ev
-nlprobe listen -c 1 -t 60 > /tmp/pv.ev 2>&1 &
-lpid=$!
-wait_listening /tmp/pv.ev
-out=$(nlprobe set lqp qdepth:5) && [ "$out" = ok ] || fail "root: set: $out"
-wait "$lpid"
-rc=$?
-lpid=
+listen_while 5
 [ $rc = 0 ] || fail "root listener: exit $rc: $(cat /tmp/pv.ev)"
 [ "$(policy_of "$(nlprobe get lqp)")" = qdepth:5 ] && [ "$(lq_stat lqp throttle)" = 5 ] ||
 	fail "root: set did not take: $(nlprobe get lqp)"

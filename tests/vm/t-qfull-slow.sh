@@ -27,10 +27,7 @@ LUN="model:fixed svc_us:10000 lun_depth:8 reset_after:16 reset_ms:100"
 # sets RESETS QFULL DISP (lunq) and LOWER (bios queued at null_blk)
 run() {
 	lunq_create lq $nb $2 || fail "create $1: $2"
-	bt_start "$nb" /tmp/bt queue
-	fio_verify "$1" /dev/mapper/lq --rw=randwrite --bs=4k --iodepth=64 --size=512k ||
-		fail "$1: fio verify"
-	bt_stop
+	traced_verify "$nb" queue "$1" /dev/mapper/lq --rw=randwrite --bs=4k --iodepth=64 --size=512k
 	LOWER=$(grep -c '^Q ' /tmp/bt.txt)
 	RESETS=$(status_field lq resets) QFULL=$(status_field lq qfull)
 	DISP=$(status_field lq dispatched) ABORTED=$(status_field lq aborted)

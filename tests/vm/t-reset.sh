@@ -15,10 +15,7 @@ nb=$(nullb_create lq_nb 128 irqmode=2 completion_nsec=20000000 hw_queue_depth=25
 	fail "null_blk setup"
 lunq_create lq $nb qdepth:32 lun_depth:2 reset_after:3 reset_ms:50 qfull_delay_us:1000 ||
 	fail "create"
-bt_start "$nb" /tmp/bt queue
-fio_verify rs /dev/mapper/lq --rw=randwrite --bs=4k --iodepth=32 --size=512k ||
-	fail "fio verify failed across LUN resets"
-bt_stop
+traced_verify "$nb" queue rs /dev/mapper/lq --rw=randwrite --bs=4k --iodepth=32 --size=512k
 issued=$(grep -c '^Q ' /tmp/bt.txt)
 resets=$(status_field lq resets) aborted=$(status_field lq aborted)
 disp=$(status_field lq dispatched) done_=$(status_field lq completed)

@@ -9,10 +9,8 @@
 # time: 10
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
-nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=20000000 hw_queue_depth=256) ||
-	fail "null_blk setup"
+lq_nullb 20 qdepth:2 sched:disksort
 sz=$(sectors "$nb")
-lunq_create lq $nb qdepth:2 sched:disksort || fail "create"
 
 fio --name=susp --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
 	--rw=randwrite --bs=4k --iodepth=32 --size=4M --verify_backlog=256 --verify=crc32c \

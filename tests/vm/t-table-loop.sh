@@ -34,6 +34,13 @@ serves() {
 		fail "$1: null_blk read $((_r1 - _r0)) sectors for 2048 read through $1"
 }
 
+# onto NAME LOWER CHAIN WHAT: NAME reloaded onto /dev/mapper/LOWER is
+# refused as a loop through CHAIN (the device numbers the log names)
+onto() {
+	refused "$1" "$(lunq_table -l "$S" "/dev/mapper/$2")" \
+		"lunq: lower device $(devno "$2") leads back to this device ($3)" "$4"
+}
+
 # refused NAME TABLE EXPECTED-LOG-TEXT WHAT
 refused() {
 	_old=$(dmsetup table "$1")
@@ -54,8 +61,7 @@ A=$(devno lqa)
 fill lqa
 
 # 1. the self-map, by path and by number
-refused lqa "0 $S lunq /dev/mapper/lqa 0" \
-	"lunq: lower device $A leads back to this device ($A -> $A)" "self-map by path"
+onto lqa lqa "$A -> $A" "self-map by path"
 refused lqa "$(lunq_table -l $S $A qdepth:4)" \
 	"lunq: lower device $A leads back to this device ($A -> $A)" "self-map by number"
 serves lqa
@@ -63,23 +69,20 @@ serves lqa
 # 2. a cycle of two: lqb over lqa, then lqa onto lqb
 lunq_create lqb -l $S /dev/mapper/lqa || fail "create lqb over lqa"
 B=$(devno lqb)
-refused lqa "0 $S lunq /dev/mapper/lqb 0" \
-	"lunq: lower device $B leads back to this device ($A -> $B -> $A)" "cycle of two"
+onto lqa lqb "$A -> $B -> $A" "cycle of two"
 serves lqa
 serves lqb
 
 # 3. through dm-linear: lin over lqb over lqa, then lqa onto lin
 dm_create lin "0 $S linear /dev/mapper/lqb 0" || fail "create lin over lqb"
 L=$(devno lin)
-refused lqa "0 $S lunq /dev/mapper/lin 0" \
-	"lunq: lower device $L leads back to this device ($A -> $L -> $B -> $A)" "cycle through dm-linear"
+onto lqa lin "$A -> $L -> $B -> $A" "cycle through dm-linear"
 serves lin
 
 # 4. in the middle of a stack: lqc over lqb over lqa; lqb onto lqc
 lunq_create lqc -l $S /dev/mapper/lqb || fail "create lqc over lqb"
 C=$(devno lqc)
-refused lqb "0 $S lunq /dev/mapper/lqc 0" \
-	"lunq: lower device $C leads back to this device ($B -> $C -> $B)" "reload in the middle"
+onto lqb lqc "$B -> $C -> $B" "reload in the middle"
 serves lqc
 for d in lqc lin lqb; do dm_remove $d || fail "remove $d"; done
 
@@ -88,8 +91,7 @@ for d in lqc lin lqb; do dm_remove $d || fail "remove $d"; done
 lunq_create lqd $nb || fail "create lqd"
 D=$(devno lqd)
 echo "0 $S lunq /dev/mapper/lqa 0" | dmsetup reload lqd || fail "load lqd's inactive table"
-refused lqa "0 $S lunq /dev/mapper/lqd 0" \
-	"lunq: lower device $D leads back to this device ($A -> $D -> $A)" "cycle through an inactive table"
+onto lqa lqd "$A -> $D -> $A" "cycle through an inactive table"
 dmsetup clear lqd || fail "clear lqd's inactive table"
 # with the inactive table gone, the same line is no loop any more
 echo "0 $S lunq /dev/mapper/lqd 0" | dmsetup reload lqa || fail "lqa onto lqd refused after lqd's inactive table was cleared"

@@ -13,10 +13,7 @@
 # time: 50
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
-nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=2000000 hw_queue_depth=256) ||
-	fail "null_blk setup"
-lunq_create lq $nb qdepth:4 || fail "create"
-dm=$(dm_sysfs lq) || fail "no sysfs for lq"
+lq_nullb 2 qdepth:4
 
 load() {
 	fio --name=tq --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
