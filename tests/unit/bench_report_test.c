@@ -1,22 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lunqbench's reports (bench/report.c) on fixed runs, byte for byte
- * against tests/unit/fixtures/lunqbench/: the JSON of a run and of a
- * scan, the text summary, the scan's lines and the --kv line.  The runs
+ * against the golden files tests/unit/golden/lunqbench-*: the JSON of a
+ * run and of a scan, the text summary, the scan's lines and the --kv
+ * line.  The runs
  * are made here, not measured: two jobs (one open loop with reads and
  * writes, lag, a backlog, drops, late timers and spinning; one closed
  * loop), one closed-loop job with --verify and --fsync, and a scan of two
- * runs.  LUNQ_FIXTURES_WRITE=1 writes the fixtures instead of comparing
- * (their first capture was from the report before the result record).
+ * runs.  LUNQ_UPDATE_GOLDEN=1 rewrites them (golden.h); their first
+ * capture was from the report before its totals came from the result
+ * record.
  * LINK: bench/report.c bench/workload.c bench/rng.c lib/histview.c lib/json.c lib/units.c lib/result.c kmod/lunq_hist.c
  */
 #define _GNU_SOURCE
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../../bench/run.h"
 #include "lunq_hist.h"
+#include "golden.h"
 
 #define TAP_PREFIX "bench-report-"
 #include "tap.h"
@@ -132,54 +134,24 @@ static struct lb_ival ivals[2] = {
 	  .errors = 2 },
 };
 
-/* Compare @got (@len bytes) with fixture NAME, or write it there. */
-static void against(const char *name, const char *got, size_t len)
-{
-	char dir[4096], path[4200];
-	FILE *f;
-	char *want = NULL;
-	size_t wlen = 0;
-
-	snprintf(dir, sizeof(dir), "%s", __FILE__);
-	snprintf(path, sizeof(path), "%s/fixtures/lunqbench/%s", dirname(dir), name);
-	if (getenv("LUNQ_FIXTURES_WRITE")) {
-		f = fopen(path, "w");
-		ok(f && fwrite(got, 1, len, f) == len && !fclose(f), name);
-		return;
-	}
-	f = fopen(path, "r");
-	if (f) {
-		FILE *m = open_memstream(&want, &wlen);
-		int c;
-
-		while ((c = fgetc(f)) != EOF)
-			fputc(c, m);
-		fclose(m);
-		fclose(f);
-	}
-	if (!ok(want && wlen == len && !memcmp(want, got, len), name)) {
-		size_t i = 0;
-
-		while (want && i < len && i < wlen && want[i] == got[i])
-			i++;
-		diag("%s: %zu bytes, the fixture %zu; first difference at byte %zu",
-		     name, len, wlen, i);
-	}
-	free(want);
-}
-
 typedef void (*report_fn)(FILE *f, const struct lb_run *r);
 
+/* @fn's output on @r against golden file lunqbench-NAME */
 static void check(const char *name, report_fn fn, const struct lb_run *r)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
+	char *out = NULL, gold[64];
 
-	fn(m, r);
-	fclose(m);
-	against(name, buf, len);
-	free(buf);
+	CAPTURE(out, fn(f, r));
+	snprintf(gold, sizeof(gold), "lunqbench-%s", name);
+	ok(golden(gold, out), name);
+	free(out);
+}
+
+static void scan_json(FILE *f, const struct lb_run *r)
+{
+	struct lb_run *runs[2] = { (struct lb_run *)r, (struct lb_run *)r + 1 };
+
+	lb_report_scan_json(f, runs, 2);
 }
 
 static void scan_text(FILE *f, const struct lb_run *r)
@@ -192,10 +164,7 @@ int main(void)
 {
 	struct lb_opts o2 = opts_base(), o1 = opts_base(), os = opts_base();
 	struct lb_job jobs2[2], job1, jobs[2];
-	struct lb_run r2, r1, rs[2], *runs[2] = { &rs[0], &rs[1] };
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m;
+	struct lb_run r2, r1, rs[2];
 
 	/* two jobs: "stream" open loop, reads and writes; "far" closed loop */
 	o2.preset = LB_PRESET_BUBBLE;
@@ -273,11 +242,7 @@ int main(void)
 	check("one.txt", lb_report_summary, &r1);
 	check("one.kv", lb_report_kv, &r1);
 	check("scan.txt", scan_text, &rs[1]);
-	m = open_memstream(&buf, &len);
-	lb_report_scan_json(m, runs, 2);
-	fclose(m);
-	against("scan.json", buf, len);
-	free(buf);
+	check("scan.json", scan_json, &rs[0]);
 
 	for (int k = 0; k < 2; k++)
 		stats_free(&jobs2[k].st);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include "autotune.h"
 #include "policyfile.h"
+#include "pf_check.h"
 #include "golden.h"
 
 #define TAP_PREFIX "autotune-"
@@ -157,27 +158,8 @@ static void test_settle(void)
 static int pastes(const char *text, const struct lq_ident *id, const char *want)
 {
 	const char *from = strstr(text, "# lunq.conf(5)");
-	struct lq_pf_word w[LUNQ_NR_KEYS];
-	char *errs = NULL;
-	struct lq_pf pf;
-	FILE *f;
-	int k;
 
-	if (!from)
-		return 0;
-	f = fmemopen((void *)from, strlen(from), "r");
-	if (!f)
-		return 0;
-	if (lq_pf_parse(&pf, "online", f, &errs)) {
-		printf("# %s", errs);
-		free(errs);
-		fclose(f);
-		return 0;
-	}
-	fclose(f);
-	k = lq_pf_resolve(&pf, id, w, LUNQ_NR_KEYS);
-	lq_pf_free(&pf);
-	return k == 1 && !strcmp(w[0].word, want);
+	return from && pf_resolves(from, "online", id, want);
 }
 
 static void test_report(void)

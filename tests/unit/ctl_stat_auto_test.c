@@ -8,7 +8,7 @@
  * without the auto statistics gets neither.  One "ok N name" /
  * "not ok N name" line per check.
  *
- * LINK: ctl/iostat.c ctl/autotune.c ctl/tune.c ctl/sweep.c ctl/svg.c ctl/kv.c ctl/options.c lib/opts.c lib/util.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c
+ * LINK: ctl/iostat.c ctl/autotune.c ctl/tune.c ctl/sweep.c ctl/svg.c ctl/kv.c ctl/options.c lib/opts.c lib/util.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c tests/unit/ctl_nl_fake.c
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -18,14 +18,7 @@
 #include <unistd.h>
 #include "cmd_stat.c"
 
-struct lq_nl {
-	int unused;
-};
-
-static struct lq_nl the_nl;
 static bool old_module;
-
-const char *lq_prog = "lunqctl";
 
 int lq_parse_uint(const char *s, unsigned long max, unsigned long *v)
 {
@@ -39,23 +32,6 @@ int lq_cmd_help(const char *cmd)
 {
 	(void)cmd;
 	return LQ_OK;
-}
-
-int lq_connect(struct lq_nl **nl)
-{
-	*nl = &the_nl;
-	return LQ_OK;
-}
-
-void lq_nl_close(struct lq_nl *nl)
-{
-	(void)nl;
-}
-
-const char *lq_nl_err(const struct lq_nl *nl)
-{
-	(void)nl;
-	return "fake";
 }
 
 int lq_find_dev(struct lq_nl *nl, const char *name, struct lq_dev *d)

@@ -23,6 +23,7 @@
 #include "tune.h"
 #include "uintlist.h"
 #include "policyfile.h"
+#include "pf_check.h"
 #include "units.h"
 #include "golden.h"
 #include "ctl_sweep_fixture.h"
@@ -260,26 +261,10 @@ static void test_tune(void)
 /* The section and a qdepth line, read back by the policy-file parser. */
 static int section_matches(const char *hdr, const struct lq_ident *id)
 {
-	char text[512], *errs = NULL;
-	struct lq_pf pf;
-	struct lq_pf_word w[LUNQ_NR_KEYS];
-	FILE *f;
-	int k;
+	char text[512];
 
 	snprintf(text, sizeof(text), "# lunqctl tune\n%s\nqdepth = 4\n", hdr);
-	f = fmemopen(text, strlen(text), "r");
-	if (!f)
-		return 0;
-	if (lq_pf_parse(&pf, "tune", f, &errs)) {
-		printf("# %s", errs);
-		free(errs);
-		fclose(f);
-		return 0;
-	}
-	fclose(f);
-	k = lq_pf_resolve(&pf, id, w, LUNQ_NR_KEYS);
-	lq_pf_free(&pf);
-	return k == 1 && !strcmp(w[0].word, "qdepth:4");
+	return pf_resolves(text, "tune", id, "qdepth:4");
 }
 
 static void test_section(void)

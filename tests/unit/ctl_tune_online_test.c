@@ -10,7 +10,7 @@
  * that never holds (--elapsed), Ctrl-C, reaction:sd, a module without
  * auto.  One "ok N name" / "not ok N name" line per check.
  *
- * LINK: ctl/autotune.c ctl/tune.c ctl/sweep.c ctl/svg.c ctl/kv.c ctl/options.c lib/opts.c lib/util.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c ctl/devrun.c tests/unit/ctl_bench_fake.c
+ * LINK: ctl/autotune.c ctl/tune.c ctl/sweep.c ctl/svg.c ctl/kv.c ctl/options.c lib/opts.c lib/util.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c ctl/devrun.c tests/unit/ctl_bench_fake.c tests/unit/ctl_nl_fake.c
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -48,10 +48,6 @@ static int fake_nanosleep(const struct timespec *req, struct timespec *rem)
 
 /* ---- the scripted device ---------------------------------------------------- */
 
-struct lq_nl {
-	int unused;
-};
-
 struct script {
 	const char *policy;
 	bool no_auto;		/* a module without the auto statistics */
@@ -61,30 +57,10 @@ struct script {
 };
 
 static const struct script *sc;
-static struct lq_nl the_nl;
 static char policy[LUNQ_POLICY_MAX];	/* the device's, as set changes it */
 static double t_set = -1, ios_f, last_t;
 static char sent[4][96];
 static int nsent;
-
-const char *lq_prog = "lunqctl";
-
-int lq_connect(struct lq_nl **nl)
-{
-	*nl = &the_nl;
-	return LQ_OK;
-}
-
-void lq_nl_close(struct lq_nl *nl)
-{
-	(void)nl;
-}
-
-const char *lq_nl_err(const struct lq_nl *nl)
-{
-	(void)nl;
-	return "fake netlink error";
-}
 
 int lq_ident_read(const char *sysroot, const char *majmin, struct lq_ident *id)
 {
