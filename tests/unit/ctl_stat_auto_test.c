@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cmd_stat.c"
+#include "ctl_nl_fake.h"
 
 static bool old_module;
 
@@ -90,12 +91,7 @@ static void dev(struct lq_dev *d, const char *name, const char *policy,
 	d->st[LUNQ_ST_COMPLETED] = 4000;
 	d->st[LUNQ_ST_RLENTIME_NS] = 32800000000ULL;
 	d->st[LUNQ_ST_RTIME_NS] = 2000000000ULL;
-	d->st[LUNQ_ST_THROTTLE] = thr;
-	d->st[LUNQ_ST_AUTO_PHASE] = phase;
-	d->st[LUNQ_ST_AUTO_PEAK_IOPS] = phase ? 2000 : 0;
-	d->st[LUNQ_ST_AUTO_SVC_MIN_NS] = phase ? 8200000 : 0;
-	d->st[LUNQ_ST_AUTO_KNEE] = phase ? 16 : 0;
-	d->st[LUNQ_ST_AUTO_P99_NS] = phase ? 8400000 : 0;
+	fake_auto(d, thr, phase, phase);
 	d->st[LUNQ_ST_MISALIGNED_4K] = 5;
 	d->st[LUNQ_ST_SIZE_NOT_4K] = 7;
 	d->st[LUNQ_ST_WLENTIME_NS] = 8000000000ULL;	/* 2 ms per read */
@@ -129,28 +125,17 @@ static char out[8192];
 static int run(const char *args)
 {
 	char buf[128], *argv[8], *save = NULL, *w;
-	FILE *fo = tmpfile();
-	int argc = 0, so, se, rc;
+	FILE *fo = tmpfile(), *fe = fopen("/dev/null", "w");
+	int argc = 0, rc;
 	size_t k;
 
 	snprintf(buf, sizeof(buf), "stat %s", args);
 	for (w = strtok_r(buf, " ", &save); w && argc < 7; w = strtok_r(NULL, " ", &save))
 		argv[argc++] = w;
 	argv[argc] = NULL;
-	fflush(stdout);
-	fflush(stderr);
-	so = dup(1);
-	se = dup(2);
-	dup2(fileno(fo), 1);
 	/* usage errors (options.c's lq_usage) are not what is checked */
-	freopen("/dev/null", "w", stderr);
-	rc = cmd_stat(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
+	rc = fake_run(cmd_stat, argc, argv, fo, fe);
+	fclose(fe);
 	rewind(fo);
 	k = fread(out, 1, sizeof(out) - 1, fo);
 	out[k] = '\0';

@@ -27,6 +27,7 @@
 #include "units.h"
 #include "golden.h"
 #include "ctl_sweep_fixture.h"
+#include "py_check.h"
 
 #define TAP_PREFIX "sweep-"
 #include "tap.h"
@@ -168,13 +169,7 @@ static void add(struct lq_sweep *s, const char *sched, u32 qd, bool open, u32 pc
 {
 	struct lq_point p;
 
-	memset(&p, 0, sizeof(p));
-	snprintf(p.sched, sizeof(p.sched), "%s", sched);
-	p.qdepth = qd;
-	p.open = open;
-	p.rate_pct = pct;
-	p.probe = probe;
-	p.ran = true;
+	fx_point(&p, sched, qd, open, pct, probe);
 	p.r.iops = iops;
 	p.r.resp_p99_ns = p99_ns;
 	p.qfull_s = -1;
@@ -301,20 +296,7 @@ static void test_section(void)
 
 static int python_json_ok(const char *text)
 {
-	char path[] = "/tmp/ctl_sweep_test.XXXXXX", cmd[256];
-	int fd = mkstemp(path), rc;
-	FILE *f;
-
-	if (fd < 0)
-		return 0;
-	f = fdopen(fd, "w");
-	fputs(text, f);
-	fclose(f);
-	snprintf(cmd, sizeof(cmd),
-		 "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' %s", path);
-	rc = system(cmd);
-	unlink(path);
-	return rc == 0;
+	return py_accepts(text, "import json,sys; json.load(open(sys.argv[1]))");
 }
 
 /* every line of @csv (no quoted fields) has @cols fields */

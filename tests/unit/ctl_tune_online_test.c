@@ -43,6 +43,7 @@ static int fake_nanosleep(const struct timespec *req, struct timespec *rem)
 #define clock_gettime fake_clock_gettime
 #define nanosleep fake_nanosleep
 #include "cmd_tune_online.c"
+#include "ctl_nl_fake.h"
 #undef clock_gettime
 #undef nanosleep
 
@@ -92,12 +93,7 @@ static void fill(struct lq_dev *d)
 		lq_stop = SIGINT;
 	d->st[LUNQ_ST_READS] = (u64)ios_f;
 	d->st[LUNQ_ST_SNAPTIME_NS] = (u64)(vt * 1e9);
-	d->st[LUNQ_ST_THROTTLE] = depth;
-	d->st[LUNQ_ST_AUTO_PHASE] = phase;
-	d->st[LUNQ_ST_AUTO_PEAK_IOPS] = iops ? 2000 : 0;
-	d->st[LUNQ_ST_AUTO_SVC_MIN_NS] = iops ? 8200000 : 0;
-	d->st[LUNQ_ST_AUTO_KNEE] = iops ? 16 : 0;
-	d->st[LUNQ_ST_AUTO_P99_NS] = iops ? 8400000 : 0;
+	fake_auto(d, depth, phase, iops);
 	for (k = 1; k < __LUNQ_ST_MAX; k++)
 		d->have[k] = !sc->no_auto || k < LUNQ_ST_AUTO_PHASE;
 }
@@ -223,7 +219,7 @@ static int run(const struct script *s, const char *args)
 {
 	char buf[256], *argv[16], *save = NULL, *w;
 	FILE *fo = tmpfile(), *fe = tmpfile();
-	int argc = 0, so, se, rc;
+	int argc = 0, rc;
 
 	snprintf(buf, sizeof(buf), "tune %s", args);
 	for (w = strtok_r(buf, " ", &save); w && argc < 15; w = strtok_r(NULL, " ", &save))
@@ -238,19 +234,7 @@ static int run(const struct script *s, const char *args)
 	nsent = 0;
 	lq_stop = 0;
 	memset(sent, 0, sizeof(sent));
-	fflush(stdout);
-	fflush(stderr);
-	so = dup(1);
-	se = dup(2);
-	dup2(fileno(fo), 1);
-	dup2(fileno(fe), 2);
-	rc = cmd_tune_online(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
+	rc = fake_run(cmd_tune_online, argc, argv, fo, fe);
 	slurp(fo, out, sizeof(out));
 	slurp(fe, err, sizeof(err));
 	ran_s = t_set >= 0 ? vt - t_set : 0;
