@@ -294,9 +294,13 @@ static void test_section(void)
 	ok(strlen(buf) == 7, "section-truncated-terminated");
 }
 
-static int python_json_ok(const char *text)
+/* check NAME: python3's json module reads @text (skipped without python3) */
+static void json_parses(const char *text, const char *name)
 {
-	return py_accepts(text, "import json,sys; json.load(open(sys.argv[1]))");
+	if (system("command -v python3 > /dev/null 2>&1"))
+		skip(name, "no python3");
+	else
+		ok(py_accepts(text, "import json,sys; json.load(open(sys.argv[1]))"), name);
 }
 
 /* every line of @csv (no quoted fields) has @cols fields */
@@ -335,10 +339,7 @@ static void test_writers(void)
 	free(out);
 	CAPTURE(out, lq_sweep_json(f, &s));
 	ok(golden("sweep.json", out), "json-golden");
-	if (system("command -v python3 > /dev/null 2>&1"))
-		skip("json-parses", "no python3");
-	else
-		ok(python_json_ok(out), "json-parses");
+	json_parses(out, "json-parses");
 	free(out);
 	s.pts[3].ran = false;
 	s.pts[4].qfull_s = -1;
@@ -388,10 +389,7 @@ static void test_tune_report(void)
 	ok(strstr(out, "\"met\":true,\"qdepth\":4,") &&
 	   strstr(out, "\"policy\":\"[name=lq]\\nqdepth = 4\\nsched = disksort\\n\"") &&
 	   strstr(out, "\"best\":null"), "report-json-met");
-	if (system("command -v python3 > /dev/null 2>&1"))
-		skip("report-json-met-parses", "no python3");
-	else
-		ok(python_json_ok(out), "report-json-met-parses");
+	json_parses(out, "report-json-met-parses");
 	free(out);
 	q.p99_ns = 2500000;
 	lq_tune_pick(s.pts, s.n, q.p99_ns, 95, &t);
@@ -407,10 +405,7 @@ static void test_tune_report(void)
 	ok(strstr(out, "\"met\":false,\"qdepth\":null") &&
 	   strstr(out, "\"best\":{\"qdepth\":4,") &&
 	   strstr(out, "\"fastest_ok\":{\"qdepth\":1,"), "report-json-none");
-	if (system("command -v python3 > /dev/null 2>&1"))
-		skip("report-json-none-parses", "no python3");
-	else
-		ok(python_json_ok(out), "report-json-none-parses");
+	json_parses(out, "report-json-none-parses");
 	free(out);
 	lq_sweep_free(&s);
 }
