@@ -678,6 +678,19 @@ static const struct {
 	{ "percentiles_ns", T_PCTS },
 };
 
+/* A figure of @st the record does not hold */
+static u64 tot_figure(const struct lb_stats *st, enum tot_src src)
+{
+	switch (src) {
+	case T_BYTES: return st->bytes[LB_RD] + st->bytes[LB_WR];
+	case T_UNVERIFIED: return st->unverified;
+	case T_FSYNCS: return st->fsyncs;
+	case T_BACKLOG: return st->backlog_max;
+	case T_DROPPED: return st->dropped;
+	default: return 0;
+	}
+}
+
 static void json_totals(FILE *f, const struct lb_run *r, const struct lb_stats *st,
 			const struct lq_result *res)
 {
@@ -687,30 +700,13 @@ static void json_totals(FILE *f, const struct lb_run *r, const struct lb_stats *
 		if (src == T_FSYNCS && !r->o->fsync_every)
 			continue;
 		fprintf(f, "%s\"%s\":", i ? "," : "{", totals_members[i].key);
-		switch (src) {
-		case T_REC:
+		if (src == T_REC)
 			lq_result_json_value(f, lq_result_field(totals_members[i].key),
 					     res, lq_json_num);
-			break;
-		case T_BYTES:
-			fprintf(f, "%llu", (unsigned long long)(st->bytes[LB_RD] + st->bytes[LB_WR]));
-			break;
-		case T_UNVERIFIED:
-			fprintf(f, "%llu", (unsigned long long)st->unverified);
-			break;
-		case T_FSYNCS:
-			fprintf(f, "%llu", (unsigned long long)st->fsyncs);
-			break;
-		case T_BACKLOG:
-			fprintf(f, "%llu", (unsigned long long)st->backlog_max);
-			break;
-		case T_DROPPED:
-			fprintf(f, "%llu", (unsigned long long)st->dropped);
-			break;
-		case T_PCTS:
+		else if (src == T_PCTS)
 			json_pcts(f, st);
-			break;
-		}
+		else
+			fprintf(f, "%llu", (unsigned long long)tot_figure(st, src));
 	}
 	fputs("}", f);
 }

@@ -104,15 +104,11 @@ static struct lb_job job_base(const char *name, const struct lb_opts *o)
 
 static void run_base(struct lb_run *r, const struct lb_opts *o)
 {
-	memset(r, 0, sizeof(*r));
-	r->o = o;
-	r->tgts = &tgt;
-	r->ntgts = 1;
-	r->elapsed_s = 4.987654;
-	r->cpu_user_s = 0.25;
-	r->cpu_sys_s = 1.5;
-	r->cpu_main_s = 0.125;
-	r->clock_ns = 21;
+	*r = (struct lb_run){
+		.o = o, .tgts = &tgt, .ntgts = 1, .elapsed_s = 4.987654,
+		.cpu_user_s = 0.25, .cpu_sys_s = 1.5, .cpu_main_s = 0.125,
+		.clock_ns = 21,
+	};
 }
 
 /* the merged totals of a run's jobs, as lunqbench.c makes them */
