@@ -3,7 +3,7 @@
  * lunqbench's options: the table (lb_options[]) and what is made from it
  * with liblunq's option engine (opts.h), getopt_long's array, the
  * defaults, the parser, --help and the hidden
- * --list-options.  Then the checks of option combinations.  A new option
+ * --list-options, --list-presets and --hist-bounds.  Then the checks of option combinations.  A new option
  * is an entry here (and in enum lb_optid) and an .TP in lunqbench(1):
  * tests/unit/bench-options.sh fails until both have it.
  */
@@ -16,6 +16,7 @@
 #include <string.h>
 #include "options.h"
 #include "units.h"
+#include "lunq_hist.h"
 
 /* ---- values ------------------------------------------------------------------ */
 
@@ -359,6 +360,20 @@ static void opt_list_presets(struct lb_opts *o, const struct lb_option *opt,
 	exit(0);
 }
 
+/* --hist-bounds: each bucket of the histograms' layout (kmod/lunq_hist.h),
+ * one a line: "INDEX LOWER UPPER", its smallest and largest value in ns;
+ * what turns the bucket indices of the JSON's histograms into values
+ * (tests/demo/demo.sh) without a copy of the layout. */
+static void opt_hist_bounds(struct lb_opts *o, const struct lb_option *opt,
+			    const char *arg)
+{
+	(void)o, (void)opt, (void)arg;
+	for (u32 b = 0; b < LUNQ_HIST_BUCKETS; b++)
+		printf("%u %llu %llu\n", b, (unsigned long long)lunq_hist_lower(b),
+		       (unsigned long long)lunq_hist_upper(b));
+	exit(0);
+}
+
 /* ---- the table ------------------------------------------------------------------- */
 
 static const struct lb_choice engines[] = {
@@ -499,6 +514,10 @@ const struct lb_option lb_options[LBO_N] = {
 	[LBO_LIST_PRESETS] = { { "list-presets", 0, NULL }, S_OUTPUT,
 		"the presets' names, one a line (for tests)", NULL, NULL,
 		LB_OPT_FUNC, .parse = opt_list_presets, .flags = LB_OPTF_HIDDEN },
+	[LBO_HIST_BOUNDS] = { { "hist-bounds", 0, NULL }, S_OUTPUT,
+		"each histogram bucket's index, lowest and highest value (ns), "
+		"one a line", NULL, NULL,
+		LB_OPT_FUNC, .parse = opt_hist_bounds, .flags = LB_OPTF_HIDDEN },
 };
 
 /* ---- applying an option ------------------------------------------------------------ */

@@ -3,7 +3,7 @@
  * lunqbench's command line: every option in one table (options.c), from
  * which getopt_long's struct option array, the parser (liblunq's option
  * engine, opts.h), the defaults,
- * --help and the hidden --list-options and --list-presets (what
+ * --help and the hidden --list-options, --list-presets (what
  * tests/unit/bench-options.sh checks --help and lunqbench(1) against,
  * and lunqctl sweep reads the options it passes on from) are all made.  The presets (presets.c) are option settings applied
  * like defaults.
@@ -30,6 +30,7 @@ enum lb_optid {
 	LBO_VERIFY,
 	LBO_PRESET,
 	LBO_JSON, LBO_KV, LBO_HELP, LBO_VERSION, LBO_LIST_OPTIONS, LBO_LIST_PRESETS,
+	LBO_HIST_BOUNDS,
 	LBO_N
 };
 

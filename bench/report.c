@@ -149,6 +149,57 @@ void lb_figures(const struct lb_run *r, const struct lb_stats *st,
 	}
 }
 
+/*
+ * The result record (lib/result.h) of statistics @st over the run's
+ * elapsed time: a job's (@open, @qd and @saturated its own) or the
+ * run's (lb_figures'); the --kv line, the JSON's totals and the text
+ * summary's totals are written from it.
+ */
+static void lb_result(const struct lb_run *r, const struct lb_stats *st,
+		      bool open, u32 qd, bool saturated, struct lq_result *res)
+{
+	u64 reads = st->h[LB_RESP][LB_RD].count, writes = st->h[LB_RESP][LB_WR].count;
+	u64 bytes = st->bytes[LB_RD] + st->bytes[LB_WR];
+	struct lq_hist resp, svc, lag;
+
+	lb_hist_both(&resp, st, LB_RESP);
+	lb_hist_both(&svc, st, LB_SVC);
+	lb_hist_both(&lag, st, LB_LAG);
+	*res = (struct lq_result){
+		.ios = reads + writes,
+		.reads = reads,
+		.writes = writes,
+		.errors = st->errors,
+		.verify_errors = st->verify_errors,
+		.elapsed_s = r->elapsed_s,
+		.iops = r->elapsed_s > 0 ? (double)(reads + writes) / r->elapsed_s : 0,
+		.mbps = r->elapsed_s > 0 ? (double)bytes / r->elapsed_s / 1048576.0 : 0,
+		.resp_p50_ns = pct(&resp, 500000),
+		.resp_p90_ns = pct(&resp, 900000),
+		.resp_p99_ns = pct(&resp, 990000),
+		.resp_p999_ns = pct(&resp, 999000),
+		.resp_max_ns = resp.max,
+		.svc_p50_ns = pct(&svc, 500000),
+		.svc_p99_ns = pct(&svc, 990000),
+		.lag_p99_ns = pct(&lag, 990000),
+		.saturated = saturated,
+		.open = open,
+		.qd = qd,
+	};
+	free(resp.counts);
+	free(svc.counts);
+	free(lag.counts);
+}
+
+/* The run's record: its totals over all jobs. */
+static void run_result(const struct lb_run *r, struct lq_result *res)
+{
+	struct lb_figures fg;
+
+	lb_figures(r, &r->st, &fg);
+	lb_result(r, &r->st, fg.open, fg.qd, fg.saturated, res);
+}
+
 /* ---- CPU ------------------------------------------------------------------- */
 
 static u64 job_ios(const struct lb_job *j)
@@ -422,24 +473,26 @@ void lb_report_summary(FILE *f, const struct lb_run *r)
 {
 	const struct lb_opts *o = r->o;
 	struct lb_figures fg;
+	struct lq_result res;
 	struct lq_hist h;
 	int hl;
 
 	lb_figures(r, &r->st, &fg);
+	run_result(r, &res);
 	fprintf(f, "\nsummary%s: ios %llu (reads %llu, writes %llu), errors %llu, verify errors %llu, elapsed %.2f s\n",
 		r->interrupted ? " (interrupted)" : "",
-		(unsigned long long)fg.ios, (unsigned long long)fg.reads,
-		(unsigned long long)fg.writes,
-		(unsigned long long)r->st.errors,
-		(unsigned long long)r->st.verify_errors, r->elapsed_s);
-	fprintf(f, "  iops %.1f, MB/s %.2f, bytes/io %.0f\n", fg.iops, fg.mbps,
-		fg.ios ? (double)fg.bytes / (double)fg.ios : 0);
+		(unsigned long long)res.ios, (unsigned long long)res.reads,
+		(unsigned long long)res.writes,
+		(unsigned long long)res.errors,
+		(unsigned long long)res.verify_errors, res.elapsed_s);
+	fprintf(f, "  iops %.1f, MB/s %.2f, bytes/io %.0f\n", res.iops, res.mbps,
+		res.ios ? (double)fg.bytes / (double)res.ios : 0);
 	if (o->fsync_every)
 		fprintf(f, "  fsync: %llu fdatasyncs, one after every %u writes of a thread\n",
 			(unsigned long long)r->st.fsyncs, o->fsync_every);
 	if (o->verify)
 		fprintf(f, "  verify: %llu reads checked, %llu not checked (a write to their blocks failed)\n",
-			(unsigned long long)(fg.reads - r->st.unverified),
+			(unsigned long long)(res.reads - r->st.unverified),
 			(unsigned long long)r->st.unverified);
 
 	if (r->njobs > 1) {
@@ -548,39 +601,10 @@ void lb_report_summary(FILE *f, const struct lb_run *r)
 
 void lb_report_kv(FILE *f, const struct lb_run *r)
 {
-	struct lb_figures fg;
-	struct lq_hist resp, svc, lag;
 	struct lq_result res;
 
-	lb_figures(r, &r->st, &fg);
-	lb_hist_both(&resp, &r->st, LB_RESP);
-	lb_hist_both(&svc, &r->st, LB_SVC);
-	lb_hist_both(&lag, &r->st, LB_LAG);
-	res = (struct lq_result){
-		.ios = fg.ios,
-		.reads = fg.reads,
-		.writes = fg.writes,
-		.errors = r->st.errors,
-		.verify_errors = r->st.verify_errors,
-		.elapsed_s = r->elapsed_s,
-		.iops = fg.iops,
-		.mbps = fg.mbps,
-		.resp_p50_ns = pct(&resp, 500000),
-		.resp_p90_ns = pct(&resp, 900000),
-		.resp_p99_ns = pct(&resp, 990000),
-		.resp_p999_ns = pct(&resp, 999000),
-		.resp_max_ns = resp.max,
-		.svc_p50_ns = pct(&svc, 500000),
-		.svc_p99_ns = pct(&svc, 990000),
-		.lag_p99_ns = pct(&lag, 990000),
-		.saturated = fg.saturated,
-		.open = fg.open,
-		.qd = fg.qd,
-	};
+	run_result(r, &res);
 	lq_result_kv(f, &res);
-	free(resp.counts);
-	free(svc.counts);
-	free(lag.counts);
 }
 
 /* ---- JSON ---------------------------------------------------------------------- */
@@ -635,34 +659,56 @@ static void json_pcts(FILE *f, const struct lb_stats *st)
 	fputs("}", f);
 }
 
-static void json_totals(FILE *f, const struct lb_run *r, const struct lb_stats *st,
-			double elapsed_s, bool open, u32 qd, bool saturated)
-{
-	u64 reads = st->h[LB_RESP][LB_RD].count, writes = st->h[LB_RESP][LB_WR].count;
-	u64 bytes = st->bytes[LB_RD] + st->bytes[LB_WR];
+/*
+ * The members of a "totals" object in order: a field of the result
+ * record by its key (lib/result.h), or a figure of the statistics the
+ * record does not hold.
+ */
+enum tot_src { T_REC, T_BYTES, T_UNVERIFIED, T_FSYNCS, T_BACKLOG, T_DROPPED, T_PCTS };
+static const struct {
+	const char *key;
+	enum tot_src src;
+} totals_members[] = {
+	{ "ios", T_REC }, { "reads", T_REC }, { "writes", T_REC },
+	{ "bytes", T_BYTES }, { "errors", T_REC }, { "verify_errors", T_REC },
+	{ "unverified", T_UNVERIFIED }, { "fsyncs", T_FSYNCS },
+	{ "elapsed_s", T_REC }, { "iops", T_REC }, { "mbps", T_REC },
+	{ "loop", T_REC }, { "qd", T_REC }, { "backlog_max", T_BACKLOG },
+	{ "dropped", T_DROPPED }, { "saturated", T_REC },
+	{ "percentiles_ns", T_PCTS },
+};
 
-	fprintf(f, "{\"ios\":%llu,\"reads\":%llu,\"writes\":%llu,\"bytes\":%llu,\"errors\":%llu,\"verify_errors\":%llu,\"unverified\":%llu",
-		(unsigned long long)(reads + writes), (unsigned long long)reads,
-		(unsigned long long)writes, (unsigned long long)bytes,
-		(unsigned long long)st->errors,
-		(unsigned long long)st->verify_errors,
-		(unsigned long long)st->unverified);
-	if (r->o->fsync_every)
-		fprintf(f, ",\"fsyncs\":%llu", (unsigned long long)st->fsyncs);
-	fputs(",\"elapsed_s\":", f);
-	lq_json_num(f, elapsed_s);
-	fputs(",\"iops\":", f);
-	lq_json_num(f, elapsed_s > 0 ? (double)(reads + writes) / elapsed_s : 0);
-	fputs(",\"mbps\":", f);
-	lq_json_num(f, elapsed_s > 0 ? (double)bytes / elapsed_s / 1048576.0 : 0);
-	fprintf(f, ",\"loop\":\"%s\",\"qd\":%u,\"backlog_max\":%llu,\"dropped\":%llu,\"saturated\":%s",
-		open ? "open" : "closed", qd,
-		(unsigned long long)st->backlog_max,
-		(unsigned long long)st->dropped, saturated ? "true" : "false");
-	fputs(",\"percentiles_ns\":", f);
-	json_pcts(f, st);
+/* A figure of @st the record does not hold */
+static u64 tot_figure(const struct lb_stats *st, enum tot_src src)
+{
+	switch (src) {
+	case T_BYTES: return st->bytes[LB_RD] + st->bytes[LB_WR];
+	case T_UNVERIFIED: return st->unverified;
+	case T_FSYNCS: return st->fsyncs;
+	case T_BACKLOG: return st->backlog_max;
+	case T_DROPPED: return st->dropped;
+	default: return 0;
+	}
+}
+
+static void json_totals(FILE *f, const struct lb_run *r, const struct lb_stats *st,
+			const struct lq_result *res)
+{
+	for (size_t i = 0; i < sizeof(totals_members) / sizeof(totals_members[0]); i++) {
+		enum tot_src src = totals_members[i].src;
+
+		if (src == T_FSYNCS && !r->o->fsync_every)
+			continue;
+		fprintf(f, "%s\"%s\":", i ? "," : "{", totals_members[i].key);
+		if (src == T_REC)
+			lq_result_json_value(f, lq_result_field(totals_members[i].key),
+					     res, lq_json_num);
+		else if (src == T_PCTS)
+			json_pcts(f, st);
+		else
+			fprintf(f, "%llu", (unsigned long long)tot_figure(st, src));
+	}
 	fputs("}", f);
-	(void)r;
 }
 
 /* "seekpct": the percentage, exact (up to 4 decimals), "seek_eof" */
@@ -724,13 +770,16 @@ static void json_config(FILE *f, const struct lb_run *r)
 static void json_run_body(FILE *f, const struct lb_run *r)
 {
 	struct lb_figures fg;
+	struct lq_result res;
 
 	lb_figures(r, &r->st, &fg);
+	run_result(r, &res);
 	fputs("\"jobs\":[", f);
 	for (int k = 0; k < r->njobs; k++) {
 		const struct lb_job *j = &r->jobs[k];
 		u64 p99 = 0, lim = 0;
 		bool sat = job_saturated(j, &p99, &lim);
+		struct lq_result res;
 
 		fprintf(f, "%s{\"name\":", k ? "," : "");
 		lq_json_str(f, j->name);
@@ -746,8 +795,8 @@ static void json_run_body(FILE *f, const struct lb_run *r)
 			(unsigned long long)j->w.range_lo,
 			(unsigned long long)j->w.range_hi,
 			(unsigned long long)j->w.offset);
-		json_totals(f, r, &j->st, r->elapsed_s, job_open(j),
-			    j->iodepth * j->threads, sat);
+		lb_result(r, &j->st, job_open(j), j->iodepth * j->threads, sat, &res);
+		json_totals(f, r, &j->st, &res);
 		fputs(",\"cpu_s\":", f);
 		lq_json_num(f, (double)j->cpu_ns / 1e9);
 		fputs(",\"cpu_ns_per_io\":", f);
@@ -757,7 +806,7 @@ static void json_run_body(FILE *f, const struct lb_run *r)
 		fputs("}", f);
 	}
 	fputs("],\"totals\":", f);
-	json_totals(f, r, &r->st, r->elapsed_s, fg.open, fg.qd, fg.saturated);
+	json_totals(f, r, &r->st, &res);
 	fprintf(f, ",\"interrupted\":%s,\"cpu_user_s\":", r->interrupted ? "true" : "false");
 	lq_json_num(f, r->cpu_user_s);
 	fputs(",\"cpu_sys_s\":", f);

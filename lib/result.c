@@ -166,6 +166,28 @@ static void put_value(FILE *f, const struct lq_res_field *fd,
 	}
 }
 
+const struct lq_res_field *lq_result_field(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < lq_result_nfields; i++)
+		if (!strcmp(lq_result_fields[i].key, key))
+			return &lq_result_fields[i];
+	return NULL;
+}
+
+void lq_result_json_value(FILE *f, const struct lq_res_field *fd,
+			  const struct lq_result *r,
+			  void (*dbl)(FILE *f, double v))
+{
+	if (fd->type == LQ_RES_DBL && dbl)
+		dbl(f, FIELD(r, fd, double));
+	else if (fd->type == LQ_RES_LOOP)
+		fprintf(f, "\"%s\"", FIELD(r, fd, bool) ? "open" : "closed");
+	else
+		put_value(f, fd, r, 3, true);
+}
+
 void lq_result_kv(FILE *f, const struct lq_result *r)
 {
 	size_t i;
@@ -198,8 +220,10 @@ static void put_record(FILE *f, const struct lq_result *r, enum form form)
 			fputs(fd->key, f);
 		else if (form == JSON)
 			fprintf(f, "\"%s\":", fd->key);
-		if (form != HEAD && r)
-			put_value(f, fd, r, 3, form == JSON);
+		if (form == JSON && r)
+			lq_result_json_value(f, fd, r, NULL);
+		else if (form == CSV && r)
+			put_value(f, fd, r, 3, false);
 	}
 }
 

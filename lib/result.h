@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * liblunq: lunqbench's result record, described once.  lunqbench writes
- * it as its --kv summary line; lunqctl sweep and tune read that line
- * back and write each point's record as CSV columns and JSON members.
+ * it as its --kv summary line and takes its report's totals (the text
+ * summary, the JSON's "totals") from it; lunqctl sweep and tune read
+ * that line back and write each point's record as CSV columns and JSON
+ * members.
  * LQ_RESULT_FIELDS lists the fields, and struct lq_result, the table
  * lq_result_fields[] and every reader and writer below follow from it:
  * a new metric is one line there (and lunqbench's filling of it).
@@ -105,5 +107,16 @@ void lq_result_csv(FILE *f, const struct lq_result *r);
 
 /* @r's JSON members, comma-separated, without braces: "ios":N,... */
 void lq_result_json(FILE *f, const struct lq_result *r);
+
+/* The field whose key is @key; NULL when the record has none. */
+const struct lq_res_field *lq_result_field(const char *key);
+
+/*
+ * @r's field @fd as a JSON value: a whole number, true|false, "open" or
+ * "closed", a DBL by @dbl (NULL: with 3 decimals, as lq_result_json).
+ */
+void lq_result_json_value(FILE *f, const struct lq_res_field *fd,
+			  const struct lq_result *r,
+			  void (*dbl)(FILE *f, double v));
 
 #endif /* LIBLUNQ_RESULT_H */

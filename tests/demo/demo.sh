@@ -170,14 +170,13 @@ starved_rows() {	# MIN_NS < rows
 		printf "%d %.0f\n", n, m }'
 }
 lq_rows() { jq -r '.[] | select(.hist == "total_read") | .buckets[] | "\(.[0]) \(.[2])"' "$1"; }
-# lunqbench's buckets are [index, count]: index -> lower bound (lunq_hist.h:
-# values below 64 exactly, then 32 sub-buckets per power of two 2^k, k >= 6)
+# lunqbench's buckets are [index, count]: index -> lower bound by the
+# layout lunqbench prints (--hist-bounds: "INDEX LOWER UPPER" lines)
+lunqbench --hist-bounds > "$OUT/hist-bounds.txt" || { echo "lunqbench --hist-bounds failed"; exit 1; }
 lb_rows() {
-	jq -r '.hist.read.response.buckets[] | "\(.[0]) \(.[1])"' "$1" | awk '{ i = $1
-		if (i < 64) l = i; else { k = 6 + int((i - 64) / 32); p = 1
-			for (j = 0; j < k - 5; j++) p *= 2	# (busybox awk has no ^)
-			l = (32 + (i - 64) % 32) * p }
-		printf "%.0f %s\n", l, $2 }' | sort -n
+	jq -r '.hist.read.response.buckets[] | "\(.[0]) \(.[1])"' "$1" |
+		awk -v b="$OUT/hist-bounds.txt" 'BEGIN { while ((getline l < b) > 0) { split(l, f, " "); lo[f[1]] = f[2] } }
+			{ print lo[$1], $2 }' | sort -n
 }
 bubble_run() { # TAG WORDS...
 	tag=$1; shift

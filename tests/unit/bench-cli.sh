@@ -75,6 +75,21 @@ t eof-range 0 '^ios=64 ' --seekpct eof --bs 16k --range 1m-2m --buffered --size 
 t eof-ios 0 '^ios=100 ' --seekpct eof --ios 100 --threads 2 --buffered --size 1m --interval 0 --kv "$img"
 t eof-json 0 '"seekpct":0,"seek_eof":true' --seekpct eof --buffered --size 1m --interval 0 --json "$img"
 t eof-bubble 0 '"name":"stream"[^{]*"seek_eof":true[^{]*"totals":\{"ios":256,' --preset bubble --seekpct eof --elapsed 1 --buffered --size 2m --interval 0 --json "$img"
+# --hist-bounds: the 1185 buckets of kmod/lunq_hist.h in order, adjoining
+# (each starts one past the last's end), 0..63 exact, then 32 a power of
+# two 2^k (k >= 6) each 2^(k-5) wide, the last open to 2^64 - 1
+"$bin" --hist-bounds > "$tmp/bounds" 2>&1
+why=$(awk 'NR - 1 != $1 { print "line " NR ": index " $1; exit }
+	NR == 1 && $2 != 0 { print "starts at " $2; exit }
+	NR > 1 && $2 != hi + 1 { print "bucket " $1 " starts at " $2 ", the last ended at " hi; exit }
+	$1 < 64 && ($2 != $1 || $3 != $1) { print "bucket " $1 ": " $2 ".." $3; exit }
+	$1 >= 64 && $1 < 1184 { k = 6 + int(($1 - 64) / 32); w = 1
+		for (j = 0; j < k - 5; j++) w *= 2
+		if ($3 - $2 + 1 != w) { print "bucket " $1 " is " $3 - $2 + 1 " wide, want " w; exit } }
+	{ hi = $3; last = $0 }
+	END { if (NR != 1185) print NR " buckets"
+		else if (last != "1184 2199023255552 18446744073709551615") print "last: " last }' "$tmp/bounds")
+if [ -z "$why" ]; then ok bench-cli-hist-bounds; else fail bench-cli-hist-bounds "$why"; fi
 # --preset bs: listed, its usage errors, 12 rows of sizes 512..1m
 t list-presets 0 '^bs$' --list-presets
 t bs-with-bs 1 -- '--bs: --preset bs scans the sizes itself' --preset bs --bs 4k --size 1m "$img"

@@ -218,6 +218,22 @@ static void seekpct_tests(void)
 	ok(bad(&w, SIZE, 512, false, "--seekpct", "eof"), "check-seekpct-eof-not-random");
 }
 
+
+/* Of @n IOs drawn from each of @a and @b, how many are at the same offset */
+static int same_draws(struct lb_gen *a, struct lb_gen *b, int n)
+{
+	struct lb_io io;
+	int same = 0;
+	u64 lo;
+
+	for (int i = 0; i < n; i++) {
+		lb_gen_next(a, &io);
+		lo = io.off;
+		lb_gen_next(b, &io);
+		same += lo == io.off;
+	}
+	return same;
+}
 int main(void)
 {
 	struct lb_workload w;
@@ -483,22 +499,10 @@ int main(void)
 	w.seek_ppm = LB_SEEK_ALL;
 	lb_gen_init(&g, &w, SIZE, 0, 2, 11);
 	lb_gen_init(&g2, &w, SIZE, 1, 2, 11);
-	for (i = 0, k = 0; i < 100; i++) {
-		lb_gen_next(&g, &io);
-		lo = io.off;
-		lb_gen_next(&g2, &io);
-		k += lo == io.off;
-	}
-	ok(k < 5, "streams-draw-apart");
+	ok(same_draws(&g, &g2, 100) < 5, "streams-draw-apart");
 	lb_gen_init(&g, &w, SIZE, 1, 2, 11);
 	lb_gen_init(&g2, &w, SIZE, 1, 2, 11);
-	for (i = 0, ok = 1; i < 100; i++) {
-		lb_gen_next(&g, &io);
-		lo = io.off;
-		lb_gen_next(&g2, &io);
-		ok &= lo == io.off;
-	}
-	ok(ok, "reproducible-per-seed");
+	ok(same_draws(&g, &g2, 100) == 100, "reproducible-per-seed");
 
 	seekpct_tests();
 

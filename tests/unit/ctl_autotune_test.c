@@ -16,6 +16,7 @@
 #include <string.h>
 #include "autotune.h"
 #include "policyfile.h"
+#include "pf_check.h"
 #include "golden.h"
 
 #define TAP_PREFIX "autotune-"
@@ -73,6 +74,15 @@ static void dev_knee(struct lq_dev *d)
 	d->have[LUNQ_ST_THROTTLE] = true;
 }
 
+/* dev_knee's device turned to auto:target 5 ms, tracking at 12 */
+static void dev_target(struct lq_dev *d)
+{
+	snprintf(d->policy, sizeof(d->policy), "qdepth:1 auto:target target_us:5000");
+	d->st[LUNQ_ST_AUTO_PHASE] = LQ_AP_TRACK;
+	d->st[LUNQ_ST_THROTTLE] = 12;
+	d->st[LUNQ_ST_AUTO_P99_NS] = 4100000;
+}
+
 static void test_view(void)
 {
 	struct lq_auto_view v;
@@ -90,10 +100,7 @@ static void test_view(void)
 	   "json-knee");
 	free(out);
 
-	snprintf(d.policy, sizeof(d.policy), "qdepth:1 auto:target target_us:5000");
-	d.st[LUNQ_ST_AUTO_PHASE] = LQ_AP_TRACK;
-	d.st[LUNQ_ST_THROTTLE] = 12;
-	d.st[LUNQ_ST_AUTO_P99_NS] = 4100000;
+	dev_target(&d);
 	ok(lq_auto_view_get(&d, &v) && v.target_ns == 5000000, "view-target");
 	lq_auto_state(line, sizeof(line), &v);
 	ok(same(line, "throttle 12 (auto target 5.00 ms: track, window p99 4.10 ms, peak 2000 IOPS, min service 8.20 ms)"),
@@ -157,27 +164,8 @@ static void test_settle(void)
 static int pastes(const char *text, const struct lq_ident *id, const char *want)
 {
 	const char *from = strstr(text, "# lunq.conf(5)");
-	struct lq_pf_word w[LUNQ_NR_KEYS];
-	char *errs = NULL;
-	struct lq_pf pf;
-	FILE *f;
-	int k;
 
-	if (!from)
-		return 0;
-	f = fmemopen((void *)from, strlen(from), "r");
-	if (!f)
-		return 0;
-	if (lq_pf_parse(&pf, "online", f, &errs)) {
-		printf("# %s", errs);
-		free(errs);
-		fclose(f);
-		return 0;
-	}
-	fclose(f);
-	k = lq_pf_resolve(&pf, id, w, LUNQ_NR_KEYS);
-	lq_pf_free(&pf);
-	return k == 1 && !strcmp(w[0].word, want);
+	return from && pf_resolves(from, "online", id, want);
 }
 
 static void test_report(void)
@@ -216,10 +204,7 @@ static void test_report(void)
 	   "report-knee-json");
 	free(out);
 
-	snprintf(d.policy, sizeof(d.policy), "qdepth:1 auto:target target_us:5000");
-	d.st[LUNQ_ST_AUTO_PHASE] = LQ_AP_TRACK;
-	d.st[LUNQ_ST_THROTTLE] = 12;
-	d.st[LUNQ_ST_AUTO_P99_NS] = 4100000;
+	dev_target(&d);
 	lq_auto_view_get(&d, &r.v);
 	r.device = "lq1";
 	r.id = &nullb;

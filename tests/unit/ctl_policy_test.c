@@ -470,6 +470,58 @@ static struct lq_pf_word W(const char *word)
 	return w;
 }
 
+/*
+ * lq_pf_changes(@cur, @w, @n) returns @want and its refusal starts with
+ * @why (a "\n" at its end: is @why); @why NULL: no refusal.  The changes
+ * in @ch.
+ */
+static int changes_are(const char *cur, const struct lq_pf_word *w, int n,
+		       int want, const char *why, struct lq_pf_change *ch)
+{
+	const char *got;
+	size_t len = why ? strcspn(why, "\n") : 0;
+
+	if (lq_pf_changes(cur, w, n, ch, &got) != want)
+		return 0;
+	if (!why)
+		return !got;
+	return got && !strncmp(got, why, len) && (why[len] != '\n' || !got[len]);
+}
+
+/*
+ * The rules between keys and the words a table can only give: the file's
+ * WORDS over the current policy CUR give WANT changes (or -EINVAL) and
+ * the refusal WHY (changes_are); OLD and NEW those of the last change.
+ */
+static const struct {
+	const char *cur, *words;
+	int want;
+	const char *why, *old, *new, *name;
+} rules[] = {
+	{ "", "reaction:sd", 1, "reaction: needs qdepth:1 or more", NULL, NULL,
+	  "changes-rule-broken" },
+	{ "", "reaction:sd qdepth:8", 2, NULL, NULL, NULL, "changes-rule-kept" },
+	{ "qdepth:8", "reaction:sd", 1, NULL, NULL, NULL, "changes-rule-current" },
+	/* auto: no reaction with it; target needs target_us; min <= max */
+	{ "qdepth:8 reaction:sd", "auto:knee", 1,
+	  "auto: reacts to QUEUE FULL itself", NULL, NULL, "changes-auto-reaction" },
+	{ "qdepth:8 reaction:sd", "auto:knee reaction:none", 2, NULL, NULL, NULL,
+	  "changes-auto-reaction-none" },
+	{ "qdepth:8", "auto:target", 1, "auto: target needs target_us", NULL, NULL,
+	  "changes-auto-target-needs-target_us" },
+	{ "qdepth:8", "auto:target target_us:5000", 2, NULL, "0", "5000",
+	  "changes-auto-target" },
+	{ "auto_max:16", "auto_min:32", 1, "auto_min: must not exceed auto_max\n",
+	  NULL, NULL, "changes-auto-min-max" },
+	{ "newkey:1 qdepth:8", "qdepth:4", 1, NULL, NULL, NULL,
+	  "changes-skip-unknown-current-key" },
+	{ "qdepth:x", "qdepth:4", -EINVAL,
+	  "qdepth: value must be an integer 0..65535\n", NULL, NULL,
+	  "changes-bad-current" },
+	{ "", "pblk:4096", -EINVAL, "pblk: can only be set", NULL, NULL,
+	  "changes-table-only-word" },
+};
+
 static void test_changes(void)
 {
 	struct lq_pf_change ch[LUNQ_NR_KEYS];
@@ -512,48 +564,18 @@ static void test_changes(void)
 	ok(c == 1 && !why && !strcmp(ch[0].old, "8"),
 	   "changes-table-only-in-current");
 
-	w[0] = W("reaction:sd");
-	c = lq_pf_changes("", w, 1, ch, &why);
-	ok(c == 1 && why &&
-	   !strncmp(why, "reaction: needs qdepth:1 or more", 32),
-	   "changes-rule-broken");
-	w[1] = W("qdepth:8");
-	c = lq_pf_changes("", w, 2, ch, &why);
-	ok(c == 2 && !why, "changes-rule-kept");
-	c = lq_pf_changes("qdepth:8", w, 1, ch, &why);
-	ok(c == 1 && !why, "changes-rule-current");
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		char words[128], *save = NULL, *t;
+		int n = 0;
 
-	/* auto: no reaction with it; target needs target_us; min <= max */
-	w[0] = W("auto:knee");
-	c = lq_pf_changes("qdepth:8 reaction:sd", w, 1, ch, &why);
-	ok(c == 1 && why && !strncmp(why, "auto: reacts to QUEUE FULL itself", 33),
-	   "changes-auto-reaction");
-	w[1] = W("reaction:none");
-	c = lq_pf_changes("qdepth:8 reaction:sd", w, 2, ch, &why);
-	ok(c == 2 && !why, "changes-auto-reaction-none");
-	w[0] = W("auto:target");
-	c = lq_pf_changes("qdepth:8", w, 1, ch, &why);
-	ok(c == 1 && why && !strncmp(why, "auto: target needs target_us", 28),
-	   "changes-auto-target-needs-target_us");
-	w[1] = W("target_us:5000");
-	c = lq_pf_changes("qdepth:8", w, 2, ch, &why);
-	ok(c == 2 && !why && !strcmp(ch[1].old, "0") && !strcmp(ch[1].new, "5000"),
-	   "changes-auto-target");
-	w[0] = W("auto_min:32");
-	c = lq_pf_changes("auto_max:16", w, 1, ch, &why);
-	ok(c == 1 && why && !strcmp(why, "auto_min: must not exceed auto_max"),
-	   "changes-auto-min-max");
-
-	w[0] = W("qdepth:4");
-	c = lq_pf_changes("newkey:1 qdepth:8", w, 1, ch, &why);
-	ok(c == 1 && !why, "changes-skip-unknown-current-key");
-	c = lq_pf_changes("qdepth:x", w, 1, ch, &why);
-	ok(c == -EINVAL && why && !strcmp(why, "qdepth: value must be an integer 0..65535"),
-	   "changes-bad-current");
-	w[0] = W("pblk:4096");
-	c = lq_pf_changes("", w, 1, ch, &why);
-	ok(c == -EINVAL && why && !strncmp(why, "pblk: can only be set", 21),
-	   "changes-table-only-word");
+		snprintf(words, sizeof(words), "%s", rules[i].words);
+		for (t = strtok_r(words, " ", &save); t && n < 4; t = strtok_r(NULL, " ", &save))
+			w[n++] = W(t);
+		ok(changes_are(rules[i].cur, w, n, rules[i].want, rules[i].why, ch) &&
+		   (!rules[i].old || (!strcmp(ch[n - 1].old, rules[i].old) &&
+				      !strcmp(ch[n - 1].new, rules[i].new))),
+		   rules[i].name);
+	}
 	w[0] = W("qdepth:4");
 	w[1] = W("qdepth:5");
 	c = lq_pf_changes("", w, 2, ch, &why);

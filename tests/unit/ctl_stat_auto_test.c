@@ -8,7 +8,7 @@
  * without the auto statistics gets neither.  One "ok N name" /
  * "not ok N name" line per check.
  *
- * LINK: ctl/iostat.c ctl/autotune.c ctl/tune.c ctl/sweep.c ctl/svg.c ctl/kv.c ctl/options.c lib/opts.c lib/util.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c
+ * LINK: ctl/iostat.c ctl/autotune.c ctl/tune.c ctl/sweep.c ctl/svg.c ctl/kv.c ctl/options.c lib/opts.c lib/util.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c tests/unit/ctl_nl_fake.c
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -17,15 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "cmd_stat.c"
+#include "ctl_nl_fake.h"
 
-struct lq_nl {
-	int unused;
-};
-
-static struct lq_nl the_nl;
 static bool old_module;
-
-const char *lq_prog = "lunqctl";
 
 int lq_parse_uint(const char *s, unsigned long max, unsigned long *v)
 {
@@ -39,23 +33,6 @@ int lq_cmd_help(const char *cmd)
 {
 	(void)cmd;
 	return LQ_OK;
-}
-
-int lq_connect(struct lq_nl **nl)
-{
-	*nl = &the_nl;
-	return LQ_OK;
-}
-
-void lq_nl_close(struct lq_nl *nl)
-{
-	(void)nl;
-}
-
-const char *lq_nl_err(const struct lq_nl *nl)
-{
-	(void)nl;
-	return "fake";
 }
 
 int lq_find_dev(struct lq_nl *nl, const char *name, struct lq_dev *d)
@@ -114,12 +91,7 @@ static void dev(struct lq_dev *d, const char *name, const char *policy,
 	d->st[LUNQ_ST_COMPLETED] = 4000;
 	d->st[LUNQ_ST_RLENTIME_NS] = 32800000000ULL;
 	d->st[LUNQ_ST_RTIME_NS] = 2000000000ULL;
-	d->st[LUNQ_ST_THROTTLE] = thr;
-	d->st[LUNQ_ST_AUTO_PHASE] = phase;
-	d->st[LUNQ_ST_AUTO_PEAK_IOPS] = phase ? 2000 : 0;
-	d->st[LUNQ_ST_AUTO_SVC_MIN_NS] = phase ? 8200000 : 0;
-	d->st[LUNQ_ST_AUTO_KNEE] = phase ? 16 : 0;
-	d->st[LUNQ_ST_AUTO_P99_NS] = phase ? 8400000 : 0;
+	fake_auto(d, thr, phase, phase);
 	d->st[LUNQ_ST_MISALIGNED_4K] = 5;
 	d->st[LUNQ_ST_SIZE_NOT_4K] = 7;
 	d->st[LUNQ_ST_WLENTIME_NS] = 8000000000ULL;	/* 2 ms per read */
@@ -153,28 +125,17 @@ static char out[8192];
 static int run(const char *args)
 {
 	char buf[128], *argv[8], *save = NULL, *w;
-	FILE *fo = tmpfile();
-	int argc = 0, so, se, rc;
+	FILE *fo = tmpfile(), *fe = fopen("/dev/null", "w");
+	int argc = 0, rc;
 	size_t k;
 
 	snprintf(buf, sizeof(buf), "stat %s", args);
 	for (w = strtok_r(buf, " ", &save); w && argc < 7; w = strtok_r(NULL, " ", &save))
 		argv[argc++] = w;
 	argv[argc] = NULL;
-	fflush(stdout);
-	fflush(stderr);
-	so = dup(1);
-	se = dup(2);
-	dup2(fileno(fo), 1);
 	/* usage errors (options.c's lq_usage) are not what is checked */
-	freopen("/dev/null", "w", stderr);
-	rc = cmd_stat(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
+	rc = fake_run(cmd_stat, argc, argv, fo, fe);
+	fclose(fe);
 	rewind(fo);
 	k = fread(out, 1, sizeof(out) - 1, fo);
 	out[k] = '\0';

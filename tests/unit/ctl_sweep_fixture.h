@@ -20,19 +20,26 @@
 
 #include "sweep.h"
 
+/* @p, a point that ran: @sched, @qd, open loop at @pct % or closed, a probe */
+static void fx_point(struct lq_point *p, const char *sched, u32 qd, bool open,
+		     u32 pct, bool probe)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->sched, sizeof(p->sched), "%s", sched);
+	p->qdepth = qd;
+	p->open = open;
+	p->rate_pct = pct;
+	p->probe = probe;
+	p->ran = true;
+}
+
 static void fx_add(struct lq_sweep *s, const char *sched, u32 qd, bool open,
 		   u32 pct, bool probe, double iops, double p99_ms, double qfs)
 {
 	struct lq_point p;
 
-	memset(&p, 0, sizeof(p));
-	snprintf(p.sched, sizeof(p.sched), "%s", sched);
-	p.qdepth = qd;
-	p.open = open;
-	p.rate_pct = pct;
+	fx_point(&p, sched, qd, open, pct, probe);
 	p.target_iops = open ? 1990.0 * pct / 100 : 0;
-	p.probe = probe;
-	p.ran = true;
 	p.r.elapsed_s = 3;
 	p.r.iops = iops;
 	p.r.ios = (u64)(iops * 3 + 0.5);

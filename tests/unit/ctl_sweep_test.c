@@ -23,9 +23,11 @@
 #include "tune.h"
 #include "uintlist.h"
 #include "policyfile.h"
+#include "pf_check.h"
 #include "units.h"
 #include "golden.h"
 #include "ctl_sweep_fixture.h"
+#include "py_check.h"
 
 #define TAP_PREFIX "sweep-"
 #include "tap.h"
@@ -167,13 +169,7 @@ static void add(struct lq_sweep *s, const char *sched, u32 qd, bool open, u32 pc
 {
 	struct lq_point p;
 
-	memset(&p, 0, sizeof(p));
-	snprintf(p.sched, sizeof(p.sched), "%s", sched);
-	p.qdepth = qd;
-	p.open = open;
-	p.rate_pct = pct;
-	p.probe = probe;
-	p.ran = true;
+	fx_point(&p, sched, qd, open, pct, probe);
 	p.r.iops = iops;
 	p.r.resp_p99_ns = p99_ns;
 	p.qfull_s = -1;
@@ -260,26 +256,10 @@ static void test_tune(void)
 /* The section and a qdepth line, read back by the policy-file parser. */
 static int section_matches(const char *hdr, const struct lq_ident *id)
 {
-	char text[512], *errs = NULL;
-	struct lq_pf pf;
-	struct lq_pf_word w[LUNQ_NR_KEYS];
-	FILE *f;
-	int k;
+	char text[512];
 
 	snprintf(text, sizeof(text), "# lunqctl tune\n%s\nqdepth = 4\n", hdr);
-	f = fmemopen(text, strlen(text), "r");
-	if (!f)
-		return 0;
-	if (lq_pf_parse(&pf, "tune", f, &errs)) {
-		printf("# %s", errs);
-		free(errs);
-		fclose(f);
-		return 0;
-	}
-	fclose(f);
-	k = lq_pf_resolve(&pf, id, w, LUNQ_NR_KEYS);
-	lq_pf_free(&pf);
-	return k == 1 && !strcmp(w[0].word, "qdepth:4");
+	return pf_resolves(text, "tune", id, "qdepth:4");
 }
 
 static void test_section(void)
@@ -314,22 +294,13 @@ static void test_section(void)
 	ok(strlen(buf) == 7, "section-truncated-terminated");
 }
 
-static int python_json_ok(const char *text)
+/* check NAME: python3's json module reads @text (skipped without python3) */
+static void json_parses(const char *text, const char *name)
 {
-	char path[] = "/tmp/ctl_sweep_test.XXXXXX", cmd[256];
-	int fd = mkstemp(path), rc;
-	FILE *f;
-
-	if (fd < 0)
-		return 0;
-	f = fdopen(fd, "w");
-	fputs(text, f);
-	fclose(f);
-	snprintf(cmd, sizeof(cmd),
-		 "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' %s", path);
-	rc = system(cmd);
-	unlink(path);
-	return rc == 0;
+	if (system("command -v python3 > /dev/null 2>&1"))
+		skip(name, "no python3");
+	else
+		ok(py_accepts(text, "import json,sys; json.load(open(sys.argv[1]))"), name);
 }
 
 /* every line of @csv (no quoted fields) has @cols fields */
@@ -368,10 +339,7 @@ static void test_writers(void)
 	free(out);
 	CAPTURE(out, lq_sweep_json(f, &s));
 	ok(golden("sweep.json", out), "json-golden");
-	if (system("command -v python3 > /dev/null 2>&1"))
-		skip("json-parses", "no python3");
-	else
-		ok(python_json_ok(out), "json-parses");
+	json_parses(out, "json-parses");
 	free(out);
 	s.pts[3].ran = false;
 	s.pts[4].qfull_s = -1;
@@ -421,10 +389,7 @@ static void test_tune_report(void)
 	ok(strstr(out, "\"met\":true,\"qdepth\":4,") &&
 	   strstr(out, "\"policy\":\"[name=lq]\\nqdepth = 4\\nsched = disksort\\n\"") &&
 	   strstr(out, "\"best\":null"), "report-json-met");
-	if (system("command -v python3 > /dev/null 2>&1"))
-		skip("report-json-met-parses", "no python3");
-	else
-		ok(python_json_ok(out), "report-json-met-parses");
+	json_parses(out, "report-json-met-parses");
 	free(out);
 	q.p99_ns = 2500000;
 	lq_tune_pick(s.pts, s.n, q.p99_ns, 95, &t);
@@ -440,10 +405,7 @@ static void test_tune_report(void)
 	ok(strstr(out, "\"met\":false,\"qdepth\":null") &&
 	   strstr(out, "\"best\":{\"qdepth\":4,") &&
 	   strstr(out, "\"fastest_ok\":{\"qdepth\":1,"), "report-json-none");
-	if (system("command -v python3 > /dev/null 2>&1"))
-		skip("report-json-none-parses", "no python3");
-	else
-		ok(python_json_ok(out), "report-json-none-parses");
+	json_parses(out, "report-json-none-parses");
 	free(out);
 	lq_sweep_free(&s);
 }

@@ -10,7 +10,7 @@
  * that never holds (--elapsed), Ctrl-C, reaction:sd, a module without
  * auto.  One "ok N name" / "not ok N name" line per check.
  *
- * LINK: ctl/autotune.c ctl/tune.c ctl/sweep.c ctl/svg.c ctl/kv.c ctl/options.c lib/opts.c lib/util.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c ctl/devrun.c tests/unit/ctl_bench_fake.c
+ * LINK: ctl/autotune.c ctl/tune.c ctl/sweep.c ctl/svg.c ctl/kv.c ctl/options.c lib/opts.c lib/util.c lib/json.c lib/units.c kmod/lunq_args.c kmod/lunq_names.c ctl/devrun.c tests/unit/ctl_bench_fake.c tests/unit/ctl_nl_fake.c
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -43,14 +43,11 @@ static int fake_nanosleep(const struct timespec *req, struct timespec *rem)
 #define clock_gettime fake_clock_gettime
 #define nanosleep fake_nanosleep
 #include "cmd_tune_online.c"
+#include "ctl_nl_fake.h"
 #undef clock_gettime
 #undef nanosleep
 
 /* ---- the scripted device ---------------------------------------------------- */
-
-struct lq_nl {
-	int unused;
-};
 
 struct script {
 	const char *policy;
@@ -61,30 +58,10 @@ struct script {
 };
 
 static const struct script *sc;
-static struct lq_nl the_nl;
 static char policy[LUNQ_POLICY_MAX];	/* the device's, as set changes it */
 static double t_set = -1, ios_f, last_t;
 static char sent[4][96];
 static int nsent;
-
-const char *lq_prog = "lunqctl";
-
-int lq_connect(struct lq_nl **nl)
-{
-	*nl = &the_nl;
-	return LQ_OK;
-}
-
-void lq_nl_close(struct lq_nl *nl)
-{
-	(void)nl;
-}
-
-const char *lq_nl_err(const struct lq_nl *nl)
-{
-	(void)nl;
-	return "fake netlink error";
-}
 
 int lq_ident_read(const char *sysroot, const char *majmin, struct lq_ident *id)
 {
@@ -116,12 +93,7 @@ static void fill(struct lq_dev *d)
 		lq_stop = SIGINT;
 	d->st[LUNQ_ST_READS] = (u64)ios_f;
 	d->st[LUNQ_ST_SNAPTIME_NS] = (u64)(vt * 1e9);
-	d->st[LUNQ_ST_THROTTLE] = depth;
-	d->st[LUNQ_ST_AUTO_PHASE] = phase;
-	d->st[LUNQ_ST_AUTO_PEAK_IOPS] = iops ? 2000 : 0;
-	d->st[LUNQ_ST_AUTO_SVC_MIN_NS] = iops ? 8200000 : 0;
-	d->st[LUNQ_ST_AUTO_KNEE] = iops ? 16 : 0;
-	d->st[LUNQ_ST_AUTO_P99_NS] = iops ? 8400000 : 0;
+	fake_auto(d, depth, phase, iops);
 	for (k = 1; k < __LUNQ_ST_MAX; k++)
 		d->have[k] = !sc->no_auto || k < LUNQ_ST_AUTO_PHASE;
 }
@@ -247,7 +219,7 @@ static int run(const struct script *s, const char *args)
 {
 	char buf[256], *argv[16], *save = NULL, *w;
 	FILE *fo = tmpfile(), *fe = tmpfile();
-	int argc = 0, so, se, rc;
+	int argc = 0, rc;
 
 	snprintf(buf, sizeof(buf), "tune %s", args);
 	for (w = strtok_r(buf, " ", &save); w && argc < 15; w = strtok_r(NULL, " ", &save))
@@ -262,19 +234,7 @@ static int run(const struct script *s, const char *args)
 	nsent = 0;
 	lq_stop = 0;
 	memset(sent, 0, sizeof(sent));
-	fflush(stdout);
-	fflush(stderr);
-	so = dup(1);
-	se = dup(2);
-	dup2(fileno(fo), 1);
-	dup2(fileno(fe), 2);
-	rc = cmd_tune_online(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
+	rc = fake_run(cmd_tune_online, argc, argv, fo, fe);
 	slurp(fo, out, sizeof(out));
 	slurp(fe, err, sizeof(err));
 	ran_s = t_set >= 0 ? vt - t_set : 0;

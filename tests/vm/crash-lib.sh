@@ -48,7 +48,7 @@ cr_setup() {
 
 # cr_top NAME TABLE_TARGET...: the device under test on top of the log
 # (or of a device CR_MID between them, removed before the log),
-# e.g. cr_top cr "lunq /dev/mapper/cw 0 2 qdepth:2 sched:disksort"
+# e.g. cr_top cr "$(lunq_target /dev/mapper/cw 0 qdepth:2 sched:disksort)"
 cr_top() {
 	dm_create "$1" "0 $CR_SZ $2" || fail "create $1: $2"
 	CR_TOP=$1
@@ -117,7 +117,7 @@ cr_check() {
 	dm_remove cw || fail "remove log-writes"
 	replaylog info "$CR_LOG" > /tmp/cr.info || fail "replaylog info"
 	replaylog list "$CR_LOG" > /tmp/cr.list || fail "replaylog list"
-	note "log: $(cat /tmp/cr.info)"
+	diag "log: $(cat /tmp/cr.info)"
 	# flush points after mkfs: before it there is no filesystem to mount
 	awk '$2 == "MARK" && $5 == "mkfs" { m = 1 } m && $2 ~ /FLUSH|FUA/ { print $1 }' \
 		/tmp/cr.list > /tmp/cr.points
@@ -135,7 +135,7 @@ cr_check() {
 					if (rand() * (NR - 1 - i + 1) < n - 1 - k) { print p[i]; k++ }
 				print p[NR]
 			}' /tmp/cr.points > /tmp/cr.sample
-		note "$_label: $_all flush points, checking a sample of $(wc -l < /tmp/cr.sample) (seed $CR_SEED)"
+		diag "$_label: $_all flush points, checking a sample of $(wc -l < /tmp/cr.sample) (seed $CR_SEED)"
 	else
 		cp /tmp/cr.points /tmp/cr.sample
 	fi

@@ -113,3 +113,25 @@ fl_idle() {
 	echo "# lower inflight $(fl_lower_inflight "$2"); $(dmsetup status "$1")"
 	fail "$1 not idle after the load"
 }
+
+# fl_books TAG NAME LOWER LOW0 STAT...: after TAG's load on NAME (over
+# LOWER, whose bios counted LOW0 before it) ended and all fell idle, the
+# books of every IO: lunqbench's IOs = NAME's reads + writes, dispatched =
+# completed + aborted, the lower device's bios since = dispatched; the
+# figures and NAME's STATs as diagnostics.  Sets issued, rw, disp, comp,
+# abrt and low.
+fl_books() {
+	_fb_tag=$1 _fb_dm=$2 _fb_low=$3 _fb_low0=$4
+	shift 4
+	issued=$(fl_issued "$_fb_tag")
+	rw=$(fl_lq_rw "$_fb_dm")
+	disp=$(lq_stat "$_fb_dm" dispatched) comp=$(lq_stat "$_fb_dm" completed) abrt=$(lq_stat "$_fb_dm" aborted)
+	low=$(($(fl_lower_bios "$_fb_low") - _fb_low0))
+	_fb_s=
+	for _fb_k in "$@"; do _fb_s="$_fb_s $_fb_k $(lq_stat "$_fb_dm" "$_fb_k")"; done
+	diag "$(tail -1 "/tmp/fl.$_fb_tag.out" | cut -d' ' -f1-6)"
+	diag "dispatched $disp completed $comp aborted $abrt$_fb_s reads+writes $rw; lower device bios $low"
+	[ "$rw" = "$issued" ] || fail "lunqbench issued $issued, lunq completed $rw reads+writes"
+	[ "$disp" = $((comp + abrt)) ] || fail "dispatched $disp != completed $comp + aborted $abrt"
+	[ "$low" = "$disp" ] || fail "lower device got $low bios, lunq dispatched $disp"
+}

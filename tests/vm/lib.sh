@@ -3,14 +3,19 @@
 # A test is tests/vm/t-NAME.sh: it exits 0 to pass, 77 to skip, anything
 # else to fail, and prints what it checked.  tests/vm/suite.sh runs them.
 #
-# What a test checked is KTAP, the words of tests/unit/tap.sh: its checks
-# are numbered results, which suite.sh prints as the subtests of the
-# test's own result line (with their plan), its other output as
-# diagnostics:
-#   ok TEXT     "ok N TEXT"
-#   fail TEXT   "not ok N TEXT", and the test ends (exit 1)
-#   skip TEXT   "ok N skipped # SKIP TEXT", and the test ends (exit 77)
-#   note TEXT   "# TEXT"
+# What a test checked is KTAP, in the verbs and lines of tests/unit/tap.sh
+# and tap.h: its checks are numbered results, which suite.sh prints as
+# the subtests of the test's own result line (with their plan), its
+# other output as diagnostics:
+#   ok NAME [WHY]     "ok N NAME[ # WHY]"
+#   fail NAME [WHY]   "not ok N NAME[ # WHY]", and the test ends (exit 1)
+#   skip [NAME] WHY   "ok N NAME # SKIP WHY" (NAME: "skipped"), and the
+#                     test ends (exit 77)
+#   diag TEXT...      "# TEXT"
+# The one difference from tap.sh: here fail and skip end the test.  A VM
+# test's later steps build on what it checked (a device created, a load
+# started), and its exit status is what suite.sh reads (0 pass, 77 skip,
+# else fail); a host test's checks are independent and it runs on.
 # N counts on in subshells too (a file per test script, /tmp/lunq-ktap.PID).
 
 CFG=/sys/kernel/config/nullb
@@ -22,10 +27,13 @@ _lq_result() {
 	echo "$_lq_k" > "$_lq_ktap_n"
 	echo "$1 $_lq_k $2"
 }
-fail() { _lq_result "not ok" "$*"; exit 1; }
-skip() { _lq_result ok "skipped # SKIP $*"; exit 77; }
-note() { echo "# $*"; }
-ok() { _lq_result ok "$*"; }
+ok() { _lq_result ok "$1${2:+ # $2}"; }
+fail() { _lq_result "not ok" "$1${2:+ # $2}"; exit 1; }
+skip() {
+	if [ $# -ge 2 ]; then _lq_result ok "$1 # SKIP $2"; else _lq_result ok "skipped # SKIP $1"; fi
+	exit 77
+}
+diag() { echo "# $*"; }
 
 # demo_checks LOG N WHAT: the checks of a demonstration script
 # (tests/demo/lib.sh: "ok N TEXT" / "not ok N TEXT" lines in LOG) as this
@@ -56,6 +64,41 @@ dm_create() {
 	[ -b "/dev/mapper/$1" ] || { echo "no block node /dev/mapper/$1"; return 1; }
 }
 
+# lunq_target DEV START WORDS...: a lunq target's arguments, "lunq DEV
+# START N WORDS..." with N the number of optional WORDS (none: no N)
+lunq_target() {
+	_lt_d=$1 _lt_s=$2
+	shift 2
+	echo "lunq $_lt_d $_lt_s${1:+ $# $*}"
+}
+
+# lunq_table [-s START] [-l SECTORS] DEV WORDS...: a lunq table line,
+# "0 SECTORS lunq DEV START N WORDS..." (START 0, SECTORS what DEV holds
+# beyond START, N counted)
+lunq_table() {
+	_lt_o=0 _lt_l=
+	while :; do
+		case $1 in
+		-s) _lt_o=$2; shift 2 ;;
+		-l) _lt_l=$2; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	_lt_dev=$1
+	shift
+	[ -n "$_lt_l" ] || _lt_l=$(($(sectors "$_lt_dev") - _lt_o)) || return 1
+	echo "0 $_lt_l $(lunq_target "$_lt_dev" "$_lt_o" "$@")"
+}
+
+# lunq_create NAME [-s START] [-l SECTORS] DEV WORDS...: a lunq device
+# NAME with lunq_table's line
+lunq_create() {
+	_lc_n=$1
+	shift
+	_lc_t=$(lunq_table "$@") || return 1
+	dm_create "$_lc_n" "$_lc_t"
+}
+
 # (--retry: a process that just exited may still hold the device for a
 # moment, e.g. while its io_uring is torn down in a workqueue)
 dm_remove() { dmsetup remove --noudevsync --retry "$1"; }
@@ -81,6 +124,49 @@ nullb_create() {
 	echo 1 > "$CFG/$_n/power" || return 1
 	[ -b "/dev/$_n" ] || return 1
 	echo "/dev/$_n"
+}
+
+# nullb_remove NAME...: power off and remove the null_blk devices NAME
+# that exist
+nullb_remove() {
+	for _nr in "$@"; do
+		[ -d "$CFG/$_nr" ] || continue
+		echo 0 > "$CFG/$_nr/power"
+		rmdir "$CFG/$_nr"
+	done
+}
+
+# load_loop TAG CMD...: CMD (a lunqbench run with --kv) again and again in
+# the background until /tmp/TAG.stop exists; each run's --kv line is
+# appended to /tmp/TAG.kv, a failed run's output (and "rc=N") left in
+# /tmp/TAG.lbfail; lbpid is the loop's pid
+load_loop() {
+	_ll=$1
+	shift
+	rm -f "/tmp/$_ll.stop" "/tmp/$_ll.lbfail"
+	(
+		while [ ! -e "/tmp/$_ll.stop" ]; do
+			"$@" > "/tmp/$_ll.lb" 2>&1
+			_rc=$?
+			tail -n 1 "/tmp/$_ll.lb" >> "/tmp/$_ll.kv"
+			[ $_rc = 0 ] || { cat "/tmp/$_ll.lb" > "/tmp/$_ll.lbfail"; echo "rc=$_rc" >> "/tmp/$_ll.lbfail"; }
+		done
+	) &
+	lbpid=$!
+}
+
+# kvsum FILE KEY: the sum of KEY= over the lines of FILE
+kvsum() { tr ' ' '\n' < "$1" | sed -n "s/^$2=//p" | awk '{ s += $1 } END { print s + 0 }'; }
+
+# lq_nullb MS WORDS...: lq over a 256 MiB null_blk lq_nb (256 hardware
+# tags) that completes every IO after MS ms, with lunq's WORDS; sets nb,
+# and dm (lq's /sys/block directory); a step that fails fails the test
+lq_nullb() {
+	nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=$(($1 * 1000000)) hw_queue_depth=256) ||
+		fail "null_blk setup"
+	shift
+	lunq_create lq "$nb" "$@" || fail "create lq: $*"
+	dm=$(dm_sysfs lq) || fail "no sysfs for lq"
 }
 
 # brd_create SIZE_MB: prints /dev/ram0
@@ -270,6 +356,19 @@ bt_stop() {
 # another CPU; the timestamps (ktime_get) are the true order.
 bt_sort() {
 	awk 'NF >= 3 && $1 ~ /^[0-9]+$/' | sort -s -n -k1,1 -k2,2 | cut -d' ' -f3-
+}
+
+# traced_verify LOWER ACTION NAME DEV FIO_ARGS...: fio_verify NAME DEV
+# FIO_ARGS... under blktrace of LOWER recording ACTION ("-": issue and
+# complete), the test failing when verify does; the trace in /tmp/bt.txt
+# (bt_stop's lines), low the most requests in flight at once at LOWER
+traced_verify() {
+	_tv_lo=$1 _tv_a=$2 _tv_n=$3
+	shift 3
+	if [ "$_tv_a" = - ]; then bt_start "$_tv_lo" /tmp/bt; else bt_start "$_tv_lo" /tmp/bt "$_tv_a"; fi
+	fio_verify "$_tv_n" "$@" || fail "$_tv_n: fio verify"
+	bt_stop
+	low=$(max_concurrent /tmp/bt.txt)
 }
 
 # fio_terse FILE FIELD: a field of fio's terse v3 output (first job line)

@@ -39,13 +39,13 @@ iops_in() {
 }
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 
-dm_create lq "0 $sz lunq $nb 0 5 model:array spindles:8 stripe_kb:64 svc_us:2000 qdepth:0" || fail "create"
+lunq_create lq $nb model:array spindles:8 stripe_kb:64 svc_us:2000 qdepth:0 || fail "create"
 q1=$(iops 1) q8=$(iops 8)
-note "array of 8 spindles: QD 1 $q1 IOPS, QD 8 $q8 IOPS"
+diag "array of 8 spindles: QD 1 $q1 IOPS, QD 8 $q8 IOPS"
 ge "$q8" "$((3 * q1))" || fail "QD 8 gives $q8 IOPS < 3 x QD 1's $q1"
 expect dmsetup message lq 0 set spindles:1
 s1=$(iops 1) s8=$(iops 8)
-note "spindles:1: QD 1 $s1 IOPS, QD 8 $s8 IOPS"
+diag "spindles:1: QD 1 $s1 IOPS, QD 8 $s8 IOPS"
 [ "$s8" -le 510 ] || fail "one spindle: QD 8 $s8 IOPS > 500 (+2%), its 2 ms per command"
 [ "$q8" -gt 510 ] || fail "8 spindles: QD 8 $q8 IOPS, not above one spindle's 500"
 ok "spindles in parallel: QD 8 $q8 IOPS with 8 spindles (QD 1 $q1), $s8 with 1"
@@ -54,7 +54,7 @@ expect dmsetup message lq 0 set spindles:8 seek_ms:8
 f32=$(iops 32)
 expect dmsetup message lq 0 set lun_order:sptf lun_depth:64 spindle_depth:32
 o32=$(iops 32)
-note "seek 8 ms, QD 32: arrival order $f32 IOPS, members sorting $o32 IOPS"
+diag "seek 8 ms, QD 32: arrival order $f32 IOPS, members sorting $o32 IOPS"
 ge "$((10 * o32))" "$((13 * f32))" || fail "sorting members: $o32 IOPS < 1.3 x arrival order's $f32"
 ok "sorting members: QD 32 $o32 IOPS against $f32 in arrival order"
 # 10 ms a command: a miss is slow whatever the guest's own speed
@@ -62,22 +62,28 @@ expect dmsetup message lq 0 set svc_us:10000
 cold=$(iops_in 2m)
 expect dmsetup message lq 0 set rcache_mb:4
 hot=$(iops_in 2m)
-note "random reads within 2 MiB, QD 1: $cold IOPS without the read cache, $hot with 4 MiB"
+diag "random reads within 2 MiB, QD 1: $cold IOPS without the read cache, $hot with 4 MiB"
 ge "$hot" "$((3 * cold))" || fail "read cache: $hot IOPS < 3 x $cold without it"
 ok "read cache: $hot IOPS within 2 MiB against $cold without"
 expect dmsetup message lq 0 set svc_us:2000 seek_ms:0 lun_order:fifo rcache_mb:0
 
+# live_verify NAME WHAT SET1 SET2: a write+verify pass (fio NAME) while
+# SET1 and then SET2 are set on lq; as many sectors written below as
+# through lq (d1 - d0), 8 MiB at least
+live_verify() {
+	w0=$(awk '{ print $7 }' "/sys/block/$nbd/stat") d0=$(awk '{ print $7 }' "$(dm_sysfs lq)/stat")
+	( sleep 0.5; dmsetup message lq 0 set $3; sleep 0.5
+	  dmsetup message lq 0 set $4 ) &
+	ch=$!
+	fio_verify "$1" /dev/mapper/lq --rw=randwrite --bs=16k --iodepth=16 --size=8m ||
+		fail "fio verify $2"
+	wait $ch
+	w1=$(awk '{ print $7 }' "/sys/block/$nbd/stat") d1=$(awk '{ print $7 }' "$(dm_sysfs lq)/stat")
+	[ $((w1 - w0)) = $((d1 - d0)) ] && [ $((d1 - d0)) -ge 16384 ] ||
+		fail "sectors written ($2): lunq $((d1 - d0)), null_blk $((w1 - w0))"
+}
 expect dmsetup message lq 0 set spindles:8 wce:1 cache_mb:4
-w0=$(awk '{ print $7 }' "/sys/block/$nbd/stat") d0=$(awk '{ print $7 }' "$(dm_sysfs lq)/stat")
-( sleep 0.5; dmsetup message lq 0 set spindles:4 stripe_kb:16; sleep 0.5
-  dmsetup message lq 0 set spindles:16 stripe_kb:256 wce:0 ) &
-ch=$!
-fio_verify av /dev/mapper/lq --rw=randwrite --bs=16k --iodepth=16 --size=8m ||
-	fail "fio verify on the array"
-wait $ch
-w1=$(awk '{ print $7 }' "/sys/block/$nbd/stat") d1=$(awk '{ print $7 }' "$(dm_sysfs lq)/stat")
-[ $((w1 - w0)) = $((d1 - d0)) ] && [ $((d1 - d0)) -ge 16384 ] ||
-	fail "sectors written: lunq $((d1 - d0)), null_blk $((w1 - w0))"
+live_verify av "on the array" "spindles:4 stripe_kb:16" "spindles:16 stripe_kb:256 wce:0"
 ok "verify clean on the array with the cache and live spindles/stripe changes; $((d1 - d0)) sectors written below"
 refused_msg lq "set spindles:0" "spindles: value must be an integer 1..64"
 refused_msg lq "set stripe_kb:2" "stripe_kb: value must be an integer 4..1048576"
@@ -87,15 +93,6 @@ refused_msg lq "set rcache_mb:129" "rcache_mb: value must be an integer 0..128"
 
 # the same verify with sorting members, cscan destage and the read cache
 expect dmsetup message lq 0 set spindles:8 stripe_kb:64 lun_order:sptf lun_depth:64 spindle_depth:4 wce:1 cache_mb:4 destage:cscan wc_high:50 wc_low:25 rcache_mb:4
-w0=$(awk '{ print $7 }' "/sys/block/$nbd/stat") d0=$(awk '{ print $7 }' "$(dm_sysfs lq)/stat")
-( sleep 0.5; dmsetup message lq 0 set spindles:4 spindle_depth:1; sleep 0.5
-  dmsetup message lq 0 set spindles:16 destage:fifo wc_high:0 wc_low:0 ) &
-ch=$!
-fio_verify bv /dev/mapper/lq --rw=randwrite --bs=16k --iodepth=16 --size=8m ||
-	fail "fio verify on the array with sorting members and cscan destage"
-wait $ch
-w1=$(awk '{ print $7 }' "/sys/block/$nbd/stat") d1=$(awk '{ print $7 }' "$(dm_sysfs lq)/stat")
-[ $((w1 - w0)) = $((d1 - d0)) ] && [ $((d1 - d0)) -ge 16384 ] ||
-	fail "sectors written (sptf, cscan): lunq $((d1 - d0)), null_blk $((w1 - w0))"
+live_verify bv "sptf, cscan" "spindles:4 spindle_depth:1" "spindles:16 destage:fifo wc_high:0 wc_low:0"
 ok "verify clean with sorting members, cscan destage, watermarks and the read cache, changed live"
 dm_remove lq

@@ -25,7 +25,7 @@ nb=$(nullb_create ao_nb 512 hw_queue_depth=256 irqmode=2 completion_nsec=8000000
 nbd=${nb#/dev/}
 FLASH="model:flash channels:4 svc_us:8000"
 sz=$(sectors "$nb")
-dm_create ao "0 $sz lunq $nb 0 4 qdepth:32 $FLASH" || fail "create"
+lunq_create ao $nb qdepth:32 $FLASH || fail "create"
 
 # --- bad input changes nothing ---
 before=$(dmsetup table ao)
@@ -90,7 +90,7 @@ while [ $t -lt 40 ]; do
 	sleep 0.25; t=$((t + 1))
 done
 [ "$d" -ge 3 ] && [ "$d" -le 5 ] || { tlog ao; fail "auto:knee: depth $d after 10 s, want 3..5 (knee 4)"; }
-note "auto:knee: from 32 to $d in $((t * 250)) ms"
+diag "auto:knee: from 32 to $d in $((t * 250)) ms"
 # the lower device never holds more than the throttle (+1: a request
 # blk-mq has not finished when lunq sent the next, see t-throttle).  The
 # throttle's highest depth while watched comes from its log, which has
@@ -130,7 +130,7 @@ grep -q '"cause":"auto"' /tmp/ev.json || { head -5 /tmp/ev.json; fail "no thrott
 set -- $(dsk)
 nr=$(($1 - r0)) nw=$(($2 - w0))
 lr=$(($(lq_stat ao read_sectors) - lr0)) lw=$(($(lq_stat ao write_sectors) - lw0)) lf=$(lq_stat ao flushes)
-note "lunq: $lr sectors read, $lw written, $lf flushes; null_blk (diskstats): $nr read, $nw written"
+diag "lunq: $lr sectors read, $lw written, $lf flushes; null_blk (diskstats): $nr read, $nw written"
 [ "$lr" = "$nr" ] && [ "$lw" = "$nw" ] || fail "lunq and null_blk disagree: $lr/$lw vs $nr/$nw sectors"
 [ "$lf" -gt 0 ] || fail "no flush went through"
 ok "fio verify passed; sectors through lunq = null_blk's ($lr read, $lw written), $lf flushes; a throttle event with cause auto"
@@ -161,7 +161,7 @@ expect dmsetup resume ao
 [ "$(lq_stat ao auto_moves)" = "$mv0" ] || fail "resume: moves $mv0 -> $(lq_stat ao auto_moves) (restarted?)"
 [ "$(lq_stat ao auto_windows)" -ge "$win0" ] || fail "resume: windows went back"
 ok "suspend/resume: depth $d0, phase $ph0, $mv0 moves and $win0+ windows carried"
-echo "0 $sz lunq $nb 0 5 qdepth:16 auto:knee $FLASH" | dmsetup reload ao || fail "reload"
+lunq_table $nb qdepth:16 auto:knee $FLASH | dmsetup reload ao || fail "reload"
 expect dmsetup resume ao
 [ "$(lq_stat ao throttle)" = 16 ] || fail "reload: throttle $(lq_stat ao throttle), want the new table's 16"
 [ "$(lq_stat ao auto_windows)" -lt "$win0" ] || [ "$win0" = 0 ] || fail "reload: windows not restarted"
@@ -176,7 +176,7 @@ sleep 4
 q1=$(lq_stat ao qfull) d1=$(lq_stat ao throttle)
 sleep 6
 q2=$(lq_stat ao qfull) d2=$(lq_stat ao throttle)
-note "lun_depth:2: depth $d1, then $d2; QUEUE FULL $q1 in the first 4 s, $((q2 - q1)) in the next 6 s"
+diag "lun_depth:2: depth $d1, then $d2; QUEUE FULL $q1 in the first 4 s, $((q2 - q1)) in the next 6 s"
 # (3: a probe above the ceiling when sampled, cut at its first QUEUE FULL)
 [ "$d2" -le 3 ] || fail "lun_depth:2 but auto holds $d2"
 # hold-offs double from 1 s: in 6 s at most a few probes above the ceiling
@@ -207,7 +207,7 @@ ok "lunqctl tune --online: qdepth = $q, policy restored"
 dm_remove ao
 
 # --- the key "policy": one key for reaction + auto, the same device ---
-echo "0 $sz lunq $nb 0 2 qdepth:16 policy:knee" | dmsetup create --noudevsync ao || fail "create policy:knee"
+lunq_table $nb qdepth:16 policy:knee | dmsetup create --noudevsync ao || fail "create policy:knee"
 dmsetup mknodes ao
 [ "$(status_field ao throttle_policy)" = knee ] && [ "$(cat /sys/kernel/lunq/ao/policy/auto)" = knee ] &&
 	[ "$(cat /sys/kernel/lunq/ao/policy/reaction)" = none ] ||

@@ -27,7 +27,7 @@ fd=$(farmax)
 wmax=$(lq_hist lq wait_read max)
 grep -E '^ *(stream|far) ' /tmp/bb.out | sed 's/^/# disksort: /'
 [ -n "$ff" ] && [ -n "$fd" ] || fail "no far-read line in lunqbench's summary"
-note "far reads' max response: fifo $ff ns, disksort $fd ns; lunq max wait (disksort) $wmax ns"
+diag "far reads' max response: fifo $ff ns, disksort $fd ns; lunq max wait (disksort) $wmax ns"
 [ "$fd" -ge $((ff * 10)) ] || fail "disksort far max $fd ns is not >= 10x fifo's $ff ns"
 [ "$wmax" -ge $((fd / 2)) ] || fail "lunq's max wait $wmax ns does not account for the far reads' $fd ns"
 ok "bubble: far reads max $((ff / 1000000)) ms under fifo, $((fd / 1000000)) ms under disksort; lunq saw a $((wmax / 1000000)) ms wait"

@@ -19,7 +19,7 @@ r0=$(lower_r) w0=$(lower_w)
 lunqbench --kv --ios 3000 --rdpct 60 --bs 4k:3,16k:1 --iodepth 16 --interval 0 \
 	/dev/mapper/lq > /tmp/lb.out 2>&1 || { cat /tmp/lb.out; fail "lunqbench closed loop"; }
 tail -1 /tmp/lb.out > /tmp/lb.kv
-note "$(cat /tmp/lb.kv)"
+diag "$(cat /tmp/lb.kv)"
 [ "$(kv ios)" = 3000 ] || fail "ios=$(kv ios), want 3000"
 [ "$(kv loop)" = closed ] && [ "$(kv errors)" = 0 ] || fail "loop or errors"
 [ "$(lq_stat lq reads)" = "$(kv reads)" ] && [ "$(lq_stat lq writes)" = "$(kv writes)" ] ||
@@ -37,7 +37,7 @@ lc 0 reset lq
 lunqbench --kv --ios 1000 --iorate 500 --iodepth 32 --interval 0 /dev/mapper/lq > /tmp/lb.out 2>&1 ||
 	{ cat /tmp/lb.out; fail "lunqbench open loop"; }
 tail -1 /tmp/lb.out > /tmp/lb.kv
-note "$(cat /tmp/lb.kv)"
+diag "$(cat /tmp/lb.kv)"
 [ "$(kv ios)" = 1000 ] && [ "$(kv loop)" = open ] && [ "$(lq_stat lq reads)" = 1000 ] ||
 	fail "open loop: ios=$(kv ios) loop=$(kv loop), lunq reads $(lq_stat lq reads)"
 # the schedule spans ~2 s: no faster (closed loop would take ~0.2 s); a

@@ -38,7 +38,7 @@ for f in aimd kyber parda garbage-zero garbage-huge garbage-random compat-aimd; 
 done
 
 if [ "$(cat /sys/module/dm_lunq/parameters/bpf_policies 2>/dev/null)" != Y ]; then
-	dm_create lq "0 $sz lunq $nb1 0 1 qdepth:8" || fail "create"
+	lunq_create lq $nb1 qdepth:8 || fail "create"
 	lc 6 policy attach lq "$P/aimd.bpf.o"
 	lc_err "cannot run BPF policies"
 	lc_err "Linux 6.9"
@@ -68,17 +68,14 @@ pa_off() {
 run() {
 	_nm=$1 _lo=$2
 	shift 2
-	bt_start "$_lo" /tmp/bt
-	fio_verify "$_nm" "/dev/mapper/$_nm" --rw=randwrite --bs=4k --iodepth=32 "$@" ||
-		fail "$_nm: fio verify"
-	bt_stop
-	max_concurrent /tmp/bt.txt > /tmp/maxc
+	traced_verify "$_lo" - "$_nm" "/dev/mapper/$_nm" --rw=randwrite --bs=4k --iodepth=32 "$@"
+	echo "$low" > /tmp/maxc
 }
 # top NAME START: the highest depth NAME's throttle log reached (or START)
 top() { tlog "$1" | awk -v m="$2" '$3 > m { m = $3 } END { print m }'; }
 
 # --- 1. aimd under QUEUE FULL ------------------------------------------------
-dm_create lq "0 $sz lunq $nb1 0 3 qdepth:8 lun_depth:4 auto_max:32" || fail "create"
+lunq_create lq $nb1 qdepth:8 lun_depth:4 auto_max:32 || fail "create"
 lc 0 policy attach lq "$P/aimd.bpf.o"
 lc_out "BPF policy aimd attached"
 lc 0 policy show -j lq
@@ -86,7 +83,7 @@ jq -e '.policy == "aimd" and .from == "bpf" and .pin == "/sys/fs/bpf/lunq/lq"' /
 	fail "policy show: $(cat /tmp/lc.out)"
 run lq "$nb1" --size=16m
 tlog lq > /tmp/tl
-note "aimd: $(grep -c ' qfull$' /tmp/tl) halvings, $(grep -c ' bpf$' /tmp/tl) increases, $(status_field lq qfull) QUEUE FULLs; null_blk: at most $(cat /tmp/maxc) in flight"
+diag "aimd: $(grep -c ' qfull$' /tmp/tl) halvings, $(grep -c ' bpf$' /tmp/tl) increases, $(status_field lq qfull) QUEUE FULLs; null_blk: at most $(cat /tmp/maxc) in flight"
 awk '$4 == "qfull" && $3 != ($2 >= 2 ? int($2 / 2) : 1) { print; bad = 1 }
      $4 == "bpf" && $3 <= $2 { print; bad = 1 } END { exit bad }' /tmp/tl ||
 	fail "aimd: a move that is not its rule (halve on QUEUE FULL, add on a window)"
@@ -102,7 +99,7 @@ dm_remove lq
 # its ops have char dev[160] and a first argument struct lunq_pol *: it
 # loads (lunqctl leaves "dev" zero, libbpf skips it), keeps its rule, and
 # every answer is the trace event lunq_pol_answer with the window's view
-dm_create lq "0 $sz lunq $nb1 0 3 qdepth:8 lun_depth:4 auto_max:32" || fail "create"
+lunq_create lq $nb1 qdepth:8 lun_depth:4 auto_max:32 || fail "create"
 lc 0 policy attach lq "$P/compat-aimd.bpf.o"
 lc_out "BPF policy aimd attached"
 pa_on
@@ -127,7 +124,7 @@ awk -v top="$(top lq 8)" '/ hook=window / {
 ok "aimd built against wave 3's header loads and keeps its rule; $nw window and $nq qfull answers traced (lunq_pol_answer), each view consistent (svc min <= p50 <= p99, in flight <= $(top lq 8))"
 lc 0 policy detach lq
 # a name is expected by one device at a time, and must be 1..15 characters
-dm_create lq2 "0 $sz lunq $nb2 0 1 qdepth:4" || fail "create lq2"
+lunq_create lq2 -l $sz $nb2 qdepth:4 || fail "create lq2"
 expect dmsetup message lq 0 policy expect onename
 dmsetup message lq2 0 policy expect onename 2> /dev/null && fail "two devices expect one name"
 dmsetup message lq 0 policy expect 0123456789abcdef 2> /dev/null && fail "a 16-character name expected"
@@ -142,13 +139,18 @@ dm_remove lq
 # --- 2. kyber and parda: each window recomputed from its figures ----------------
 # kyber: p99 over 10 ms scales by target/p99 (1 less at least, half at most);
 # p99 under 7.5 ms with IOs waiting half the window adds max(d/8, 1)
-dm_create lq "0 $sz lunq $nb1 0 2 qdepth:4 auto_max:24" || fail "create"
-lc 0 policy attach lq "$P/kyber.bpf.o"
-win_on
-run lq "$nb1" --size=24m
-win_off lq > /tmp/win
-n=$(wc -l < /tmp/win)
-[ "$n" -ge 5 ] || fail "kyber: only $n windows traced"
+# windows POLICY: lq at qdepth:4 auto_max:24 under POLICY through a
+# verify load; its windows in /tmp/win, n of them (5 at least)
+windows() {
+	lunq_create lq $nb1 qdepth:4 auto_max:24 || fail "create"
+	lc 0 policy attach lq "$P/$1.bpf.o"
+	win_on
+	run lq "$nb1" --size=24m
+	win_off lq > /tmp/win
+	n=$(wc -l < /tmp/win)
+	[ "$n" -ge 5 ] || fail "$1: only $n windows traced"
+}
+windows kyber
 awk 'function cl(x) { return x < 1 ? 1 : x > 24 ? 24 : x }
      { ns = $1; ios = $2; p99 = $3; wt = $5; d = $7; to = $8; w = d
        if (ios && d) {
@@ -168,13 +170,7 @@ dm_remove lq
 
 # parda: w16 <- ((100 - 80) w16 + 80 (L w16 / L(t) + 16 beta)) / 100, L = 20 ms,
 # beta 2, w16 from 16 x the depth at attach, at most 16 x max
-dm_create lq "0 $sz lunq $nb1 0 2 qdepth:4 auto_max:24" || fail "create"
-lc 0 policy attach lq "$P/parda.bpf.o"
-win_on
-run lq "$nb1" --size=24m
-win_off lq > /tmp/win
-n=$(wc -l < /tmp/win)
-[ "$n" -ge 5 ] || fail "parda: only $n windows traced"
+windows parda
 awk 'BEGIN { w16 = 4 * 16 }
      { ios = $2; mean = $4; d = $7; to = $8; want = d
        if (ios && mean) {
@@ -191,7 +187,7 @@ dm_remove lq
 
 # --- 3. garbage answers, clamped -----------------------------------------------
 for g in zero huge random; do
-	dm_create lq "0 $sz lunq $nb1 0 3 qdepth:4 auto_min:2 auto_max:6" || fail "create"
+	lunq_create lq $nb1 qdepth:4 auto_min:2 auto_max:6 || fail "create"
 	lc 0 policy attach lq "$P/garbage-$g.bpf.o"
 	run lq "$nb1" --size=8m
 	tlog lq > /tmp/tl
@@ -211,7 +207,7 @@ for g in zero huge random; do
 done
 
 # --- 4. detach under load; two devices ----------------------------------------
-dm_create lq "0 $sz lunq $nb1 0 2 qdepth:4 auto_max:24" || fail "create"
+lunq_create lq $nb1 qdepth:4 auto_max:24 || fail "create"
 lc 0 policy attach lq "$P/kyber.bpf.o"
 fio_verify dl /dev/mapper/lq --rw=randwrite --bs=4k --iodepth=32 --size=32m > /tmp/dl.out 2>&1 &
 fp=$!
@@ -222,7 +218,7 @@ lc 0 policy show lq
 lc_out "policy fixed (from the table), throttle 4"
 ok "detach under a verifying load: $(tail -1 /tmp/dl.out); the table's qdepth 4 is back"
 
-dm_create lq2 "0 $sz lunq $nb2 0 3 qdepth:4 auto_min:2 auto_max:6" || fail "create lq2"
+lunq_create lq2 -l $sz $nb2 qdepth:4 auto_min:2 auto_max:6 || fail "create lq2"
 lc 0 policy attach lq "$P/kyber.bpf.o"
 lc 0 policy attach lq2 "$P/garbage-zero.bpf.o"
 lc 4 policy attach lq "$P/aimd.bpf.o"
@@ -255,7 +251,7 @@ lc 0 remove lq		# with kyber attached: lunqctl unpins its link too
 lc_out "removed lq and its BPF policy's link"
 [ -e /sys/fs/bpf/lunq/lq ] && fail "lunqctl remove left lq's pin"
 # a reload detaches lq2's policy; its link stays pinned, attached to nothing
-echo "0 $sz lunq $nb2 0 1 qdepth:5" | dmsetup reload lq2 || fail "reload"
+lunq_table -l $sz $nb2 qdepth:5 | dmsetup reload lq2 || fail "reload"
 expect dmsetup resume lq2
 lc 0 policy show lq2
 lc_out "policy fixed (from the table), throttle 5; a link left at"

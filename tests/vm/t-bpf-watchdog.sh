@@ -60,7 +60,7 @@ lockups() {
 }
 
 # --- 1. a callback that spins -------------------------------------------------
-dm_create lq "0 $sz lunq $nb 0 2 qdepth:8 auto_max:16" || fail "create"
+lunq_create lq $nb qdepth:8 auto_max:16 || fail "create"
 mark=$(dmesg_mark)
 lunq_ev_on lunq_pol_eject
 lunqctl events -j lq > /tmp/ev.json 2>&1 &
@@ -98,10 +98,15 @@ lc 0 policy detach lq
 dm_remove lq
 
 # --- 2. the depth at its floor; a stalled device ------------------------------
-dm_create lq "0 $sz lunq $nb 0 4 qdepth:8 auto_min:1 model:fixed svc_us:20000" || fail "create"
-fio --name=fl --filename=/dev/mapper/lq --direct=1 --ioengine=libaio --rw=randread \
-	--bs=4k --iodepth=64 --runtime=4 --time_based > /tmp/fl.out 2>&1 &
-fp=$!
+# reads NAME QD SECONDS: random 4 KiB reads on lq in the background (fio
+# NAME, its output in /tmp/NAME.out), fp their pid
+reads() {
+	fio --name="$1" --filename=/dev/mapper/lq --direct=1 --ioengine=libaio --rw=randread \
+		--bs=4k --iodepth="$2" --runtime="$3" --time_based > "/tmp/$1.out" 2>&1 &
+	fp=$!
+}
+lunq_create lq $nb qdepth:8 auto_min:1 model:fixed svc_us:20000 || fail "create"
+reads fl 64 4
 sleep 1
 d0=$(lq_stat lq dispatched)
 lc 0 policy attach lq "$P/hostile-floor.bpf.o"
@@ -123,10 +128,8 @@ dm_remove lq
 # qdepth:2 from the start: commands wait whatever the moment of the attach
 # (at qdepth:8 fio's 8 all went at once, and waited only if fio sent more
 # before its runtime ended: a race with the 3 s service)
-dm_create lq "0 $sz lunq $nb 0 4 qdepth:2 auto_min:1 model:fixed svc_us:3000000" || fail "create"
-fio --name=st --filename=/dev/mapper/lq --direct=1 --ioengine=libaio --rw=randread \
-	--bs=4k --iodepth=8 --runtime=3 --time_based > /tmp/st.out 2>&1 &
-fp=$!
+lunq_create lq $nb qdepth:2 auto_min:1 model:fixed svc_us:3000000 || fail "create"
+reads st 8 3
 sleep 0.5
 lc 0 policy attach lq "$P/hostile-stall.bpf.o"
 wait_eject lq 10
@@ -139,7 +142,7 @@ lc 0 policy detach lq
 dm_remove lq
 
 # --- 3. by hand ---------------------------------------------------------------
-dm_create lq "0 $sz lunq $nb 0 2 qdepth:4 auto_max:16" || fail "create"
+lunq_create lq $nb qdepth:4 auto_max:16 || fail "create"
 lc 0 policy attach lq "$P/aimd.bpf.o"
 lc 0 policy eject lq
 lc_out "BPF policy aimd ejected"
@@ -152,7 +155,7 @@ ok "lunqctl policy eject: rule manual, the table's policy back, the link detache
 lc 0 policy detach lq
 
 # --- 4. one map, two links ----------------------------------------------------
-dm_create lq2 "0 $sz lunq $nb2 0 2 qdepth:4 auto_max:16" || fail "create lq2"
+lunq_create lq2 -l $sz $nb2 qdepth:4 auto_max:16 || fail "create lq2"
 mkdir -p /sys/fs/bpf/lunq
 bpflink "$P/aimd.bpf.o" aimd lq:/sys/fs/bpf/lunq/l1 lq2:/sys/fs/bpf/lunq/l2 ||
 	fail "bpflink: two links of one map"

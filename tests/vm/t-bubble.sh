@@ -16,7 +16,7 @@
 SVC_MS=2 M=200 RUNTIME=6
 nb=$(nullb_create lq_nb 512 irqmode=2 completion_nsec=$((SVC_MS * 1000000)) hw_queue_depth=64) ||
 	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:2" || fail "create"
+lunq_create lq $nb qdepth:2 || fail "create"
 
 # run POLICY...: the workload; sets far_max (ms), stream_p99 (ms), n_far
 run() {
@@ -31,7 +31,7 @@ run() {
 	far_max=$(awk -F';' '$3 == "far" { printf "%.1f", $39 / 1000 }' /tmp/fio.bubble)
 	n_far=$(awk -F';' '$3 == "far" { print int($6 / 4) }' /tmp/fio.bubble)
 	stream_ios=$(awk -F';' '$3 == "stream" { print int($6 / 4) }' /tmp/fio.bubble)
-	note "$*: far reads $n_far, max latency $far_max ms; stream $stream_ios reads, p99 $stream_p99 ms"
+	diag "$*: far reads $n_far, max latency $far_max ms; stream $stream_ios reads, p99 $stream_p99 ms"
 	[ -n "$far_max" ] && [ -n "$stream_p99" ] || fail "could not read fio's output"
 	[ "$stream_ios" -gt 500 ] || fail "stream too slow ($stream_ios reads)"
 	[ "$n_far" -ge 1 ] || fail "no far read completed"

@@ -20,13 +20,13 @@ bw() {
 		--iodepth="$2" --time_based --runtime=3
 	jq -r '"\(.jobs[0].read.bw_bytes) \(.jobs[0].read.iops | floor)"' /tmp/bus.json
 }
-dm_create lq "0 $sz lunq $nb 0 4 model:flash channels:16 svc_us:2000 bus_mbps:40" || fail "create"
+lunq_create lq $nb model:flash channels:16 svc_us:2000 bus_mbps:40 || fail "create"
 set -- $(bw 1m 8); b40=$1
 set -- $(bw 4k 16); s40=$2
 expect dmsetup message lq 0 set bus_mbps:0
 set -- $(bw 1m 8); b0=$1
 set -- $(bw 4k 16); s0=$2
-note "1 MiB reads QD 8: $((b40 / 1000000)) MB/s with bus_mbps:40, $((b0 / 1000000)) MB/s without; 4 KiB QD 16: $s40 IOPS with, $s0 without"
+diag "1 MiB reads QD 8: $((b40 / 1000000)) MB/s with bus_mbps:40, $((b0 / 1000000)) MB/s without; 4 KiB QD 16: $s40 IOPS with, $s0 without"
 [ "$b40" -le 41200000 ] || fail "bus_mbps:40: fio read $b40 bytes/s > 40 MB/s + 3%"
 [ "$b0" -gt 80000000 ] || fail "without the bus: $b0 bytes/s, want > 80 MB/s"
 ok "bus_mbps:40 caps 1 MiB reads at $((b40 / 1000000)) MB/s (without: $((b0 / 1000000)) MB/s); 4 KiB reads $s40 vs $s0 IOPS"

@@ -27,7 +27,7 @@ RT=${LUNQ_CALIB_S:-4}
 run() {
 	_qd=$1
 	shift
-	dm_create lq "0 $sz lunq $nb 0 $# $*" >&2 || fail "create: $*"
+	lunq_create lq "$nb" "$@" >&2 || fail "create: $*"
 	fio_json /tmp/cal.json /dev/mapper/lq --rw=randread --bs=4k \
 		--iodepth="$_qd" --time_based --runtime="$RT" --randrepeat=1
 	jq '.jobs[0].read.iops | floor' /tmp/cal.json
@@ -43,13 +43,13 @@ for c in sqrt linear; do
 	host2=$(run 32 $D qdepth:2 sched:disksort)
 	ncq=$(run 32 $D qdepth:32 lun_order:sptf)
 	ncqh=$(run 32 $D qdepth:31 sched:disksort lun_order:sptf)
-	note "$c: QD1 $qd1, QD32 in order $fifo, host sort qd2 $host2 ($(ratio "$host2" "$fifo")x), NCQ $ncq ($(ratio "$ncq" "$qd1")x), NCQ + host sort $ncqh ($(ratio "$ncqh" "$ncq")x NCQ)"
+	diag "$c: QD1 $qd1, QD32 in order $fifo, host sort qd2 $host2 ($(ratio "$host2" "$fifo")x), NCQ $ncq ($(ratio "$ncq" "$qd1")x), NCQ + host sort $ncqh ($(ratio "$ncqh" "$ncq")x NCQ)"
 	eval "qd1_$c=$qd1 fifo_$c=$fifo host2_$c=$host2 ncq_$c=$ncq ncqh_$c=$ncqh"
 done
 A="model:array spindles:8 stripe_kb:64 seek_ms:8 rpm:7200 svc_us:500 seek_curve:sqrt wce:1 lun_order:sptf lun_depth:64 qdepth:16"
 afifo=$(run 32 $A sched:fifo)
 asort=$(run 32 $A sched:disksort)
-note "array of 8, members sorting, qdepth 16: $afifo IOPS in order, $asort sorted ($(ratio "$asort" "$afifo")x)"
+diag "array of 8, members sorting, qdepth 16: $afifo IOPS in order, $asort sorted ($(ratio "$asort" "$afifo")x)"
 
 within "$qd1_sqrt" 60 100 || fail "QD 1: $qd1_sqrt IOPS, not 80 +-25%"
 ok "QD 1: $qd1_sqrt IOPS (anchor 80)"

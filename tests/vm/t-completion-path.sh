@@ -36,12 +36,12 @@ for e in uring sync; do
 	[ $# = 3 ] || { cat /tmp/cp.$e; fail "no service row from lunqbench"; }
 	# every IO takes at least the timer's 2 ms, so the (exact) mean does
 	[ "$3" -ge 2000000 ] || fail "null_blk ($e): mean $3 ns, below its 2 ms timer"
-	note "null_blk alone, $e, QD1: $1 IOs, p50 $(ms "$2") ms, mean $(ms "$3") ms: +$(ms $(($3 - 2000000))) ms after the device (PREEMPT_RT: $rt)"
+	diag "null_blk alone, $e, QD1: $1 IOs, p50 $(ms "$2") ms, mean $(ms "$3") ms: +$(ms $(($3 - 2000000))) ms after the device (PREEMPT_RT: $rt)"
 done
 cleanup_all
 
 nb=$(nullb_create lq_fast 64) || fail "null_blk"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 4 qdepth:1 model:flash channels:4 svc_us:2000" || fail "lunq"
+lunq_create lq $nb qdepth:1 model:flash channels:4 svc_us:2000 || fail "lunq"
 for e in uring sync; do
 	echo 1 > /sys/kernel/lunq/lq/reset
 	lunqbench --engine $e --iodepth 1 --elapsed "$(scaled 4 2)" --interval 0 /dev/mapper/lq > /tmp/cp.$e 2>&1 ||
@@ -54,6 +54,6 @@ for e in uring sync; do
 	lm=$((s / n))
 	[ "$lm" -ge 2000000 ] || fail "lunq's service mean $lm ns, below the model's 2 ms"
 	[ "$3" -ge 2000000 ] || fail "lunqbench's mean $3 ns through lunq, below the model's 2 ms ($e)"
-	note "through lunq, $e, QD1: lunq's service mean $(ms $lm) ms (model 2 ms); lunqbench $1 IOs, p50 $(ms "$2") ms, mean $(ms "$3") ms: +$(ms $(($3 - lm))) ms after lunq (PREEMPT_RT: $rt)"
+	diag "through lunq, $e, QD1: lunq's service mean $(ms $lm) ms (model 2 ms); lunqbench $1 IOs, p50 $(ms "$2") ms, mean $(ms "$3") ms: +$(ms $(($3 - lm))) ms after lunq (PREEMPT_RT: $rt)"
 done
 ok "completion path measured; lunq's model and the device keep their 2 ms, the rest is after them"

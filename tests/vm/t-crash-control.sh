@@ -25,7 +25,7 @@ cr_teardown
 # kernel: make test runs it on Debian's; the debug kernel (make
 # test-debug) has no test-only build and stops here
 if [ "${LUNQ_SKIP_TIMING:-0}" = 1 ]; then
-	note "negative control: on Debian's kernel only (make test), not on the debug kernel"
+	diag "negative control: on Debian's kernel only (make test), not on the debug kernel"
 	exit 0
 fi
 xko=$LUNQ_SRC/build/kmod-xflush/$(uname -r)/kmod/dm-lunq-xflush.ko
@@ -49,7 +49,7 @@ cr_setup
 # lunq as it ships, on a layer below it that acknowledges writes early
 dm_create crx "0 $CR_SZ lunq-xflush /dev/mapper/cw" || fail "create crx: lunq-xflush"
 CR_MID=crx
-cr_top cr "lunq /dev/mapper/crx 0 1 qdepth:0"
+cr_top cr "$(lunq_target /dev/mapper/crx 0 qdepth:0)"
 cr_workload
 crossed=$(cat /sys/module/dm_lunq_xflush/parameters/xflush_crossed)
 cr_check xflush-negative

@@ -21,9 +21,9 @@ churn() {
 }
 
 cr_setup
-cr_top cr "lunq /dev/mapper/cw 0 3 qdepth:2 sched:disksort max_wait_ms:50"
+cr_top cr "$(lunq_target /dev/mapper/cw 0 qdepth:2 sched:disksort max_wait_ms:50)"
 cr_workload churn
-note "lunq: dispatched $(lq_stat cr dispatched 2>/dev/null || echo ?), requeued $(lq_stat cr requeued 2>/dev/null || echo ?)"
+diag "lunq: dispatched $(lq_stat cr dispatched 2>/dev/null || echo ?), requeued $(lq_stat cr requeued 2>/dev/null || echo ?)"
 cr_check disksort
 [ "$CR_FAILED" = 0 ] || fail "disksort: $CR_FAILED flush points do not recover"
 ok "disksort qdepth:2 max_wait_ms:50 with policy changes and noflush suspends: every checked flush point mounts, fsck clean, fsync'd files intact"

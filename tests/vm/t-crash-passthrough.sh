@@ -8,7 +8,7 @@
 . "$LUNQ_SRC/tests/vm/crash-lib.sh"
 
 cr_setup
-cr_top cr "lunq /dev/mapper/cw 0 1 qdepth:0"
+cr_top cr "$(lunq_target /dev/mapper/cw 0 qdepth:0)"
 cr_workload
 cr_check qdepth0
 [ "$CR_FAILED" = 0 ] || fail "qdepth:0: $CR_FAILED flush points do not recover"

@@ -23,9 +23,9 @@ churn() {
 }
 
 cr_setup
-cr_top cr "lunq /dev/mapper/cw 0 6 model:hdd svc_us:1000 seek_ms:0 wce:1 cache_mb:1 qdepth:16"
+cr_top cr "$(lunq_target /dev/mapper/cw 0 model:hdd svc_us:1000 seek_ms:0 wce:1 cache_mb:1 qdepth:16)"
 cr_workload churn
-note "lunq: dispatched $(lq_stat cr dispatched 2>/dev/null || echo ?), flushes $(lq_stat cr flushes 2>/dev/null || echo ?)"
+diag "lunq: dispatched $(lq_stat cr dispatched 2>/dev/null || echo ?), flushes $(lq_stat cr flushes 2>/dev/null || echo ?)"
 cr_check wce
 [ "$CR_FAILED" = 0 ] || fail "wce: $CR_FAILED flush points do not recover"
 ok "wce:1 (hdd, cache_mb 1 and 8, turned off and on live) with noflush suspends: every checked flush point mounts, fsck clean, fsync'd files intact"

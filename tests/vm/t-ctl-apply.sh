@@ -12,7 +12,7 @@
 luns=$(sdebug_models FAST1 SLOW2 inq_vendor=ACME dev_size_mb=16) ||
 	fail "two scsi_debug LUNs with models FAST1, SLOW2"
 fast=${luns% *} slow=${luns#* }
-note "LUNs: $fast $(cat /sys/block/${fast#/dev/}/device/model), $slow $(cat /sys/block/${slow#/dev/}/device/model)"
+diag "LUNs: $fast $(cat /sys/block/${fast#/dev/}/device/model), $slow $(cat /sys/block/${slow#/dev/}/device/model)"
 nb=$(nullb_create lq_nb 64) || fail "null_blk"
 lc 0 create fastlun "$fast" qdepth=64
 lc 0 create slowlun "$slow" qdepth=64

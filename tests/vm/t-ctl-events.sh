@@ -30,7 +30,7 @@ kill -INT $p1 $p2 $p3
 wait $p1 || fail "events --json: exit $? on SIGINT"
 wait $p2 || fail "events: exit $? on SIGINT"
 wait $p3 || fail "events lq2: exit $? on SIGINT"
-note "$(wc -l < /tmp/ev.json) JSON events, $(wc -l < /tmp/ev.txt) text; qfull=$(lq_stat lq qfull) bubbles=$(lq_stat lq bubbles)"
+diag "$(wc -l < /tmp/ev.json) JSON events, $(wc -l < /tmp/ev.txt) text; qfull=$(lq_stat lq qfull) bubbles=$(lq_stat lq bubbles)"
 head -3 /tmp/ev.json | sed 's/^/# /'
 
 grep -q '"event":"throttle","device":"lq","from":3,"to":8,"cause":"set"' /tmp/ev.json ||

@@ -33,7 +33,7 @@ rl=$(lq_stat lq rlentime_ns) wl=$(lq_stat lq wlentime_ns) done=$(lq_stat lq comp
 # idle: one report since the reset
 lc 0 stat -x --json lq
 since=$(($(now_ms) - t_reset))
-note "$(cat /tmp/lc.out)"
+diag "$(cat /tmp/lc.out)"
 js() { sed 's/.*"'"$1"'":\([-0-9.e]*\).*/\1/' /tmp/lc.out; }
 iv=$(js interval_s)
 # the first report spans the time since the reset (crtime_ns), not the

@@ -22,7 +22,7 @@ sed 's/^/# /' /tmp/sw.out
 # CSV: device,sched,qdepth,loop,...,ios(8),...,iops(14),...,resp_p99_ns(18)
 col() { awk -F, -v q="$1" -v c="$2" 'NR > 1 && $3 == q { print $c }' /tmp/sw.csv; }
 for q in 1 2 4 8 16; do eval "i$q=\$(col $q 14) m$q=\$(col $q 16) p$q=\$(col $q 18)"; done
-note "IOPS by qdepth: 1:$i1 2:$i2 4:$i4 8:$i8 16:$i16; p50 ns: 1:$m1 16:$m16; p99 ns: 1:$p1 16:$p16"
+diag "IOPS by qdepth: 1:$i1 2:$i2 4:$i4 8:$i8 16:$i16; p50 ns: 1:$m1 16:$m16; p99 ns: 1:$p1 16:$p16"
 # The model's shape, with room for TCG's round-to-round noise: one slot
 # gives about 1/svc (500 IOPS); throughput at least doubles by qdepth 4;
 # it cannot pass 4 channels / 2 ms (2000, +10%); the relative gain from 8

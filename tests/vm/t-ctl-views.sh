@@ -46,7 +46,7 @@ lunqctl stat -L lq | sed 's/^/# /'
 # deltas of the observers: dm r rsec rms w wsec wms tiq, null_blk the same
 obs=$(echo "$d0 $d1 $n0 $n1" | awk '{ for (i = 1; i <= 7; i++) printf "%s ", $(i + 7) - $i
 	for (i = 15; i <= 21; i++) printf "%s ", $(i + 7) - $i }')
-note "diskstats deltas dm (r rsec rms w wsec wms tiq): $(echo "$obs" | cut -d' ' -f1-7); null_blk: $(echo "$obs" | cut -d' ' -f8-14)"
+diag "diskstats deltas dm (r rsec rms w wsec wms tiq): $(echo "$obs" | cut -d' ' -f1-7); null_blk: $(echo "$obs" | cut -d' ' -f8-14)"
 jq -r '.devices[0] | "\(.r_s * .interval_s) \(.w_s * .interval_s) \(.kr_s * .interval_s) \(.kw_s * .interval_s) \(.r_await_ms) \(.r_lunq_ms) \(.r_dev_ms) \(.w_await_ms) \(.w_lunq_ms) \(.w_dev_ms) \(.aqu_sz * .interval_s)"' \
 	/tmp/views.json > /tmp/views.cols || fail "stat -L -j: $(cat /tmp/views.json)"
 reads=$(lq_stat lq reads) writes=$(lq_stat lq writes)
@@ -72,7 +72,7 @@ res=$(echo "$(cat /tmp/views.cols) $obs $reads $writes" | awk '{
 	if (aq * 1000 > 1.1 * dtq || aq * 1000 < 0.9 * dtq) e = e sprintf(" aqu-sz x dt %.0f ms, dm time in queue %d ms;", aq * 1000, dtq)
 	printf "r_await %.2f = %.2f lunq + %.2f dev (dm %.2f, null_blk %.2f); w_await %.2f = %.2f + %.2f (dm %.2f, null_blk %.2f)|%s\n",
 		ra, rl, rd, drms / dr, nrms / nr, wa, wl, wd, dwms / dw, nwms / nw, e }')
-note "${res%%|*}"
+diag "${res%%|*}"
 [ -z "${res#*|}" ] || fail "stat -L:${res#*|}"
 ok "stat -L: reads $reads, writes $writes = dm's = null_blk's; null_blk await <= r_dev, w_dev (+ completion chain); r_await, w_await, aqu-sz within 10% of dm's (jiffies); waits in lunq > device time at QD16 through 4"
 

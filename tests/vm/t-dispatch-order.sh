@@ -15,7 +15,7 @@
 nb=$(nullb_create lq_nb 128 irqmode=2 completion_nsec=50000000 hw_queue_depth=64) ||
 	fail "null_blk setup"
 echo none > /sys/block/lq_nb/queue/scheduler 2>/dev/null
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:1" || fail "create"
+lunq_create lq $nb qdepth:1 || fail "create"
 dmdev=/dev/$(basename "$(dm_sysfs lq)")
 
 trace() { trace_qd "$dmdev" "$nb" "$@"; }
@@ -55,8 +55,8 @@ for sched in fifo disksort; do
 	else
 		disksort_of /tmp/q.txt > /tmp/want
 	fi
-	note "$sched: arrival  $(awk '{ print $2 }' /tmp/q.txt | tr '\n' ' ')"
-	note "$sched: issued   $(tr '\n' ' ' < /tmp/got)"
+	diag "$sched: arrival  $(awk '{ print $2 }' /tmp/q.txt | tr '\n' ' ')"
+	diag "$sched: issued   $(tr '\n' ' ' < /tmp/got)"
 	cmp -s /tmp/got /tmp/want ||
 		fail "$sched: lower device order differs from expected: $(tr '\n' ' ' < /tmp/want)"
 	if [ $sched = disksort ]; then
@@ -73,7 +73,7 @@ dm_remove lq
 nb=$(nullb_create lq_nb 128 irqmode=2 completion_nsec=3000000 cache_size=16 hw_queue_depth=64) ||
 	fail "null_blk with a write cache"
 echo none > /sys/block/lq_nb/queue/scheduler 2>/dev/null
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 2 qdepth:1 sched:disksort" || fail "create"
+lunq_create lq $nb qdepth:1 sched:disksort || fail "create"
 dmdev=/dev/$(basename "$(dm_sysfs lq)")
 # One task submits every write (tests/tools/fuamix: Linux AIO, pinned to
 # one CPU), so blktrace's Q order is the order in which lunq received the
@@ -83,11 +83,11 @@ dmdev=/dev/$(basename "$(dm_sysfs lq)")
 mixed() {
 	fuamix /dev/mapper/lq 3 16 > /tmp/fuamix.out 2>&1 ||
 		{ cat /tmp/fuamix.out; fail "fuamix"; }
-	note "fuamix: $(cat /tmp/fuamix.out)"
+	diag "fuamix: $(cat /tmp/fuamix.out)"
 }
 trace mixed
 nf=$(grep -c 'F' /tmp/d.txt)
-note "$(wc -l < /tmp/q.txt) writes arrived, $(wc -l < /tmp/d.txt) issued, $nf with FUA"
+diag "$(wc -l < /tmp/q.txt) writes arrived, $(wc -l < /tmp/d.txt) issued, $nf with FUA"
 [ "$nf" -ge 5 ] || fail "too few FUA writes issued ($nf)"
 awk 'NR == FNR { arr[$2] = FNR; rw[$2] = $1; next }
 	{ disp[$2] = FNR; n++ }

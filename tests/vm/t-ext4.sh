@@ -6,7 +6,7 @@
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 ram=$(brd_create 128) || fail "brd setup"
-dm_create lq "0 $(($(sectors "$ram") - 8)) lunq $ram 8" || fail "create"
+lunq_create lq -s 8 $ram || fail "create"
 expect mkfs.ext4 -q -F /dev/mapper/lq
 mkdir -p /mnt/lunq
 expect mount -t ext4 /dev/mapper/lq /mnt/lunq

@@ -38,7 +38,7 @@ P=/sys/module/dm_lunq/parameters/fast_path
 run1() {
 	nb=$(nullb_create lq_fp 256 irqmode=2 completion_nsec=2000000 hw_queue_depth=256) ||
 		fail "null_blk setup"
-	dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:0" || fail "create"
+	lunq_create lq $nb qdepth:0 || fail "create"
 	sleep 1			# udev's probe reads
 	expect dmsetup message lq 0 stats reset
 	read -r fo0 fn0 < /sys/kernel/lunq/lq/fast_path
@@ -70,7 +70,7 @@ run1() {
 	svc=$(lq_hist lq service_read sum)
 	[ "$rt" -le "$span" ] && [ $((rt * mi)) -ge "$rlen" ] && [ "$rlen" -gt 0 ] ||
 		fail "$1: rtime $rt, span $span, rlentime $rlen, max_inflight $mi"
-	note "$1: $reads reads (= null_blk = fio), max_inflight $mi (null_blk seen $lmax), rlentime $rlen ns, service_read sum $svc ns, rtime $rt of $span ns"
+	diag "$1: $reads reads (= null_blk = fio), max_inflight $mi (null_blk seen $lmax), rlentime $rlen ns, service_read sum $svc ns, rtime $rt of $span ns"
 	RLEN=$rlen SVC=$svc
 	dm_remove lq || fail "remove"
 	echo 0 > "$CFG/lq_fp/power"
@@ -97,7 +97,7 @@ ok "fast_path=0: every IO under the lock (none lock-free), the same counts and n
 # --- 2. leaving the path under load ---
 nb=$(nullb_create lq_fp 256 irqmode=2 completion_nsec=400000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:0" || fail "create"
+lunq_create lq $nb qdepth:0 || fail "create"
 bt_start "$nb" /tmp/fp.bt issue complete
 lunqbench --verify --seed 3 --range 0-16m --interval 0 --kv --bs 4k --rdpct 0 \
 	--iorate 70 --arrival fixed --iodepth 64 --elapsed 5 /dev/mapper/lq > /tmp/fp.lb 2>&1 &
@@ -109,10 +109,10 @@ expect dmsetup message lq 0 set qdepth:4
 # written range, sent once the switch is done
 dd if="$nb" of=/dev/null bs=4k count=1 skip=51200 iflag=direct 2>/dev/null || fail "marker read"
 [ "$(cut -d' ' -f1 /sys/kernel/lunq/lq/fast_path)" = 0 ] || fail "qdepth:4: the path is still open"
-note "after the switch: inflight $(lq_stat lq inflight), waiting $(lq_stat lq waiting)"
+diag "after the switch: inflight $(lq_stat lq inflight), waiting $(lq_stat lq waiting)"
 wait $fpid || { cat /tmp/fp.lb; fail "lunqbench --verify across the switch: exit $?"; }
 tail -1 /tmp/fp.lb | grep -q ' errors=0 verify_errors=0 ' || { cat /tmp/fp.lb; fail "errors across the switch"; }
-note "lunqbench: $(tail -1 /tmp/fp.lb | cut -d' ' -f1-6)"
+diag "lunqbench: $(tail -1 /tmp/fp.lb | cut -d' ' -f1-6)"
 bt_stop
 # writes sent after the marker while the lock-free ones were still in
 # flight are early; after the writes' concurrency reached 0, at most 4
@@ -125,7 +125,7 @@ awk '$1 == "D" && $2 ~ /R/ && $3 == 409600 { mk = 1; next }
 	$1 == "C" { c--; if (mk && c == 0 && !z) z = n }
 	END { printf "%d %d %d %d %d %d\n", m, z, early, after, am, n }' /tmp/fp.bt.txt > /tmp/fp.conc
 read -r m z early after am n < /tmp/fp.conc
-note "null_blk (blktrace): up to $m writes at once before the switch; after it, $early sent before the drain to 0 (at the ${z}th send), then $after, at most $am at once ($n in all)"
+diag "null_blk (blktrace): up to $m writes at once before the switch; after it, $early sent before the drain to 0 (at the ${z}th send), then $after, at most $am at once ($n in all)"
 [ "$m" -gt 4 ] || fail "the lock-free phase never had more than 4 in flight ($m): no load?"
 [ "$z" -gt 0 ] && [ "$early" = 0 ] && [ "$after" -ge 4 ] && [ "$am" -le 4 ] ||
 	fail "leaving the lock-free path: $early sent while lock-free IOs were in flight; drained to 0 after ${z:-never}; then $after sent with up to $am at once"
@@ -138,7 +138,7 @@ rmdir "$CFG/lq_fp"
 # --- 3. throttled, below the throttle: lock-free; above it: locked ---
 nb=$(nullb_create lq_fp 256 irqmode=2 completion_nsec=10000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:8" || fail "create"
+lunq_create lq $nb qdepth:8 || fail "create"
 sleep 1
 # run3 QD: fio at QD on lq, blktrace on null_blk; sets READS LOWER FIO
 # FASTN WAITED MAXC (the most at once at null_blk) and NMAX (sends at it)
@@ -164,7 +164,7 @@ run3() {
 		$1 == "C" { c-- } END { print m + 0, k + 0 }' /tmp/fp3.bt.txt > /tmp/fp3.c
 	read -r MAXC NMAX < /tmp/fp3.c
 	counters_consistent lq || fail "QD$1: counters"
-	note "QD$1 on qdepth:8: $READS reads (null_blk $LOWER, fio $FIO), $FASTN lock-free, $WAITED waited in lunq, null_blk at most $MAXC at once (blktrace), max_inflight $(lq_stat lq max_inflight)"
+	diag "QD$1 on qdepth:8: $READS reads (null_blk $LOWER, fio $FIO), $FASTN lock-free, $WAITED waited in lunq, null_blk at most $MAXC at once (blktrace), max_inflight $(lq_stat lq max_inflight)"
 	[ "$READS" = "$LOWER" ] && [ "$READS" = "$FIO" ] ||
 		fail "QD$1: reads: lunq $READS, null_blk $LOWER, fio $FIO"
 	[ "$MAXC" -le 8 ] || fail "QD$1: $MAXC reads at once at null_blk with qdepth:8"

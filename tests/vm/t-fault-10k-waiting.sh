@@ -19,7 +19,7 @@
 
 nb=$(nullb_create lq_nb 128) || fail "null_blk setup"
 sz=$(sectors "$nb")
-dm_create lq "0 $sz lunq $nb 0 1 qdepth:1" || fail "create"
+lunq_create lq $nb qdepth:1 || fail "create"
 
 kv() { tr ' ' '\n' < /tmp/lb.kv | sed -n "s/^$1=//p"; }
 lower_ios() {
@@ -83,8 +83,8 @@ for sched in fifo disksort; do
 	[ "$(kv errors)" = 0 ] && [ "$(kv verify_errors)" = 0 ] ||
 		{ cat /tmp/lb.out; fail "$sched: errors or verify errors"; }
 	mw=$(lq_stat lq max_waiting)
-	note "$sched: $(cat /tmp/lb.kv)"
-	note "$sched: lunq max_waiting $mw (sampled max $smax) max_inflight $(lq_stat lq max_inflight), $(dmsetup status lq | cut -d' ' -f4-12)"
+	diag "$sched: $(cat /tmp/lb.kv)"
+	diag "$sched: lunq max_waiting $mw (sampled max $smax) max_inflight $(lq_stat lq max_inflight), $(dmsetup status lq | cut -d' ' -f4-12)"
 	[ "$mw" -ge $want ] || fail "$sched: only $mw IOs waited at once (want >= $want; sampled $smax)"
 	[ "$smax" -ge $((want / 2)) ] || fail "$sched: the waiting gauge never showed more than $smax"
 	[ "$(lq_stat lq max_inflight)" -le 64 ] || fail "$sched: max_inflight $(lq_stat lq max_inflight) above qdepth:64"

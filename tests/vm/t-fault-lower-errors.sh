@@ -30,7 +30,7 @@ nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=1000000 hw_queue_depth=64) 
 sz=$(sectors "$nb")
 dm_create lq_fl "0 $sz linear $nb 0" || fail "create lq_fl"
 fl=$(dm_sysfs lq_fl) || fail "no sysfs for lq_fl"
-dm_create lq "0 $sz lunq /dev/mapper/lq_fl 0 2 qdepth:2 sched:disksort" || fail "create lq"
+lunq_create lq -l $sz /dev/mapper/lq_fl qdepth:2 sched:disksort || fail "create lq"
 
 secs=$(scaled 8 3)
 kv() { tr ' ' '\n' < /tmp/lb.kv | sed -n "s/^$1=//p"; }
@@ -87,8 +87,8 @@ phase() {
 	err_lq=$(lq_stat lq errors)
 	disp=$(lq_stat lq dispatched)
 	lower=$(($(lower_ios) - _l0))
-	note "$_name: $(cat /tmp/lb.kv)"
-	note "$_name: lunq reads+writes $done_lq errors $err_lq dispatched $disp max_waiting $(lq_stat lq max_waiting); lq_fl reads+writes $lower"
+	diag "$_name: $(cat /tmp/lb.kv)"
+	diag "$_name: lunq reads+writes $done_lq errors $err_lq dispatched $disp max_waiting $(lq_stat lq max_waiting); lq_fl reads+writes $lower"
 	[ "$disp" = "$done_lq" ] || fail "$_name: lunq dispatched $disp, completed $done_lq reads+writes"
 	[ "$err_lq" = "$errs" ] || fail "$_name: lunq counted $err_lq errors, lunqbench $errs"
 	[ "$lower" -le "$disp" ] || fail "$_name: the lower device saw more IOs ($lower) than lunq sent ($disp)"
@@ -121,13 +121,17 @@ ok "error_all: $errs of $issued IOs failed (reads and writes), lunq errors=$err_
 
 # 3: asynchronous errors from the lower driver: bad blocks in null_blk,
 # 8 sectors every 512 KiB of the range (32 of 4096 blocks)
+# badblocks SIGN: add (+) or clear (-) those 32 ranges
+badblocks() {
+	_i=0
+	while [ $_i -lt 32 ]; do
+		_s=$((_i * 1024 + 8 * (_i % 7)))
+		echo "$1$_s-$((_s + 7))" > "$CFG/lq_nb/badblocks" || fail "badblocks $1$_s"
+		_i=$((_i + 1))
+	done
+}
 flakey "linear $nb 0"
-i=0
-while [ $i -lt 32 ]; do
-	s=$((i * 1024 + 8 * (i % 7)))
-	echo "+$s-$((s + 7))" > "$CFG/lq_nb/badblocks" || fail "set badblocks"
-	i=$((i + 1))
-done
+badblocks +
 # shellcheck disable=SC2086
 phase badblocks 4 $mixed
 [ "$errs" -gt 0 ] || fail "badblocks: no IO failed"
@@ -136,12 +140,7 @@ phase badblocks 4 $mixed
 ok "badblocks: $errs of $issued IOs failed in null_blk's completion, lunq errors=$err_lq, none lost"
 
 # healthy again: read every block, then a fresh write+verify pass
-i=0
-while [ $i -lt 32 ]; do
-	s=$((i * 1024 + 8 * (i % 7)))
-	echo "-$s-$((s + 7))" > "$CFG/lq_nb/badblocks" || fail "clear badblocks"
-	i=$((i + 1))
-done
+badblocks -
 phase readback 0 --bs 64k --rdpct 100 --seekpct 0 --ios 256 --iodepth 4
 ok "read pass over 16 MiB after the faults: every block intact"
 # shellcheck disable=SC2086

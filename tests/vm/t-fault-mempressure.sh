@@ -26,7 +26,7 @@
 nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=2000000 hw_queue_depth=64) ||
 	fail "null_blk setup"
 sz=$(sectors "$nb")
-dm_create lq "0 $sz lunq $nb 0 2 qdepth:2 sched:disksort" || fail "create"
+lunq_create lq $nb qdepth:2 sched:disksort || fail "create"
 echo -1000 > /proc/self/oom_score_adj
 
 secs=$(scaled 8 5)
@@ -52,7 +52,7 @@ balloon() {
 # check PART OUT: the books after a load run whose kv line is OUT's last
 check() {
 	tail -1 "$2" > /tmp/kv.$1
-	note "$1: $(cat /tmp/kv.$1)"
+	diag "$1: $(cat /tmp/kv.$1)"
 	[ "$(kv /tmp/kv.$1 errors)" = 0 ] && [ "$(kv /tmp/kv.$1 verify_errors)" = 0 ] ||
 		{ cat "$2"; fail "$1: IO or verify errors"; }
 	counters_consistent lq || fail "$1: lunq holds IO after the load"
@@ -61,7 +61,7 @@ check() {
 	issued=$(($(kv /tmp/kv.$1 ios) + $(kv /tmp/kv.$1 errors)))
 	done_lq=$(($(lq_stat lq reads) + $(lq_stat lq writes)))
 	mw=$(lq_stat lq max_waiting)
-	note "$1: lunq reads+writes $done_lq errors $(lq_stat lq errors) max_waiting $mw"
+	diag "$1: lunq reads+writes $done_lq errors $(lq_stat lq errors) max_waiting $mw"
 	# on the debug kernel (LUNQ_SKIP_TIMING) lunqbench submits too slowly
 	# under the balloon to keep 256 outstanding (13 waited at once inside
 	# the 32 MiB cgroup in one run): IOs still wait behind qdepth:2
@@ -89,7 +89,7 @@ for i in $(seq 150); do
 	[ "$(avail_mb)" -lt 120 ] && break
 	sleep 0.2
 done
-note "balloon: $big MiB of $a0 MiB available; now $(avail_mb) MiB available"
+diag "balloon: $big MiB of $a0 MiB available; now $(avail_mb) MiB available"
 $LB --bs 4k --rdpct 50 --seekpct 100 --iodepth 256 --elapsed "$secs" /dev/mapper/lq > /tmp/lb.1 2>&1 &
 p=$!
 # while the load runs: sample MemAvailable; half way, a second balloon of
@@ -115,7 +115,7 @@ rc=$?
 kill "$b1" "$b2" 2>/dev/null
 wait "$b1" "$b2" 2>/dev/null
 [ $rc = 0 ] || { cat /tmp/lb.1; fail "balloon: lunqbench exit $rc"; }
-note "balloon: MemAvailable during the run: min $amin MiB, below 200 MiB in $nlow of $nsamp samples; big balloon blown up again $rebal times; OOM kills $(($(vm_oom) - o0)) (balloons only: the test and the load have oom_score_adj -1000)"
+diag "balloon: MemAvailable during the run: min $amin MiB, below 200 MiB in $nlow of $nsamp samples; big balloon blown up again $rebal times; OOM kills $(($(vm_oom) - o0)) (balloons only: the test and the load have oom_score_adj -1000)"
 [ "$amin" -lt 120 ] && [ $((nlow * 2)) -ge "$nsamp" ] ||
 	fail "balloon: too little pressure (MemAvailable min $amin MiB, low in $nlow of $nsamp samples)"
 check balloon /tmp/lb.1
@@ -164,7 +164,7 @@ kill "$b1" 2>/dev/null
 wait "$b1" 2>/dev/null
 [ $rc = 0 ] || { cat /tmp/lb.2; fail "cgroup: lunqbench exit $rc"; }
 kills=$(($(ev oom_kill) - k0))
-note "cgroup: memory.max 32M, peak/current $((peak / 1048576)) MiB, events: $(tr '\n' ' ' < $g/memory.events); OOM kills $kills (balloons)"
+diag "cgroup: memory.max 32M, peak/current $((peak / 1048576)) MiB, events: $(tr '\n' ' ' < $g/memory.events); OOM kills $kills (balloons)"
 [ "$kills" -gt 0 ] || [ "$(ev max)" -gt 0 ] || fail "cgroup: the limit was never hit"
 check cgroup /tmp/lb.2
 rmdir $g 2>/dev/null

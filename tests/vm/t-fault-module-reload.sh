@@ -56,10 +56,10 @@ while [ $round -le $rounds ]; do
 	expect modprobe dm-lunq
 	[ -d /sys/kernel/lunq ] || fail "round $round: no /sys/kernel/lunq after modprobe"
 	family || fail "round $round: no netlink family lunq after modprobe"
-	dm_create lq0 "0 $mb16 lunq $nb 0 2 qdepth:4 sched:disksort" || fail "round $round: create lq0"
-	dm_create lq1 "0 $mb16 lunq $nb $mb16 3 qdepth:8 pool:port0 pool_depth:4" ||
+	lunq_create lq0 -l $mb16 $nb qdepth:4 sched:disksort || fail "round $round: create lq0"
+	lunq_create lq1 -s $mb16 -l $mb16 $nb qdepth:8 pool:port0 pool_depth:4 ||
 		fail "round $round: create lq1"
-	dm_create lq2 "0 $mb16 lunq $nb $((2 * mb16)) 5 pool:port0 lun_depth:2 model:fixed svc_us:200 qdepth:4" ||
+	lunq_create lq2 -s $((2 * mb16)) -l $mb16 $nb pool:port0 lun_depth:2 model:fixed svc_us:200 qdepth:4 ||
 		fail "round $round: create lq2"
 	for d in lq0 lq1 lq2; do
 		[ -d "/sys/kernel/lunq/$d" ] || fail "round $round: no /sys/kernel/lunq/$d"
@@ -71,7 +71,7 @@ while [ $round -le $rounds ]; do
 	fi
 	loaded && [ -d /sys/kernel/lunq/lq0 ] && family ||
 		fail "round $round: refused rmmod took the module, its sysfs or its family away"
-	[ $round = 1 ] && note "rmmod refused: $(cat /tmp/rmmod.err)"
+	[ $round = 1 ] && diag "rmmod refused: $(cat /tmp/rmmod.err)"
 
 	l0=$(lower_ios)
 	if [ $round = 1 ]; then
@@ -79,7 +79,7 @@ while [ $round -le $rounds ]; do
 		for d in lq0 lq1 lq2; do
 			lb1 "$d" --bs 64k --rdpct 0 --seekpct 0 --ios 256 --iodepth 4
 		done
-		note "round 1: 3 x 16 MiB written"
+		diag "round 1: 3 x 16 MiB written"
 	fi
 	lb --bs 4k --rdpct 50 --seekpct 100 --iodepth 8 --ios 300
 	issued=$(($(kv ios) + $(kv errors)))
@@ -109,14 +109,14 @@ while [ $round -le $rounds ]; do
 	family && fail "round $round: netlink family lunq outlived the module"
 	round=$((round + 1))
 done
-note "$rounds rounds in $(( ($(now_ms) - t0) / 1000 )) s"
+diag "$rounds rounds in $(( ($(now_ms) - t0) / 1000 )) s"
 ok "$rounds rounds: modprobe, 3 devices (one pool), rmmod refused, verify load, remove, rmmod; sysfs and netlink family came and went"
 expect modprobe dm-lunq
 # the last round's read pass of all that the rounds wrote
 lq_ok=1
-dm_create lq0 "0 $mb16 lunq $nb 0" || lq_ok=0
-dm_create lq1 "0 $mb16 lunq $nb $mb16" || lq_ok=0
-dm_create lq2 "0 $mb16 lunq $nb $((2 * mb16))" || lq_ok=0
+lunq_create lq0 -l $mb16 $nb || lq_ok=0
+lunq_create lq1 -s $mb16 -l $mb16 $nb || lq_ok=0
+lunq_create lq2 -s $((2 * mb16)) -l $mb16 $nb || lq_ok=0
 [ $lq_ok = 1 ] || fail "create for the read pass"
 for d in lq0 lq1 lq2; do
 	lb1 "$d" --bs 64k --rdpct 100 --seekpct 0 --ios 256 --iodepth 4

@@ -26,7 +26,7 @@
 
 nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=1000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 2 qdepth:8 sched:fifo" || fail "create"
+lunq_create lq $nb qdepth:8 sched:fifo || fail "create"
 fl_prefill /dev/mapper/lq
 
 # step K: the policy words of step K (each step is valid from any state
@@ -127,32 +127,32 @@ while [ "$t" -lt "$end" ]; do
 	kill -0 "$lpid" 2>/dev/null || { cat /tmp/fl.churn.out; fail "load ended during the churn (change $i)"; }
 done
 clock; ms=$((now - start))
-note "$i policy changes in $ms ms (one per $((ms / i)) ms), longest gap between completions seen $maxgap ms"
+diag "$i policy changes in $ms ms (one per $((ms / i)) ms), longest gap between completions seen $maxgap ms"
 # the cadence; the debug kernel's forks take seconds, it cannot keep it
 if [ $i -lt $((secs * 9)) ]; then
 	[ "${LUNQ_SKIP_TIMING:-0}" = 1 ] || fail "only $i changes in $secs s"
-	note "only $i changes in $secs s (LUNQ_SKIP_TIMING: not checked)"
+	diag "only $i changes in $secs s (LUNQ_SKIP_TIMING: not checked)"
 fi
 
 # back to a plain policy, then the load stops (its IOs in flight complete)
 expect dmsetup message lq 0 set qdepth:8 reaction:none lun_depth:0 foreign:0 model:none reset_after:0
 kill -INT "$lpid"
 fl_load_wait churn 30 "dmsetup table lq" "dmsetup status lq" "fl_lower_inflight $nb"
-note "$(tail -1 /tmp/fl.churn.out)"
+diag "$(tail -1 /tmp/fl.churn.out)"
 fl_idle lq "$nb"
 
 issued=$(fl_issued churn)
 done_=$(($(fl_lq_rw lq) - rw0))
 disp=$(($(lq_stat lq dispatched) - d0)) comp=$(($(lq_stat lq completed) - c0))
 abrt=$(($(lq_stat lq aborted) - a0)) low=$(($(fl_lower_bios "$nb") - low0))
-note "lunq: reads+writes $done_ dispatched $disp completed $comp aborted $abrt qfull $(lq_stat lq qfull) resets $(lq_stat lq resets) requeued $(lq_stat lq requeued); lower device bios $low"
+diag "lunq: reads+writes $done_ dispatched $disp completed $comp aborted $abrt qfull $(lq_stat lq qfull) resets $(lq_stat lq resets) requeued $(lq_stat lq requeued); lower device bios $low"
 [ "$done_" = "$issued" ] || fail "lunqbench issued $issued IOs, lunq completed $done_ reads+writes"
 [ "$disp" = $((comp + abrt)) ] || fail "dispatched $disp != completed $comp + aborted $abrt"
 [ "$low" = "$disp" ] || fail "lower device got $low bios, lunq dispatched $disp"
 [ "$(lq_stat lq qfull)" -gt 0 ] || fail "no QUEUE FULL in the churn: lun_depth steps had no effect"
 if [ "$(lq_stat lq resets)" = 0 ]; then
 	[ "${LUNQ_SKIP_TIMING:-0}" = 1 ] || fail "no LUN reset in the churn: reset_after steps had no effect"
-	note "no LUN reset in $i changes (LUNQ_SKIP_TIMING: not checked)"
+	diag "no LUN reset in $i changes (LUNQ_SKIP_TIMING: not checked)"
 fi
 counters_consistent lq || fail "counters inconsistent"
 ok "$i policy changes under verify load: no hang, data verified, every IO accounted for"

@@ -31,15 +31,14 @@ periods() {
 	sd-fc) echo "restore_ms:300 step_ms:100 min_throttle:2" ;;
 	esac
 }
-nwords() { echo $#; }
 
 # check NAME TAG LOWER_DELTA: the books of one device after its load
 check() {
 	_issued=$(fl_issued "$2")
 	_rw=$(fl_lq_rw "$1")
 	_q=$(lq_stat "$1" qfull) _disp=$(lq_stat "$1" dispatched) _comp=$(lq_stat "$1" completed)
-	note "$1: $(tail -1 "/tmp/fl.$2.out" | cut -d' ' -f1-6)"
-	note "$1: qfull $_q retried $(lq_stat "$1" retried) throttle_changes $(lq_stat "$1" throttle_changes) dispatched $_disp completed $_comp reads+writes $_rw"
+	diag "$1: $(tail -1 "/tmp/fl.$2.out" | cut -d' ' -f1-6)"
+	diag "$1: qfull $_q retried $(lq_stat "$1" retried) throttle_changes $(lq_stat "$1" throttle_changes) dispatched $_disp completed $_comp reads+writes $_rw"
 	[ "$_q" -gt 0 ] || fail "$1: no QUEUE FULL"
 	[ "$_rw" = "$_issued" ] || fail "$1: lunqbench issued $_issued, lunq completed $_rw reads+writes"
 	[ "$_disp" = "$_comp" ] || fail "$1: dispatched $_disp != completed $_comp"
@@ -51,7 +50,7 @@ first=1
 for r in none linux sd sd-fc; do
 	p=$(periods $r)
 	# shellcheck disable=SC2086
-	dm_create lq "0 $sz lunq $nb 0 $((3 + $(nwords $p))) qdepth:32 lun_depth:2 reaction:$r $p" ||
+	lunq_create lq $nb qdepth:32 lun_depth:2 reaction:$r $p ||
 		fail "create reaction:$r"
 	[ $first = 1 ] && fl_prefill /dev/mapper/lq
 	first=0
@@ -81,7 +80,7 @@ for r in none linux sd sd-fc; do
 	[ $i = 0 ] && pd=pool_depth:4
 	w="qdepth:16 reaction:$r pool:port0 $pd $p"
 	# shellcheck disable=SC2086
-	dm_create "lqp$i" "0 32768 lunq $nb $((i * 32768)) $(nwords $w) $w" ||
+	lunq_create "lqp$i" -s $((i * 32768)) -l 32768 $nb $w ||
 		fail "create pool member reaction:$r"
 	fl_prefill "/dev/mapper/lqp$i"
 	i=$((i + 1))

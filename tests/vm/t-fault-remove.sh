@@ -20,7 +20,7 @@
 nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=2000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
 sz=$(sectors "$nb")
-dm_create lq "0 $sz lunq $nb 0 2 qdepth:4 sched:disksort" || fail "create"
+lunq_create lq $nb qdepth:4 sched:disksort || fail "create"
 FL_MB=4
 fl_prefill /dev/mapper/lq
 expect dmsetup message lq 0 stats reset
@@ -65,8 +65,8 @@ fl_load_wait busy 30 "dmsetup status lq" "fl_lower_inflight $nb"
 fl_idle lq "$nb"
 issued=$(fl_issued busy) rw=$(fl_lq_rw lq)
 low=$(($(fl_lower_bios "$nb") - low0))
-note "$(tail -1 /tmp/fl.busy.out | cut -d' ' -f1-6)"
-note "lunq dispatched $(lq_stat lq dispatched) completed $(lq_stat lq completed) reads+writes $rw; lower device bios $low"
+diag "$(tail -1 /tmp/fl.busy.out | cut -d' ' -f1-6)"
+diag "lunq dispatched $(lq_stat lq dispatched) completed $(lq_stat lq completed) reads+writes $rw; lower device bios $low"
 [ "$rw" = "$issued" ] || fail "lunqbench issued $issued, lunq completed $rw reads+writes"
 [ "$low" = "$(lq_stat lq dispatched)" ] || fail "lower device got $low bios, lunq dispatched $(lq_stat lq dispatched)"
 counters_consistent lq || fail "counters inconsistent"
@@ -78,14 +78,14 @@ ok "after the load drained: remove succeeded, lower device idle"
 io_report remove-busy "$issued" "$rw" $(($(fl_kv busy errors) + $(fl_kv busy verify_errors)))
 
 # --- (2) deferred remove during the load
-dm_create lq "0 $sz lunq $nb 0 3 qdepth:16 lun_depth:2 sched:disksort" || fail "create again"
+lunq_create lq $nb qdepth:16 lun_depth:2 sched:disksort || fail "create again"
 low0=$(fl_lower_bios "$nb")
 fl_load_start defer /dev/mapper/lq 300	# stopped after the checks
 sleep 1
 waiters lq
 expect dmsetup remove --noudevsync --deferred lq
 dm_exists lq || fail "deferred remove took the device while open"
-dmsetup info lq | grep -qi "deferred" || note "dmsetup info does not show the deferred remove: $(dmsetup info lq | tr '\n' ' ')"
+dmsetup info lq | grep -qi "deferred" || diag "dmsetup info does not show the deferred remove: $(dmsetup info lq | tr '\n' ' ')"
 c0=$(lq_stat lq completed)
 sleep 1
 [ "$(lq_stat lq completed)" -gt "$c0" ] || fail "no IO completed after the deferred remove was scheduled"
@@ -101,6 +101,6 @@ dm_exists lq && fail "deferred remove did not happen after the load closed the d
 [ "$(fl_lower_inflight "$nb")" = "0 0" ] || fail "lower device busy after the deferred remove"
 issued=$(fl_issued defer)
 low=$(($(fl_lower_bios "$nb") - low0))
-note "$(tail -1 /tmp/fl.defer.out | cut -d' ' -f1-6); lower device bios $low"
+diag "$(tail -1 /tmp/fl.defer.out | cut -d' ' -f1-6); lower device bios $low"
 ok "deferred remove during the load: device served it to the end, then went away; lower device idle"
 io_report remove-deferred "$issued" "$low" $(($(fl_kv defer errors) + $(fl_kv defer verify_errors)))

@@ -23,17 +23,16 @@
 nb=$(nullb_create lq_nb 64 irqmode=2 completion_nsec=5000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
 sz=$(sectors "$nb")
-# policy K: the optional arguments of the K-th table (count first)
-policy() {
-	case $1 in
-	0) pol="3 qdepth:2 sched:disksort max_wait_ms:100" ;;
-	1) pol="4 qdepth:4 lun_depth:2 reaction:sd restore_ms:200" ;;
-	2) pol="4 qdepth:3 sched:fifo model:fixed svc_us:8000" ;;
-	3) pol="7 qdepth:8 lun_depth:2 qfull_delay_us:500 reaction:linux reset_after:2 reset_ms:20 ramp_up_ms:200" ;;
-	esac
-}
+# the tables' optional arguments, one table a line
+POLICIES="qdepth:2 sched:disksort max_wait_ms:100
+qdepth:4 lun_depth:2 reaction:sd restore_ms:200
+qdepth:3 sched:fifo model:fixed svc_us:8000
+qdepth:8 lun_depth:2 qfull_delay_us:500 reaction:linux reset_after:2 reset_ms:20 ramp_up_ms:200"
+# policy K: pol, the optional arguments of the K-th table (from 0)
+policy() { pol=$(echo "$POLICIES" | sed -n "$(($1 + 1))p"); }
 policy 0
-dm_create lq "0 $sz lunq $nb 0 $pol" || fail "create"
+# shellcheck disable=SC2086
+lunq_create lq $nb $pol || fail "create"
 FL_MB=4
 fl_prefill /dev/mapper/lq
 expect dmsetup message lq 0 stats reset
@@ -72,33 +71,27 @@ for i in $(seq "$rounds"); do
 	quiet "round $i noflush suspend"
 	resume
 	policy $((i % 4))
-	expect dmsetup load lq --table "0 $sz lunq $nb 0 $pol"
+	# shellcheck disable=SC2086
+	expect dmsetup load lq --table "$(lunq_table $nb $pol)"
 	if [ $((i % 2)) = 0 ]; then
 		expect dmsetup suspend --noflush lq
 		quiet "round $i noflush reload"
 	fi
 	resume
-	[ "$(dmsetup table lq)" = "0 $sz lunq $(cat /sys/block/lq_nb/dev) 0 $pol" ] ||
+	# shellcheck disable=SC2086
+	[ "$(dmsetup table lq)" = "0 $sz $(lunq_target "$(cat /sys/block/lq_nb/dev)" 0 $pol)" ] ||
 		fail "round $i: table after reload: $(dmsetup table lq), want policy $pol"
 done
 t1=$(now_ms)
 g requeued
-note "$rounds rounds ($nq checked suspends) in $((t1 - t0)) ms; up to $maxw IOs waiting at a suspend; requeued $v"
+diag "$rounds rounds ($nq checked suspends) in $((t1 - t0)) ms; up to $maxw IOs waiting at a suspend; requeued $v"
 [ "$v" -gt 0 ] || fail "no waiter handed back by the noflush suspends"
 pid=$(cat /tmp/fl.susp.pid)
 kill -INT "$pid" 2>/dev/null || fail "load ended before the loop did"
 fl_load_wait susp 30 "dmsetup status lq" "fl_lower_inflight $nb"
 fl_idle lq "$nb"
 
-issued=$(fl_issued susp)
-rw=$(fl_lq_rw lq)
-disp=$(lq_stat lq dispatched) comp=$(lq_stat lq completed) abrt=$(lq_stat lq aborted)
-low=$(($(fl_lower_bios "$nb") - low0))
-note "$(tail -1 /tmp/fl.susp.out | cut -d' ' -f1-6)"
-note "dispatched $disp completed $comp aborted $abrt resets $(lq_stat lq resets) qfull $(lq_stat lq qfull) requeued $(lq_stat lq requeued) reads+writes $rw; lower device bios $low"
-[ "$rw" = "$issued" ] || fail "lunqbench issued $issued, lunq completed $rw reads+writes"
-[ "$disp" = $((comp + abrt)) ] || fail "dispatched $disp != completed $comp + aborted $abrt"
-[ "$low" = "$disp" ] || fail "lower device got $low bios, lunq dispatched $disp"
+fl_books susp lq "$nb" "$low0" resets qfull requeued
 counters_consistent lq || fail "counters inconsistent"
 ok "$rounds rounds of suspend / noflush suspend / resume / reload under verify load: nothing outstanding while suspended, verify clean, nothing lost"
 io_report suspend-loop "$issued" "$rw" $(($(fl_kv susp errors) + $(fl_kv susp verify_errors)))

@@ -38,11 +38,7 @@ cleanup() {
 	touch /tmp/fz.stop
 	[ -n "$lbpid" ] && wait "$lbpid" 2>/dev/null
 	for d in lqfz lqdecoy; do dm_exists $d && dm_remove $d; done
-	for n in fz_nb fz_nb2; do
-		[ -d "$CFG/$n" ] || continue
-		echo 0 > "$CFG/$n/power"
-		rmdir "$CFG/$n"
-	done
+	nullb_remove fz_nb fz_nb2
 	rm -f /tmp/fz.stop
 }
 trap cleanup EXIT
@@ -50,28 +46,17 @@ trap cleanup EXIT
 nb=$(nullb_create fz_nb 64 irqmode=2 completion_nsec=200000) || fail "null_blk"
 nb2=$(nullb_create fz_nb2 16) || fail "null_blk 2"
 pol="qdepth:8 sched:disksort max_wait_ms:100"
-dm_create lqfz "0 $(sectors "$nb") lunq $nb 0 3 $pol" || fail "create lqfz"
-dm_create lqdecoy "0 $(sectors "$nb2") lunq $nb2 0 0" || fail "create lqdecoy"
+lunq_create lqfz $nb $pol || fail "create lqfz"
+lunq_create lqdecoy $nb2 || fail "create lqdecoy"
 
 lb() { lunqbench --verify --seed 7 --range 0-4m --bs 4k --interval 0 --kv "$@" /dev/mapper/lqfz; }
-# kvsum FILE KEY: the sum of KEY= over the lines of FILE
-kvsum() { tr ' ' '\n' < "$1" | sed -n "s/^$2=//p" | awk '{ s += $1 } END { print s + 0 }'; }
 
 lb --rdpct 0 --seekpct 0 --ios 1024 --iodepth 8 > /tmp/fz.lb0 2>&1 ||
 	{ cat /tmp/fz.lb0; fail "write pass"; }
 tail -n 1 /tmp/fz.lb0 > /tmp/fz.kv
 
 # the load: verify runs of 3 s back to back until told to stop
-rm -f /tmp/fz.stop
-(
-	while [ ! -e /tmp/fz.stop ]; do
-		lb --rdpct 50 --seekpct 100 --iodepth 16 --elapsed 3 > /tmp/fz.lb 2>&1
-		rc=$?
-		tail -n 1 /tmp/fz.lb >> /tmp/fz.kv
-		[ $rc = 0 ] || { cat /tmp/fz.lb > /tmp/fz.lbfail; echo "rc=$rc" >> /tmp/fz.lbfail; }
-	done
-) &
-lbpid=$!
+load_loop fz lb --rdpct 50 --seekpct 100 --iodepth 16 --elapsed 3
 sleep 1
 
 # state: what an accepted SET or RESET would change
@@ -84,7 +69,7 @@ state() {
 	done
 }
 before=$(state)
-note "state before: $(echo "$before" | tr '\n' '|')"
+diag "state before: $(echo "$before" | tr '\n' '|')"
 
 # --- unprivileged ---
 for s in 1 $regress_seeds $rseed; do
@@ -131,7 +116,7 @@ for s in 2 $regress_seeds $((rseed + 1)); do
 	grep -q ' guard=1$' /tmp/fz.out || fail "the guard was off as root"
 	[ "$(lq_stat lqfz crtime_ns)" = "$crt" ] || fail "seed $s: lqfz was reset"
 	t=$(dmsetup table lqfz)
-	note "lqfz after seed $s: $t"
+	diag "lqfz after seed $s: $t"
 	echo "$t" | cut -d' ' -f7- | tr ' ' '\n' | grep ':' | grep -qvE '^(qdepth|sched|max_wait_ms|bubble_ms):' &&
 		fail "seed $s: a key beyond the guard's reached lqfz: $t"
 	dmsetup message lqfz 0 set $pol bubble_ms:0 || fail "restore the policy"

@@ -27,35 +27,22 @@ cleanup() {
 	touch /tmp/fs.stop
 	[ -n "$lbpid" ] && wait "$lbpid" 2>/dev/null
 	dm_exists lqfs && dm_remove lqfs
-	if [ -d "$CFG/fs_nb" ]; then
-		echo 0 > "$CFG/fs_nb/power"
-		rmdir "$CFG/fs_nb"
-	fi
+	nullb_remove fs_nb
 	rm -rf /tmp/fs.stop /tmp/fzc /tmp/fzn
 }
 trap cleanup EXIT
 
 nb=$(nullb_create fs_nb 64 irqmode=2 completion_nsec=200000) || fail "null_blk"
 pol="qdepth:8 sched:disksort max_wait_ms:100"
-dm_create lqfs "0 $(sectors "$nb") lunq $nb 0 3 $pol" || fail "create lqfs"
+lunq_create lqfs $nb $pol || fail "create lqfs"
 D=/sys/kernel/lunq/lqfs
 [ -d $D ] || fail "no $D"
 
 lb() { lunqbench --verify --seed 9 --range 0-4m --bs 4k --interval 0 --kv "$@" /dev/mapper/lqfs; }
-kvsum() { tr ' ' '\n' < "$1" | sed -n "s/^$2=//p" | awk '{ s += $1 } END { print s + 0 }'; }
 lb --rdpct 0 --seekpct 0 --ios 1024 --iodepth 8 > /tmp/fs.lb0 2>&1 ||
 	{ cat /tmp/fs.lb0; fail "write pass"; }
 tail -n 1 /tmp/fs.lb0 > /tmp/fs.kv
-rm -f /tmp/fs.stop /tmp/fs.lbfail
-(
-	while [ ! -e /tmp/fs.stop ]; do
-		lb --rdpct 50 --seekpct 100 --iodepth 16 --elapsed 3 > /tmp/fs.lb 2>&1
-		rc=$?
-		tail -n 1 /tmp/fs.lb >> /tmp/fs.kv
-		[ $rc = 0 ] || { cat /tmp/fs.lb > /tmp/fs.lbfail; echo "rc=$rc" >> /tmp/fs.lbfail; }
-	done
-) &
-lbpid=$!
+load_loop fs lb --rdpct 50 --seekpct 100 --iodepth 16 --elapsed 3
 
 # --- the files ---
 wfiles=$(find $D -type f -perm -200 | sort)
@@ -115,7 +102,7 @@ for c in /tmp/fzc/*; do
 	{ cat "$c"; [ "$(tail -c 1 "$c" | wc -l)" = 1 ] || echo; } > "$c.exp"
 done
 ncand=$(ls /tmp/fzc | grep -vc '\.exp$')
-note "$ncand candidates"
+diag "$ncand candidates"
 
 # wr FILE CAND: one write(2) of CAND to FILE; rc in $wrc, the first line
 # of dd's complaint in $werr (shell builtins but dd: thousands of these)

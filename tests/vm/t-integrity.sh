@@ -13,7 +13,7 @@ off=2048	# 1 MiB, in sectors
 for lower in "$nb" "$ram"; do
 	for o in 0 $off; do
 		len=$(($(sectors "$lower") - o))
-		dm_create lq "0 $len lunq $lower $o" || fail "create on $lower offset $o"
+		lunq_create lq -s $o -l $len $lower || fail "create on $lower offset $o"
 		expect fio_verify rand4k /dev/mapper/lq --rw=randwrite --bs=4k \
 			--iodepth=16 --size=32M --offset=8M
 		expect fio_verify seq1m /dev/mapper/lq --rw=write --bs=1M \
@@ -28,7 +28,7 @@ done
 for lower in "$nb" "$ram"; do
 	dd if=/dev/zero of="$lower" bs=1M count=2 conv=fsync 2>/dev/null
 	len=$(($(sectors "$lower") - off))
-	dm_create lq "0 $len lunq $lower $off" || fail "create"
+	lunq_create lq -s $off -l $len $lower || fail "create"
 	dd if=/dev/urandom of=/tmp/pat bs=64k count=8 2>/dev/null
 	dd if=/tmp/pat of=/dev/mapper/lq bs=64k conv=fsync 2>/dev/null || fail "write pattern"
 	dd if="$lower" of=/tmp/back bs=512 skip=$off count=1024 2>/dev/null

@@ -26,10 +26,7 @@
 # clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
-nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=20000000 hw_queue_depth=256) ||
-	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:8" || fail "create"
-dm=$(dm_sysfs lq) || fail "no sysfs for lq"
+lq_nullb 20 qdepth:8
 
 snap() {
 	dmsetup status lq | tr ' ' '\n' | awk -F= -v p="$1" '
@@ -60,7 +57,7 @@ line=$(awk -v dt=$((b_snaptime - a_snaptime)) -v dc=$((b_completed - a_completed
 	printf "r/s %.0f wait %.2f actv %.2f wsvc_t %.2f asvc_t %.2f %%w %.0f %%b %.0f\n",
 		dc / dt * 1e9, wl / dt, rl / dt, wl / dc / 1e6, rl / dc / 1e6,
 		wt / dt * 100, rt / dt * 100 }')
-note "iostat -x over 2 s: $line"
+diag "iostat -x over 2 s: $line"
 # the lower device's busy time (diskstats io_ticks) over the same window:
 # lunq's active time spans the lower's, but io_ticks counts jiffies and a
 # start in a busy period moves its stamp; it is read by other processes
@@ -73,12 +70,12 @@ lt=$(awk -v t=$((lb0 - la1)) -v dt=$((b_snaptime - a_snaptime)) 'BEGIN { printf 
 lt1=$(awk -v t=$((lb1 - la0)) -v dt=$((b_snaptime - a_snaptime)) 'BEGIN { printf "%.1f", t * 1e6 / dt * 100 }')
 # shellcheck disable=SC2154
 pbx=$(awk -v rt=$((b_rtime - a_rtime)) -v dt=$((b_snaptime - a_snaptime)) 'BEGIN { printf "%.1f", rt / dt * 100 }')
-note "busy: lunq %b $pbx, the lower device's io_ticks $lt .. $lt1 % of the window"
+diag "busy: lunq %b $pbx, the lower device's io_ticks $lt .. $lt1 % of the window"
 actv=$(echo "$line" | awk '{ print $6 }')
 asvc=$(echo "$line" | awk '{ print $10 }')
 # shellcheck disable=SC2154
 tot_ms=$(((b_rlentime - a_rlentime + b_wlentime - a_wlentime) / 1000000))
-note "total time: lunq wlentime + rlentime +$tot_ms ms.IO, dm diskstats time reading +$((rb - ra)) ms"
+diag "total time: lunq wlentime + rlentime +$tot_ms ms.IO, dm diskstats time reading +$((rb - ra)) ms"
 awk -v a="$actv" -v b="$pbx" 'BEGIN { exit !(a >= 7.6 * b / 100 && a <= 8.4 * b / 100) }' ||
 	fail "actv $actv, want 8 x %b $pbx +-5%"
 awk -v b="$pbx" -v t="$lt" -v u="$lt1" 'BEGIN { exit !(b >= 50 && b <= 100.1 && b >= t - 8 && b <= u + 8) }' ||
@@ -99,7 +96,7 @@ expect dmsetup message lq 0 stats reset
 ok "idle: integrals constant; stats reset zeroes them"
 dm_remove lq
 
-dm_create lf "0 $(sectors "$nb") lunq $nb 0" || fail "create lf"
+lunq_create lf $nb || fail "create lf"
 dm=$(dm_sysfs lf) || fail "no sysfs for lf"
 snapf() {
 	dmsetup status lf | tr ' ' '\n' | awk -F= -v p="$1" '
@@ -123,7 +120,7 @@ set -- $(awk -v dt=$((f_snaptime - e_snaptime)) -v rt=$((f_rtime - e_rtime)) \
 	printf "%.1f %.0f %.0f %.0f\n", rt / dt * 100, rt / 1e6, tk, rl / 1e6 }')
 # shellcheck disable=SC2154
 dc=$((f_completed - e_completed)) dr=$((f_dmread - e_dmread)) lr=$((f_lowread - e_lowread))
-note "lock-free: busy $2 ms ($1 % of the run; dm's io_ticks $3 ms), rlentime $4 ms (time reading: dm $dr ms, the lower device $lr ms), $dc IOs; fast_path IOs $f0 -> $f1"
+diag "lock-free: busy $2 ms ($1 % of the run; dm's io_ticks $3 ms), rlentime $4 ms (time reading: dm $dr ms, the lower device $lr ms), $dc IOs; fast_path IOs $f0 -> $f1"
 [ "$dc" -gt 50 ] || fail "only $dc IOs"
 [ $((f1 - f0)) -eq "$dc" ] || fail "the lock-free path sent $((f1 - f0)) IOs of $dc"
 awk -v p="$1" -v b="$2" -v t="$3" 'BEGIN { exit !(p > 20 && p < 90 && b >= 0.9 * t && b <= 1.1 * t) }' ||

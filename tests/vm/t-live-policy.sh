@@ -8,9 +8,7 @@
 # clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
-nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=1000000 hw_queue_depth=256) ||
-	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 2 qdepth:8 sched:disksort" || fail "create"
+lq_nullb 1 qdepth:8 sched:disksort
 
 # --- bad messages change nothing ---
 bad() { refused_msg lq "$1" "$2"; }
@@ -47,7 +45,7 @@ step() {
 	sleep 1
 	inflight_stop /tmp/inf $w
 	read -r max n < /tmp/inf
-	note "qdepth:$1 sched:$2: waiting when set $wt, lower inflight max $max ($n samples)"
+	diag "qdepth:$1 sched:$2: waiting when set $wt, lower inflight max $max ($n samples)"
 	if [ "$1" != 0 ]; then
 		[ "$max" -le "$1" ] || fail "qdepth:$1 but $max outstanding at the lower device"
 	else

@@ -55,14 +55,14 @@ set_kib() {
 	_k1=$(kmem) _t1=$(now_ms)
 	# the only dm devices in the VM (suite.sh removes every test's)
 	dmsetup remove_all --noudevsync || fail "removing the $_name devices"
-	note "$_name: $((_k1 - _k0)) KiB for $N devices; created in $((_t1 - _t0)) ms, removed in $(($(now_ms) - _t1)) ms" >&2
+	diag "$_name: $((_k1 - _k0)) KiB for $N devices; created in $((_t1 - _t0)) ms, removed in $(($(now_ms) - _t1)) ms" >&2
 	echo $(( (_k1 - _k0) / N ))
 }
 
 lin=$(set_kib lin linear) || exit 1
 lq=$(set_kib lq lunq "1 qdepth:32") || exit 1
 au=$(set_kib au lunq "2 qdepth:32 auto:knee") || exit 1
-note "KiB per device (Slab+Percpu+VmallocUsed, $(nproc) CPUs): dm-linear $lin, lunq qdepth:32 $lq (+$((lq - lin))), lunq auto:knee $au (+$((au - lin)))"
+diag "KiB per device (Slab+Percpu+VmallocUsed, $(nproc) CPUs): dm-linear $lin, lunq qdepth:32 $lq (+$((lq - lin))), lunq auto:knee $au (+$((au - lin)))"
 [ "$lin" -gt 0 ] || fail "dm-linear adds no memory: the measurement sees nothing"
 [ $((lq - lin)) -le $MAX_LQ ] ||
 	fail "lunq qdepth:32: $((lq - lin)) KiB more than dm-linear (limit $MAX_LQ)"

@@ -30,29 +30,29 @@ iops() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b ? a / b : 0 }'; }
 atleast() { awk -v r="$1" -v m="$2" 'BEGIN { exit !(r >= m) }'; }
 
-dm_create lq "0 $sz lunq $nb 0 3 model:flash channels:4 svc_us:5000" || fail "create flash"
+lunq_create lq $nb model:flash channels:4 svc_us:5000 || fail "create flash"
 q1=$(iops 1 3) q4=$(iops 4 3)
 r=$(ratio "$q4" "$q1")
-note "flash channels:4 svc_us:5000: QD1 $q1 IOPS, QD4 $q4 IOPS, ratio $r (want >= 3.2)"
+diag "flash channels:4 svc_us:5000: QD1 $q1 IOPS, QD4 $q4 IOPS, ratio $r (want >= 3.2)"
 atleast "$r" 3.2 || fail "flash: QD4/QD1 = $r < 0.8 * 4"
 ok "flash: QD4 gives $r x QD1 with 4 channels"
 dm_remove lq
 
-dm_create lq "0 $sz lunq $nb 0 5 model:hdd seek_ms:8 rpm:7200 qdepth:1 sched:fifo" || fail "create hdd"
+lunq_create lq $nb model:hdd seek_ms:8 rpm:7200 qdepth:1 sched:fifo || fail "create hdd"
 fifo=$(iops 32 4)
 expect dmsetup message lq 0 set sched:disksort
 ds=$(iops 32 4)
 r=$(ratio "$ds" "$fifo")
-note "hdd seek_ms:8 rpm:7200 qdepth:1, QD32 random reads: fifo $fifo IOPS, disksort $ds IOPS, ratio $r (want >= 1.3)"
+diag "hdd seek_ms:8 rpm:7200 qdepth:1, QD32 random reads: fifo $fifo IOPS, disksort $ds IOPS, ratio $r (want >= 1.3)"
 atleast "$r" 1.3 || fail "hdd: disksort/fifo = $r < 1.3"
 ok "hdd: disksort gives $r x fifo"
 dm_remove lq
 
-dm_create lq "0 $sz lunq $nb 0 4 model:flash channels:2 svc_us:1000 pblk:4096" || fail "create pblk"
+lunq_create lq $nb model:flash channels:2 svc_us:1000 pblk:4096 || fail "create pblk"
 pbs=$(cat "$(dm_sysfs lq)/queue/physical_block_size")
 [ "$pbs" = 4096 ] || fail "physical_block_size $pbs, want 4096"
-note "offset scan, pblk:4096 (rmw_x 5), 4 KiB random reads QD8:"
-note "offset   IOPS"
+diag "offset scan, pblk:4096 (rmw_x 5), 4 KiB random reads QD8:"
+diag "offset   IOPS"
 : > /tmp/scan
 for off in 0 512 1024 1536 2048 2560 3072 3584 4096; do
 	v=$(iops 8 2 --offset="$off" --size=64m)
@@ -62,7 +62,7 @@ done
 worst_al=$(awk '$1 % 4096 == 0 { if (m == "" || $2 < m) m = $2 } END { print m }' /tmp/scan)
 best_mis=$(awk '$1 % 4096 != 0 { if ($2 > m) m = $2 } END { print m }' /tmp/scan)
 r=$(ratio "$worst_al" "$best_mis")
-note "slowest aligned $worst_al IOPS / fastest misaligned $best_mis IOPS = $r (want >= 3)"
+diag "slowest aligned $worst_al IOPS / fastest misaligned $best_mis IOPS = $r (want >= 3)"
 atleast "$r" 3 || fail "pblk: aligned/misaligned = $r < 3"
 ok "pblk: aligned offsets give $r x the misaligned ones"
 dm_remove lq

@@ -5,11 +5,11 @@
 
 grep -q '^dm_lunq ' /proc/modules || expect modprobe dm-lunq
 ram=$(brd_create 16) || fail "brd setup"
-dm_create lq "0 $(sectors "$ram") lunq $ram 0" || fail "create"
+lunq_create lq $ram || fail "create"
 if rmmod dm_lunq 2>/tmp/err; then
 	fail "rmmod dm_lunq succeeded while a lunq device exists"
 fi
-note "rmmod said: $(cat /tmp/err)"
+diag "rmmod said: $(cat /tmp/err)"
 grep -q '^dm_lunq ' /proc/modules || fail "module gone"
 dd if=/dev/mapper/lq of=/dev/null bs=4k count=16 iflag=direct 2>/dev/null ||
 	fail "device unusable after refused rmmod"
@@ -20,7 +20,7 @@ grep -q '^dm_lunq ' /proc/modules && fail "module still loaded"
 ok "rmmod after remove"
 for i in 1 2 3; do
 	expect modprobe dm-lunq
-	dm_create lq "0 $(sectors "$ram") lunq $ram 0" || fail "create after reload $i"
+	lunq_create lq $ram || fail "create after reload $i"
 	dm_remove lq || fail "remove after reload $i"
 	expect rmmod dm_lunq
 done

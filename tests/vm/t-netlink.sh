@@ -26,11 +26,7 @@ lpid=
 cleanup() {
 	[ -n "$lpid" ] && kill "$lpid" 2>/dev/null && wait "$lpid" 2>/dev/null
 	for d in lq lq2; do dm_exists $d && dm_remove $d; done
-	for n in lq_nb lq_nb2; do
-		[ -d "$CFG/$n" ] || continue
-		echo 0 > "$CFG/$n/power"
-		rmdir "$CFG/$n"
-	done
+	nullb_remove lq_nb lq_nb2
 }
 trap cleanup EXIT
 
@@ -61,8 +57,8 @@ ok "genl-ctrl-list: '$gl'; nlprobe: $fam"
 nb=$(nullb_create lq_nb 128 irqmode=2 completion_nsec=2000000 hw_queue_depth=64) ||
 	fail "null_blk setup"
 nb2=$(nullb_create lq_nb2 64) || fail "null_blk 2 setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:8" || fail "create lq"
-dm_create lq2 "0 $(sectors "$nb2") lunq $nb2 0 0" || fail "create lq2"
+lunq_create lq $nb qdepth:8 || fail "create lq"
+lunq_create lq2 $nb2 || fail "create lq2"
 nlprobe dump > /tmp/dump || fail "dump: $(cat /tmp/dump)"
 [ "$(wc -l < /tmp/dump)" = 2 ] || { cat /tmp/dump; fail "dump: not 2 lines"; }
 for d in lq lq2; do
@@ -94,7 +90,7 @@ fio --direct=1 --ioengine=libaio --filename=/dev/mapper/lq2 --bs=4k --iodepth=4 
 fw=$(( $(awk -F';' '$3 == "w" { print $47 }' /tmp/fio.cnt) / 4 ))
 fr=$(( $(awk -F';' '$3 == "r" { print $6 }' /tmp/fio.cnt) / 4 ))
 l=$(dev lq2)
-note "fio: $fr reads $fw writes; $l"
+diag "fio: $fr reads $fw writes; $l"
 [ "$fr" = 512 ] && [ "$fw" = 256 ] || fail "fio did $fr reads $fw writes, expected 512 and 256"
 [ "$(kv "$l" reads)" = "$fr" ] && [ "$(kv "$l" read_sectors)" = $((fr * 8)) ] &&
 	[ "$(kv "$l" writes)" = "$fw" ] && [ "$(kv "$l" write_sectors)" = $((fw * 8)) ] &&
@@ -130,7 +126,7 @@ dmsetup table lq | grep -q ' 2 qdepth:3 sched:disksort$' ||
 ok "set 'qdepth:3 sched:disksort': $(dmsetup table lq)"
 # the throttle policy in force, as INFO status says it (a device of its own)
 nb3=$(nullb_create lq_nb3 16) || fail "null_blk 3 setup"
-dm_create lq3 "0 $(sectors "$nb3") lunq $nb3 0 2 qdepth:8 reaction:sd" || fail "create lq3"
+lunq_create lq3 $nb3 qdepth:8 reaction:sd || fail "create lq3"
 [ "$(kv "$(dev lq3)" throttle_policy)" = sd ] &&
 	[ "$(kv "$(dev lq3)" throttle_policy_from)" = table ] &&
 	[ "$(status_field lq3 throttle_policy)" = sd ] || fail "get lq3 (reaction:sd): $(dev lq3)"
@@ -258,7 +254,7 @@ lpid=
 cp /tmp/ev "$LUNQ_OUT/netlink.events" 2>/dev/null
 [ $rc = 0 ] || fail "listener exit status $rc after SIGTERM (events: $(grep -c '^event=' /tmp/ev))"
 l=$(dev lq)
-note "$(grep -c '^event=' /tmp/ev) events: $(grep -c '^event=qfull' /tmp/ev) qfull, $(grep -c '^event=throttle' /tmp/ev) throttle, $(grep -c '^event=bubble' /tmp/ev) bubble; qfull=$(kv "$l" qfull) bubbles=$(kv "$l" bubbles) events_dropped=$(kv "$l" events_dropped)"
+diag "$(grep -c '^event=' /tmp/ev) events: $(grep -c '^event=qfull' /tmp/ev) qfull, $(grep -c '^event=throttle' /tmp/ev) throttle, $(grep -c '^event=bubble' /tmp/ev) bubble; qfull=$(kv "$l" qfull) bubbles=$(kv "$l" bubbles) events_dropped=$(kv "$l" events_dropped)"
 grep -v '^event=' /tmp/ev | grep -v '^listening' && fail "listener printed other lines"
 grep '^event=' /tmp/ev | grep -v ' name=lq t=[0-9]* ' && fail "events without name or time"
 grep -q '^event=throttle name=lq t=[0-9]* from=3 to=8 cause=set suppressed=0$' /tmp/ev ||

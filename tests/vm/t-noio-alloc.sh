@@ -30,8 +30,8 @@ kprobe:$kv /@in[tid]/ {
 	       (\$m->owner.counter & ~0x7) == (int64)curtask);
 }
 EOF
-dm_create lq "0 $sz lunq $nb 0 1 qdepth:8" || fail "create lq"
-dm_create lq2 "0 $sz lunq $nb 0 1 qdepth:8" || fail "create lq2"
+lunq_create lq $nb qdepth:8 || fail "create lq"
+lunq_create lq2 $nb qdepth:8 || fail "create lq2"
 # one bpftrace run (its start is most of this test's time) over both paths
 cat > /tmp/noio.sh <<'EOF'
 echo knee > /sys/kernel/lunq/lq/policy/auto
@@ -40,7 +40,7 @@ EOF
 bpftrace -c "/bin/sh /tmp/noio.sh" /tmp/noio.bt > /tmp/noio.out 2> /tmp/noio.err ||
 	{ cat /tmp/noio.err; fail "bpftrace"; }
 grep '^alloc ' /tmp/noio.out > /tmp/noio.a
-note "$(tr '\n' ' ' < /tmp/noio.a)"
+diag "$(tr '\n' ' ' < /tmp/noio.a)"
 [ "$(status_field lq throttle_policy)" = knee ] || fail "sysfs: auto:knee not in force"
 [ "$(status_field lq2 throttle_policy)" = target ] || fail "netlink: auto:target not in force"
 [ "$(wc -l < /tmp/noio.a)" = 2 ] || { cat /tmp/noio.out; fail "$(wc -l < /tmp/noio.a) allocations of the window's buffers seen, want 2 (one a device)"; }

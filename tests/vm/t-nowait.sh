@@ -8,7 +8,7 @@
 
 nb=$(nullb_create lq_nb 128 irqmode=2 completion_nsec=10000000 hw_queue_depth=64) ||
 	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:1" || fail "create"
+lunq_create lq $nb qdepth:1 || fail "create"
 
 # alone, qdepth:1 is always free for a synchronous reader: no EAGAIN
 fio --name=nw --filename=/dev/mapper/lq --direct=1 --ioengine=pvsync2 --nowait=1 \
@@ -23,7 +23,7 @@ fio --filename=/dev/mapper/lq --direct=1 --bs=4k --size=64M --rw=randread \
 	--name=hog --ioengine=libaio --iodepth=4 \
 	--name=nw --ioengine=pvsync2 --nowait=1 --continue_on_error=all \
 	> /tmp/fio.nw 2>&1
-note "$(awk -F';' '$3 != "" { print $3 ": error=" $5 " read_kb=" $6 }' /tmp/fio.nw | tr '\n' ' ')"
+diag "$(awk -F';' '$3 != "" { print $3 ": error=" $5 " read_kb=" $6 }' /tmp/fio.nw | tr '\n' ' ')"
 [ "$(awk -F';' '$3 == "hog" { print $5 }' /tmp/fio.nw)" = 0 ] || { cat /tmp/fio.nw; fail "the plain reader got errors"; }
 [ "$(awk -F';' '$3 == "nw" { print $5 }' /tmp/fio.nw)" = 11 ] ||
 	{ cat /tmp/fio.nw; fail "RWF_NOWAIT reads behind a full throttle did not get EAGAIN (11)"; }

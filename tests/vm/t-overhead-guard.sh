@@ -31,8 +31,8 @@ LIM_SLOT=1.065
 nb=$(nullb_create ovh_nb 1024 memory_backed=0) || fail "null_blk"
 sz=$(sectors "$nb")
 dm_create g_linear "0 $sz linear $nb 0" || fail "dm-linear"
-dm_create g_lunq "0 $sz lunq $nb 0" || fail "lunq"
-dm_create g_slot "0 $sz lunq $nb 0 1 qdepth:256" || fail "lunq qdepth:256"
+lunq_create g_lunq $nb || fail "lunq"
+lunq_create g_slot $nb qdepth:256 || fail "lunq qdepth:256"
 
 # instr DEV SECONDS: guest instructions per IO of one fio run on DEV
 # (1e9 / 2^shift / IOPS: the CPU never idles in this CPU-bound run)
@@ -61,7 +61,7 @@ round() {
 	lin=$(awk -v a="$l1" -v b="$l2" 'BEGIN { printf "%.1f", (a + b) / 2 }')
 	rp=$(awk -v x="$p" -v l="$lin" 'BEGIN { printf "%.4f", x / l }')
 	rs=$(awk -v x="$s" -v l="$lin" 'BEGIN { printf "%.4f", x / l }')
-	note "round $1: instructions per IO: dm-linear $lin, lunq $p ($rp), lunq qdepth:256 $s ($rs)"
+	diag "round $1: instructions per IO: dm-linear $lin, lunq $p ($rp), lunq qdepth:256 $s ($rs)"
 	pass="$pass $rp" slot="$slot $rs"
 }
 # closest "R1 R2 [R3]": the two rounds closest to each other, as "the
@@ -80,7 +80,7 @@ round 2
 # two rounds differ by 0.003 or more, a third decides (the closest two
 # count).
 if awk -v a="$(closest "$pass")" -v b="$(closest "$slot")" 'BEGIN { split(a, x, " "); split(b, y, " "); exit !(x[2] >= 0.003 || y[2] >= 0.003) }'; then
-	note "the rounds differ by 0.003 or more: a third round"
+	diag "the rounds differ by 0.003 or more: a third round"
 	round 3
 fi
 

@@ -8,7 +8,7 @@
 
 nb=$(nullb_create lq_nb 128 blocksize=4096 discard=1 cache_size=16) ||
 	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0" || fail "create"
+lunq_create lq $nb || fail "create"
 dmq=$(dm_sysfs lq)/queue
 nbq=/sys/block/lq_nb/queue
 for attr in logical_block_size physical_block_size discard_granularity \
@@ -57,7 +57,7 @@ dm_remove lq
 sd=$(sdebug_create dev_size_mb=32 lbpws=1) || fail "no scsi_debug disk"
 [ "$(cat "/sys/block/$(basename "$sd")/queue/write_zeroes_max_bytes")" -gt 0 ] ||
 	skip "scsi_debug disk without write-zeroes support"
-dm_create lq "0 $(sectors "$sd") lunq $sd 0" || fail "create on $sd"
+lunq_create lq $sd || fail "create on $sd"
 [ "$(cat "$(dm_sysfs lq)/queue/write_zeroes_max_bytes")" -gt 0 ] ||
 	fail "lunq does not advertise write-zeroes"
 dd if=/dev/urandom of=/dev/mapper/lq bs=1M count=2 conv=fsync 2>/dev/null || fail "write"

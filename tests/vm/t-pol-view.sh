@@ -42,7 +42,7 @@ io_ms() {
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 
 # --- one device: the service, the wait, the mean in flight -------------------
-dm_create pva "0 $sz lunq $nb1 0 5 qdepth:16 auto:knee $FLASH" || fail "create"
+lunq_create pva $nb1 qdepth:16 auto:knee $FLASH || fail "create"
 load pva 3		# past auto's first moves
 lunq_ev_on lunq_pol_answer
 q0=$(io_ms "$nb1") t0=$(now_ms)
@@ -84,8 +84,8 @@ dm_remove pva
 
 # --- two devices in a pool: its depth, busy devices, this one's share --------
 P="pool:pv pool_depth:32"
-dm_create pvb "0 $sz lunq $nb1 0 7 qdepth:8 auto:knee $P $FLASH" || fail "create pvb"
-dm_create pvc "0 $sz lunq $nb2 0 7 qdepth:8 auto:knee $P $FLASH" || fail "create pvc"
+lunq_create pvb $nb1 qdepth:8 auto:knee $P $FLASH || fail "create pvb"
+lunq_create pvc -l $sz $nb2 qdepth:8 auto:knee $P $FLASH || fail "create pvc"
 load pvc 6 &
 fc=$!
 sleep 1

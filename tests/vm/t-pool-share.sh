@@ -68,11 +68,11 @@ experiment() {
 	: > /tmp/ps1.t
 	for d in $DEVS; do
 		i=$(lbv "/tmp/ps-$d.json" .totals.iops) q=$(st "$d" qfull) r=$(st "$d" resets)
-		note "$d: $i IOPS, $q QUEUE FULL, $r resets"
+		diag "$d: $i IOPS, $q QUEUE FULL, $r resets"
 		echo "$d $i $q $r" >> /tmp/ps1.t
 	done
 	j=$(JAIN_DIGITS=3 jain $(awk '{ print $2 }' /tmp/ps1.t))
-	note "$N1 devices: Jain $j"
+	diag "$N1 devices: Jain $j"
 	ge "$j" 0.95 || fail "$N1 devices: Jain $j < 0.95"
 	awk '$4 != 0 { exit 1 }' /tmp/ps1.t || fail "$N1 devices: LUN resets: $(awk '{ printf "%s:%s ", $1, $4 }' /tmp/ps1.t)"
 	awk '$3 > 2 * 16 { exit 1 }' /tmp/ps1.t || fail "$N1 devices: more than 2 QUEUE FULLs a second: $(awk '{ printf "%s:%s ", $1, $3 }' /tmp/ps1.t)"
@@ -91,7 +91,7 @@ experiment() {
 	wait
 	a=$(lbv /tmp/ps-s1.json .totals.iops) b=$(lbv /tmp/ps-s2.json .totals.iops)
 	ra=$(st s1 resets) rb=$(st s2 resets)
-	note "shares 1:2: $a and $b IOPS (ratio $(calc "printf \"%.2f\", $b / $a")), resets $ra $rb"
+	diag "shares 1:2: $a and $b IOPS (ratio $(calc "printf \"%.2f\", $b / $a")), resets $ra $rb"
 	calc "exit !($b >= 1.8 * $a && $b <= 2.2 * $a)" || fail "shares 1:2: IOPS $a : $b not within 10% of 1:2"
 	[ "$ra$rb" = 00 ] || fail "shares 1:2: LUN resets $ra $rb"
 	ok "shares 1:2: IOPS $a : $b, Jain over share-normalised IOPS $(jain "$a" "$(calc "print $b / 2")")"
@@ -112,7 +112,7 @@ experiment() {
 	# the first sample from which s1 holds 16, after s2 stopped
 	h=$(awk -v f="$t_stop" -v e="$t_go" '$1 >= f && $1 < e && $2 >= 15 { print $1 - f; exit }' /tmp/ps.depth)
 	g=$(awk -v f="$t_go" '$1 >= f && $2 == 8 && $3 == 8 { print $1 - f; exit }' /tmp/ps.depth)
-	note "s2 stopped: s1 at 16 after ${h:-never} ms; s2 back: both at 8 after ${g:-never} ms"
+	diag "s2 stopped: s1 at 16 after ${h:-never} ms; s2 back: both at 8 after ${g:-never} ms"
 	[ -n "$h" ] && [ "$h" -le 2000 ] || fail "idle: s1 did not take the slots within 2 s (${h:-never})"
 	[ -n "$g" ] && [ "$g" -le 2000 ] || fail "back: s2 did not get its share within 2 s (${g:-never})"
 	ok "an idle device's slots: taken over after $h ms, given back after $g ms"

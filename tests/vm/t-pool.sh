@@ -17,9 +17,9 @@ nb1=$(nullb_create lq_nb1 128 irqmode=2 completion_nsec=20000000 hw_queue_depth=
 	fail "null_blk 1"
 nb2=$(nullb_create lq_nb2 128 irqmode=2 completion_nsec=20000000 hw_queue_depth=256) ||
 	fail "null_blk 2"
-dm_create lqa "0 $(sectors "$nb1") lunq $nb1 0 3 qdepth:16 pool:port0 pool_depth:8" ||
+lunq_create lqa $nb1 qdepth:16 pool:port0 pool_depth:8 ||
 	fail "create A"
-dm_create lqb "0 $(sectors "$nb2") lunq $nb2 0 1 pool:port0" ||
+lunq_create lqb $nb2 pool:port0 ||
 	fail "create B (adopts the pool's depth)"
 [ "$(status_field lqb pool)" = port0 ] || fail "B not in pool port0"
 [ "$(cat /sys/kernel/lunq/lqb/policy/pool_depth)" = 8 ] ||
@@ -43,8 +43,8 @@ wait $fpid || { cat /tmp/fio.pa; fail "fio on A failed"; }
 bt_stop
 cmp -s /tmp/blk /tmp/blk.back || fail "B read back wrong data"
 low=$(max_concurrent /tmp/bt.txt)
-note "A: lower max in flight $low, pool_inflight during load $pool_now, A qfull=$(status_field lqa qfull)"
-note "B: qfull=$(status_field lqb qfull) dispatched=$(status_field lqb dispatched) max_inflight=$(status_field lqb max_inflight)"
+diag "A: lower max in flight $low, pool_inflight during load $pool_now, A qfull=$(status_field lqa qfull)"
+diag "B: qfull=$(status_field lqb qfull) dispatched=$(status_field lqb dispatched) max_inflight=$(status_field lqb max_inflight)"
 [ "$low" -le 8 ] || fail "A's lower device held $low, the pool has 8"
 [ "$low" = 8 ] || fail "A never filled the pool (max $low)"
 [ "$(status_field lqb qfull)" -gt 0 ] || fail "B got no QUEUE FULL while A held the pool"
@@ -57,36 +57,32 @@ ok "idle LUN B answered QUEUE FULL while A held the shared pool; data intact"
 
 # lifetime: B still names port0 (depth 8)
 dm_remove lqa
-if echo "0 8 lunq $nb1 0 2 pool:port0 pool_depth:4" | dmsetup create --noudevsync lqc 2>/dev/null; then
+if lunq_table -l 8 $nb1 pool:port0 pool_depth:4 | dmsetup create --noudevsync lqc 2>/dev/null; then
 	fail "pool_depth:4 accepted while port0 (8) lives"
 fi
 dm_remove lqb
-dm_create lqc "0 8 lunq $nb1 0 2 pool:port0 pool_depth:4" ||
+lunq_create lqc -l 8 $nb1 pool:port0 pool_depth:4 ||
 	fail "port0 with a new depth refused after its last table went"
 dm_remove lqc
 ok "pool lives as long as a table names it"
 
 # other initiators: constant
-dm_create lqf "0 $(sectors "$nb1") lunq $nb1 0 3 qdepth:8 lun_depth:4 foreign:3" ||
+lunq_create lqf $nb1 qdepth:8 lun_depth:4 foreign:3 ||
 	fail "create foreign"
-bt_start "$nb1" /tmp/bt
-fio_verify ff /dev/mapper/lqf --rw=randwrite --bs=4k --iodepth=8 --size=1m ||
-	fail "fio verify (foreign:3)"
-bt_stop
-low=$(max_concurrent /tmp/bt.txt)
-note "foreign:3 lun_depth:4: lower max in flight $low, qfull=$(status_field lqf qfull)"
+traced_verify "$nb1" - ff /dev/mapper/lqf --rw=randwrite --bs=4k --iodepth=8 --size=1m
+diag "foreign:3 lun_depth:4: lower max in flight $low, qfull=$(status_field lqf qfull)"
 [ "$low" = 1 ] || fail "foreign:3 of 4 slots: lower device held $low"
 [ "$(status_field lqf qfull)" -gt 0 ] || fail "no QUEUE FULL with foreign:3"
 dm_remove lqf
 
 # other initiators: periodic, QUEUE FULL on the first command
-dm_create lqf "0 $(sectors "$nb2") lunq $nb2 0 4 lun_depth:2 foreign:2 foreign_period_ms:4000 qfull_delay_us:1000" ||
+lunq_create lqf $nb2 lun_depth:2 foreign:2 foreign_period_ms:4000 qfull_delay_us:1000 ||
 	fail "create periodic foreign"
 t0=$(now_ms)
 dd if=/dev/mapper/lqf of=/tmp/blk.back bs=4k count=1 iflag=direct 2>/dev/null ||
 	fail "read through periodic foreign"
 ms=$(($(now_ms) - t0))
-note "first command: qfull=$(status_field lqf qfull), completed after $ms ms"
+diag "first command: qfull=$(status_field lqf qfull), completed after $ms ms"
 [ "$(status_field lqf qfull)" -gt 0 ] || fail "first command not answered QUEUE FULL"
 [ "$(status_field lqf completed)" = 1 ] || fail "first command did not complete"
 [ "$ms" -ge 1000 ] || fail "first command done after $ms ms: foreign held both slots for 2 s"

@@ -85,7 +85,7 @@ s=$(capeff $SYS_ONLY) && has "$s" 21 && ! has "$s" 12 ||
 ok "setpriv: CapEff $e (CAP_NET_ADMIN only of the two), $s (CAP_SYS_ADMIN alone)"
 
 nb=$(nullb_create lqp_nb 16) || fail "null_blk setup"
-dm_create lqp "0 $(sectors "$nb") lunq $nb 0 1 qdepth:8" || fail "create lqp"
+lunq_create lqp $nb qdepth:8 || fail "create lqp"
 dd if=/dev/mapper/lqp of=/dev/null bs=4k count=64 iflag=direct 2>/dev/null || fail "dd"
 [ "$(lq_stat lqp reads)" = 64 ] || fail "reads $(lq_stat lqp reads), want 64"
 
@@ -100,7 +100,7 @@ rc=$?
 [ $rc = 3 ] || { cat /tmp/lc.out /tmp/lc.err; fail "lunqctl set with CAP_NET_ADMIN alone: exit $rc, want 3"; }
 lc_err "CAP_SYS_ADMIN"
 [ "$(state)" = "$before" ] || fail "lunqctl set with CAP_NET_ADMIN alone changed the device"
-note "lunqctl: $(cat /tmp/lc.err)"
+diag "lunqctl: $(cat /tmp/lc.err)"
 ok "CAP_NET_ADMIN alone: SET and RESET refused (EPERM, '$msg'), lunqctl set exit 3; policy, table and counters unchanged ($before)"
 eperm "CAP_SYS_ADMIN alone: set" "" with_caps $SYS_ONLY nlprobe set lqp qdepth:1
 eperm "user 65534: set" "" nlprobe -u 65534 set lqp qdepth:1
@@ -120,29 +120,30 @@ with_caps $NET_ONLY lunqctl events -t 1 > /tmp/lc.out 2> /tmp/lc.err
 rc=$?
 [ $rc = 3 ] || { cat /tmp/lc.out /tmp/lc.err; fail "lunqctl events with CAP_NET_ADMIN alone: exit $rc, want 3"; }
 lc_err "CAP_SYS_ADMIN"
-note "lunqctl: $(cat /tmp/lc.err)"
+diag "lunqctl: $(cat /tmp/lc.err)"
 ok "user 65534 and CAP_NET_ADMIN alone cannot join events (EPERM); lunqctl events exit 3"
-: > /tmp/pv.ev
-with_caps $SYS_ONLY nlprobe listen -c 1 -t 60 > /tmp/pv.ev 2>&1 &
-lpid=$!
-wait_listening /tmp/pv.ev
-out=$(nlprobe set lqp qdepth:6) && [ "$out" = ok ] || fail "root: set qdepth:6: $out"
-wait "$lpid"
-rc=$?
-lpid=
+# listen_while QD [WRAP...]: a listener for one event (nlprobe, run
+# through WRAP...) while root sets lqp's qdepth to QD; rc its exit status
+listen_while() {
+	_q=$1
+	shift
+	: > /tmp/pv.ev
+	"$@" nlprobe listen -c 1 -t 60 > /tmp/pv.ev 2>&1 &
+	lpid=$!
+	wait_listening /tmp/pv.ev
+	out=$(nlprobe set lqp "qdepth:$_q") && [ "$out" = ok ] || fail "root: set qdepth:$_q: $out"
+	wait "$lpid"
+	rc=$?
+	lpid=
+}
+# shellcheck disable=SC2086
+listen_while 6 with_caps $SYS_ONLY
 [ $rc = 0 ] && grep -q '^event=throttle .*name=lqp' /tmp/pv.ev ||
 	fail "CAP_SYS_ADMIN alone: listener exit $rc: $(cat /tmp/pv.ev)"
 ok "CAP_SYS_ADMIN alone joins events and gets the throttle move: $(grep '^event=' /tmp/pv.ev)"
 
 # --- root does all ---
-: > /tmp/pv.ev
-nlprobe listen -c 1 -t 60 > /tmp/pv.ev 2>&1 &
-lpid=$!
-wait_listening /tmp/pv.ev
-out=$(nlprobe set lqp qdepth:5) && [ "$out" = ok ] || fail "root: set: $out"
-wait "$lpid"
-rc=$?
-lpid=
+listen_while 5
 [ $rc = 0 ] || fail "root listener: exit $rc: $(cat /tmp/pv.ev)"
 [ "$(policy_of "$(nlprobe get lqp)")" = qdepth:5 ] && [ "$(lq_stat lqp throttle)" = 5 ] ||
 	fail "root: set did not take: $(nlprobe get lqp)"

@@ -26,15 +26,12 @@ LUN="model:fixed svc_us:10000 lun_depth:8 reset_after:16 reset_ms:100"
 # run NAME POLICY: fio write+verify (128 writes + 128 reads at QD 64);
 # sets RESETS QFULL DISP (lunq) and LOWER (bios queued at null_blk)
 run() {
-	dm_create lq "0 $sz lunq $nb 0 $(echo "$2" | wc -w) $2" || fail "create $1: $2"
-	bt_start "$nb" /tmp/bt queue
-	fio_verify "$1" /dev/mapper/lq --rw=randwrite --bs=4k --iodepth=64 --size=512k ||
-		fail "$1: fio verify"
-	bt_stop
+	lunq_create lq $nb $2 || fail "create $1: $2"
+	traced_verify "$nb" queue "$1" /dev/mapper/lq --rw=randwrite --bs=4k --iodepth=64 --size=512k
 	LOWER=$(grep -c '^Q ' /tmp/bt.txt)
 	RESETS=$(status_field lq resets) QFULL=$(status_field lq qfull)
 	DISP=$(status_field lq dispatched) ABORTED=$(status_field lq aborted)
-	note "$1 ($2): qfull=$QFULL resets=$RESETS dispatched=$DISP bios at the lower device=$LOWER (fio: 256 IOs)"
+	diag "$1 ($2): qfull=$QFULL resets=$RESETS dispatched=$DISP bios at the lower device=$LOWER (fio: 256 IOs)"
 	[ "$LOWER" = "$DISP" ] || fail "$1: the lower device saw $LOWER bios, lunq sent $DISP"
 	# every bio below beyond fio's 256 is a command a reset aborted
 	[ $((LOWER - 256)) = "$ABORTED" ] || fail "$1: $LOWER bios below, 256 IOs + $ABORTED aborted"
@@ -60,7 +57,7 @@ ok "qdepth:8 in front of the same LUN: no QUEUE FULL, no reset"
 
 # a live change mid-flight: answers in transit still arrive, nothing lost
 P="qdepth:0 $LUN qfull_lat_us:50000"
-dm_create lq "0 $sz lunq $nb 0 $(echo "$P" | wc -w) $P" || fail "create live"
+lunq_create lq $nb $P || fail "create live"
 ( sleep 0.3; dmsetup message lq 0 set qfull_lat_us:0; sleep 0.3
   dmsetup suspend lq; dmsetup resume lq ) &
 ch=$!

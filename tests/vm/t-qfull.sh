@@ -8,19 +8,12 @@
 # time: 20
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
-nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=2000000 hw_queue_depth=256) ||
-	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 3 qdepth:16 lun_depth:4 reaction:none" ||
-	fail "create"
+lq_nullb 2 qdepth:16 lun_depth:4 reaction:none
 
-bt_start "$nb" /tmp/bt
-fio_verify qf /dev/mapper/lq --rw=randwrite --bs=4k --iodepth=32 --size=24m ||
-	fail "fio verify failed"
-bt_stop
-low=$(max_concurrent /tmp/bt.txt)
+traced_verify "$nb" - qf /dev/mapper/lq --rw=randwrite --bs=4k --iodepth=32 --size=24m
 issued=$(grep -c '^D ' /tmp/bt.txt)
 qfull=$(status_field lq qfull)
-note "lun_depth:4 qdepth:16: qfull=$qfull retried=$(status_field lq retried) lower max in flight $low ($issued issues), host max_inflight $(status_field lq max_inflight)"
+diag "lun_depth:4 qdepth:16: qfull=$qfull retried=$(status_field lq retried) lower max in flight $low ($issued issues), host max_inflight $(status_field lq max_inflight)"
 [ "$issued" -gt 1000 ] || fail "blktrace saw only $issued issues"
 [ "$low" -le 4 ] || fail "lower device held $low commands, lun_depth is 4"
 [ "$low" = 4 ] || fail "lower device never reached lun_depth (max $low): LUN slots not used"

@@ -42,10 +42,10 @@ check_log() {
 }
 
 # --- linux
-dm_create lq "0 $sz lunq $nb 0 4 qdepth:8 lun_depth:4 reaction:linux ramp_up_ms:600000" ||
+lunq_create lq $nb qdepth:8 lun_depth:4 reaction:linux ramp_up_ms:600000 ||
 	fail "create linux"
 load 8
-note "linux: qfull=$(status_field lq qfull) throttle_changes=$(status_field lq throttle_changes)"
+diag "linux: qfull=$(status_field lq qfull) throttle_changes=$(status_field lq throttle_changes)"
 check_log '
 	{ n++; want = 8 - n
 	  if ($2 != want + 1 || $3 != want || $4 != "qfull") print "bad: linux step " n ": " $0
@@ -70,10 +70,10 @@ ok "linux: ramps up after 1 s without QUEUE FULL, oscillates 4 <-> 5"
 dm_remove lq
 
 # --- sd
-dm_create lq "0 $sz lunq $nb 0 4 qdepth:16 lun_depth:4 reaction:sd restore_ms:1000" ||
+lunq_create lq $nb qdepth:16 lun_depth:4 reaction:sd restore_ms:1000 ||
 	fail "create sd"
 load 6
-note "sd: qfull=$(status_field lq qfull) throttle_changes=$(status_field lq throttle_changes)"
+diag "sd: qfull=$(status_field lq qfull) throttle_changes=$(status_field lq throttle_changes)"
 check_log '
 	NR % 2 == 1 && ($2 != 16 || $3 != 4 || $4 != "qfull") { print "bad: sd cut " $0 }
 	NR % 2 == 0 { if ($2 != 4 || $3 != 16 || $4 != "restore") print "bad: sd restore " $0
@@ -85,10 +85,10 @@ ok "sd: cut to the 4 in transport, restored to 16 after 1 s, repeatedly"
 dm_remove lq
 
 # --- sd-fc
-dm_create lq "0 $sz lunq $nb 0 6 qdepth:16 lun_depth:4 reaction:sd-fc restore_ms:1000 step_ms:300 min_throttle:2" ||
+lunq_create lq $nb qdepth:16 lun_depth:4 reaction:sd-fc restore_ms:1000 step_ms:300 min_throttle:2 ||
 	fail "create sd-fc"
 load 5
-note "sd-fc: qfull=$(status_field lq qfull) throttle_changes=$(status_field lq throttle_changes)"
+diag "sd-fc: qfull=$(status_field lq qfull) throttle_changes=$(status_field lq throttle_changes)"
 check_log '
 	NR == 1 { if ($2 != 16 || $3 != 4 || $4 != "qfull") print "bad: sd-fc first cut " $0; cut = $1; next }
 	$4 == "restore" { if ($2 != 4 || $3 != 5) print "bad: sd-fc step " $0

@@ -13,16 +13,13 @@
 
 nb=$(nullb_create lq_nb 128 irqmode=2 completion_nsec=20000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 5 qdepth:32 lun_depth:2 reset_after:3 reset_ms:50 qfull_delay_us:1000" ||
+lunq_create lq $nb qdepth:32 lun_depth:2 reset_after:3 reset_ms:50 qfull_delay_us:1000 ||
 	fail "create"
-bt_start "$nb" /tmp/bt queue
-fio_verify rs /dev/mapper/lq --rw=randwrite --bs=4k --iodepth=32 --size=512k ||
-	fail "fio verify failed across LUN resets"
-bt_stop
+traced_verify "$nb" queue rs /dev/mapper/lq --rw=randwrite --bs=4k --iodepth=32 --size=512k
 issued=$(grep -c '^Q ' /tmp/bt.txt)
 resets=$(status_field lq resets) aborted=$(status_field lq aborted)
 disp=$(status_field lq dispatched) done_=$(status_field lq completed)
-note "resets=$resets aborted=$aborted qfull=$(status_field lq qfull) dispatched=$disp completed=$done_ bios queued at the lower device=$issued"
+diag "resets=$resets aborted=$aborted qfull=$(status_field lq qfull) dispatched=$disp completed=$done_ bios queued at the lower device=$issued"
 [ "$resets" -gt 0 ] || fail "no LUN reset"
 [ "$aborted" -gt 0 ] || fail "no command aborted by the resets"
 [ "$issued" = "$disp" ] || fail "lower device saw $issued bios, lunq sent $disp"
@@ -37,11 +34,11 @@ dm_remove lq
 # with half its data).
 nb2=$(nullb_create lq_nb2 64 irqmode=2 completion_nsec=20000000 hw_queue_depth=256 max_sectors=8) ||
 	fail "null_blk (max_sectors=8) setup"
-dm_create lq "0 $(sectors "$nb2") lunq $nb2 0 5 qdepth:16 lun_depth:2 reset_after:3 reset_ms:20 qfull_delay_us:1000" ||
+lunq_create lq $nb2 qdepth:16 lun_depth:2 reset_after:3 reset_ms:20 qfull_delay_us:1000 ||
 	fail "create on the splitting device"
 fio_verify rs64 /dev/mapper/lq --rw=randwrite --bs=64k --iodepth=16 --size=2m ||
 	fail "fio verify failed with split clones across LUN resets"
-note "64 KiB over max_sectors=8: resets=$(status_field lq resets) aborted=$(status_field lq aborted) completed=$(status_field lq completed)"
+diag "64 KiB over max_sectors=8: resets=$(status_field lq resets) aborted=$(status_field lq aborted) completed=$(status_field lq completed)"
 [ "$(status_field lq aborted)" -gt 0 ] || fail "no split clone was aborted and resent"
 [ "$(status_field lq completed)" = 64 ] || fail "completed $(status_field lq completed), fio issued 64"
 counters_consistent lq || fail "counters inconsistent"

@@ -21,13 +21,13 @@ qd0=$(cat "$dev/queue_depth")
 cnt() { printf '%d' "$(cat "$dev/$1")"; }
 snap() { r0=$(cnt iorequest_cnt) d0=$(cnt iodone_cnt) e0=$(cnt ioerr_cnt); }
 side() {
-	note "$1"
-	note "  midlayer: iorequest_cnt +$(($(cnt iorequest_cnt) - r0)) iodone_cnt +$(($(cnt iodone_cnt) - d0)) ioerr_cnt +$(($(cnt ioerr_cnt) - e0)) queue_depth $qd0 -> $(cat "$dev/queue_depth")"
-	note "  lunq:     dispatched $(status_field lq dispatched) completed $(status_field lq completed) max_inflight $(status_field lq max_inflight) qfull $(status_field lq qfull)"
+	diag "$1"
+	diag "  midlayer: iorequest_cnt +$(($(cnt iorequest_cnt) - r0)) iodone_cnt +$(($(cnt iodone_cnt) - d0)) ioerr_cnt +$(($(cnt ioerr_cnt) - e0)) queue_depth $qd0 -> $(cat "$dev/queue_depth")"
+	diag "  lunq:     dispatched $(status_field lq dispatched) completed $(status_field lq completed) max_inflight $(status_field lq max_inflight) qfull $(status_field lq qfull)"
 }
-note "scsi_debug LUN $sd: queue_depth $qd0"
+diag "scsi_debug LUN $sd: queue_depth $qd0"
 
-dm_create lq "0 $(sectors "$sd") lunq $sd 0 1 qdepth:2" || fail "create"
+lunq_create lq $sd qdepth:2 || fail "create"
 snap
 fio_verify ts /dev/mapper/lq --rw=randwrite --bs=4k --iodepth=32 --size=4m ||
 	fail "fio verify through lunq qdepth:2"
@@ -48,7 +48,7 @@ snap
 fio --name=tsf --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
 	--rw=randread --bs=4k --iodepth=32 --time_based --runtime=5 \
 	--output-format=terse --terse-version=3 > /tmp/fio.tsf 2>&1
-note "fio at qdepth:16: exit $? $(grep -m1 -o 'err=[^:]*: [^\r]*' /tmp/fio.tsf)"
+diag "fio at qdepth:16: exit $? $(grep -m1 -o 'err=[^:]*: [^\r]*' /tmp/fio.tsf)"
 side "qdepth:16 (above the LUN's depth):"
 counters_consistent lq || fail "counters inconsistent after TASK SET FULL"
 [ "$(status_field lq completed)" -gt 0 ] || fail "nothing completed"

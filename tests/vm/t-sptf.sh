@@ -28,25 +28,25 @@ iops() {
 }
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 
-dm_create lq "0 $sz lunq $nb 0 7 $HDD lun_depth:32 qdepth:32 lun_order:fifo" || fail "create"
+lunq_create lq $nb $HDD lun_depth:32 qdepth:32 lun_order:fifo || fail "create"
 fifo=$(iops 32)
 expect dmsetup message lq 0 set lun_order:sptf
 sptf=$(iops 32)
 r=$(awk -v a="$sptf" -v b="$fifo" 'BEGIN { printf "%.2f", b ? a / b : 0 }')
-note "random reads QD 32, lun_depth:32: fifo $fifo IOPS, sptf $sptf IOPS, ratio $r (want >= 1.3)"
+diag "random reads QD 32, lun_depth:32: fifo $fifo IOPS, sptf $sptf IOPS, ratio $r (want >= 1.3)"
 ge "$r" 1.3 || fail "sptf/fifo = $r < 1.3"
 ok "the drive's own ordering: sptf gives $r x fifo"
 expect dmsetup message lq 0 set lun_order:fifo qdepth:2 sched:disksort
 hs=$(iops 32)
 expect dmsetup message lq 0 set lun_order:sptf qdepth:2 sched:fifo
 s2=$(iops 32)
-note "host disksort qdepth:2 on a fifo drive: $hs IOPS; qdepth:2 fifo on an sptf drive: $s2; qdepth:32 on sptf: $sptf"
+diag "host disksort qdepth:2 on a fifo drive: $hs IOPS; qdepth:2 fifo on an sptf drive: $s2; qdepth:32 on sptf: $sptf"
 ok "host sorting versus the drive's: printed"
 dm_remove lq
 
 # integrity: resets abort the drive's queue; live order changes; suspend
 P="$HDD lun_depth:16 qdepth:32 lun_order:sptf reset_after:4 reset_ms:20 qfull_delay_us:1000"
-dm_create lq "0 $sz lunq $nb 0 $(echo "$P" | wc -w) $P" || fail "create resets"
+lunq_create lq $nb $P || fail "create resets"
 bt_start "$nb" /tmp/bt queue
 fio_verify sr /dev/mapper/lq --rw=randwrite --bs=4k --iodepth=32 --size=2m ||
 	fail "fio verify with sptf and resets"
@@ -60,7 +60,7 @@ wait $ch
 bt_stop
 issued=$(grep -c '^Q ' /tmp/bt.txt)
 disp=$(status_field lq dispatched) resets=$(status_field lq resets)
-note "resets=$resets aborted=$(status_field lq aborted) dispatched=$disp bios at the lower device=$issued"
+diag "resets=$resets aborted=$(status_field lq aborted) dispatched=$disp bios at the lower device=$issued"
 [ "$resets" -gt 0 ] || fail "no LUN reset: the drive's queue was never aborted"
 [ "$issued" = "$disp" ] || fail "lower device saw $issued bios, lunq sent $disp"
 counters_consistent lq || fail "counters inconsistent"

@@ -15,7 +15,7 @@
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=2000000 discard=1 cache_size=16) ||
 	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0" || fail "create"
+lunq_create lq $nb || fail "create"
 dm=$(dm_sysfs lq) || fail "no sysfs for lq"
 S=/sys/kernel/lunq/lq
 [ -d $S ] || fail "no $S"
@@ -32,7 +32,7 @@ fio --name=mix --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
 fr=$(( $(fio_terse /tmp/fio.mix 6) / 4 ))
 fw=$(( $(fio_terse /tmp/fio.mix 47) / 4 ))
 lr=$(lq_stat lq reads) lw=$(lq_stat lq writes)
-note "fio: $fr reads $fw writes; lunq: $lr reads $lw writes; diskstats: $(( $(disk_stat "$dm" 1) - r0 )) reads $(( $(disk_stat "$dm" 5) - w0 )) writes"
+diag "fio: $fr reads $fw writes; lunq: $lr reads $lw writes; diskstats: $(( $(disk_stat "$dm" 1) - r0 )) reads $(( $(disk_stat "$dm" 5) - w0 )) writes"
 [ "$fr" -gt 0 ] && [ "$fw" -gt 0 ] || fail "fio did no IO"
 [ "$lr" = "$fr" ] && [ "$lw" = "$fw" ] || fail "counts differ from fio's"
 [ "$(lq_stat lq read_sectors)" = $((fr * 8)) ] &&
@@ -68,7 +68,7 @@ clat_us=$(fio_terse /tmp/fio.svc 16)
 lat_us=$(fio_terse /tmp/fio.svc 40)	# slat + clat: from io_submit's call
 svc_us=$(awk -v s="$(lq_hist lq service_read sum)" -v n="$(lq_hist lq service_read count)" \
 	'BEGIN { printf "%.1f", s / n / 1000 }')
-note "mean service: lunq $svc_us us, fio clat mean $clat_us us, lat mean $lat_us us"
+diag "mean service: lunq $svc_us us, fio clat mean $clat_us us, lat mean $lat_us us"
 # Each IO's service interval in lunq lies inside fio's total-latency interval
 # of the same IO (QD1: io_submit's call to the reaped completion), and
 # null_blk completes no sooner than completion_nsec: so 2 ms <= lunq's mean
@@ -96,7 +96,7 @@ want=$(awk 'BEGIN { for (k = 0; k < 32; k++) { o = k * 65536
 		p = 1; while (o % (p * 2) == 0) p *= 2; r[p]++ }
 	for (p in r) print p, r[p] }' | sort -n)
 got=$(awk '$1 ~ /^[0-9]+$/ { print $1, $2 }' $S/hist/align | sort -n)
-note "align rows for 64 KiB reads at k*64 KiB: $(echo "$got" | tr '\n' ',')"
+diag "align rows for 64 KiB reads at k*64 KiB: $(echo "$got" | tr '\n' ',')"
 [ "$got" = "$want" ] || fail "align rows: want $(echo "$want" | tr '\n' ',')"
 [ "$(lq_stat lq misaligned_4k)" = 0 ] && [ "$(lq_hist lq size 65536)" = 32 ] || fail "64 KiB job"
 echo 1 > $S/reset
@@ -116,7 +116,7 @@ fio --name=fl --filename=/dev/mapper/lq --direct=1 --ioengine=psync --rw=write \
 	--bs=4k --number_ios=10 --fsync=1 --output-format=terse --terse-version=3 > /tmp/fio.a 2>&1 ||
 	{ cat /tmp/fio.a; fail "fio"; }
 fl=$(( $(lq_stat lq flushes) - f0 )) dfl=$(( $(disk_stat "$nb" 16) - d0 ))
-note "fio write+fsync x10: lunq flushes +$fl, lower device diskstats flushes +$dfl"
+diag "fio write+fsync x10: lunq flushes +$fl, lower device diskstats flushes +$dfl"
 [ "$fl" -ge 9 ] && [ "$fl" = "$dfl" ] || fail "flushes: lunq +$fl, diskstats +$dfl"
 ok "discard_sectors 2048 for a 1 MiB discard; flushes +$fl as the lower device's diskstats"
 

@@ -9,10 +9,8 @@
 # time: 10
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
-nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=20000000 hw_queue_depth=256) ||
-	fail "null_blk setup"
+lq_nullb 20 qdepth:2 sched:disksort
 sz=$(sectors "$nb")
-dm_create lq "0 $sz lunq $nb 0 2 qdepth:2 sched:disksort" || fail "create"
 
 fio --name=susp --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
 	--rw=randwrite --bs=4k --iodepth=32 --size=4M --verify_backlog=256 --verify=crc32c \
@@ -70,7 +68,7 @@ ok "noflush suspend with $w waiting: pushed back (only $((n1 - n0)) IOs complete
 
 w=$(waiters); alive "reload"
 d0=$(status_field lq dispatched)
-expect dmsetup load lq --table "0 $sz lunq $nb 0 2 qdepth:4 sched:fifo"
+expect dmsetup load lq --table "$(lunq_table $nb qdepth:4 sched:fifo)"
 expect dmsetup suspend --noflush lq
 quiet "reload (noflush)"
 expect dmsetup resume --noudevsync lq
@@ -81,7 +79,7 @@ sleep 0.5
 ok "reload (noflush) with $w waiting: new table live, IO flows (old table had sent $d0)"
 
 w=$(waiters); alive "reload with flush"
-expect dmsetup load lq --table "0 $sz lunq $nb 0 2 qdepth:3 sched:disksort"
+expect dmsetup load lq --table "$(lunq_table $nb qdepth:3 sched:disksort)"
 expect dmsetup resume --noudevsync lq
 [ "$(status_field lq qdepth)" = 3 ] || fail "new table not live"
 ok "reload (flush) with $w waiting"

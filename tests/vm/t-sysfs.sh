@@ -16,7 +16,7 @@
 
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=1000000) || fail "null_blk setup"
 sz=$(sectors "$nb")
-dm_create lq "0 $sz lunq $nb 0 2 qdepth:8 model:fixed" || fail "create"
+lunq_create lq $nb qdepth:8 model:fixed || fail "create"
 S=/sys/kernel/lunq/lq
 
 # 1. every file readable
@@ -90,7 +90,7 @@ wait $fpid || { cat /tmp/fio.ho; fail "fio"; }
 [ "$(fio_terse /tmp/fio.ho 5)" = 0 ] || fail "fio errors"
 fios=$(( ($(fio_terse /tmp/fio.ho 6) + $(fio_terse /tmp/fio.ho 47)) / 4 ))
 done_=$(lq_stat lq completed)
-note "$i reloads under load; fio $fios IOs, lunq completed $done_ (reads $(lq_stat lq reads) writes $(lq_stat lq writes))"
+diag "$i reloads under load; fio $fios IOs, lunq completed $done_ (reads $(lq_stat lq reads) writes $(lq_stat lq writes))"
 [ "$i" -ge 3 ] || fail "only $i reloads happened during the job"
 [ "$done_" = "$fios" ] && [ "$(lq_hist lq total_read count)" = "$(lq_stat lq reads)" ] ||
 	fail "counters lost across reloads"
@@ -100,15 +100,15 @@ ok "directory followed $i reloads under load; completed $done_ = fio's $fios IOs
 
 # 4. naming: a second target at sector 2048, and a rename
 half=$((sz / 2))
-dm_create lq2 "0 $half lunq $nb 0
-$half $half lunq $nb $half 1 qdepth:2" || fail "two-target table"
+dm_create lq2 "$(lunq_table -l $half $nb)
+$half $half $(lunq_target $nb $half qdepth:2)" || fail "two-target table"
 [ -d /sys/kernel/lunq/lq2 ] && [ -d "/sys/kernel/lunq/lq2@$half" ] &&
 	[ "$(cat "/sys/kernel/lunq/lq2@$half/begin")" = "$half" ] &&
 	[ "$(cat "/sys/kernel/lunq/lq2@$half/policy/qdepth")" = 2 ] ||
 	fail "two targets: $(ls /sys/kernel/lunq)"
 dmsetup rename lq2 lq3 || fail "rename"
 # "lq2" is still the renamed device's directory: a new lq2 gets dm-N
-dm_create lq2 "0 $half lunq $nb 0" || fail "create a new lq2"
+lunq_create lq2 -l $half $nb || fail "create a new lq2"
 d2=$(basename "$(dm_sysfs lq2)")
 [ -d "/sys/kernel/lunq/$d2" ] && [ "$(cat "/sys/kernel/lunq/$d2/name")" = lq2 ] &&
 	[ "$(readlink -f "/sys/kernel/lunq/by-dev/$d2")" = "$(readlink -f "/sys/kernel/lunq/$d2")" ] ||
@@ -132,7 +132,7 @@ rm -f /tmp/stop
 reader & r1=$!
 reader & r2=$!
 for k in 1 2 3 4 5 6; do
-	dm_create lqx "0 $sz lunq $nb 0 1 qdepth:4" || fail "create lqx"
+	lunq_create lqx $nb qdepth:4 || fail "create lqx"
 	fio --name=rr --filename=/dev/mapper/lqx --direct=1 --ioengine=libaio \
 		--rw=randread --bs=4k --iodepth=8 --number_ios=300 \
 		--output-format=terse --terse-version=3 > /tmp/fio.rr 2>&1 || fail "fio on lqx"

@@ -34,6 +34,13 @@ serves() {
 		fail "$1: null_blk read $((_r1 - _r0)) sectors for 2048 read through $1"
 }
 
+# onto NAME LOWER CHAIN WHAT: NAME reloaded onto /dev/mapper/LOWER is
+# refused as a loop through CHAIN (the device numbers the log names)
+onto() {
+	refused "$1" "$(lunq_table -l "$S" "/dev/mapper/$2")" \
+		"lunq: lower device $(devno "$2") leads back to this device ($3)" "$4"
+}
+
 # refused NAME TABLE EXPECTED-LOG-TEXT WHAT
 refused() {
 	_old=$(dmsetup table "$1")
@@ -49,47 +56,42 @@ refused() {
 	ok "$4 refused: $(dmesg_since "$mark" | grep -o 'lunq: .*' | head -1)"
 }
 
-dm_create lqa "0 $S lunq $nb 0" || fail "create lqa"
+lunq_create lqa $nb || fail "create lqa"
 A=$(devno lqa)
 fill lqa
 
 # 1. the self-map, by path and by number
-refused lqa "0 $S lunq /dev/mapper/lqa 0" \
-	"lunq: lower device $A leads back to this device ($A -> $A)" "self-map by path"
-refused lqa "0 $S lunq $A 0 1 qdepth:4" \
+onto lqa lqa "$A -> $A" "self-map by path"
+refused lqa "$(lunq_table -l $S $A qdepth:4)" \
 	"lunq: lower device $A leads back to this device ($A -> $A)" "self-map by number"
 serves lqa
 
 # 2. a cycle of two: lqb over lqa, then lqa onto lqb
-dm_create lqb "0 $S lunq /dev/mapper/lqa 0" || fail "create lqb over lqa"
+lunq_create lqb -l $S /dev/mapper/lqa || fail "create lqb over lqa"
 B=$(devno lqb)
-refused lqa "0 $S lunq /dev/mapper/lqb 0" \
-	"lunq: lower device $B leads back to this device ($A -> $B -> $A)" "cycle of two"
+onto lqa lqb "$A -> $B -> $A" "cycle of two"
 serves lqa
 serves lqb
 
 # 3. through dm-linear: lin over lqb over lqa, then lqa onto lin
 dm_create lin "0 $S linear /dev/mapper/lqb 0" || fail "create lin over lqb"
 L=$(devno lin)
-refused lqa "0 $S lunq /dev/mapper/lin 0" \
-	"lunq: lower device $L leads back to this device ($A -> $L -> $B -> $A)" "cycle through dm-linear"
+onto lqa lin "$A -> $L -> $B -> $A" "cycle through dm-linear"
 serves lin
 
 # 4. in the middle of a stack: lqc over lqb over lqa; lqb onto lqc
-dm_create lqc "0 $S lunq /dev/mapper/lqb 0" || fail "create lqc over lqb"
+lunq_create lqc -l $S /dev/mapper/lqb || fail "create lqc over lqb"
 C=$(devno lqc)
-refused lqb "0 $S lunq /dev/mapper/lqc 0" \
-	"lunq: lower device $C leads back to this device ($B -> $C -> $B)" "reload in the middle"
+onto lqb lqc "$B -> $C -> $B" "reload in the middle"
 serves lqc
 for d in lqc lin lqb; do dm_remove $d || fail "remove $d"; done
 
 # 5. through an inactive table: lqd over null_blk, reload (not resumed)
 # onto lqa; then lqa onto lqd closes the cycle only once both are live
-dm_create lqd "0 $S lunq $nb 0" || fail "create lqd"
+lunq_create lqd $nb || fail "create lqd"
 D=$(devno lqd)
 echo "0 $S lunq /dev/mapper/lqa 0" | dmsetup reload lqd || fail "load lqd's inactive table"
-refused lqa "0 $S lunq /dev/mapper/lqd 0" \
-	"lunq: lower device $D leads back to this device ($A -> $D -> $A)" "cycle through an inactive table"
+onto lqa lqd "$A -> $D -> $A" "cycle through an inactive table"
 dmsetup clear lqd || fail "clear lqd's inactive table"
 # with the inactive table gone, the same line is no loop any more
 echo "0 $S lunq /dev/mapper/lqd 0" | dmsetup reload lqa || fail "lqa onto lqd refused after lqd's inactive table was cleared"
@@ -99,9 +101,9 @@ serves lqa
 dm_remove lqd || fail "remove lqd"
 
 # 6. not loops: two lunq devices over one disk; lunq over lunq over a disk
-dm_create lqe "0 $S lunq $nb 0" || fail "a second lunq device over the same disk was refused"
-dm_create lqf "0 $S lunq /dev/mapper/lqe 0" || fail "lunq over lunq over a disk was refused"
-dm_create lqg "0 $S lunq /dev/mapper/lqf 0 1 qdepth:2" || fail "a third level was refused"
+lunq_create lqe $nb || fail "a second lunq device over the same disk was refused"
+lunq_create lqf -l $S /dev/mapper/lqe || fail "lunq over lunq over a disk was refused"
+lunq_create lqg -l $S /dev/mapper/lqf qdepth:2 || fail "a third level was refused"
 serves lqg
 serves lqa
 ok "two devices over one disk and a 3-level stack accepted"

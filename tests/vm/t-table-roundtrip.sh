@@ -6,9 +6,9 @@
 
 ram=$(brd_create 64) || fail "brd setup"
 len=$(($(sectors "$ram") - 2048))
-dm_create lqa "0 $len lunq $ram 2048 3 max_wait_ms:250 sched:disksort qdepth:7" || fail "create lqa"
+lunq_create lqa -s 2048 -l $len $ram max_wait_ms:250 sched:disksort qdepth:7 || fail "create lqa"
 line=$(dmsetup table lqa) || fail "table lqa"
-note "table: $line"
+diag "table: $line"
 dm_create lqb "$line" || fail "recreate from: $line"
 [ "$(dmsetup table lqb)" = "$line" ] || fail "tables differ: '$(dmsetup table lqb)' vs '$line'"
 [ "$(blockdev --getsz /dev/mapper/lqb)" = "$len" ] || fail "size differs"
@@ -21,7 +21,7 @@ cmp /tmp/p /tmp/q || fail "data written through lqa differs read through lqb"
 ok "recreated device maps the same sectors (policy words echoed canonically)"
 
 st=$(dmsetup status lqa) || fail "status"
-note "status: $st"
+diag "status: $st"
 sent=$(echo "$st" | sed -n 's/.* dispatched=\([0-9]*\).*/\1/p')
 done_=$(echo "$st" | sed -n 's/.* completed=\([0-9]*\).*/\1/p')
 infl=$(echo "$st" | sed -n 's/.* inflight=\([0-9]*\).*/\1/p')

@@ -13,10 +13,7 @@
 # time: 50
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
-nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=2000000 hw_queue_depth=256) ||
-	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb") lunq $nb 0 1 qdepth:4" || fail "create"
-dm=$(dm_sysfs lq) || fail "no sysfs for lq"
+lq_nullb 2 qdepth:4
 
 load() {
 	fio --name=tq --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
@@ -38,8 +35,8 @@ read -r low nlow < /tmp/inf_low
 read -r dmi ndm < /tmp/inf_dm
 bt=$(max_concurrent /tmp/bt.txt)
 issued=$(grep -c '^D ' /tmp/bt.txt)
-note "qdepth:4: lower inflight max $low ($nlow samples), blktrace max $bt ($issued issues), dm inflight max $dmi ($ndm samples)"
-note "status: $(dmsetup status lq)"
+diag "qdepth:4: lower inflight max $low ($nlow samples), blktrace max $bt ($issued issues), dm inflight max $dmi ($ndm samples)"
+diag "status: $(dmsetup status lq)"
 [ "$issued" -gt 500 ] || fail "too few IOs traced ($issued)"
 [ "$bt" -le 4 ] || fail "blktrace: more than 4 IOs outstanding at the lower device ($bt)"
 [ "$low" -le $((4 + $(nproc))) ] || fail "sampled inflight $low: more than 4 IOs outstanding at the lower device, beyond the accounting window"
@@ -67,7 +64,7 @@ awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 	if (v["inflight"] >= 3 && v["waiting"] >= 40 && v["oldest_wait_ms"] >= 1) {
 		if (!good) good = $0 } }
 	END { if (good) print "good: " good }' /tmp/mid > /tmp/mid.v
-note "mid-load status ($(wc -l < /tmp/mid) samples): $(cat /tmp/mid.v)"
+diag "mid-load status ($(wc -l < /tmp/mid) samples): $(cat /tmp/mid.v)"
 grep -q '^good: ' /tmp/mid.v && ! grep -q '^bad: ' /tmp/mid.v ||
 	fail "mid-load status: $(cat /tmp/mid.v)"
 mi=$(sed -n 's/^good: .* inflight=\([0-9]*\) .*/\1/p' /tmp/mid.v)
@@ -85,7 +82,7 @@ inflight_watch "$nb" /tmp/inf_low & w1=$!
 load 3
 inflight_stop /tmp/inf_low $w1
 read -r low nlow < /tmp/inf_low
-note "qdepth:0: lower inflight max $low; status: $(dmsetup status lq)"
+diag "qdepth:0: lower inflight max $low; status: $(dmsetup status lq)"
 [ "$low" -gt 16 ] || fail "with qdepth:0 the lower device saw only $low outstanding"
 [ "$(status_field lq max_waiting)" = 0 ] || fail "IOs waited with qdepth:0"
 ok "qdepth:0 is unlimited (lower inflight max $low, nothing waited)"

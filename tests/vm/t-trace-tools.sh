@@ -20,7 +20,7 @@ done
 nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=1000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
 sz=$(sectors "$nb")
-dm_create lq "0 $sz lunq $nb 0 3 qdepth:16 lun_depth:4 reaction:linux" || fail "create"
+lunq_create lq $nb qdepth:16 lun_depth:4 reaction:linux || fail "create"
 S=$LUNQ_SRC/trace
 
 # ---- bpftrace ----
@@ -47,7 +47,7 @@ bval() { sed -n "s/^@$2\[lq\]: *\([0-9]*\)$/\1/p" "/tmp/bt-$1.out"; }
 bt_run wait 4m
 hn=$(( $(lq_hist lq wait_read count) + $(lq_hist lq wait_write count) ))
 hs=$(( $(lq_hist lq wait_read sum) + $(lq_hist lq wait_write sum) ))
-note "lunq-wait.bt: ios $(bval wait ios) wait_ns $(bval wait wait_ns); histograms $hn, $hs ns"
+diag "lunq-wait.bt: ios $(bval wait ios) wait_ns $(bval wait wait_ns); histograms $hn, $hs ns"
 [ "$(bval wait ios)" = "$hn" ] && [ "$(bval wait wait_ns)" = "$hs" ] ||
 	{ cat /tmp/bt-wait.out /tmp/bt-wait.err; fail "lunq-wait.bt disagrees with the wait histograms"; }
 grep -q '^@wait_us\[lq\]:' /tmp/bt-wait.out && grep -q '^\[' /tmp/bt-wait.out ||

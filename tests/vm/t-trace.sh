@@ -75,7 +75,7 @@ nb=$(nullb_create lq_nb 256 irqmode=2 completion_nsec=1000000 hw_queue_depth=256
 nbd=${nb#/dev/}
 echo 2 > /sys/block/$nbd/queue/nomerges	# one request per bio below
 sz=$(sectors "$nb")
-dm_create lq "0 $sz lunq $nb 0 2 qdepth:4 bubble_ms:3" || fail "create"
+lunq_create lq $nb qdepth:4 bubble_ms:3 || fail "create"
 dmmm=$(dmsetup info -c --noheadings -o major,minor lq | tr ':' ',')
 
 # ---- 1. waits, dispatches, completions, bubbles ----
@@ -99,7 +99,7 @@ blkparse -i - -f '%T %t %M,%m %a %d %S %n\n' < /tmp/bt.bin 2> /dev/null |
 	sort -s -n -k1,1 > /tmp/bt.all
 awk -v d="$nbmm" '$2 == d && $3 == "D" { print $3, $4, $5, $6 }' /tmp/bt.all > /tmp/bt.txt
 ndisp=$(nev dispatch) nd=$(grep -c '^D ' /tmp/bt.txt)
-note "phase 1: $ndisp lunq_dispatch, $nd D at $nbd, $(nev wait) lunq_wait, $(nev complete) lunq_complete, $(nev bubble) lunq_bubble"
+diag "phase 1: $ndisp lunq_dispatch, $nd D at $nbd, $(nev wait) lunq_wait, $(nev complete) lunq_complete, $(nev bubble) lunq_bubble"
 [ "$ndisp" -ge 2048 ] || fail "only $ndisp dispatch events for 1024 writes + 1024 reads"
 [ "$(ev dispatch | awk '{ print $1 }' | sort -u)" = "$dmmm" ] ||
 	fail "dispatch events name devices $(ev dispatch | awk '{ print $1 }' | sort -u | tr '\n' ' '), want $dmmm"
@@ -124,7 +124,7 @@ awk -v q="$dmmm" -v l="$nbmm" '
 	END { printf "%d %.0f\n", n, s * 1e9 }' /tmp/tr.raw > /tmp/aq
 read -r naq saq < /tmp/aq
 hs=$(( $(lq_hist lq wait_read sum) + $(lq_hist lq wait_write sum) ))
-note "remaps: $naq after their queue event, remap - queue summed $saq ns; waits summed $hs ns"
+diag "remaps: $naq after their queue event, remap - queue summed $saq ns; waits summed $hs ns"
 [ "$naq" = "$nd" ] || fail "$naq queue/remap pairs, $nd bios sent"
 [ "$saq" -ge "$hs" ] && [ "$saq" -le $((hs + naq * 1000000)) ] ||
 	fail "remap - queue summed $saq ns, the waits $hs ns: the remap is not traced when the bio goes down"
@@ -138,7 +138,7 @@ nwd=$(ev dispatch | awk '$11 > 0' | wc -l)
 set -- $(ev complete | awk '($3 == "read" || $3 == "write") && $6 > 0 { n++; s += $9 } END { printf "%d %.0f\n", n, s }')
 hn=$(( $(lq_hist lq wait_read count) + $(lq_hist lq wait_write count) ))
 hs=$(( $(lq_hist lq wait_read sum) + $(lq_hist lq wait_write sum) ))
-note "waits: events $1 sum $2 ns; histograms $hn sum $hs ns"
+diag "waits: events $1 sum $2 ns; histograms $hn sum $hs ns"
 [ "$1" = "$hn" ] && [ "$2" = "$hs" ] || fail "lunq_complete waits $1/$2 ns, histograms $hn/$hs ns"
 # wait + svc = total, and the dispatch's wait is the completion's
 ev complete | awk '$9 + $11 != $13 { bad++ } END { exit bad > 0 }' || fail "wait + svc != total"
@@ -159,7 +159,7 @@ expect dmsetup message lq 0 stats reset
 tlog0=$(tlog lq | wc -l)
 notes_load tq 8m
 qf=$(status_field lq qfull)
-note "phase 2: qfull $qf, $(nev qfull) lunq_qfull, $(nev throttle) lunq_throttle, notes: $(grep -c 'lunq: ' /tmp/nt.txt)"
+diag "phase 2: qfull $qf, $(nev qfull) lunq_qfull, $(nev throttle) lunq_throttle, notes: $(grep -c 'lunq: ' /tmp/nt.txt)"
 [ "$qf" -gt 0 ] || fail "no QUEUE FULL"
 [ "$(nev qfull)" = "$qf" ] || fail "$(nev qfull) lunq_qfull, counter $qf"
 # the throttle log's entries since the trace began: "FROM TO CAUSE"
@@ -173,8 +173,8 @@ nq=$(grep -c 'lunq: QUEUE FULL' /tmp/nt.txt) nt=$(grep -c 'lunq: throttle' /tmp/
 [ "$nq" = "$qf" ] && [ "$nt" = "$(wc -l < /tmp/b)" ] ||
 	{ grep 'lunq: ' /tmp/nt.txt | head -5; fail "blkparse notes: $nq QUEUE FULL (want $qf), $nt throttle (want $(wc -l < /tmp/b))"; }
 grep -m1 'lunq: throttle' /tmp/nt.txt | grep -q ' m ' || fail "a note that is not a blkparse message: $(grep -m1 'lunq: throttle' /tmp/nt.txt)"
-note "$(grep -m1 'lunq: QUEUE FULL' /tmp/nt.txt)"
-note "$(grep -m1 'lunq: throttle' /tmp/nt.txt)"
+diag "$(grep -m1 'lunq: QUEUE FULL' /tmp/nt.txt)"
+diag "$(grep -m1 'lunq: throttle' /tmp/nt.txt)"
 ok "blkparse shows $nq 'lunq: QUEUE FULL' and $nt 'lunq: throttle' notes"
 counters_consistent lq || fail "counters inconsistent"
 
@@ -182,7 +182,7 @@ counters_consistent lq || fail "counters inconsistent"
 dm_remove lq
 nb2=$(nullb_create lq_nb2 128 irqmode=2 completion_nsec=20000000 hw_queue_depth=256) ||
 	fail "null_blk setup"
-dm_create lq "0 $(sectors "$nb2") lunq $nb2 0 5 qdepth:32 lun_depth:2 reset_after:3 reset_ms:50 qfull_delay_us:1000" ||
+lunq_create lq $nb2 qdepth:32 lun_depth:2 reset_after:3 reset_ms:50 qfull_delay_us:1000 ||
 	fail "create"
 notes_load tr 512k
 rs=$(status_field lq resets) nr=$(grep -c 'lunq: LUN reset' /tmp/nt.txt)
@@ -194,7 +194,7 @@ counters_consistent lq || fail "counters inconsistent"
 dm_remove lq
 
 # ---- 4. auto's windows ----
-dm_create lq "0 $sz lunq $nb 0 4 qdepth:32 model:flash channels:4 svc_us:4000" || fail "create"
+lunq_create lq $nb qdepth:32 model:flash channels:4 svc_us:4000 || fail "create"
 trace_on
 fio --name=ta --filename=/dev/mapper/lq --direct=1 --ioengine=libaio --rw=randread \
 	--bs=4k --iodepth=32 --time_based --runtime="$(scaled 6 4)" > /dev/null 2>&1 &
@@ -205,7 +205,7 @@ wait $fio
 trace_off
 nw=$(nev auto_window)
 moves=$(ev auto_window | awk '$(NF - 2) != $NF')
-note "phase 4: $nw windows, $(echo "$moves" | grep -c .) moved the depth; last: $(ev auto_window | tail -1)"
+diag "phase 4: $nw windows, $(echo "$moves" | grep -c .) moved the depth; last: $(ev auto_window | tail -1)"
 [ "$nw" -gt 0 ] || fail "auto:knee under load: no lunq_auto_window"
 ev auto_window | awk '$4 <= 0 || $NF < 1' | grep -q . && fail "a window of no length or depth 0"
 # each window that moves the depth: the next throttle event is auto, from -> to

@@ -41,35 +41,35 @@ med_us() { jq '.jobs[0].write.lat_ns.percentile["50.000000"] / 1000 | floor' "/t
 run_ms() { jq '.jobs[0].job_runtime' "/tmp/$1.json"; }
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 
-dm_create lq "0 $sz lunq $nb 0 5 $HDD qdepth:32" || fail "create"
+lunq_create lq $nb $HDD qdepth:32 || fail "create"
 q=$(dm_sysfs lq)/queue
 [ "$(cat "$q/write_cache")" = "write back" ] && [ "$(cat "$q/fua")" = 1 ] ||
 	fail "with a model: write_cache '$(cat "$q/write_cache")', fua $(cat "$q/fua"); want write back, 1"
 ok "with a model the device advertises a volatile write cache and FUA"
 fj wt --iodepth=1 --number_ios=100
 m0=$(med_us wt)
-note "wce:0: 100 writes QD1, median completion $m0 us"
+diag "wce:0: 100 writes QD1, median completion $m0 us"
 ge "$m0" 4000 || fail "write-through: median $m0 us < the media's 4000 us"
 ok "wce:0: every write at media speed (median $m0 us >= 4000)"
 
 expect dmsetup message lq 0 set wce:1 cache_mb:16
 fj wc --iodepth=1 --number_ios=300
 m1=$(med_us wc)
-note "wce:1 cache_mb:16: 300 writes QD1, median completion $m1 us"
+diag "wce:1 cache_mb:16: 300 writes QD1, median completion $m1 us"
 ge 2000 "$m1" || fail "write cache: median $m1 us, want < 2000 (cache speed)"
 ok "wce:1: writes at cache speed (median $m1 us < 2000, media 4000)"
 
 fj fs --iodepth=1 --number_ios=50 --fsync=1
 t=$(run_ms fs)
 nf=$(jq '.jobs[0].sync.total_ios' /tmp/fs.json)
-note "wce:1, fsync after each of 50 writes: $t ms, $nf fsyncs (>= $((nf * 4)): each waits for the media)"
+diag "wce:1, fsync after each of 50 writes: $t ms, $nf fsyncs (>= $((nf * 4)): each waits for the media)"
 [ "$nf" -ge 49 ] || fail "fsync: fio issued $nf fsyncs for 50 writes, want 49 or 50"
 ge "$t" $((nf * 4)) || fail "fsync: $nf writes + flushes in $t ms < $nf x 4 ms"
 ok "fsync: write + flush costs the media time ($t ms for $nf)"
 
 fj fua --iodepth=1 --number_ios=50 --sync=1
 m2=$(med_us fua)
-note "wce:1, O_DSYNC writes: median $m2 us"
+diag "wce:1, O_DSYNC writes: median $m2 us"
 ge "$m2" 4000 || fail "FUA writes: median $m2 us < 4000"
 ok "O_DSYNC (FUA) writes go to the media: median $m2 us"
 
@@ -78,7 +78,7 @@ expect dmsetup message lq 0 set cache_mb:1
 sleep 1
 fj full --iodepth=8 --number_ios=1000
 t=$(run_ms full)
-note "cache_mb:1, 1000 writes QD8: $t ms (>= 2972: all but 257 wait for a destage)"
+diag "cache_mb:1, 1000 writes QD8: $t ms (>= 2972: all but 257 wait for a destage)"
 ge "$t" 2972 || fail "full cache: $t ms < (1000 - 257) x 4 ms"
 ok "full cache: writes wait for destage ($t ms for 1000)"
 
@@ -101,7 +101,7 @@ fio_verify wv /dev/mapper/lq --rw=randwrite --bs=4k --size=16m --iodepth=16 ||
 	fail "fio verify with the write cache"
 wait $ch
 d1=$(dmw) n1=$(nbw)
-note "verify: $((d1 - d0)) sectors written to lunq, $((n1 - n0)) to null_blk (block-layer stat)"
+diag "verify: $((d1 - d0)) sectors written to lunq, $((n1 - n0)) to null_blk (block-layer stat)"
 [ $((d1 - d0)) = $((n1 - n0)) ] && [ $((d1 - d0)) -ge 32768 ] ||
 	fail "sectors written: lunq $((d1 - d0)), null_blk $((n1 - n0))"
 ok "fio verify clean with wce/cache_mb changed live and a suspend; every sector reached null_blk once"
@@ -113,7 +113,7 @@ fio --name=rm --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
 	--rw=randwrite --bs=4k --size=4m --iodepth=16 --verify=crc32c \
 	--do_verify=0 --verify_state_save=0 > /tmp/rm.out 2>&1 || { cat /tmp/rm.out; fail "fio write (remove)"; }
 dm_remove lq || fail "remove with writes in the cache"
-dm_create lq "0 $sz lunq $nb 0 6 $HDD qdepth:32 wce:1" || fail "create again"
+lunq_create lq $nb $HDD qdepth:32 wce:1 || fail "create again"
 fio --name=rm --filename=/dev/mapper/lq --direct=1 --ioengine=libaio \
 	--rw=randwrite --bs=4k --size=4m --iodepth=16 --verify=crc32c \
 	--verify_only --verify_fatal=1 --verify_state_load=0 > /tmp/rmv.out 2>&1 ||
@@ -126,7 +126,7 @@ refused_msg lq "set cache_mb:0" "cache_mb: value must be an integer 1..65536"
 refused_msg lq "set model:none" "wce: the write cache models time in front of a model"
 dm_remove lq
 mark=$(dmesg_mark)
-if echo "0 $sz lunq $nb 0 1 wce:1" | dmsetup create --noudevsync lqbad 2> /dev/null; then
+if lunq_table $nb wce:1 | dmsetup create --noudevsync lqbad 2> /dev/null; then
 	fail "the table accepted wce:1 without a model"
 fi
 expect_log "$mark" "wce: the write cache models time in front of a model" "table wce:1"

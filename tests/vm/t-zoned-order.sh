@@ -82,7 +82,7 @@ run() {
 	shift 2
 	[ $# -gt 0 ] && shift
 	begin
-	dm_create lq "0 $S lunq $nb 0 $(echo "$_p" | wc -w) $_p" || fail "create $_n: $_p"
+	lunq_create lq $nb $_p || fail "create $_n: $_p"
 	zwrite "$_n" /dev/mapper/lq 0 4 "$@"
 	observe "$_n" 0 4
 	_v=$(status_field lq "$_f")
@@ -111,7 +111,7 @@ run wce-sptf "qdepth:16 lun_depth:4 model:hdd seek_ms:1 rpm:15000 svc_us:200 wce
 
 # ---- auto moves the depth while zoned writes are refused slowly
 begin
-dm_create lq "0 $S lunq $nb 0 7 qdepth:16 auto:knee auto_min:4 lun_depth:2 qfull_lat_us:1000 model:flash svc_us:300" ||
+lunq_create lq $nb qdepth:16 auto:knee auto_min:4 lun_depth:2 qfull_lat_us:1000 model:flash svc_us:300 ||
 	fail "create auto"
 zwrite auto /dev/mapper/lq 0 4
 observe auto 0 4
@@ -124,9 +124,9 @@ dm_remove lq
 # initiators holding slots half the time
 begin
 H=$((S / 2))
-dm_create lqa "0 $H lunq $nb 0 6 qdepth:8 pool:zp pool_depth:4 foreign:2 foreign_period_ms:200 qfull_lat_us:1000" ||
+lunq_create lqa -l $H $nb qdepth:8 pool:zp pool_depth:4 foreign:2 foreign_period_ms:200 qfull_lat_us:1000 ||
 	fail "create pool device a"
-dm_create lqb "0 $H lunq $nb $H 2 pool:zp qdepth:8" || fail "create pool device b"
+lunq_create lqb -s $H -l $H $nb pool:zp qdepth:8 || fail "create pool device b"
 zwrite pool-b /dev/mapper/lqb 0 4 &
 pb=$!
 zwrite pool-a /dev/mapper/lqa 0 4
@@ -153,7 +153,7 @@ dm_remove lqb
 P="lun_depth:1 model:fixed svc_us:5000 qfull_lat_us:2000"
 for kind in flush noflush reload; do
 	begin
-	dm_create lq "0 $S lunq $nb 0 5 qdepth:2 $P" || fail "create $kind"
+	lunq_create lq $nb qdepth:2 $P || fail "create $kind"
 	jobs=
 	for i in 0 1 2 3 4 5 6 7; do
 		jobs="$jobs --name=j$i --offset=$((i * 4))M"
@@ -174,7 +174,7 @@ for kind in flush noflush reload; do
 	case $kind in
 	flush) dmsetup suspend lq ;;
 	noflush) dmsetup suspend --noflush lq ;;
-	reload) echo "0 $S lunq $nb 0 5 qdepth:3 $P" | dmsetup reload lq ;;
+	reload) lunq_table $nb qdepth:3 $P | dmsetup reload lq ;;
 	esac || fail "$kind: suspend"
 	dmsetup resume lq || fail "$kind: resume"
 	wait $pf || { cat "/tmp/fio.$kind"; fail "$kind: fio"; }
@@ -191,7 +191,7 @@ done
 # ---- zone management among refused writes: resets and finishes of other
 # zones go through the same queue while fio writes
 begin
-dm_create lq "0 $S lunq $nb 0 3 qdepth:4 lun_depth:2 qfull_lat_us:2000" || fail "create mgmt"
+lunq_create lq $nb qdepth:4 lun_depth:2 qfull_lat_us:2000 || fail "create mgmt"
 zwrite mgmt /dev/mapper/lq 0 4 &
 pf=$!
 m=0
@@ -210,7 +210,7 @@ dm_remove lq
 # ---- blktests zbd/005's shape: QD128, every zone, 4 KiB, through a
 # throttled, refusing lunq
 begin
-dm_create lq "0 $S lunq $nb 0 5 qdepth:16 lun_depth:4 qfull_lat_us:500 reaction:linux sched:disksort" ||
+lunq_create lq $nb qdepth:16 lun_depth:4 qfull_lat_us:500 reaction:linux sched:disksort ||
 	fail "create zbd005"
 zbs=4k	# blktests' size; 16 KiB in quick mode (a quarter of the writes)
 [ "${LUNQ_QUICK:-0}" = 1 ] && zbs=16k
@@ -229,13 +229,13 @@ dm_remove lq
 # io_uring at QD32 (its first try is REQ_NOWAIT, an EAGAIN goes to a
 # worker), then RWF_NOWAIT writes while a reader holds the only slot
 begin
-dm_create lq "0 $S lunq $nb 0 3 qdepth:4 lun_depth:2 qfull_lat_us:1000" || fail "create uring"
+lunq_create lq $nb qdepth:4 lun_depth:2 qfull_lat_us:1000 || fail "create uring"
 zwrite uring /dev/mapper/lq 0 4 --ioengine=io_uring
 observe uring 0 4
 ok "io_uring QD32 zoned writes through qdepth:4 and a refusing LUN: in order, verify clean"
 dm_remove lq
 begin
-dm_create lq "0 $S lunq $nb 0 1 qdepth:1" || fail "create nowait"
+lunq_create lq $nb qdepth:1 || fail "create nowait"
 zwrite nwfill /dev/mapper/lq 8 4
 fio --name=rd --filename=/dev/mapper/lq --direct=1 --ioengine=libaio --rw=randread \
 	--bs=4k --iodepth=4 --offset=32M --size=16M --time_based --runtime=60 > /tmp/fio.rd 2>&1 &
@@ -257,12 +257,12 @@ dm_remove lq
 # ---- refused: a LUN reset aborts commands that the host sends again,
 # behind later writes; on the table line and by message
 mark=$(dmesg_mark)
-if echo "0 $S lunq $nb 0 2 lun_depth:2 reset_after:4" | dmsetup create --noudevsync lqbad 2>/dev/null; then
+if lunq_table $nb lun_depth:2 reset_after:4 | dmsetup create --noudevsync lqbad 2>/dev/null; then
 	dm_remove lqbad
 	fail "reset_after accepted on a zoned device"
 fi
 expect_log "$mark" "reset_after: not on a zoned device" "table with reset_after"
 ok "table with reset_after refused on a zoned device, naming zones"
-dm_create lq "0 $S lunq $nb 0 1 lun_depth:2" || fail "create for the message"
+lunq_create lq $nb lun_depth:2 || fail "create for the message"
 refused_msg lq "set reset_after:4" "reset_after: not on a zoned device"
 cleanup_all

@@ -48,7 +48,7 @@ ok "zone_wait_ms=60000 taken as its ceiling, 10000, with a warning"
 nb=$(nullb_create lq_zq 64 zoned=1 zone_size=32 zone_nr_conv=0) || fail "no zoned null_blk"
 [ "$(cat /sys/block/lq_zq/queue/zoned)" = host-managed ] || fail "null_blk is not host-managed"
 S=$(sectors "$nb") Z=65536
-dm_create lq "0 $S lunq $nb 0 1 qdepth:8" || fail "create lunq"
+lunq_create lq $nb qdepth:8 || fail "create lunq"
 lowerr() { dmesg_since "$1" | grep -c "I/O error.*dev lq_zq"; }
 
 # ---- a reset fails the held write
@@ -92,7 +92,7 @@ if [ $traced = 1 ]; then
 	echo > $tr/set_ftrace_filter
 	echo 1 > $tr/tracing_on
 fi
-note "$r"
+diag "$r"
 v() { echo "$r" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 [ $rc = 0 ] || [ $(($(v submit_ms) + $(v fill_ms))) -lt 9000 ] ||
 	fail "the submission and fill took $(($(v submit_ms) + $(v fill_ms))) ms: held writes reached zone_wait_ms (10000) before their release ($r)"
@@ -116,7 +116,7 @@ if [ $traced = 1 ]; then
 		END { for (f in m) printf "%d %s %d\n", m[f], f, n[f] }' /tmp/zplug.trace |
 		sort -rn > /tmp/zplug.long
 	while read -r us f c; do
-		note "function_graph (tracing_thresh 1 ms): $f: $c calls over 1 ms, the longest $us us"
+		diag "function_graph (tracing_thresh 1 ms): $f: $c calls over 1 ms, the longest $us us"
 	done < /tmp/zplug.long
 	long=$(head -1 /tmp/zplug.long)
 	long=${long:-0 none 0}
@@ -124,9 +124,9 @@ if [ $traced = 1 ]; then
 	# a measurement, not a check: wall time under TCG moves with the
 	# host's load; the bound itself is KUnit's (lunq_zplug_reverse:
 	# tree nodes visited, exact)
-	note "the longest call of $fns: $us us (${f% *}); issue 62 asks under 100 ms"
+	diag "the longest call of $fns: $us us (${f% *}); issue 62 asks under 100 ms"
 else
-	note "the time under the lock not measured (LUNQ_ZPLUG_TRACE=1 measures it with the function_graph tracer)"
+	diag "the time under the lock not measured (LUNQ_ZPLUG_TRACE=1 measures it with the function_graph tracer)"
 fi
 dm_remove lq
 echo 1000 > $P

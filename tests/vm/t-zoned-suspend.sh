@@ -85,14 +85,14 @@ app /dev/mapper/lqlin
 want=$res
 lowlin=$(dmesg_since "$mark" | grep -c "I/O error.*dev lq_zp")
 dm_remove lqlin
-dm_create lq "0 $S lunq $nb 0 1 qdepth:8" || fail "create lunq"
+lunq_create lq $nb qdepth:8 || fail "create lunq"
 mark=$(dmesg_mark)
 app /dev/mapper/lq
 got=$res
 lowlunq=$(dmesg_since "$mark" | grep -c "I/O error.*dev lq_zp")
 [ "$got" = "$want" ] || fail "out of order: lunq '$got', dm-linear '$want'"
 [ "$want" = "Input/output error ok Input/output error Input/output error ok ok" ] ||
-	note "dm-linear's answers: $want"
+	diag "dm-linear's answers: $want"
 [ "$lowlunq" = "$lowlin" ] || fail "the lower device logged $lowlunq errors under lunq, $lowlin under dm-linear"
 [ "$beyond_ms" -ge 900 ] || fail "a write beyond the pointer failed after $beyond_ms ms, before zone_wait_ms (1000)"
 dmesg_since "$mark" | grep -q "not at its zone's write pointer after 1000 ms" ||

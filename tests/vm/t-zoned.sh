@@ -31,7 +31,7 @@ order_check() {
 	grep '^W' /tmp/q.txt | awk '{ print $2 }' > /tmp/qw
 	grep '^W' /tmp/d.txt | awk '{ print $2 }' > /tmp/dw
 	nw=$(wc -l < /tmp/qw)
-	note "$(wc -l < /tmp/q.txt) IOs arrived ($nw writes), $(wc -l < /tmp/d.txt) issued"
+	diag "$(wc -l < /tmp/q.txt) IOs arrived ($nw writes), $(wc -l < /tmp/d.txt) issued"
 	[ "$nw" -ge 50 ] || fail "too few writes ($nw)"
 	cmp -s /tmp/qw /tmp/dw || fail "writes to the zoned device were issued out of arrival order"
 	ok "$4: $nw writes issued to the zoned device in arrival order"
@@ -47,7 +47,7 @@ nb=$(nullb_create lq_nb 64 zoned=1 zone_size=4 zone_nr_conv=0 irqmode=2 completi
 	fail "no zoned null_blk"
 [ "$(cat /sys/block/lq_nb/queue/zoned)" = host-managed ] || fail "null_blk is not host-managed"
 S=$(sectors "$nb") Z=8192
-dm_create lq "0 $S lunq $nb 0 2 qdepth:1 sched:disksort" || fail "host-managed device refused"
+lunq_create lq $nb qdepth:1 sched:disksort || fail "host-managed device refused"
 sys=$(dm_sysfs lq)
 dmdev=/dev/$(basename "$sys")
 [ "$(cat "$sys/queue/zoned")" = host-managed ] || fail "dm device zoned=$(cat "$sys/queue/zoned")"
@@ -59,7 +59,7 @@ cmp -s /tmp/zl /tmp/zd || { diff /tmp/zl /tmp/zd; fail "zone report through lunq
 ok "host-managed device accepted: host-managed, 16 zones of $Z sectors, same report as the lower device"
 
 # an offset of one zone: the report is the lower's, shifted
-dm_create lqo "0 $((S - Z)) lunq $nb $Z" || fail "offset of one zone refused"
+lunq_create lqo -s $Z $nb || fail "offset of one zone refused"
 zones /dev/mapper/lqo > /tmp/zo
 awk -v z=$Z 'NR > 1 { s = $1 - z; print s, $2, $3 }' /tmp/zl > /tmp/zexp
 cmp -s /tmp/zexp /tmp/zo || { diff /tmp/zexp /tmp/zo; fail "zone report at offset $Z not remapped"; }
@@ -120,10 +120,10 @@ cleanup_all
 # ---- host-aware: scsi_debug zbc=aware, where the kernel still has it
 sd=$(sdebug_create dev_size_mb=64 zbc=aware zone_size_mb=4) || fail "no scsi_debug"
 if [ "$(cat "/sys/block/$(basename "$sd")/queue/zoned")" != host-aware ]; then
-	note "this kernel ($(uname -r)) makes scsi_debug zbc=aware a regular disk: the host-aware part does not apply"
+	diag "this kernel ($(uname -r)) makes scsi_debug zbc=aware a regular disk: the host-aware part does not apply"
 	exit 0
 fi
-dm_create lq "0 $(sectors "$sd") lunq $sd 0 2 qdepth:1 sched:disksort" || fail "create on host-aware"
+lunq_create lq $sd qdepth:1 sched:disksort || fail "create on host-aware"
 dmdev=/dev/$(basename "$(dm_sysfs lq)")
 ok "host-aware zoned device accepted (dm device zoned=$(cat "$(dm_sysfs lq)/queue/zoned"))"
 
