@@ -47,10 +47,9 @@ ok "sysfs and lunqctl refuse them too; auto_phase 0 while off"
 # idle devices: no window carries information, the depth stays at the start
 snb=$(nullb_create ao_snb 16) || fail "null_blk (auto_start)"
 snb2=$(nullb_create ao_snb2 16) || fail "null_blk (old spelling)"
-ssz=$(sectors "$snb")
-dm_create ao_s1 "0 $ssz lunq $snb 0 2 auto:knee auto_start:12" ||
+lunq_create ao_s1 "$snb" auto:knee auto_start:12 ||
 	fail "create with auto_start:12"
-dm_create ao_s2 "0 $ssz lunq $snb2 0 2 auto:knee qdepth:20" ||
+lunq_create ao_s2 "$snb2" auto:knee qdepth:20 ||
 	fail "create with qdepth:20 (the old spelling)"
 s1=$(lq_stat ao_s1 throttle) s2=$(lq_stat ao_s2 throttle)
 p1=$(cat /sys/kernel/lunq/ao_s1/policy/auto_start)
