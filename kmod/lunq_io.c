@@ -526,6 +526,8 @@ int lunq_io_map(struct lunq_c *lc, struct bio *bio)
 	bool kick, chain = false;
 	u64 now;
 
+	/* first: end_io reads io->flags of every bio, refused ones too */
+	lunq_io_decode(io, bio);
 	/*
 	 * A zoned write never fails with EAGAIN here: its caller would send
 	 * it again later (io_uring, from a worker), behind the writes that
@@ -546,7 +548,6 @@ int lunq_io_map(struct lunq_c *lc, struct bio *bio)
 		bio_wouldblock_error(bio);
 		return DM_MAPIO_SUBMITTED;
 	}
-	lunq_io_decode(io, bio);
 	if (READ_ONCE(lc->host.thr.fast_lim) && lunq_io_fast_map(lc, io, bio))
 		return DM_MAPIO_REMAPPED;
 	lunq_io_decode_op(lc, io, bio);

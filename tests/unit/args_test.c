@@ -156,6 +156,20 @@ int main(void)
 	   lunq_policy_format(&p, buf, sizeof(buf)) == 3 &&
 	   !strcmp(buf, "qdepth:20 auto:knee auto_start:20"),
 	   "auto-start-old-spelling");
+	/* ... set auto:off, set qdepth:32, set auto:knee: auto starts at 32 */
+	seen = 0;
+	ok(lunq_parse_word(&p, "auto:off", &seen, &k) == LUNQ_ARG_OK &&
+	   !lunq_policy_resolve(&p, seen), "auto-start-off");
+	seen = 0;
+	ok(lunq_parse_word(&p, "qdepth:32", &seen, &k) == LUNQ_ARG_OK &&
+	   !lunq_policy_resolve(&p, seen), "auto-start-qdepth-while-off");
+	seen = 0;
+	ok(lunq_parse_word(&p, "auto:knee", &seen, &k) == LUNQ_ARG_OK &&
+	   !lunq_policy_resolve(&p, seen) && p.val[LUNQ_AUTO_START] == 32 &&
+	   p.val[LUNQ_QDEPTH] == 32 &&
+	   lunq_policy_format(&p, buf, sizeof(buf)) == 3 &&
+	   !strcmp(buf, "qdepth:32 auto:knee auto_start:32"),
+	   "auto-start-old-spelling-while-off");
 	before = p;
 	ok(parse(&p, "auto_start:65536", &k) == LUNQ_ARG_BAD_VALUE &&
 	   k == LUNQ_AUTO_START &&
