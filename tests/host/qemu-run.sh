@@ -1,7 +1,8 @@
 #!/bin/bash
-# Tests of qemu/run itself, on the host: exit status, result files, and
-# the console scanner catching real splats (a WARN and an oops raised by
-# the tests/splat fixture module in the VM's kernel).
+# Tests of qemu/run itself, on the host: exit status, result files, the
+# console scanner catching real splats (a WARN and an oops raised by the
+# tests/splat fixture module in the VM's kernel), and one more boot when
+# the kernel dies before the job starts.
 # KTAP, one "ok N NAME" / "not ok N NAME" line per check (tests/unit/tap.sh).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/unit/tap.sh"
@@ -68,6 +69,16 @@ EOS
 			ok "qemu-run-splat-$mode" || fail "qemu-run-splat-$mode" "rc=$rc"
 	fi
 done
+
+# a kernel that dies while booting, before the job starts (no init: a
+# panic, no status, no output): qemu/run boots once more, keeps the first
+# console as console.boot1.log, and the second death is a splat (99)
+LUNQ_VM_APPEND="rdinit=/no-such-init" "$run" -o "$tmp/boot" "$tmp/one.sh" >/dev/null 2>"$tmp/err.boot"
+rc=$?
+[ $rc = 99 ] && grep -q 'died while booting, before the job started' "$tmp/err.boot" &&
+	[ "$(grep -c 'booting once more' "$tmp/err.boot")" = 1 ] &&
+	grep -q 'Kernel panic' "$tmp/boot/console.boot1.log" && grep -q 'Kernel panic' "$tmp/boot/console.log" &&
+	ok qemu-run-boot-retry || { tap_quote "$tmp/err.boot"; fail qemu-run-boot-retry "rc=$rc"; }
 
 # bad input: not a kernel image, --modules of another kernel, stray --modules
 bad=
