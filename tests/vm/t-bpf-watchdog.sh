@@ -46,12 +46,14 @@ tr=/sys/kernel/tracing
 # show_j NAME: lunqctl policy show -j NAME into /tmp/show.json
 show_j() { lunqctl policy show -j "$1" > /tmp/show.json || fail "policy show $1"; }
 jf() { jq -r "$1" /tmp/show.json; }
-# wait_eject NAME SECONDS: until NAME's last ejection is there
+# wait_eject NAME SECONDS: until NAME's last ejection is there and its
+# link is no longer attached (the kernel detaches it from a work item,
+# after the ejection: a show between the two still says attached)
 wait_eject() {
 	_i=0
-	while show_j "$1"; [ "$(jf .ejected)" = null ]; do
+	while show_j "$1"; [ "$(jf .ejected)" = null ] || [ "$(jf .link)" = attached ]; do
 		_i=$((_i + 1))
-		[ $_i -lt $(($2 * 10)) ] || { cat /tmp/show.json; fail "$1: not ejected within $2 s"; }
+		[ $_i -lt $(($2 * 10)) ] || { cat /tmp/show.json; fail "$1: not ejected, or its link not detached, within $2 s"; }
 		sleep 0.1
 	done
 }
@@ -146,7 +148,7 @@ lunq_create lq $nb qdepth:4 auto_max:16 || fail "create"
 lc 0 policy attach lq "$P/aimd.bpf.o"
 lc 0 policy eject lq
 lc_out "BPF policy aimd ejected"
-show_j lq
+wait_eject lq 5
 [ "$(jf .ejected.rule)" = manual ] && [ "$(jf .from)" = table ] && [ "$(jf .link)" = detached ] ||
 	{ cat /tmp/show.json; fail "eject by hand"; }
 lc 0 policy eject lq
