@@ -199,17 +199,15 @@ const char *lunq_policy_resolve(struct lunq_keys *p, u64 seen)
 		v[LUNQ_POL] = v[LUNQ_AUTO] ? 3 + v[LUNQ_AUTO] : v[LUNQ_REACTION];
 	}
 	/*
-	 * auto's start in the old spelling: a qdepth that no auto_start has
-	 * followed is auto's start too -- with auto on, a qdepth word without
-	 * an auto_start word in the same line, or no auto_start yet; with auto
-	 * off, a qdepth word moves an auto_start already given (an auto_start
-	 * never given stays 0, and auto takes qdepth when it comes on).
+	 * auto's start in the old spelling: until an auto_start word is given,
+	 * auto starts from qdepth -- while auto is on, auto_start follows
+	 * qdepth (shown beside it when qdepth was given); while auto is off,
+	 * qdepth is the throttle alone and auto_start is left as it is.  An
+	 * auto_start word, once given, is auto's start until the next one.
 	 */
-	if (!(seen & (1ULL << LUNQ_AUTO_START)) &&
-	    (v[LUNQ_AUTO] ? (seen & (1ULL << LUNQ_QDEPTH)) ||
-			    !LUNQ_GIVEN(p, LUNQ_AUTO_START) :
-			    (seen & (1ULL << LUNQ_QDEPTH)) &&
-			    LUNQ_GIVEN(p, LUNQ_AUTO_START))) {
+	if (seen & (1ULL << LUNQ_AUTO_START)) {
+		p->start_said = true;
+	} else if (!p->start_said && v[LUNQ_AUTO]) {
 		v[LUNQ_AUTO_START] = v[LUNQ_QDEPTH];
 		if (LUNQ_GIVEN(p, LUNQ_QDEPTH))
 			p->given |= 1ULL << LUNQ_AUTO_START;

@@ -199,6 +199,14 @@ static void lunq_args_auto_start(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, LINE(&p, "qdepth:64", "auto_start:4"));
 	KUNIT_EXPECT_EQ(test, p.val[LUNQ_AUTO_START], 4U);
 	KUNIT_EXPECT_EQ(test, p.val[LUNQ_QDEPTH], 64U);
+	/* once an auto_start word was given, qdepth no longer moves it */
+	KUNIT_EXPECT_NULL(test, LINE(&p, "qdepth:50"));
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_AUTO_START], 4U);
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_QDEPTH], 50U);
+	KUNIT_EXPECT_NULL(test, LINE(&p, "auto:off"));
+	KUNIT_EXPECT_NULL(test, LINE(&p, "qdepth:40"));
+	KUNIT_EXPECT_NULL(test, LINE(&p, "auto:knee"));
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_AUTO_START], 4U);
 
 	/* auto turned on later starts from the table's qdepth, as it did */
 	lunq_keys_init(&p);

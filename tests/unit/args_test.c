@@ -170,6 +170,23 @@ int main(void)
 	   lunq_policy_format(&p, buf, sizeof(buf)) == 3 &&
 	   !strcmp(buf, "qdepth:32 auto:knee auto_start:32"),
 	   "auto-start-old-spelling-while-off");
+	/* auto off, auto_start:0 given: a qdepth word leaves it (sysfs) */
+	lunq_keys_init(&p);
+	seen = 0;
+	ok(lunq_parse_word(&p, "qdepth:8", &seen, &k) == LUNQ_ARG_OK &&
+	   !lunq_policy_resolve(&p, seen), "auto-start-off-qdepth");
+	seen = 0;
+	ok(lunq_parse_word(&p, "auto_start:0", &seen, &k) == LUNQ_ARG_OK &&
+	   !lunq_policy_resolve(&p, seen) && p.val[LUNQ_AUTO_START] == 0,
+	   "auto-start-said-0");
+	seen = 0;
+	ok(lunq_parse_word(&p, "qdepth:16", &seen, &k) == LUNQ_ARG_OK &&
+	   !lunq_policy_resolve(&p, seen) && p.val[LUNQ_AUTO_START] == 0 &&
+	   p.val[LUNQ_QDEPTH] == 16, "auto-start-said-qdepth-leaves-it");
+	seen = 0;
+	ok(lunq_parse_word(&p, "auto:knee", &seen, &k) == LUNQ_ARG_OK &&
+	   !lunq_policy_resolve(&p, seen) && p.val[LUNQ_AUTO_START] == 0,
+	   "auto-start-said-auto-on");
 	before = p;
 	ok(parse(&p, "auto_start:65536", &k) == LUNQ_ARG_BAD_VALUE &&
 	   k == LUNQ_AUTO_START &&
