@@ -7,7 +7,7 @@
 # hazard is real on this path).  Both paths: sysfs (the auto key's file)
 # and netlink SET (lunqctl set).
 # group: basic
-# time: 20
+# time: 10
 # clock: tcg
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
