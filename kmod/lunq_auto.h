@@ -115,6 +115,8 @@
 #include <linux/time64.h>
 #include <linux/types.h>
 
+#include "lunq_auto_est.h"
+
 /* Values of the "auto" key (index into its names in lunq_args.c). */
 enum lunq_auto_mode {
 	LUNQ_AUTO_OFF = 0,
@@ -131,8 +133,6 @@ enum lunq_auto_phase {
 	LUNQ_AP_PROBE = 4,
 	LUNQ_AP_TRACK = 5,	/* auto:target */
 };
-
-#define LUNQ_AUTO_SLOTS	4	/* sub-windows of a windowed min or max */
 
 /*
  * The hold-offs' numbers (struct lunq_holdoff), each in one place: after
@@ -151,29 +151,6 @@ enum lunq_auto_phase {
 /* lunq_auto_age(): before the first window, and the least */
 #define LUNQ_AUTO_AGE_FIRST_NS	(50 * NSEC_PER_MSEC)
 #define LUNQ_AUTO_AGE_MIN_NS	(10 * NSEC_PER_MSEC)
-
-/*
- * A hold-off that grows while what it holds off keeps coming back: @base
- * at first; from the @from-th repeat in a row (lunq_holdoff_again()) each
- * repeat doubles it, up to @max; lunq_holdoff_reset() starts over.
- */
-struct lunq_holdoff {
-	u64 base, max;
-	u32 from;
-	u64 ns;			/* the hold-off now */
-	u32 n;			/* repeats in a row (stops counting at @from) */
-};
-
-void lunq_holdoff_init(struct lunq_holdoff *h, u64 base, u32 from, u64 max);
-void lunq_holdoff_reset(struct lunq_holdoff *h);
-/* Another repeat in a row.  Returns the hold-off now. */
-u64 lunq_holdoff_again(struct lunq_holdoff *h);
-
-/* The extreme of the values of the last @horizon ns (LUNQ_AUTO_SLOTS). */
-struct lunq_auto_ext {
-	u64 v[LUNQ_AUTO_SLOTS];
-	u64 epoch[LUNQ_AUTO_SLOTS];	/* 1 + t / (horizon / SLOTS); 0 empty */
-};
 
 struct lunq_auto_cfg {
 	enum lunq_auto_mode mode;
@@ -331,5 +308,24 @@ u64 lunq_auto_peak_iops(const struct lunq_auto *a, u64 now);
 u64 lunq_auto_svc_min(const struct lunq_auto *a, u64 now);
 /* Their product: the knee's depth as estimated now (0: not known yet). */
 u32 lunq_auto_knee(const struct lunq_auto *a, u64 now);
+
+/*
+ * Between the files of auto (lunq_auto*.c), not for its callers: what a
+ * window says (lunq_auto.c), the estimate's depth x 256, entering hold,
+ * and each mode's rules.
+ */
+bool lunq_auto_binding(const struct lunq_auto_sample *s);
+bool lunq_auto_roomy(const struct lunq_auto_sample *s, u32 depth);
+bool lunq_auto_queues(u64 svc, u64 svc_min);
+u32 lunq_auto_knee256(const struct lunq_auto *a, u64 now);
+void lunq_auto_to_hold(struct lunq_auto *a);
+u32 lunq_auto_knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
+			  u64 now, u64 last_rate);
+u32 lunq_auto_target_window(struct lunq_auto *a,
+			    const struct lunq_auto_sample *s, u64 now);
+bool lunq_auto_starving(const struct lunq_auto_sample *s);
+bool lunq_auto_light_waits(const struct lunq_auto_sample *s, u32 depth);
+u32 lunq_auto_floor(struct lunq_auto *a, const struct lunq_auto_sample *s,
+		    u64 now);
 
 #endif /* LUNQ_AUTO_H */
