@@ -17,18 +17,9 @@
 #include <linux/time64.h>
 
 #include "lunq_args.h"
+#include "lunq_auto_cfg.h"
 #include "uapi/lunq.h"
 #include "lunq_builtin.h"
-
-/*
- * The controller's constants (kmod/dm-lunq.rst, "auto"); its hold-offs' are
- * in lunq_auto.h.
- */
-#define LUNQ_AUTO_WIN_NS	(100 * NSEC_PER_MSEC)
-#define LUNQ_AUTO_WIN_IOS	16
-#define LUNQ_AUTO_PROBE_EVERY	12
-#define LUNQ_AUTO_RATE_NS	(10 * NSEC_PER_SEC)
-#define LUNQ_AUTO_SVC_NS	(10 * NSEC_PER_SEC)
 
 /* Restarts the controller only when its keys (auto_start too) changed. */
 static u32 lunq_pol_auto_start(struct lunq_pol *p, const struct lunq_pol_view *v)
