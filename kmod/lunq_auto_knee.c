@@ -349,63 +349,63 @@ u32 lunq_auto_knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 {
 	u32 next;
 
-if (lunq_auto_starving(s)) {
-	next = lunq_auto_floor(a, s, now);
-} else if (lunq_auto_light_waits(s, a->depth) && a->phase != LUNQ_AP_PROBE &&
-	   a->rate * 2 >= last_rate &&
-	   (++a->light >= 2 || (a->loaded >= 2 &&
-				s->inflight_x1000 * 2 <= a->depth * 1000ULL))) {
-	/*
-	 * The second such window since the depth was last full (a
-	 * load that starts or ends leaves room for one; one that
-	 * ends also loses half its rate), or the first after a
-	 * load's first window when the load is light (half the depth
-	 * in flight at most): up, and hold there -- the rate cannot
-	 * tell a lower depth
-	 */
-	a->light = 0;
-	lunq_auto_to_hold(a);
-	next = min_t(u64, 2ULL * a->depth, a->cfg.max);
-} else if (a->phase == LUNQ_AP_DOWN &&
-	   s->inflight_x1000 * 16 < (u64)a->depth * 1000 * 15) {
-	/*
-	 * The load does not fill the depth (under 15/16 of it in
-	 * flight; above the knee a closed loop keeps it full): it
-	 * is not what limits the rate, and a lower one would only
-	 * make commands wait.  Twice in a row: a load starting
-	 * fills no depth in its first window
-	 */
-	if (++a->roomy_n >= 2)
+	if (lunq_auto_starving(s)) {
+		next = lunq_auto_floor(a, s, now);
+	} else if (lunq_auto_light_waits(s, a->depth) && a->phase != LUNQ_AP_PROBE &&
+		   a->rate * 2 >= last_rate &&
+		   (++a->light >= 2 || (a->loaded >= 2 &&
+					s->inflight_x1000 * 2 <= a->depth * 1000ULL))) {
+		/*
+		 * The second such window since the depth was last full (a
+		 * load that starts or ends leaves room for one; one that
+		 * ends also loses half its rate), or the first after a
+		 * load's first window when the load is light (half the depth
+		 * in flight at most): up, and hold there -- the rate cannot
+		 * tell a lower depth
+		 */
+		a->light = 0;
 		lunq_auto_to_hold(a);
-	next = a->depth;
-} else if (a->ceiling && now >= a->ceiling_until &&
-	   a->depth == a->ceiling && a->phase == LUNQ_AP_HOLD &&
-	   lunq_auto_binding(s) && a->depth < a->cfg.max) {
-	/*
-	 * The hold-off ended at the ceiling: the other initiators
-	 * may have left.  Probe above it from one command (a refusal
-	 * costs one QUEUE FULL, and the ceiling comes back,
-	 * lunq_auto_qfull()); every step that passes doubles the
-	 * next, so the slots freed are taken back within a second.
-	 */
-	a->phase = LUNQ_AP_PROBE;
-	a->base = a->depth;
-	a->base_rate = a->rate;
-	a->base_svc = a->svc;
-	a->base_resp = a->resp;
-	a->step = 1;
-	a->grew = false;
-	next = a->depth + 1;
-} else {
-	/*
-	 * The load grew past the depth (a window binds after one
-	 * that did not): whether the LUN has room, a probe soon says
-	 */
-	if (lunq_auto_binding(s) && !a->bound && a->phase == LUNQ_AP_HOLD)
-		a->hold_windows = max(a->hold_windows,
-				      a->cfg.probe_every -
-				      min(a->cfg.probe_every, 2U));
-	next = knee_window(a, s, now);
-}
+		next = min_t(u64, 2ULL * a->depth, a->cfg.max);
+	} else if (a->phase == LUNQ_AP_DOWN &&
+		   s->inflight_x1000 * 16 < (u64)a->depth * 1000 * 15) {
+		/*
+		 * The load does not fill the depth (under 15/16 of it in
+		 * flight; above the knee a closed loop keeps it full): it
+		 * is not what limits the rate, and a lower one would only
+		 * make commands wait.  Twice in a row: a load starting
+		 * fills no depth in its first window
+		 */
+		if (++a->roomy_n >= 2)
+			lunq_auto_to_hold(a);
+		next = a->depth;
+	} else if (a->ceiling && now >= a->ceiling_until &&
+		   a->depth == a->ceiling && a->phase == LUNQ_AP_HOLD &&
+		   lunq_auto_binding(s) && a->depth < a->cfg.max) {
+		/*
+		 * The hold-off ended at the ceiling: the other initiators
+		 * may have left.  Probe above it from one command (a refusal
+		 * costs one QUEUE FULL, and the ceiling comes back,
+		 * lunq_auto_qfull()); every step that passes doubles the
+		 * next, so the slots freed are taken back within a second.
+		 */
+		a->phase = LUNQ_AP_PROBE;
+		a->base = a->depth;
+		a->base_rate = a->rate;
+		a->base_svc = a->svc;
+		a->base_resp = a->resp;
+		a->step = 1;
+		a->grew = false;
+		next = a->depth + 1;
+	} else {
+		/*
+		 * The load grew past the depth (a window binds after one
+		 * that did not): whether the LUN has room, a probe soon says
+		 */
+		if (lunq_auto_binding(s) && !a->bound && a->phase == LUNQ_AP_HOLD)
+			a->hold_windows = max(a->hold_windows,
+					      a->cfg.probe_every -
+					      min(a->cfg.probe_every, 2U));
+		next = knee_window(a, s, now);
+	}
 	return next;
 }
