@@ -11,6 +11,26 @@
 
 #include "lunq_auto.h"
 
+/* auto:target starts at 4 at most: a deep first depth's slowest cost its p99 */
+#define LUNQ_AUTO_TARGET_START	4U
+/* p99 / mean before a window tells: a sorting LUN's (x LUNQ_AUTO_X16) */
+#define LUNQ_AUTO_RATIO_FIRST	3
+/* a probe's window needs 4 x the IOs: one window decides */
+#define LUNQ_AUTO_PROBE_IOS	4
+/* auto:target's window, 2 mean service times: Little's mean covers it */
+#define LUNQ_AUTO_TARGET_SVCS	2
+/* up, and down past its first: half a window, 2 rounds of the depth, >= 4 */
+#define LUNQ_AUTO_BELOW_DIV	2
+#define LUNQ_AUTO_BELOW_ROUNDS	2
+#define LUNQ_AUTO_BELOW_IOS	4
+/* a light load's wait is judged after half a window, with 2 IOs at least */
+#define LUNQ_AUTO_LIGHT_DIV	2
+#define LUNQ_AUTO_LIGHT_IOS	2
+/* a window 10 x its least without its IOs is idle */
+#define LUNQ_AUTO_IDLE_X	10
+/* lunq_auto_age(): a quarter past the mean response, the sort passes it by */
+#define LUNQ_AUTO_AGE_DIV	4
+
 void lunq_auto_init(struct lunq_auto *a, const struct lunq_auto_cfg *cfg,
 		    u64 now)
 {
@@ -27,15 +47,16 @@ void lunq_auto_init(struct lunq_auto *a, const struct lunq_auto_cfg *cfg,
 		 * depth sends at once to a sorting LUN cannot be called back,
 		 * and its slowest cost the p99 for seconds
 		 */
-		a->depth = clamp(cfg->start, cfg->min, max(cfg->min, 4U));
+		a->depth = clamp(cfg->start, cfg->min, max(cfg->min, LUNQ_AUTO_TARGET_START));
 		a->phase = LUNQ_AP_TRACK;
 	} else {
 		a->phase = a->depth > cfg->min ? LUNQ_AP_DOWN : LUNQ_AP_UP;
 	}
 	lunq_holdoff_init(&a->qhold, cfg->qhold_ns, LUNQ_AUTO_REFUSED,
 			  cfg->qhold_max_ns ?: cfg->hold_max_ns);
-	lunq_holdoff_init(&a->fhold, LUNQ_AUTO_FHOLD_NS, 1, cfg->hold_max_ns);
-	a->ratio16 = 3 * 16;	/* a sorting LUN's; learnt from the windows */
+	lunq_holdoff_init(&a->fhold, LUNQ_AUTO_FHOLD_NS, LUNQ_AUTO_STARVED,
+			  cfg->hold_max_ns);
+	a->ratio16 = LUNQ_AUTO_RATIO_FIRST * LUNQ_AUTO_X16;	/* then learnt */
 	lunq_holdoff_init(&a->miss, cfg->hold_ns, LUNQ_AUTO_MISSED,
 			  cfg->hold_max_ns);
 	a->settle_until = now;
@@ -44,7 +65,7 @@ void lunq_auto_init(struct lunq_auto *a, const struct lunq_auto_cfg *cfg,
 bool lunq_auto_window_ready(const struct lunq_auto *a, u64 ns, u64 ios,
 			    u64 wait_ns, u64 act_ns, bool *idle)
 {
-	u64 least = max(a->cfg.win_ns, 4 * a->svc);
+	u64 least = max(a->cfg.win_ns, LUNQ_AUTO_WIN_SVCS * a->svc);
 	u64 fewest = a->cfg.win_ios;
 
 	*idle = false;
@@ -54,10 +75,10 @@ bool lunq_auto_window_ready(const struct lunq_auto *a, u64 ns, u64 ios,
 		 * knee a probe queues its step in the LUN, and its service
 		 * time doubles
 		 */
-		fewest *= 4;
+		fewest *= LUNQ_AUTO_PROBE_IOS;
 	} else if (a->phase == LUNQ_AP_TRACK) {
 		/* a p99 to judge: Little's mean covers a short window */
-		least = max(a->cfg.win_ns, 2 * a->svc);
+		least = max(a->cfg.win_ns, LUNQ_AUTO_TARGET_SVCS * a->svc);
 	} else if (a->phase == LUNQ_AP_UP ||
 		   (a->phase == LUNQ_AP_DOWN && a->ref_depth)) {
 		/*
@@ -66,8 +87,10 @@ bool lunq_auto_window_ready(const struct lunq_auto *a, u64 ns, u64 ios,
 		 * time, and the IOs of two rounds at least (the first window
 		 * down is whole: an open loop's first burst fills any depth)
 		 */
-		least = max(a->cfg.win_ns / 2, 4 * a->svc);
-		fewest = clamp_t(u64, 2 * a->depth, 4, fewest);
+		least = max(a->cfg.win_ns / LUNQ_AUTO_BELOW_DIV,
+			    LUNQ_AUTO_WIN_SVCS * a->svc);
+		fewest = clamp_t(u64, LUNQ_AUTO_BELOW_ROUNDS * a->depth,
+				 LUNQ_AUTO_BELOW_IOS, fewest);
 	}
 	if (ns >= least && ios >= fewest)
 		return true;
@@ -77,10 +100,11 @@ bool lunq_auto_window_ready(const struct lunq_auto *a, u64 ns, u64 ios,
 	 * loop's next wait behind a read is its user's
 	 */
 	if (a->cfg.mode == LUNQ_AUTO_KNEE && a->phase != LUNQ_AP_PROBE &&
-	    wait_ns && ios >= 2 && ns >= a->cfg.win_ns / 2 &&
-	    act_ns * 2 <= (u64)a->depth * ns)
+	    wait_ns && ios >= LUNQ_AUTO_LIGHT_IOS &&
+	    ns >= a->cfg.win_ns / LUNQ_AUTO_LIGHT_DIV &&
+	    act_ns * LUNQ_AUTO_LIGHT_FILL <= (u64)a->depth * ns)
 		return true;
-	if (ns >= 10 * least) {
+	if (ns >= LUNQ_AUTO_IDLE_X * least) {
 		*idle = true;
 		return true;
 	}
@@ -89,7 +113,7 @@ bool lunq_auto_window_ready(const struct lunq_auto *a, u64 ns, u64 ios,
 
 bool lunq_auto_binding(const struct lunq_auto_sample *s)
 {
-	return s->wait_ns * 2 >= s->ns;
+	return s->wait_ns * LUNQ_AUTO_BIND_DEN >= s->ns;
 }
 
 void lunq_auto_to_hold(struct lunq_auto *a)
@@ -106,18 +130,21 @@ void lunq_auto_to_hold(struct lunq_auto *a)
 /* A mean service time a quarter above the least: queueing in the LUN. */
 bool lunq_auto_queues(u64 svc, u64 svc_min)
 {
-	return svc_min && svc * 4 > svc_min * 5;
+	return svc_min &&
+	       svc * LUNQ_AUTO_QUEUE_DEN > svc_min * LUNQ_AUTO_QUEUE_NUM;
 }
 
 /* The LUN had room: on average under 7/8 of @depth in flight. */
 bool lunq_auto_roomy(const struct lunq_auto_sample *s, u32 depth)
 {
-	return s->inflight_x1000 * 8 < (u64)depth * 1000 * 7;
+	return s->inflight_x1000 * LUNQ_AUTO_ROOMY_DEN <
+	       (u64)depth * LUNQ_AUTO_X1000 * LUNQ_AUTO_ROOMY_NUM;
 }
 
 u64 lunq_auto_peak_iops(const struct lunq_auto *a, u64 now)
 {
-	return lunq_auto_ext_get(&a->rate_max, now, a->cfg.rate_ns, true) / 16;
+	return lunq_auto_ext_get(&a->rate_max, now, a->cfg.rate_ns, true) /
+	       LUNQ_AUTO_X16;
 }
 
 u64 lunq_auto_svc_min(const struct lunq_auto *a, u64 now)
@@ -148,7 +175,8 @@ u64 lunq_auto_age(const struct lunq_auto *a)
 		return 0;
 	if (!a->resp)
 		return LUNQ_AUTO_AGE_FIRST_NS;
-	return max_t(u64, a->resp + a->resp / 4, LUNQ_AUTO_AGE_MIN_NS);
+	return max_t(u64, a->resp + a->resp / LUNQ_AUTO_AGE_DIV,
+		     LUNQ_AUTO_AGE_MIN_NS);
 }
 
 u32 lunq_auto_idle(struct lunq_auto *a, u64 now)
@@ -189,7 +217,7 @@ u32 lunq_auto_limit(struct lunq_auto *a, u64 now, u32 fair, u64 until,
 			lunq_auto_to_hold(a);
 		a->depth = fair;
 		a->moves++;
-		a->settle_until = now + 2 * a->svc;
+		a->settle_until = now + LUNQ_AUTO_SETTLE_SVCS * a->svc;
 	}
 	return a->depth;
 }
@@ -240,7 +268,7 @@ u32 lunq_auto_qfull(struct lunq_auto *a, u64 now, u32 in_transport)
 	if (a->ceiling < a->depth) {
 		a->depth = a->ceiling;
 		a->moves++;
-		a->settle_until = now + 2 * a->svc;
+		a->settle_until = now + LUNQ_AUTO_SETTLE_SVCS * a->svc;
 	}
 	return a->depth;
 }

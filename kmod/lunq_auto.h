@@ -135,22 +135,55 @@ enum lunq_auto_phase {
 };
 
 /*
- * The hold-offs' numbers (struct lunq_holdoff), each in one place: after
- * QUEUE FULL (a ceiling's, and a pool's capacity for its auto devices,
- * lunq_pool.c) 0.5 s, doubling from the eighth refusal in a row; after
- * auto:target's miss 1 s, doubling from the first; both up to 32 s.
+ * The hold-offs' numbers (struct lunq_holdoff), each in one place; a
+ * pool's capacity for its auto devices (lunq_pool.c) takes QUEUE FULL's.
  */
+/* a QUEUE FULL's ceiling: slots others free are tried again in 0.5 s */
 #define LUNQ_AUTO_QHOLD_NS	(500 * NSEC_PER_MSEC)
+/* ... at most 1 s: a ceiling must not outlive the initiators that set it */
 #define LUNQ_AUTO_QHOLD_MAX_NS	(1 * NSEC_PER_SEC)
-#define LUNQ_AUTO_FHOLD_NS	(2 * NSEC_PER_SEC)
+/* ... doubling from the 8th refusal in a row: those that stay, asked rarely */
 #define LUNQ_AUTO_REFUSED	8
+/* a starving waiter's floor: 2 s, past a probe cycle (12 windows) */
+#define LUNQ_AUTO_FHOLD_NS	(2 * NSEC_PER_SEC)
+/* ... doubling from the first starving again at once after it */
+#define LUNQ_AUTO_STARVED	1
+/* auto:target's failed depth: 1 s, ten windows at most, then tried again */
 #define LUNQ_AUTO_HOLD_NS	(1 * NSEC_PER_SEC)
+/* ... doubling from the first miss again after it: that depth is over */
 #define LUNQ_AUTO_MISSED	1
+/* the longest hold-off: a depth that kept failing is retried twice a minute */
 #define LUNQ_AUTO_HOLD_MAX_NS	(32 * NSEC_PER_SEC)
-#define LUNQ_AUTO_RUN_IOS	128	/* auto:target: a run's p99 is told */
-/* lunq_auto_age(): before the first window, and the least */
+/* auto:target: a run of 128 tells its p99 (its 2nd slowest) */
+#define LUNQ_AUTO_RUN_IOS	128
+/* lunq_auto_age() before the first window: the starving waiter's 50 ms */
 #define LUNQ_AUTO_AGE_FIRST_NS	(50 * NSEC_PER_MSEC)
+/* ... and the least: under it every waiter would go by age, the sort undone */
 #define LUNQ_AUTO_AGE_MIN_NS	(10 * NSEC_PER_MSEC)
+
+/*
+ * Fixed-point scales and the numbers all of auto's files share (the
+ * rules: kmod/dm-lunq.rst, "auto").
+ */
+/* the sample's mean in flight is x 1000 (struct lunq_auto_sample) */
+#define LUNQ_AUTO_X1000		1000ULL
+/* after a move, two mean service times: the old depth's IOs are done */
+#define LUNQ_AUTO_SETTLE_SVCS	2
+/* a window lasts 4 mean service times: most of its IOs completed in it */
+#define LUNQ_AUTO_WIN_SVCS	4
+/* a mean service time a quarter above the least (5/4): queueing in the LUN */
+#define LUNQ_AUTO_QUEUE_NUM	5
+#define LUNQ_AUTO_QUEUE_DEN	4
+/* under 7/8 of the depth in flight: room in the LUN (a closed loop fills it) */
+#define LUNQ_AUTO_ROOMY_NUM	7
+#define LUNQ_AUTO_ROOMY_DEN	8
+/* binding: IOs waited at the throttle half the window (BBR's app-limited) */
+#define LUNQ_AUTO_BIND_DEN	2
+/* averages of windows: the newest weighs a quarter (one slow one is noise) */
+#define LUNQ_AUTO_AVG_OLD	3
+#define LUNQ_AUTO_AVG_DEN	4
+/* light: half the depth in flight at most */
+#define LUNQ_AUTO_LIGHT_FILL	2
 
 struct lunq_auto_cfg {
 	enum lunq_auto_mode mode;

@@ -9,6 +9,67 @@
 
 #include "lunq_auto.h"
 
+/* after the search, a probe 2 windows into hold: the estimate keeps a margin */
+#define LUNQ_AUTO_PROBE_SOON	2U
+/* after a probe that grew: the next after an eighth of probe_every ... */
+#define LUNQ_AUTO_SOON_DIV	8
+/* ... with half its last step */
+#define LUNQ_AUTO_SOON_STEP_DIV	2
+/* down: the rate held at 85% of the best: the old depth's IOs still drain */
+#define LUNQ_AUTO_HELD_PCT	85
+/* down halves, up doubles: the knee within log2(auto_max) windows */
+#define LUNQ_AUTO_DOWN_DIV	2
+#define LUNQ_AUTO_UP_X		2
+/* ... four times while the rate grows with the depth: each window costs */
+#define LUNQ_AUTO_UP_FAST	4
+/* up goes on while the rate grows by a quarter (5/4): a full pipe when not */
+#define LUNQ_AUTO_GROW_NUM	5
+#define LUNQ_AUTO_GROW_DEN	4
+/* 3/4 of the depth's (or the step's) share: the rate grows with it */
+#define LUNQ_AUTO_WITH_NUM	3
+#define LUNQ_AUTO_WITH_DEN	4
+/* a probe's step: a sixteenth of the depth (the estimate's 5% margin) */
+#define LUNQ_AUTO_STEP_DIV	16
+/* ... up to 2^15 commands: auto_max is 65535 at most */
+#define LUNQ_AUTO_STEP_MAX	(1U << 15)
+/* the step doubles on a better response, x 4 on a rate that grew with it */
+#define LUNQ_AUTO_STEP_X	2
+#define LUNQ_AUTO_STEP_FAST	4
+/* the response an eighth shorter (7/8): what the user feels is better */
+#define LUNQ_AUTO_RESP_NUM	7
+#define LUNQ_AUTO_RESP_DEN	8
+/* ... at the same rate, within a sixteenth (15/16) */
+#define LUNQ_AUTO_SAME_NUM	15
+#define LUNQ_AUTO_SAME_DEN	16
+/* a probe passes with half of the step's share as rate */
+#define LUNQ_AUTO_SHARE_DEN	2
+/* a step under an eighth of the depth: noise could fake that much rate */
+#define LUNQ_AUTO_SMALL_DIV	8
+/* ... so its service time grows by a quarter of its share at most */
+#define LUNQ_AUTO_SVC_SHARE_DEN	4
+/* ... and by 5% at most (105%) */
+#define LUNQ_AUTO_SVC_GROW_PCT	105
+/* a step that reached the knee: it is past half the step */
+#define LUNQ_AUTO_PAST_DIV	2
+/* a cut judged: still queueing with a service time under 1/8 shorter */
+#define LUNQ_AUTO_CUT_NUM	7
+#define LUNQ_AUTO_CUT_DEN	8
+/* ... or the rate fell by half the depth's share: the cut was noise */
+#define LUNQ_AUTO_CUT_SHARE_DEN	2
+/* hold's rules read two windows at least: one slow window is noise */
+#define LUNQ_AUTO_HOLD_N	2
+/* a light load's wait: a window that lost half the rate ended a load */
+#define LUNQ_AUTO_LIGHT_RATE_DIV	2
+/* ... the second such window, or the first after the load's first */
+#define LUNQ_AUTO_LIGHT_N	2
+/* ... doubles the depth */
+#define LUNQ_AUTO_LIGHT_X	2ULL
+/* down: under 15/16 of the depth in flight, the load does not fill it */
+#define LUNQ_AUTO_FILL_NUM	15
+#define LUNQ_AUTO_FILL_DEN	16
+/* ... twice in a row: a load starting fills no depth in its first window */
+#define LUNQ_AUTO_ROOMY_N	2
+
 /*
  * The depth the estimate says: 95% of it rounded down (one command over
  * the knee queues inside the LUN and doubles someone's service time; one
@@ -37,7 +98,8 @@ static u32 knee_enter_hold(struct lunq_auto *a, u64 now, u32 proven)
 	 * The estimate keeps a margin under the knee: a probe soon says
 	 * whether the knee is there (one step at a time, from 1)
 	 */
-	a->hold_windows = a->cfg.probe_every - min(a->cfg.probe_every, 2U);
+	a->hold_windows = a->cfg.probe_every -
+			  min(a->cfg.probe_every, LUNQ_AUTO_PROBE_SOON);
 	return lunq_auto_proven_depth(d, a->knee256, proven);
 }
 
@@ -47,10 +109,11 @@ static u32 knee_enter_hold(struct lunq_auto *a, u64 now, u32 proven)
  */
 static void probe_soon(struct lunq_auto *a)
 {
-	u32 step = max(a->step / 2, 1U);
+	u32 step = max(a->step / LUNQ_AUTO_SOON_STEP_DIV, 1U);
 
 	lunq_auto_to_hold(a);
-	a->hold_windows = a->cfg.probe_every - a->cfg.probe_every / 8;
+	a->hold_windows = a->cfg.probe_every -
+			  a->cfg.probe_every / LUNQ_AUTO_SOON_DIV;
 	a->soon_step = step;
 }
 
@@ -61,17 +124,17 @@ static u32 knee_down_window(struct lunq_auto *a, u64 now)
 
 	a->roomy_n = 0;
 
-	if (!a->ref_depth || a->rate * 100 >= a->ref_rate * 85) {
+	if (!a->ref_depth || a->rate * 100 >= a->ref_rate * LUNQ_AUTO_HELD_PCT) {
 		/* the rate held: the knee is lower still */
 		a->ref_rate = max(a->ref_rate, a->rate);
 		a->ref_depth = d;
 		if (d > a->cfg.min)
-			return max(d / 2, a->cfg.min);
+			return max(d / LUNQ_AUTO_DOWN_DIV, a->cfg.min);
 	} else if (a->ref_depth == a->cfg.start) {
 		/* fell at once: the start was at or below the knee */
 		a->phase = LUNQ_AP_UP;
 		a->ref_depth = a->cfg.start;
-		return min_t(u32, a->cfg.start * 2, a->cfg.max);
+		return min_t(u32, a->cfg.start * LUNQ_AUTO_UP_X, a->cfg.max);
 	}
 	/* fell after holding, or held down to min: hold between */
 	d = a->ref_depth;
@@ -84,15 +147,18 @@ static u32 knee_up_window(struct lunq_auto *a, bool bind, u64 now)
 {
 	u32 d = a->depth;
 
-	if (!a->ref_depth || (bind && a->rate * 4 >= a->ref_rate * 5)) {
+	if (!a->ref_depth || (bind && a->rate * LUNQ_AUTO_GROW_DEN >=
+				    a->ref_rate * LUNQ_AUTO_GROW_NUM)) {
 		/*
 		 * Four times the depth while the rate grows with it (three
 		 * quarters of the depth's growth at least, or the first
 		 * step): far below the knee every window costs the load
 		 */
 		u32 f = !a->ref_depth ||
-			(u64)a->rate * a->ref_depth * 4 >=
-			(u64)a->ref_rate * (a->ref_depth + 3 * d) ? 4 : 2;
+			(u64)a->rate * a->ref_depth * LUNQ_AUTO_WITH_DEN >=
+			(u64)a->ref_rate *
+			(a->ref_depth + LUNQ_AUTO_WITH_NUM * d) ?
+			LUNQ_AUTO_UP_FAST : LUNQ_AUTO_UP_X;
 
 		if (a->ref_depth)
 			a->proven = d;
@@ -133,14 +199,16 @@ static u32 knee_probe_window(struct lunq_auto *a, u64 now)
 	 * lunq where the LUN had room -- what the user feels is better
 	 * there, and the rate cannot say so.  Probe on from it.
 	 */
-	if (a->base_resp && a->resp * 8 <= a->base_resp * 7 &&
-	    a->rate * 16 >= a->base_rate * 15) {
+	if (a->base_resp &&
+	    a->resp * LUNQ_AUTO_RESP_DEN <= a->base_resp * LUNQ_AUTO_RESP_NUM &&
+	    a->rate * LUNQ_AUTO_SAME_DEN >= a->base_rate * LUNQ_AUTO_SAME_NUM) {
 		a->grew = true;
 		a->base = d;
 		a->base_rate = a->rate;
 		a->base_svc = a->svc;
 		a->base_resp = a->resp;
-		a->step = min_t(u32, a->step * 2, 1U << 15);
+		a->step = min_t(u32, a->step * LUNQ_AUTO_STEP_X,
+				LUNQ_AUTO_STEP_MAX);
 		return d + a->step;
 	}
 
@@ -155,19 +223,20 @@ static u32 knee_probe_window(struct lunq_auto *a, u64 now)
 	 * three quarters of the share or more, probe again with twice the
 	 * step.
 	 */
-	if (a->rate * 2 * a->base >=
-	    a->base_rate * (2 * a->base + a->step) &&
-	    (a->step * 8 >= a->base ||
-	     (a->svc * 4 * a->base <=
-	      a->base_svc * (4 * a->base + a->step) &&
-	      a->svc * 100 <= a->base_svc * 105))) {
+	if (a->rate * LUNQ_AUTO_SHARE_DEN * a->base >=
+	    a->base_rate * (LUNQ_AUTO_SHARE_DEN * a->base + a->step) &&
+	    (a->step * LUNQ_AUTO_SMALL_DIV >= a->base ||
+	     (a->svc * LUNQ_AUTO_SVC_SHARE_DEN * a->base <=
+	      a->base_svc * (LUNQ_AUTO_SVC_SHARE_DEN * a->base + a->step) &&
+	      a->svc * 100 <= a->base_svc * LUNQ_AUTO_SVC_GROW_PCT))) {
 		/*
 		 * Less than three quarters of the share: the step reached
 		 * the knee -- hold at the estimate, which now has this
 		 * window's rate.
 		 */
-		if (a->rate * 4 * a->base <
-		    a->base_rate * (4 * a->base + 3 * a->step)) {
+		if (a->rate * LUNQ_AUTO_WITH_DEN * a->base <
+		    a->base_rate * (LUNQ_AUTO_WITH_DEN * a->base +
+				    LUNQ_AUTO_WITH_NUM * a->step)) {
 			/*
 			 * The knee is past half the step: hold there at
 			 * least (the estimate's minimum service time is
@@ -175,7 +244,8 @@ static u32 knee_probe_window(struct lunq_auto *a, u64 now)
 			 * grew.
 			 */
 			probe_soon(a);
-			return knee_depth(a, now, max(a->base + a->step / 2,
+			return knee_depth(a, now, max(a->base + a->step /
+						      LUNQ_AUTO_PAST_DIV,
 						      knee_within(a)), false);
 		}
 		/*
@@ -188,7 +258,9 @@ static u32 knee_probe_window(struct lunq_auto *a, u64 now)
 		a->base_rate = a->rate;
 		a->base_svc = a->svc;
 		a->base_resp = a->resp;
-		a->step = min_t(u32, a->step * (a->ceiling ? 2 : 4), 1U << 15);
+		a->step = min_t(u32, a->step * (a->ceiling ? LUNQ_AUTO_STEP_X :
+						  LUNQ_AUTO_STEP_FAST),
+				LUNQ_AUTO_STEP_MAX);
 		return d + a->step;
 	}
 	/*
@@ -220,7 +292,7 @@ static u32 knee_judge_cut(struct lunq_auto *a, u64 now, u64 svc_min)
 	u32 d0 = a->cut_depth;
 
 	a->cut_rate = 0;
-	if (q && a->hold_svc * 8 >= a->cut_svc * 7) {
+	if (q && a->hold_svc * LUNQ_AUTO_CUT_DEN >= a->cut_svc * LUNQ_AUTO_CUT_NUM) {
 		lunq_auto_ext_reset(&a->svc_min, now, a->cfg.svc_ns, a->hold_svc, false);
 		/* their product is d (Little): no estimate above d0 */
 		lunq_auto_ext_reset(&a->rate_max, now, a->cfg.rate_ns, a->hold_rate,
@@ -228,7 +300,8 @@ static u32 knee_judge_cut(struct lunq_auto *a, u64 now, u64 svc_min)
 		lunq_auto_to_hold(a);
 		return d0;
 	}
-	if (!q && a->hold_rate * 2 * d0 < r0 * (d0 + a->depth)) {
+	if (!q && a->hold_rate * LUNQ_AUTO_CUT_SHARE_DEN * d0 <
+	    r0 * (d0 + a->depth)) {
 		lunq_auto_ext_put(&a->rate_max, now, a->cfg.rate_ns, r0, true);
 		lunq_auto_to_hold(a);
 		return d0;
@@ -272,18 +345,22 @@ static u32 knee_hold_window(struct lunq_auto *a, bool bind, u64 now)
 	/* the rate to beat is the average of the hold windows' */
 	if (bind) {
 		a->hold_rate = a->hold_rate ?
-			(3 * a->hold_rate + a->rate) / 4 : a->rate;
+			(LUNQ_AUTO_AVG_OLD * a->hold_rate + a->rate) /
+			LUNQ_AUTO_AVG_DEN : a->rate;
 		a->hold_svc = a->hold_svc ?
-			(3 * a->hold_svc + a->svc) / 4 : a->svc;
+			(LUNQ_AUTO_AVG_OLD * a->hold_svc + a->svc) /
+			LUNQ_AUTO_AVG_DEN : a->svc;
 		a->hold_n++;
 	}
 	svc_min = lunq_auto_ext_get(&a->svc_min, now, a->cfg.svc_ns, false);
-	if (a->cut_rate && bind && a->hold_n >= 2 && a->cut_depth > d) {
+	if (a->cut_rate && bind && a->hold_n >= LUNQ_AUTO_HOLD_N &&
+	    a->cut_depth > d) {
 		t = knee_judge_cut(a, now, svc_min);
 		if (t)
 			return t;
 	}
-	if (bind && a->hold_n >= 2 && lunq_auto_queues(a->hold_svc, svc_min)) {
+	if (bind && a->hold_n >= LUNQ_AUTO_HOLD_N &&
+	    lunq_auto_queues(a->hold_svc, svc_min)) {
 		t = knee_queueing_cut(a, now, svc_min);
 		if (t)
 			return t;
@@ -299,7 +376,7 @@ static u32 knee_hold_window(struct lunq_auto *a, bool bind, u64 now)
 		a->base_svc = a->hold_svc;
 		a->base_resp = a->resp;
 		/* half the last step after a probe that grew */
-		a->step = max3(d / 16, 1U, a->soon_step);
+		a->step = max3(d / LUNQ_AUTO_STEP_DIV, 1U, a->soon_step);
 		a->soon_step = 0;
 		a->grew = false;
 		return d + a->step;
@@ -352,9 +429,11 @@ u32 lunq_auto_knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	if (lunq_auto_starving(s)) {
 		next = lunq_auto_floor(a, s, now);
 	} else if (lunq_auto_light_waits(s, a->depth) && a->phase != LUNQ_AP_PROBE &&
-		   a->rate * 2 >= last_rate &&
-		   (++a->light >= 2 || (a->loaded >= 2 &&
-					s->inflight_x1000 * 2 <= a->depth * 1000ULL))) {
+		   a->rate * LUNQ_AUTO_LIGHT_RATE_DIV >= last_rate &&
+		   (++a->light >= LUNQ_AUTO_LIGHT_N ||
+		    (a->loaded >= LUNQ_AUTO_LIGHT_N &&
+		     s->inflight_x1000 * LUNQ_AUTO_LIGHT_FILL <=
+		     a->depth * LUNQ_AUTO_X1000))) {
 		/*
 		 * The second such window since the depth was last full (a
 		 * load that starts or ends leaves room for one; one that
@@ -365,9 +444,10 @@ u32 lunq_auto_knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		 */
 		a->light = 0;
 		lunq_auto_to_hold(a);
-		next = min_t(u64, 2ULL * a->depth, a->cfg.max);
+		next = min_t(u64, LUNQ_AUTO_LIGHT_X * a->depth, a->cfg.max);
 	} else if (a->phase == LUNQ_AP_DOWN &&
-		   s->inflight_x1000 * 16 < (u64)a->depth * 1000 * 15) {
+		   s->inflight_x1000 * LUNQ_AUTO_FILL_DEN <
+		   (u64)a->depth * LUNQ_AUTO_X1000 * LUNQ_AUTO_FILL_NUM) {
 		/*
 		 * The load does not fill the depth (under 15/16 of it in
 		 * flight; above the knee a closed loop keeps it full): it
@@ -375,7 +455,7 @@ u32 lunq_auto_knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		 * make commands wait.  Twice in a row: a load starting
 		 * fills no depth in its first window
 		 */
-		if (++a->roomy_n >= 2)
+		if (++a->roomy_n >= LUNQ_AUTO_ROOMY_N)
 			lunq_auto_to_hold(a);
 		next = a->depth;
 	} else if (a->ceiling && now >= a->ceiling_until &&
@@ -404,7 +484,7 @@ u32 lunq_auto_knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		if (lunq_auto_binding(s) && !a->bound && a->phase == LUNQ_AP_HOLD)
 			a->hold_windows = max(a->hold_windows,
 					      a->cfg.probe_every -
-					      min(a->cfg.probe_every, 2U));
+					      min(a->cfg.probe_every, LUNQ_AUTO_PROBE_SOON));
 		next = knee_window(a, s, now);
 	}
 	return next;

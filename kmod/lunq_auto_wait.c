@@ -11,6 +11,17 @@
 
 #include "lunq_auto.h"
 
+/* a waiter starves after 50 ms at least (lunq_auto_age()'s first bound) */
+#define LUNQ_AUTO_STARVE_NS	(50 * NSEC_PER_MSEC)
+/* ... and 4 x what the window's waited and were served (FIFO's oldest: 1 x) */
+#define LUNQ_AUTO_STARVE_X	4
+/* a light load waits: a p99 of 50 us at least, above the host's own noise */
+#define LUNQ_AUTO_LIGHT_WAIT_NS	(50 * NSEC_PER_USEC)
+/* ... and an eighth of the service time */
+#define LUNQ_AUTO_LIGHT_WAIT_DIV	8
+/* a held floor grows again after twice the aging bound */
+#define LUNQ_AUTO_QUIET_AGES	2
+
 /*
  * A waiter starves: the oldest has waited 4 times what the window's
  * commands waited (p99) and are served (mean), and 50 ms at least -- a
@@ -20,8 +31,8 @@
  */
 bool lunq_auto_starving(const struct lunq_auto_sample *s)
 {
-	return s->waiting && s->oldest_ns >= 50 * NSEC_PER_MSEC &&
-	       s->oldest_ns >= 4 * (s->lwait_p99_ns +
+	return s->waiting && s->oldest_ns >= LUNQ_AUTO_STARVE_NS &&
+	       s->oldest_ns >= LUNQ_AUTO_STARVE_X * (s->lwait_p99_ns +
 				    div64_u64(s->svc_sum_ns, s->ios));
 }
 
@@ -35,8 +46,10 @@ bool lunq_auto_starving(const struct lunq_auto_sample *s)
  */
 bool lunq_auto_light_waits(const struct lunq_auto_sample *s, u32 depth)
 {
-	return lunq_auto_roomy(s, depth) && s->lwait_p99_ns >= 50 * NSEC_PER_USEC &&
-	       s->lwait_p99_ns * 8 >= div64_u64(s->svc_sum_ns, s->ios);
+	return lunq_auto_roomy(s, depth) &&
+	       s->lwait_p99_ns >= LUNQ_AUTO_LIGHT_WAIT_NS &&
+	       s->lwait_p99_ns * LUNQ_AUTO_LIGHT_WAIT_DIV >=
+	       div64_u64(s->svc_sum_ns, s->ios);
 }
 
 /*
@@ -78,7 +91,7 @@ u32 lunq_auto_starved(struct lunq_auto *a, u64 now, u32 reads)
 	f = min_t(u64, (u64)a->depth + (held ? reads : max(reads, a->depth)),
 		  a->cfg.max);
 	if (f > a->floor || !held)
-		a->floor_quiet = now + 2 * lunq_auto_age(a);
+		a->floor_quiet = now + LUNQ_AUTO_QUIET_AGES * lunq_auto_age(a);
 	a->floor = max(a->floor && now < a->floor_until ? a->floor : 0, f);
 	a->floor_until = U64_MAX;	/* until the load stops */
 	lunq_auto_to_hold(a);
@@ -88,7 +101,7 @@ u32 lunq_auto_starved(struct lunq_auto *a, u64 now, u32 reads)
 	if (f > a->depth) {
 		a->depth = f;
 		a->moves++;
-		a->settle_until = now + 2 * a->svc;
+		a->settle_until = now + LUNQ_AUTO_SETTLE_SVCS * a->svc;
 	}
 	return a->depth;
 }

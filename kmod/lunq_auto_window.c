@@ -10,6 +10,11 @@
 
 #include "lunq_auto.h"
 
+/* a window's IOs capped against overflow of its rate */
+#define LUNQ_AUTO_IOS_CAP	(1ULL << 32)
+/* auto:target waits half a p99 after a move: the old depth's slowest */
+#define LUNQ_AUTO_TARGET_SETTLE_DIV	2
+
 u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		     u64 now)
 {
@@ -23,8 +28,8 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		return a->depth;
 	a->loaded++;
 	last_rate = a->rate;
-	a->rate = div64_u64(min_t(u64, s->ios, 1ULL << 32) * 16 * NSEC_PER_SEC,
-			    s->ns);
+	a->rate = div64_u64(min_t(u64, s->ios, LUNQ_AUTO_IOS_CAP) *
+			    LUNQ_AUTO_X16 * NSEC_PER_SEC, s->ns);
 	a->svc = div64_u64(s->svc_sum_ns, s->ios);
 	a->resp = a->svc + s->lwait_mean_ns;
 	a->p99 = s->p99_ns;
@@ -63,9 +68,9 @@ u32 lunq_auto_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		if (a->phase == LUNQ_AP_DOWN && next < a->depth)
 			a->settle_until = now;
 		else
-			a->settle_until = now + max(2 * a->svc,
+			a->settle_until = now + max(LUNQ_AUTO_SETTLE_SVCS * a->svc,
 						    a->cfg.mode == LUNQ_AUTO_TARGET ?
-						    a->p99_est / 2 : 0);
+						    a->p99_est / LUNQ_AUTO_TARGET_SETTLE_DIV : 0);
 		a->depth = next;
 		a->moves++;
 		a->within = 0;
