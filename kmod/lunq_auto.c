@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dm-lunq "auto": the adaptive throttle's controller (lunq_auto.h), what
- * both modes share: the start, when a window is complete, what a window
- * says, QUEUE FULL's ceiling, a pool's share, an idle window.  A window's
- * rules are in lunq_auto_window.c.
+ * dm-lunq "auto": the adaptive throttle's controller (its rules: kmod/dm-
+ * lunq.rst, "auto"), what both modes share: the start, when a window is
+ * complete, what a window says, QUEUE FULL's ceiling, a pool's share, an
+ * idle window.  A window's order is in lunq_auto_window.c.
  */
 #include <linux/limits.h>
 #include <linux/minmax.h>

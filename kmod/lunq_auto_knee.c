@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dm-lunq auto:knee's search (lunq_auto.h): down, up, hold, probe, and
- * the queueing rule's cut, judged.
+ * dm-lunq auto:knee's search (kmod/dm-lunq.rst, "auto"): down, up, hold,
+ * probe, and the queueing rule's cut, judged.
  */
 #include <linux/limits.h>
 #include <linux/minmax.h>
@@ -394,7 +394,7 @@ static bool full(const struct lunq_auto_sample *s, u32 depth)
 	return lunq_auto_binding(s) || !lunq_auto_roomy(s, depth);
 }
 
-/* auto:knee's window: the rule of its phase (lunq_auto.h). */
+/* auto:knee's window: the rule of its phase (kmod/dm-lunq.rst, "auto"). */
 static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		       u64 now)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dm-lunq auto:target (lunq_auto.h): the largest depth whose service p99
- * stays within the target.
+ * dm-lunq auto:target (kmod/dm-lunq.rst, "auto"): the largest depth whose
+ * service p99 stays within the target.
  */
 #include <linux/minmax.h>
 #include <linux/math64.h>

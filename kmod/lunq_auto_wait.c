@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dm-lunq auto:knee, what the user feels (lunq_auto.h): a waiter that
- * starves, a light load that waits, a sorting queue's bubble -- floors
- * under the depth the search finds.
+ * dm-lunq auto:knee, what the user feels (kmod/dm-lunq.rst, "auto"): a
+ * waiter that starves, a light load that waits, a sorting queue's bubble
+ * -- floors under the depth the search finds.
  */
 #include <linux/limits.h>
 #include <linux/minmax.h>

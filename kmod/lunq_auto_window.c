@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dm-lunq "auto": a complete window (lunq_auto.h) -- the estimates it
- * feeds, then the rule that decides: auto:target's, a floor of what the
- * user feels, or auto:knee's phase; then the bounds and the settling.
+ * dm-lunq "auto": a complete window (kmod/dm-lunq.rst, "auto") -- the
+ * estimates it feeds, then the rule that decides: auto:target's, a floor
+ * of what the user feels, or auto:knee's phase; then the bounds and the
+ * settling.
  */
 #include <linux/limits.h>
 #include <linux/minmax.h>

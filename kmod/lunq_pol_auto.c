@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dm-lunq policies: auto, the built-ins of the table's auto: key -- one
- * controller, lunq_auto.c's (its rules in lunq_auto.h), in two modes, read
- * from the table at start:
+ * controller, lunq_auto*.c's (its rules in kmod/dm-lunq.rst, "auto"), in
+ * two modes, read from the table at start:
  *
  *   knee    (auto:knee) the depth of greatest power (IOPS per unit of
  *           service time), found as BBR finds its window: peak rate x
