@@ -162,6 +162,25 @@ u32 lunq_auto_knee256(const struct lunq_auto *a, u64 now)
 		     U32_MAX);
 }
 
+/*
+ * The depth the estimate says: 95% of it rounded down (one command over
+ * the knee queues inside the LUN and doubles someone's service time; one
+ * under costs a share of the rate, and the host's own completion time
+ * inflates the estimate by a few percent).  From @d it only moves up
+ * (the estimate grew: a probe found more); @fresh (entering hold): at
+ * once.  Down moves are the queueing rule's (lunq_auto_knee.c).
+ */
+u32 lunq_auto_knee_depth(struct lunq_auto *a, u64 now, u32 d, bool fresh)
+{
+	u32 k = lunq_auto_knee256(a, now), t;
+
+	a->knee256 = k;
+	if (!k)
+		return d;
+	t = lunq_auto_depth_of(k);
+	return fresh || t > d ? t : d;
+}
+
 u32 lunq_auto_knee(const struct lunq_auto *a, u64 now)
 {
 	u32 k = lunq_auto_knee256(a, now);

@@ -13,10 +13,10 @@
  * Files: lunq_auto.c (what both modes share: the start, a window's
  * readiness, QUEUE FULL, a pool's share, an idle window), lunq_auto_window.c
  * (a complete window's order), lunq_auto_knee.c (auto:knee's search),
- * lunq_auto_wait.c (what the user feels), lunq_auto_target.c,
- * lunq_auto_est.c (the estimators' memories), lunq_auto_cfg.h (the
- * configuration lunqsim shares).  KUnit: lunq_auto_test.c, against a
- * simulated LUN.
+ * lunq_auto_probe.c (its probe), lunq_auto_wait.c (what the user feels),
+ * lunq_auto_target.c, lunq_auto_est.c (the estimators' memories),
+ * lunq_auto_cfg.h (the configuration lunqsim shares).  KUnit:
+ * lunq_auto_test.c, against a simulated LUN.
  */
 #ifndef LUNQ_AUTO_H
 #define LUNQ_AUTO_H
@@ -93,6 +93,9 @@ enum lunq_auto_phase {
 #define LUNQ_AUTO_AVG_DEN	4
 /* light: half the depth in flight at most */
 #define LUNQ_AUTO_LIGHT_FILL	2
+/* 3/4 of the depth's (or the step's) share: the rate grows with it */
+#define LUNQ_AUTO_WITH_NUM	3
+#define LUNQ_AUTO_WITH_DEN	4
 
 /**
  * struct lunq_auto_cfg - the controller's configuration (lunq_pol_auto.c)
@@ -403,6 +406,8 @@ bool lunq_auto_binding(const struct lunq_auto_sample *s);
 bool lunq_auto_roomy(const struct lunq_auto_sample *s, u32 depth);
 bool lunq_auto_queues(u64 svc, u64 svc_min);
 u32 lunq_auto_knee256(const struct lunq_auto *a, u64 now);
+u32 lunq_auto_knee_depth(struct lunq_auto *a, u64 now, u32 d, bool fresh);
+u32 lunq_auto_probe_window(struct lunq_auto *a, u64 now);
 void lunq_auto_to_hold(struct lunq_auto *a);
 u32 lunq_auto_knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 			  u64 now, u64 last_rate);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dm-lunq auto:knee's search (kmod/dm-lunq.rst, "auto"): down, up, hold,
- * probe, and the queueing rule's cut, judged.
+ * dm-lunq auto:knee's search (kmod/dm-lunq.rst, "auto"): down, up, hold
+ * and the queueing rule's cut, judged (the probe: lunq_auto_probe.c), and
+ * auto:knee's window.
  */
 #include <linux/limits.h>
 #include <linux/minmax.h>
@@ -11,10 +12,6 @@
 
 /* after the search, a probe 2 windows into hold: the estimate keeps a margin */
 #define LUNQ_AUTO_PROBE_SOON	2U
-/* after a probe that grew: the next after an eighth of probe_every ... */
-#define LUNQ_AUTO_SOON_DIV	8
-/* ... with half its last step */
-#define LUNQ_AUTO_SOON_STEP_DIV	2
 /* down: the rate held at 85% of the best: the old depth's IOs still drain */
 #define LUNQ_AUTO_HELD_PCT	85
 /* down halves, up doubles: the knee within log2(auto_max) windows */
@@ -25,32 +22,8 @@
 /* up goes on while the rate grows by a quarter (5/4): a full pipe when not */
 #define LUNQ_AUTO_GROW_NUM	5
 #define LUNQ_AUTO_GROW_DEN	4
-/* 3/4 of the depth's (or the step's) share: the rate grows with it */
-#define LUNQ_AUTO_WITH_NUM	3
-#define LUNQ_AUTO_WITH_DEN	4
 /* a probe's step: a sixteenth of the depth (the estimate's 5% margin) */
 #define LUNQ_AUTO_STEP_DIV	16
-/* ... up to 2^15 commands: auto_max is 65535 at most */
-#define LUNQ_AUTO_STEP_MAX	(1U << 15)
-/* the step doubles on a better response, x 4 on a rate that grew with it */
-#define LUNQ_AUTO_STEP_X	2
-#define LUNQ_AUTO_STEP_FAST	4
-/* the response an eighth shorter (7/8): what the user feels is better */
-#define LUNQ_AUTO_RESP_NUM	7
-#define LUNQ_AUTO_RESP_DEN	8
-/* ... at the same rate, within a sixteenth (15/16) */
-#define LUNQ_AUTO_SAME_NUM	15
-#define LUNQ_AUTO_SAME_DEN	16
-/* a probe passes with half of the step's share as rate */
-#define LUNQ_AUTO_SHARE_DEN	2
-/* a step under an eighth of the depth: noise could fake that much rate */
-#define LUNQ_AUTO_SMALL_DIV	8
-/* ... so its service time grows by a quarter of its share at most */
-#define LUNQ_AUTO_SVC_SHARE_DEN	4
-/* ... and by 5% at most (105%) */
-#define LUNQ_AUTO_SVC_GROW_PCT	105
-/* a step that reached the knee: it is past half the step */
-#define LUNQ_AUTO_PAST_DIV	2
 /* a cut judged: still queueing with a service time under 1/8 shorter */
 #define LUNQ_AUTO_CUT_NUM	7
 #define LUNQ_AUTO_CUT_DEN	8
@@ -70,29 +43,11 @@
 /* ... twice in a row: a load starting fills no depth in its first window */
 #define LUNQ_AUTO_ROOMY_N	2
 
-/*
- * The depth the estimate says: 95% of it rounded down (one command over
- * the knee queues inside the LUN and doubles someone's service time; one
- * under costs a share of the rate, and the host's own completion time
- * inflates the estimate by a few percent).  From @d it only moves up
- * (the estimate grew: a probe found more); @fresh (entering hold): at
- * once.  Down moves are the queueing rule's (knee_window()).
- */
-static u32 knee_depth(struct lunq_auto *a, u64 now, u32 d, bool fresh)
-{
-	u32 k = lunq_auto_knee256(a, now), t;
-
-	a->knee256 = k;
-	if (!k)
-		return d;
-	t = lunq_auto_depth_of(k);
-	return fresh || t > d ? t : d;
-}
 
 /* Entering hold at the end of down or up (@proven: see above). */
 static u32 knee_enter_hold(struct lunq_auto *a, u64 now, u32 proven)
 {
-	u32 d = knee_depth(a, now, a->depth, true);
+	u32 d = lunq_auto_knee_depth(a, now, a->depth, true);
 
 	/*
 	 * The estimate keeps a margin under the knee: a probe soon says
@@ -103,19 +58,6 @@ static u32 knee_enter_hold(struct lunq_auto *a, u64 now, u32 proven)
 	return lunq_auto_proven_depth(d, a->knee256, proven);
 }
 
-/*
- * Hold, but probe again after an eighth of probe_every windows: the last
- * probe found more capacity.
- */
-static void probe_soon(struct lunq_auto *a)
-{
-	u32 step = max(a->step / LUNQ_AUTO_SOON_STEP_DIV, 1U);
-
-	lunq_auto_to_hold(a);
-	a->hold_windows = a->cfg.probe_every -
-			  a->cfg.probe_every / LUNQ_AUTO_SOON_DIV;
-	a->soon_step = step;
-}
 
 /* Phase down: halve while the rate holds. */
 static u32 knee_down_window(struct lunq_auto *a, u64 now)
@@ -173,107 +115,6 @@ static u32 knee_up_window(struct lunq_auto *a, bool bind, u64 now)
 	return knee_enter_hold(a, now, d);
 }
 
-/*
- * A probe's step where the rate stopped growing with it: the LUN is full
- * there, and the knee is the base's depth times the rate gained (Little,
- * the service time unchanged below the knee), within the step.
- */
-static u32 knee_within(const struct lunq_auto *a)
-{
-	u64 t;
-
-	if (!a->base_rate || a->rate <= a->base_rate)
-		return a->base;
-	t = div64_u64((u64)a->base * a->rate + a->base_rate / 2, a->base_rate);
-	return clamp_t(u64, t, a->base, a->base + a->step - 1);
-}
-
-/* Phase probe: one window at base + step decides. */
-static u32 knee_probe_window(struct lunq_auto *a, u64 now)
-{
-	u32 d = a->depth;
-
-	/*
-	 * The step cut the response (the wait in lunq and the service) by
-	 * an eighth at the same rate: an open loop's commands waited in
-	 * lunq where the LUN had room -- what the user feels is better
-	 * there, and the rate cannot say so.  Probe on from it.
-	 */
-	if (a->base_resp &&
-	    a->resp * LUNQ_AUTO_RESP_DEN <= a->base_resp * LUNQ_AUTO_RESP_NUM &&
-	    a->rate * LUNQ_AUTO_SAME_DEN >= a->base_rate * LUNQ_AUTO_SAME_NUM) {
-		a->grew = true;
-		a->base = d;
-		a->base_rate = a->rate;
-		a->base_svc = a->svc;
-		a->base_resp = a->resp;
-		a->step = min_t(u32, a->step * LUNQ_AUTO_STEP_X,
-				LUNQ_AUTO_STEP_MAX);
-		return d + a->step;
-	}
-
-	/*
-	 * More capacity: at least half of the step's share came back as
-	 * rate, and for a step under an eighth of the depth (where noise
-	 * could fake that much rate) the service time did not grow by more
-	 * than a quarter of it (5% at most) -- else the step queued inside
-	 * the LUN.  A larger step is judged by the rate alone: a host's
-	 * service-time noise (10% under TCG) would fail it, and a false
-	 * pass queues in the LUN, which the queueing rule undoes.  With
-	 * three quarters of the share or more, probe again with twice the
-	 * step.
-	 */
-	if (a->rate * LUNQ_AUTO_SHARE_DEN * a->base >=
-	    a->base_rate * (LUNQ_AUTO_SHARE_DEN * a->base + a->step) &&
-	    (a->step * LUNQ_AUTO_SMALL_DIV >= a->base ||
-	     (a->svc * LUNQ_AUTO_SVC_SHARE_DEN * a->base <=
-	      a->base_svc * (LUNQ_AUTO_SVC_SHARE_DEN * a->base + a->step) &&
-	      a->svc * 100 <= a->base_svc * LUNQ_AUTO_SVC_GROW_PCT))) {
-		/*
-		 * Less than three quarters of the share: the step reached
-		 * the knee -- hold at the estimate, which now has this
-		 * window's rate.
-		 */
-		if (a->rate * LUNQ_AUTO_WITH_DEN * a->base <
-		    a->base_rate * (LUNQ_AUTO_WITH_DEN * a->base +
-				    LUNQ_AUTO_WITH_NUM * a->step)) {
-			/*
-			 * The knee is past half the step: hold there at
-			 * least (the estimate's minimum service time is
-			 * biased low by noise), and probe again soon -- it
-			 * grew.
-			 */
-			probe_soon(a);
-			return knee_depth(a, now, max(a->base + a->step /
-						      LUNQ_AUTO_PAST_DIV,
-						      knee_within(a)), false);
-		}
-		/*
-		 * The rate grew with the step: four times the step next,
-		 * twice where a ceiling was (slots shared: each step over
-		 * them is refused)
-		 */
-		a->grew = true;
-		a->base = d;
-		a->base_rate = a->rate;
-		a->base_svc = a->svc;
-		a->base_resp = a->resp;
-		a->step = min_t(u32, a->step * (a->ceiling ? LUNQ_AUTO_STEP_X :
-						  LUNQ_AUTO_STEP_FAST),
-				LUNQ_AUTO_STEP_MAX);
-		return d + a->step;
-	}
-	/*
-	 * The last depth that passed, or the estimate if higher; after
-	 * steps that passed the capacity may still be growing (a noisy
-	 * window ended the probe): probe again soon.
-	 */
-	if (a->grew)
-		probe_soon(a);
-	else
-		lunq_auto_to_hold(a);
-	return knee_depth(a, now, knee_within(a), false);
-}
 
 /*
  * In hold, two windows after a queueing cut: judge it.  Still queueing
@@ -365,7 +206,7 @@ static u32 knee_hold_window(struct lunq_auto *a, bool bind, u64 now)
 		if (t)
 			return t;
 	}
-	d = knee_depth(a, now, d, false);
+	d = lunq_auto_knee_depth(a, now, d, false);
 	if (++a->hold_windows >= a->cfg.probe_every && bind && a->hold_rate &&
 	    d < a->cfg.max &&
 	    (!a->ceiling || now >= a->ceiling_until)) {
@@ -404,7 +245,7 @@ static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 	case LUNQ_AP_UP:
 		return knee_up_window(a, full(s, a->depth), now);
 	case LUNQ_AP_PROBE:
-		return knee_probe_window(a, now);
+		return lunq_auto_probe_window(a, now);
 	default:
 		/*
 		 * A window with QUEUE FULLs says nothing of a queue inside
