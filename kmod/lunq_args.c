@@ -8,6 +8,7 @@
  * prints ti->error after the constructor has returned.
  */
 #include "lunq_args.h"
+#include "lunq_auto_cfg.h"
 
 enum lunq_vtype { LUNQ_T_UINT, LUNQ_T_ENUM, LUNQ_T_NAME, LUNQ_T_POW2 };
 
@@ -120,7 +121,7 @@ static const struct lunq_keydef lunq_keys[LUNQ_NR_KEYS] = {
 			.table_only_msg = "auto: can only be set on the table line" },
 	[LUNQ_TARGET_US] = LUNQ_UINT(target_us, 0, 60000000, 0, true),
 	[LUNQ_AUTO_MIN] = LUNQ_UINT(auto_min, 1, 65535, 1, true),
-	[LUNQ_AUTO_MAX] = LUNQ_UINT(auto_max, 1, 65535, 256, true),
+	[LUNQ_AUTO_MAX] = LUNQ_UINT(auto_max, 1, 65535, LUNQ_AUTO_MAX_DEFAULT, true),
 	/* 0: auto_max */
 	[LUNQ_AUTO_START] = LUNQ_UINT(auto_start, 0, 65535, 0, true),
 	[LUNQ_WCE] = LUNQ_UINT(wce, 0, 1, 0, true),

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dm-lunq policies: auto, the built-ins of the table's auto: key -- one
- * controller, lunq_auto.c's (its rules in lunq_auto.h), in two modes, read
- * from the table at start:
+ * controller, lunq_auto*.c's (its rules in kmod/dm-lunq.rst, "auto"), in
+ * two modes, read from the table at start:
  *
  *   knee    (auto:knee) the depth of greatest power (IOPS per unit of
  *           service time), found as BBR finds its window: peak rate x
@@ -17,18 +17,9 @@
 #include <linux/time64.h>
 
 #include "lunq_args.h"
+#include "lunq_auto_cfg.h"
 #include "uapi/lunq.h"
 #include "lunq_builtin.h"
-
-/*
- * The controller's constants (kmod/dm-lunq.rst, "auto"); its hold-offs' are
- * in lunq_auto.h.
- */
-#define LUNQ_AUTO_WIN_NS	(100 * NSEC_PER_MSEC)
-#define LUNQ_AUTO_WIN_IOS	16
-#define LUNQ_AUTO_PROBE_EVERY	12
-#define LUNQ_AUTO_RATE_NS	(10 * NSEC_PER_SEC)
-#define LUNQ_AUTO_SVC_NS	(10 * NSEC_PER_SEC)
 
 /* Restarts the controller only when its keys (auto_start too) changed. */
 static u32 lunq_pol_auto_start(struct lunq_pol *p, const struct lunq_pol_view *v)

@@ -30,14 +30,13 @@
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 
+#include "lunq_auto_cfg.h"
 #include "lunq_core.h"
 #include "lunq_throttle_dev.h"
 #include "lunq_window.h"
 #include "lunq_trace.h"
 
-#define LUNQ_WIN_TICK_MS	50	/* the work runs this often */
 #define LUNQ_WIN_NS		(100 * NSEC_PER_MSEC)	/* default window */
-#define LUNQ_WIN_RUN_IOS	512	/* a run's commands: then a new one */
 
 static bool lunq_win_on(const struct lunq_c *lc)
 {

@@ -34,17 +34,18 @@
 #include "scenario.h"
 #include "lunq_model.h"
 #include "lunq_auto.h"
+#include "lunq_auto_cfg.h"
 #include "lunq_hist.h"
 
-/* kmod/lunq_window.c's and kmod/lunq_pol_auto.c's constants (static there) */
-#define WIN_TICK_NS	(50 * NSEC_PER_MSEC)	/* LUNQ_WIN_TICK_MS */
-#define WIN_RUN_IOS	512			/* LUNQ_WIN_RUN_IOS */
-#define AUTO_WIN_NS	(100 * NSEC_PER_MSEC)	/* LUNQ_AUTO_WIN_NS */
-#define AUTO_WIN_IOS	16			/* LUNQ_AUTO_WIN_IOS */
-#define AUTO_PROBE_EVERY 12			/* LUNQ_AUTO_PROBE_EVERY */
-#define AUTO_RATE_NS	(10 * NSEC_PER_SEC)	/* LUNQ_AUTO_RATE_NS */
-#define AUTO_SVC_NS	(10 * NSEC_PER_SEC)	/* LUNQ_AUTO_SVC_NS */
-#define AUTO_MAX	256			/* auto_max's default (lunq_args.c) */
+/* the module's window and auto configuration (kmod/lunq_auto_cfg.h) */
+#define WIN_TICK_NS	(LUNQ_WIN_TICK_MS * NSEC_PER_MSEC)
+#define WIN_RUN_IOS	LUNQ_WIN_RUN_IOS
+#define AUTO_WIN_NS	LUNQ_AUTO_WIN_NS
+#define AUTO_WIN_IOS	LUNQ_AUTO_WIN_IOS
+#define AUTO_PROBE_EVERY LUNQ_AUTO_PROBE_EVERY
+#define AUTO_RATE_NS	LUNQ_AUTO_RATE_NS
+#define AUTO_SVC_NS	LUNQ_AUTO_SVC_NS
+#define AUTO_MAX	LUNQ_AUTO_MAX_DEFAULT
 /* the arena's null_blks: nb completes after 8 ms, 512 MB each */
 #define NB_DELAY_NS	(8 * NSEC_PER_MSEC)
 #define LOWER_SECTORS	(512ULL * 1024 * 1024 / 512)

@@ -5,7 +5,7 @@
 # against what the flash model's arithmetic says (16 channels x 8 ms: 2000
 # IOPS at depth 16 and above, 500 with 4 channels; an open loop below the
 # knee gets its rate): knee1's oracle at depth 16 and 2000 IOPS, static16
-# scoring 1, auto:knee (kmod/lunq_auto.c itself) >= 0.95 of the oracle
+# scoring 1, auto:knee (kmod/lunq_auto*.c itself) >= 0.95 of the oracle
 # from depth 1 and from 64; capacity's oracle depths 16 4 16 and its IOPS
 # their mean; ramp's sweep at each rate; target's and wcache's bounds as
 # t-arena-bounds asserts them in the VM; a seed's run repeats; what it

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dm-lunq auto's memories, numbers only (no struct lunq_auto): hold-offs
+ * that grow, windowed extremes, Little's in-flight and the depth of an
+ * estimate.
+ */
+#include <linux/minmax.h>
+#include <linux/math64.h>
+#include <linux/string.h>
+#include <linux/time64.h>
+
+#include "lunq_auto_est.h"
+
+/* a hold-off that grows doubles */
+#define LUNQ_HOLDOFF_GROWTH	2
+/* Little's product's operands capped (IOPS x 16, ns) against overflow */
+#define LUNQ_AUTO_RATE_CAP	(1ULL << 28)
+#define LUNQ_AUTO_SVC_CAP	(1ULL << 36)
+/*
+ * A depth is 95% of the estimate: one command over the knee doubles a
+ * service time, and the host's own completion time inflates the estimate
+ * by a few percent
+ */
+#define LUNQ_AUTO_KNEE_PCT	95
+/* ... + 0.3 of a command (x 256) before rounding down */
+#define LUNQ_AUTO_KNEE_ROUND	77
+
+/* ---- hold-offs ---- */
+
+void lunq_holdoff_init(struct lunq_holdoff *h, u64 base, u32 from, u64 max)
+{
+	h->base = base;
+	h->from = from;
+	h->max = max;
+	lunq_holdoff_reset(h);
+}
+
+void lunq_holdoff_reset(struct lunq_holdoff *h)
+{
+	h->ns = h->base;
+	h->n = 0;
+}
+
+u64 lunq_holdoff_again(struct lunq_holdoff *h)
+{
+	if (h->n < h->from)
+		h->n++;
+	if (h->n >= h->from)
+		h->ns = min(LUNQ_HOLDOFF_GROWTH * h->ns, h->max);
+	return h->ns;
+}
+
+/* ---- windowed extremes: LUNQ_AUTO_SLOTS sub-windows of horizon/SLOTS ---- */
+
+static u64 ext_epoch(u64 now, u64 horizon)
+{
+	return div64_u64(now, max_t(u64, horizon / LUNQ_AUTO_SLOTS, 1)) + 1;
+}
+
+void lunq_auto_ext_put(struct lunq_auto_ext *e, u64 now, u64 horizon, u64 v,
+		    bool want_max)
+{
+	u64 ep = ext_epoch(now, horizon);
+	unsigned int i = ep % LUNQ_AUTO_SLOTS;
+
+	if (e->epoch[i] != ep) {
+		e->epoch[i] = ep;
+		e->v[i] = v;
+	} else {
+		e->v[i] = want_max ? max(e->v[i], v) : min(e->v[i], v);
+	}
+}
+
+/* The extreme of the last LUNQ_AUTO_SLOTS sub-windows; 0 when none. */
+u64 lunq_auto_ext_get(const struct lunq_auto_ext *e, u64 now, u64 horizon,
+		   bool want_max)
+{
+	u64 ep = ext_epoch(now, horizon), best = 0;
+	bool any = false;
+	unsigned int i;
+
+	for (i = 0; i < LUNQ_AUTO_SLOTS; i++) {
+		if (!e->epoch[i] || e->epoch[i] + LUNQ_AUTO_SLOTS <= ep ||
+		    e->epoch[i] > ep)
+			continue;
+		if (!any || (want_max ? e->v[i] > best : e->v[i] < best))
+			best = e->v[i];
+		any = true;
+	}
+	return best;
+}
+
+/* Forget every value: @v alone from @now on. */
+void lunq_auto_ext_reset(struct lunq_auto_ext *e, u64 now, u64 horizon, u64 v,
+		      bool want_max)
+{
+	memset(e, 0, sizeof(*e));
+	lunq_auto_ext_put(e, now, horizon, v, want_max);
+}
+
+/* @rate (IOPS x 16) x @svc (ns): commands in flight, x 256. */
+u64 lunq_auto_inflight256(u64 rate, u64 svc)
+{
+	/* IOPS x 16 x ns x 256 / (16 x 10^9); rate < 2^28, svc < 2^36 */
+	return div64_u64(min_t(u64, rate, LUNQ_AUTO_RATE_CAP) *
+			 min_t(u64, svc, LUNQ_AUTO_SVC_CAP) *
+			 (LUNQ_AUTO_X256 / LUNQ_AUTO_X16), NSEC_PER_SEC);
+}
+
+/* A depth from an estimate x 256: 95% of it + 0.3, rounded down. */
+u32 lunq_auto_depth_of(u64 k256)
+{
+	return max_t(u32, div64_u64(k256 * LUNQ_AUTO_KNEE_PCT / 100 +
+				       LUNQ_AUTO_KNEE_ROUND, LUNQ_AUTO_X256), 1);
+}
+
+/*
+ * @d, the estimate's depth, or @proven if higher -- a depth the search
+ * saw grow the rate (up) or hold it (down) -- when the estimate @k256
+ * reaches 95% of it: the LUN showed it takes that many, and Little's
+ * in-flight agrees within noise.  The estimate's 95% margin
+ * (lunq_auto_depth_of()) is for a knee the search did not confirm; at a
+ * confirmed one it would hold one command under it.
+ */
+u32 lunq_auto_proven_depth(u32 d, u32 k256, u32 proven)
+{
+	if ((u64)proven * LUNQ_AUTO_X256 * LUNQ_AUTO_KNEE_PCT <=
+	    (u64)k256 * 100)
+		return max(d, proven);
+	return d;
+}
