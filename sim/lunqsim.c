@@ -766,6 +766,7 @@ static const char *scenario(const struct scenario *sc, const u32 *sweep, u32 nsw
 #define J_MAXPOL	16
 
 struct rec {
+	u32 index;		/* the scenario's index in the seed */
 	struct score p[J_MAXPOL];
 	struct score judged;
 	const char *kind;
@@ -819,6 +820,18 @@ static int bcmp_idx(const void *a, const void *b)
 	double x = badness(&sort_recs[*(const u32 *)a]), y = badness(&sort_recs[*(const u32 *)b]);
 
 	return x < y ? -1 : x > y ? 1 : (*(const u32 *)a > *(const u32 *)b) - (*(const u32 *)a < *(const u32 *)b);
+}
+
+/* @kind one of the comma-separated @list */
+static bool has_kind(const char *list, const char *kind)
+{
+	size_t n = strlen(kind);
+	const char *p;
+
+	for (p = list; (p = strstr(p, kind)); p += n)
+		if ((p == list || p[-1] == ',') && (!p[n] || p[n] == ','))
+			return true;
+	return false;
 }
 
 /* scenario @i of @seed as a file's text (malloc'd), through scn_write */
@@ -881,14 +894,14 @@ static bool rewrites(const char *a, const struct scenario *s)
 static int random_judge(u32 n, u64 seed, const u32 *sweep, u32 nsw,
 			const char *sweep_txt, char **pols, u32 npol, bool quick,
 			const char *save_dir, const char *worst_dir, u32 nworst,
-			bool json)
+			bool json, const char *kinds)
 {
 	static struct scenario g, sc;
 	struct rec *recs = calloc(n, sizeof(*recs));
 	double *v = calloc(n, sizeof(*v));
 	u32 *idx = calloc(n, sizeof(*idx));
 	char tmp[] = "/tmp/lunqsim-random.XXXXXX";
-	u32 i, k, every = n >= 100 ? n / 10 : 0;
+	u32 i, k, every = n >= 100 ? n / 10 : 0, ix = 0;
 	int fd = mkstemp(tmp), judge = -1, tk = -1;
 	bool pass;
 	struct dist ji = { 0 }, jl = { 0 };
@@ -909,32 +922,44 @@ static int random_judge(u32 n, u64 seed, const u32 *sweep, u32 nsw,
 		return 2;
 	}
 	quiet = true;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++, ix++) {
 		const char *kind, *why;
-		char *a = gen_text(&g, seed, i, &kind, NULL);
+		char *a = gen_text(&g, seed, ix, &kind, NULL);
+
+		/* --kinds: the others are drawn and passed over */
+		if (kinds && !has_kind(kinds, kind)) {
+			free(a);
+			i--;
+			if (ix > 1000 * n) {
+				fprintf(stderr, "lunqsim: --kinds %s: none drawn\n", kinds);
+				return 2;
+			}
+			continue;
+		}
 
 		/* the file, read back: what runs is what the file says */
 		if (put_path(tmp, a) || scn_read(tmp, &sc, stderr)) {
 			fprintf(stderr, "lunqsim: generated scenario %u of seed %llu refused (a generator's bug)\n",
-				i, (unsigned long long)seed);
+				ix, (unsigned long long)seed);
 			return 3;
 		}
 		if (!rewrites(a, &sc)) {
 			fprintf(stderr, "lunqsim: generated scenario %u of seed %llu reads back differently (a writer's bug)\n",
-				i, (unsigned long long)seed);
+				ix, (unsigned long long)seed);
 			return 3;
 		}
 		why = unsupported(&sc);
 		if (why) {
 			fprintf(stderr, "lunqsim: generated scenario %u of seed %llu not simulated: %s (a generator's bug)\n",
-				i, (unsigned long long)seed, why);
+				ix, (unsigned long long)seed, why);
 			return 3;
 		}
 		if (save_dir && put_file(save_dir, sc.name, a))
 			return 3;
 		free(a);
 		recs[i].kind = kind;
-		scenario(&sc, sweep, nsw, pols, npol, quick, seed + i, recs[i].p);
+		recs[i].index = ix;
+		scenario(&sc, sweep, nsw, pols, npol, quick, seed + ix, recs[i].p);
 		recs[i].judged = recs[i].p[sc.target_ms && tk >= 0 ? tk : judge];
 		if (every && (i + 1) % every == 0)
 			fprintf(stderr, "lunqsim: %u/%u scenarios\n", i + 1, n);
@@ -972,6 +997,8 @@ static int random_judge(u32 n, u64 seed, const u32 *sweep, u32 nsw,
 			printf("%s\"%s\": {\"n\": %u, \"iops_ratio\": {\"median\": %.4f, \"p10\": %.4f, \"worst\": %.4f, \"share_ge_0.95\": %.4f, \"share_ge_0.85\": %.4f}, \"latency_ratio\": {\"median\": %.4f, \"p90\": %.4f, \"worst\": %.4f, \"share_le_1.25\": %.4f}}",
 			       k ? ", " : "", name, di.n, di.med, di.p10, di.worst, di.share, di.share2,
 			       dl.med, dl.p10, dl.worst, dl.share);
+		else if (!di.n)
+			printf("%-10s %5u | (it runs only where a scenario has target_ms)\n", name, 0);
 		else
 			printf("%-10s %5u | %7.3f %7.3f %7.3f %4.0f%% %4.0f%% | %7.2f %7.2f %7.2f %5.0f%%\n",
 			       name, di.n, di.med, di.p10, di.worst, 100 * di.share, 100 * di.share2,
@@ -1032,9 +1059,9 @@ static int random_judge(u32 n, u64 seed, const u32 *sweep, u32 nsw,
 				 "# replay: sim/lunqsim --sweep %s --seed %llu FILE\n"
 				 "#         make arena ARGS=\"--scenario FILE --sweep %s\"\n",
 				 r->judged.iops_r, r->judged.lat_r, sweep_txt,
-				 (unsigned long long)(seed + idx[i]), sweep_txt,
-				 (unsigned long long)(seed + idx[i]), sweep_txt);
-			a = gen_text(&g, seed, idx[i], &kind, extra);
+				 (unsigned long long)(seed + r->index), sweep_txt,
+				 (unsigned long long)(seed + r->index), sweep_txt);
+			a = gen_text(&g, seed, r->index, &kind, extra);
 			if (put_file(worst_dir, g.name, a))
 				return 3;
 			if (!json)
@@ -1080,7 +1107,7 @@ int main(int argc, char **argv)
 	u64 seed = 1;
 	bool quick = false, check = false, json = false, sweep_given = false;
 	u32 nrandom = 0, nworst = 10;
-	const char *save_dir = NULL, *worst_dir = NULL;
+	const char *save_dir = NULL, *worst_dir = NULL, *kinds = NULL;
 	struct timespec t0, t1;
 	double wall;
 
@@ -1101,6 +1128,8 @@ int main(int argc, char **argv)
 			worst_dir = argv[++i];
 		else if (!strcmp(argv[i], "--save-dir") && i + 1 < (u32)argc)
 			save_dir = argv[++i];
+		else if (!strcmp(argv[i], "--kinds") && i + 1 < (u32)argc)
+			kinds = argv[++i];
 		else if (!strcmp(argv[i], "--json"))
 			json = true;
 		else if (!strcmp(argv[i], "--seed") && i + 1 < (u32)argc)
@@ -1137,17 +1166,34 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (nrandom || save_dir || worst_dir || json) {
+	if (kinds) {
+		char kl[256], *w, *save = NULL;
+
+		snprintf(kl, sizeof(kl), "%s", kinds);
+		for (w = strtok_r(kl, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+			const char *const *k;
+
+			for (k = scn_random_kinds; *k && strcmp(*k, w); k++)
+				;
+			if (!*k) {
+				fprintf(stderr, "lunqsim: --kinds: unknown kind '%s' (", w);
+				for (k = scn_random_kinds; *k; k++)
+					fprintf(stderr, "%s%s", *k, k[1] ? ", " : ")\n");
+				return 2;
+			}
+		}
+	}
+	if (nrandom || save_dir || worst_dir || json || kinds) {
 		struct timespec r0, r1;
 		int rc;
 
 		if (!nrandom || nfiles || check) {
-			fprintf(stderr, "lunqsim: --save-dir, --worst-dir and --json go with --random N (N > 0), without files or --check\n");
+			fprintf(stderr, "lunqsim: --save-dir, --worst-dir, --kinds and --json go with --random N (N > 0), without files or --check\n");
 			return 2;
 		}
 		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &r0);
 		rc = random_judge(nrandom, seed, sweep, nsw, sweep_txt, pols, npol, quick,
-				  save_dir, worst_dir, nworst, json);
+				  save_dir, worst_dir, nworst, json, kinds);
 		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &r1);
 		fprintf(json ? stderr : stdout,
 			"lunqsim: %.0f s simulated in %.2f s of CPU\n", sim_ns / 1e9,

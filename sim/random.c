@@ -48,6 +48,11 @@ static const struct { unsigned int rpm, seek_lo_ms, seek_hi_ms; } disks[] = {
 #define R_BOUND_LO_X10	15
 #define R_BOUND_HI_X10	40
 
+const char *const scn_random_kinds[] = {
+	"flash", "capacity", "fixed", "disk", "disk-sptf", "rate-steps",
+	"rate-jumps", "bounded", "wcache", NULL,
+};
+
 struct rng {
 	unsigned long long x;
 };
@@ -152,7 +157,7 @@ static const char *rates(struct rng *r, struct scenario *s, double knee)
 
 		snprintf(s->phase[i], SCN_LINE, "rate=%u", rate ? rate : 1);
 	}
-	return steps ? "open loop, rate steps" : "open loop, rate jumps";
+	return steps ? "rate-steps" : "rate-jumps";
 }
 
 void scn_random(struct scenario *s, unsigned long long seed,
@@ -180,7 +185,7 @@ void scn_random(struct scenario *s, unsigned long long seed,
 		for (i = 0; i < s->nph; i++)
 			snprintf(s->phase[i], SCN_LINE, "channels=%u",
 				 i && (next(&r) & 1) ? logu(&r, 1, chan) : chan);
-		*kind = k ? "flash, channels changing" : "flash, closed loop";
+		*kind = k ? "capacity" : "flash";
 		break;
 	case 2:	/* fixed: a pure latency, no knee */
 		svc = logu(&r, R_SVC_MIN_US, R_SVC_MAX_US);
@@ -188,7 +193,7 @@ void scn_random(struct scenario *s, unsigned long long seed,
 		snprintf(s->load, SCN_LINE, "--iodepth %u --rdpct %u", qd, rd);
 		s->nph = 1;
 		snprintf(s->phase[0], SCN_LINE, "wce=0");
-		*kind = "fixed, closed loop";
+		*kind = "fixed";
 		break;
 	case 3:	/* a disk, a closed loop, its own sort or not, a write cache */
 		disk(&r, s->lun, SCN_LINE, sptf, rd < 100);
@@ -196,7 +201,7 @@ void scn_random(struct scenario *s, unsigned long long seed,
 		s->nph = 1;
 		snprintf(s->phase[0], SCN_LINE, "lun_order=%s wce=%u", order,
 			 rd < 100 ? (unsigned int)(next(&r) & 1) : 0);
-		*kind = sptf ? "disk sorting, closed loop" : "disk, closed loop";
+		*kind = sptf ? "disk-sptf" : "disk";
 		break;
 	case 4:	/* an open loop whose rate moves: flash or a disk */
 		if (next(&r) & 1) {
@@ -231,7 +236,7 @@ void scn_random(struct scenario *s, unsigned long long seed,
 		snprintf(s->blat, sizeof(s->blat), "service_read:p99");
 		snprintf(s->blat_name, sizeof(s->blat_name), "service p99");
 		snprintf(s->objective, SCN_LINE, "most IOPS with service p99 <= %u ms", s->bound_ms);
-		*kind = "disk sorting, bounded";
+		*kind = "bounded";
 		break;
 	default:	/* writes behind reads: a disk's write cache, an open loop */
 		knee = disk(&r, s->lun, SCN_LINE, false, true);
@@ -244,7 +249,7 @@ void scn_random(struct scenario *s, unsigned long long seed,
 		snprintf(s->objective, SCN_LINE, "the lowest write p99 (open loop: the IOPS are the load's)");
 		snprintf(s->lat, sizeof(s->lat), "total_write:p99");
 		snprintf(s->lat_name, sizeof(s->lat_name), "write p99");
-		*kind = "disk write cache, open loop";
+		*kind = "wcache";
 		break;
 	}
 	if (!s->blat[0]) {

@@ -10,8 +10,12 @@
 
 /*
  * Scenario @index of seed @seed into @s (the same pair, the same
- * scenario, whatever else is drawn); @kind gets a word on what it is.
+ * scenario, whatever else is drawn); @kind gets its kind, one of
+ * scn_random_kinds.
  */
+/* the kinds scn_random() draws (doc/lunqsim.md's table), NULL-ended */
+extern const char *const scn_random_kinds[];
+
 void scn_random(struct scenario *s, unsigned long long seed,
 		unsigned int index, const char **kind);
 
