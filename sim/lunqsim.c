@@ -28,6 +28,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <math.h>
 #include <linux/minmax.h>
@@ -906,6 +907,12 @@ static int random_judge(u32 n, u64 seed, const u32 *sweep, u32 nsw,
 	bool pass;
 	struct dist ji = { 0 }, jl = { 0 };
 
+	if ((save_dir && mkdir(save_dir, 0777) && errno != EEXIST) ||
+	    (worst_dir && mkdir(worst_dir, 0777) && errno != EEXIST)) {
+		fprintf(stderr, "lunqsim: cannot make %s: %s\n",
+			save_dir && access(save_dir, W_OK) ? save_dir : worst_dir, strerror(errno));
+		return 2;
+	}
 	if (!recs || !v || !idx || fd < 0) {
 		fprintf(stderr, "lunqsim: out of memory or no temporary file\n");
 		return 3;
@@ -1078,12 +1085,27 @@ static int random_judge(u32 n, u64 seed, const u32 *sweep, u32 nsw,
 
 static void usage(FILE *f)
 {
+	const char *const *k;
+
 	fprintf(f,
 		"usage: lunqsim [--quick] [--check] [--policies P,P] [--sweep D,D] [--seed N] [FILE.scn...]\n"
+		"       lunqsim --random N [--seed S] [--kinds K,K] [--policies P,P] [--sweep D,D]\n"
+		"               [--worst-dir DIR] [--worst K] [--save-dir DIR] [--json]\n"
 		"  the arena's scenarios (default arena/scenarios/*.scn) on the host: each\n"
 		"  policy (knee, target, static16, qN) and the oracle's sweep of static\n"
 		"  depths (4,8,12,16,24,32); --quick: half the phases' length; --check:\n"
-		"  only read the files (exit 2 when one is refused)\n");
+		"  only read the files (exit 2 when one is refused)\n"
+		"  --random N: N scenarios drawn from seed S (default 1; doc/lunqsim.md,\n"
+		"  \"Random scenarios\"), each policy's distribution of IOPS and latency\n"
+		"  against the oracle's (sweep default 1,2,4,8,12,16,24,32,48,64,96,128),\n"
+		"  auto judged by issue 63's thresholds (exit 1 when it misses one);\n"
+		"  --kinds: only these kinds (below); --worst-dir: the worst K\n"
+		"  (default 10) as scenario files; --save-dir: every scenario as a file;\n"
+		"  --json: the distributions as JSON\n"
+		"  kinds:");
+	for (k = scn_random_kinds; *k; k++)
+		fprintf(f, " %s", *k);
+	fputc('\n', f);
 }
 
 static u32 split(char *list, char **out, u32 max)
