@@ -1000,7 +1000,9 @@ static int random_judge(u32 n, u64 seed, const u32 *sweep, u32 nsw,
 		dl = distrib(v, m, true);
 		if (k == npol)
 			ji = di, jl = dl;
-		if (json)
+		if (json && !di.n)
+			printf("%s\"%s\": {\"n\": 0}", k ? ", " : "", name);
+		else if (json)
 			printf("%s\"%s\": {\"n\": %u, \"iops_ratio\": {\"median\": %.4f, \"p10\": %.4f, \"worst\": %.4f, \"share_ge_0.95\": %.4f, \"share_ge_0.85\": %.4f}, \"latency_ratio\": {\"median\": %.4f, \"p90\": %.4f, \"worst\": %.4f, \"share_le_1.25\": %.4f}}",
 			       k ? ", " : "", name, di.n, di.med, di.p10, di.worst, di.share, di.share2,
 			       dl.med, dl.p10, dl.worst, dl.share);

@@ -83,3 +83,17 @@ tap_quote "$tmp/p.out"
 grep -q '^thresholds (auto): IOPS >= 0.95 x the oracle.s in .* (>= 95%: pass), >= 0.85 in all (worst .*: pass), latency <= 1.25 x in .* (>= 95%: pass)$' "$tmp/p.out" &&
 	grep -q '^judge: pass$' "$tmp/p.out" && [ $rc = 0 ]
 tap_check $? "auto:knee meets issue 63's thresholds over 200 scenarios of flash, capacity, fixed and open loops (seed 1)" "exit $rc; $(grep '^thresholds' "$tmp/p.out")"
+
+# --json: the same distributions as one JSON object
+"$sim" --random 12 --seed 3 --json > "$tmp/js" 2> /dev/null
+rc=$?
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+a = d["policies"]["auto"]
+assert d["seed"] == 3 and d["n"] == 12 and a["n"] == 12, d
+assert 0 < a["iops_ratio"]["worst"] <= a["iops_ratio"]["p10"] <= a["iops_ratio"]["median"], a
+assert a["latency_ratio"]["median"] <= a["latency_ratio"]["p90"] <= a["latency_ratio"]["worst"], a
+assert set(d["pass"]) == {"iops_0.95_in_95pct", "iops_0.85_in_all", "latency_1.25_in_95pct"}, d
+' "$tmp/js" 2> "$tmp/pe"
+tap_check $? "--json: seed, n, each policy's distribution (worst <= p10 <= median), the thresholds" "exit $rc; $(tail -1 "$tmp/pe")"
