@@ -808,19 +808,26 @@ static struct dist distrib(double *v, u32 n, bool high)
 	return d;
 }
 
-/* how far scenario @r is from the thresholds: the lowest, the worst */
-static double badness(const struct rec *r)
-{
-	return min(r->judged.iops_r / J_IOPS_MOST, J_LAT / r->judged.lat_r);
-}
-
 static const struct rec *sort_recs;
 
-static int bcmp_idx(const void *a, const void *b)
+/* by auto's IOPS ratio, the lowest first; then by index */
+static int by_iops(const void *a, const void *b)
 {
-	double x = badness(&sort_recs[*(const u32 *)a]), y = badness(&sort_recs[*(const u32 *)b]);
+	const struct rec *x = &sort_recs[*(const u32 *)a], *y = &sort_recs[*(const u32 *)b];
 
-	return x < y ? -1 : x > y ? 1 : (*(const u32 *)a > *(const u32 *)b) - (*(const u32 *)a < *(const u32 *)b);
+	if (x->judged.iops_r != y->judged.iops_r)
+		return x->judged.iops_r < y->judged.iops_r ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* by auto's latency ratio, the highest first; then by index */
+static int by_lat(const void *a, const void *b)
+{
+	const struct rec *x = &sort_recs[*(const u32 *)a], *y = &sort_recs[*(const u32 *)b];
+
+	if (x->judged.lat_r != y->judged.lat_r)
+		return x->judged.lat_r > y->judged.lat_r ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
 }
 
 /* @kind one of the comma-separated @list */
@@ -1052,32 +1059,45 @@ static int random_judge(u32 n, u64 seed, const u32 *sweep, u32 nsw,
 		       J_LAT, 100 * jl.share, 100 * J_SHARE, jl.share >= J_SHARE ? "pass" : "FAIL");
 		printf("judge: %s\n", pass ? "pass" : "FAIL");
 	}
-	/* the worst K, as files the arena replays */
+	/*
+	 * the worst K by auto's IOPS ratio, then the worst K by its latency
+	 * ratio (one file for a scenario in both), as files the arena replays
+	 */
 	if (worst_dir) {
-		for (i = 0; i < n; i++)
-			idx[i] = i;
-		sort_recs = recs;
-		qsort(idx, n, sizeof(*idx), bcmp_idx);
-		for (i = 0; i < min(nworst, n); i++) {
-			const struct rec *r = &recs[idx[i]];
-			char extra[1024], *a;
-			const char *kind;
+		bool *written = calloc(n, sizeof(*written));
+		u32 pass_no, w = 0;
 
-			snprintf(extra, sizeof(extra),
-				 "# auto: IOPS %.3f x the oracle's, latency %.2f x (sweep %s, lunqsim seed %llu)\n"
-				 "# replay: sim/lunqsim --sweep %s --seed %llu FILE\n"
-				 "#         make arena ARGS=\"--scenario FILE --sweep %s\"\n",
-				 r->judged.iops_r, r->judged.lat_r, sweep_txt,
-				 (unsigned long long)(seed + r->index), sweep_txt,
-				 (unsigned long long)(seed + r->index), sweep_txt);
-			a = gen_text(&g, seed, r->index, &kind, extra);
-			if (put_file(worst_dir, g.name, a))
-				return 3;
-			if (!json)
-				printf("worst %u: %s/%s.scn (%s): IOPS %.3f, latency %.2f\n", i + 1,
-				       worst_dir, g.name, kind, r->judged.iops_r, r->judged.lat_r);
-			free(a);
+		sort_recs = recs;
+		for (pass_no = 0; written && pass_no < 2; pass_no++) {
+			for (i = 0; i < n; i++)
+				idx[i] = i;
+			qsort(idx, n, sizeof(*idx), pass_no ? by_lat : by_iops);
+			for (i = 0; i < min(nworst, n); i++) {
+				const struct rec *r = &recs[idx[i]];
+				char extra[1024], *a;
+				const char *kind;
+
+				if (written[idx[i]])
+					continue;
+				written[idx[i]] = true;
+				snprintf(extra, sizeof(extra),
+					 "# auto: IOPS %.3f x the oracle's, latency %.2f x (sweep %s, lunqsim seed %llu)\n"
+					 "# replay: sim/lunqsim --sweep %s --seed %llu FILE\n"
+					 "#         make arena ARGS=\"--scenario FILE --sweep %s\"\n",
+					 r->judged.iops_r, r->judged.lat_r, sweep_txt,
+					 (unsigned long long)(seed + r->index), sweep_txt,
+					 (unsigned long long)(seed + r->index), sweep_txt);
+				a = gen_text(&g, seed, r->index, &kind, extra);
+				if (put_file(worst_dir, g.name, a))
+					return 3;
+				if (!json)
+					printf("worst %s %u: %s/%s.scn (%s): IOPS %.3f, latency %.2f\n",
+					       pass_no ? "latency" : "IOPS", ++w, worst_dir, g.name,
+					       kind, r->judged.iops_r, r->judged.lat_r);
+				free(a);
+			}
 		}
+		free(written);
 	}
 	free(recs);
 	free(v);
@@ -1102,7 +1122,8 @@ static void usage(FILE *f)
 		"  against the oracle's (sweep default 1,2,4,8,12,16,24,32,48,64,96,128),\n"
 		"  auto judged by issue 63's thresholds (exit 1 when it misses one);\n"
 		"  --kinds: only these kinds (below); --worst-dir: the worst K\n"
-		"  (default 10) as scenario files; --save-dir: every scenario as a file;\n"
+		"  (default 10) by IOPS and the worst K by latency as scenario files;\n"
+		"  --save-dir: every scenario as a file;\n"
 		"  --json: the distributions as JSON\n"
 		"  kinds:");
 	for (k = scn_random_kinds; *k; k++)

@@ -68,8 +68,8 @@ for f in "$tmp"/worst/*.scn; do
 	got=$(awk -v p="$pol" '$1 == p && NF >= 7 { print $3 }' "$tmp/rp")
 	[ -n "$want" ] && [ "$got" = "$want" ] || { bad=$((bad + 1)); diag "$f: the judge said $want, the replay $got"; tap_quote "$tmp/rp"; }
 done
-[ $nw = 3 ]
-tap_check $((bad + $?)) "the 3 worst files replay (sim/lunqsim --sweep --seed FILE) to the judge's IOPS ratio"
+[ $nw -ge 3 ] && [ $nw -le 6 ]
+tap_check $((bad + $?)) "the worst 3 by IOPS and by latency (3-6 files) replay (sim/lunqsim --sweep --seed FILE) to the judge's IOPS ratio"
 
 # issue 63's thresholds, exactly, where auto meets them: 200 scenarios of
 # seed 1 of the kinds flash, capacity, fixed, rate-steps and rate-jumps
