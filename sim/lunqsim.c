@@ -1082,11 +1082,12 @@ static int random_judge(u32 n, u64 seed, const u32 *sweep, u32 nsw,
 				written[idx[i]] = true;
 				snprintf(extra, sizeof(extra),
 					 "# auto: IOPS %.3f x the oracle's, latency %.2f x (sweep %s, lunqsim seed %llu)\n"
-					 "# replay: sim/lunqsim --sweep %s --seed %llu FILE\n"
-					 "#         make arena ARGS=\"--scenario FILE --sweep %s\"\n",
+					 "# replay: sim/lunqsim %s--sweep %s --seed %llu FILE\n"
+					 "#         make arena ARGS=\"%s--scenario FILE --sweep %s\"\n",
 					 r->judged.iops_r, r->judged.lat_r, sweep_txt,
-					 (unsigned long long)(seed + r->index), sweep_txt,
-					 (unsigned long long)(seed + r->index), sweep_txt);
+					 (unsigned long long)(seed + r->index), quick ? "--quick " : "",
+					 sweep_txt, (unsigned long long)(seed + r->index),
+					 quick ? "--quick " : "", sweep_txt);
 				a = gen_text(&g, seed, r->index, &kind, extra);
 				if (put_file(worst_dir, g.name, a))
 					return 3;
