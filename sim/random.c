@@ -20,10 +20,11 @@
 #define R_SVC_MIN_US	100		/* 0.1 ms */
 #define R_SVC_MAX_US	50000		/* 50 ms */
 /*
- * the most IOs a second a device may reach (channels / svc): 640k at 64
- * channels of 0.1 ms would cost lunqsim ~1000x the CPU of a 1 ms disk,
- * and the VM arena (TCG) cannot issue a tenth of it; the channels are
- * drawn under it for short service times
+ * the most IOs a second a device may reach (channels / svc): lunqsim's
+ * CPU time grows with the IOs, and 640k a second (64 channels of 0.1 ms)
+ * would cost 64 times a scenario at this cap, more than the VM arena
+ * under TCG can issue too; the channels are drawn under it for short
+ * service times
  */
 #define R_KNEE_MAX_IOPS	10000
 /* disks: the usual spindle speeds and their average seeks (datasheets) */
