@@ -74,9 +74,10 @@ tap_check $((bad + $?)) "the worst 3 by IOPS and by latency (3-6 files) replay (
 # issue 63's thresholds, exactly, where auto meets them: 200 scenarios of
 # seed 1 of the kinds flash, capacity, fixed, rate-steps and rate-jumps
 # (auto:knee >= 0.95 x the oracle's IOPS in >= 95%, >= 0.85 in all,
-# latency <= 1.25 x in >= 95%).  A fixed seed: over the disks' kinds
-# auto misses them (doc/lunqsim.md), and over these kinds no 20 seeds in
-# a row were shown to pass, which a fresh seed each run would need
+# latency <= 1.25 x in >= 95%).  Over the disks' kinds auto misses them
+# (doc/lunqsim.md).  Over these kinds seeds 1 to 21 all pass, but the
+# latency share went down to 95.0% (seed 17): a fresh seed each run would
+# fail now and then by chance, so the seed is fixed
 "$sim" --random 200 --seed 1 --kinds flash,capacity,fixed,rate-steps,rate-jumps > "$tmp/p.out" 2> /dev/null
 rc=$?
 tap_quote "$tmp/p.out"
