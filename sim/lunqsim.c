@@ -27,11 +27,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include <math.h>
 #include <linux/minmax.h>
 
 #include "scenario.h"
+#include "random.h"
 #include "lunq_model.h"
 #include "lunq_auto.h"
 #include "lunq_auto_cfg.h"
@@ -658,8 +661,23 @@ static bool better(const struct result *x, const struct result *b, bool have,
 
 static u64 sim_ns;	/* simulated time, all runs */
 
-static void scenario(const struct scenario *sc, const u32 *sweep, u32 nsweep,
-		     char **pols, u32 npol, bool quick, u64 seed)
+static bool quiet;	/* --random: the distributions only */
+#define say(...) do { if (!quiet) printf(__VA_ARGS__); } while (0)
+
+/* a policy's figures in one scenario against the oracle's */
+struct score {
+	bool ran;
+	double iops_r, lat_r;	/* IOPS / the oracle's, latency / the oracle's */
+	double score;		/* the arena's: IOPS ratio, or oracle's latency / its */
+};
+
+/*
+ * Scenario @sc: the oracle's sweep, then each policy; their figures
+ * against the oracle's into @out[policy] (when not NULL).  Returns why it
+ * is not simulated yet, or NULL.
+ */
+static const char *scenario(const struct scenario *sc, const u32 *sweep, u32 nsweep,
+			    char **pols, u32 npol, bool quick, u64 seed, struct score *out)
 {
 	u64 plen = (u64)(quick ? sc->phase_s / 2 : sc->phase_s) * NSEC_PER_SEC;
 	double bound = sc->bound_ms * 1e6, o_iops = 0, o_lat = 0;
@@ -667,13 +685,13 @@ static void scenario(const struct scenario *sc, const u32 *sweep, u32 nsweep,
 	u32 i, k, od[SCN_MAX_PHASES];
 	const char *why = unsupported(sc);
 
-	printf("\n--- %s (", sc->name);
+	say("\n--- %s (", sc->name);
 	for (i = 0; i < sc->nph; i++)
-		printf("%s%s", i ? " -> " : "", sc->phase[i]);
-	printf(", the policies start at depth %u; objective: %s)\n", sc->start, sc->objective);
+		say("%s%s", i ? " -> " : "", sc->phase[i]);
+	say(", the policies start at depth %u; objective: %s)\n", sc->start, sc->objective);
 	if (why) {
-		printf("  not simulated yet: %s\n", why);
-		return;
+		say("  not simulated yet: %s\n", why);
+		return why;
 	}
 	for (i = 0; i < sc->nph; i++) {
 		struct result best = { 0 }, x;
@@ -689,12 +707,12 @@ static void scenario(const struct scenario *sc, const u32 *sweep, u32 nsweep,
 				have = true;
 			}
 		}
-		printf("  sweep, %s held: best static depth %u, %.0f IOPS, %s %.2f ms\n",
+		say("  sweep, %s held: best static depth %u, %.0f IOPS, %s %.2f ms\n",
 		       sc->phase[i], od[i], best.iops, sc->lat_name, best.lat / 1e6);
 		o_iops += best.iops / sc->nph;
 		o_lat = max(o_lat, best.lat);
 	}
-	printf("  %-9s %9s %8s %12s %8s %6s\n", "policy", "IOPS", "/oracle",
+	say("  %-9s %9s %8s %12s %8s %6s\n", "policy", "IOPS", "/oracle",
 	       sc->lat_name, "/oracle", "moves");
 	for (k = 0; k < npol; k++) {
 		struct result x;
@@ -713,28 +731,406 @@ static void scenario(const struct scenario *sc, const u32 *sweep, u32 nsweep,
 		}
 		x = run(sc, -1, p, d, plen, seed);
 		sim_ns += plen * sc->nph;
-		printf("  %-9s %9.0f %8.3f %9.2f ms %8.2f %6llu\n", pols[k], x.iops,
+		say("  %-9s %9.0f %8.3f %9.2f ms %8.2f %6llu\n", pols[k], x.iops,
 		       x.iops / o_iops, x.lat / 1e6, x.lat / o_lat,
 		       (unsigned long long)x.moves);
-		printf("score %s %s %.4f\n", sc->name, pols[k],
+		say("score %s %s %.4f\n", sc->name, pols[k],
 		       latobj ? o_lat / x.lat : x.iops / o_iops);
+		if (out) {
+			out[k].ran = true;
+			out[k].iops_r = o_iops > 0 ? x.iops / o_iops : 1;
+			/* against what the objective allows: a bound, or the oracle's */
+			double allowed = bound ? max(o_lat, bound) : o_lat;
+
+			out[k].lat_r = allowed > 0 ? x.lat / allowed : x.lat > 0 ? 1e9 : 1;
+			out[k].score = latobj ? (x.lat > 0 ? o_lat / x.lat : 1) : out[k].iops_r;
+		}
 	}
-	printf("  %-9s %9.0f %8.3f %9.2f ms %8.2f %6s\n", "oracle", o_iops, 1.0,
+	say("  %-9s %9.0f %8.3f %9.2f ms %8.2f %6s\n", "oracle", o_iops, 1.0,
 	       o_lat / 1e6, 1.0, "-");
-	printf("  (oracle: sweep; its depths per phase:");
+	say("  (oracle: sweep; its depths per phase:");
 	for (i = 0; i < sc->nph; i++)
-		printf(" %u", od[i]);
-	printf(")\n");
+		say(" %u", od[i]);
+	say(")\n");
+	return NULL;
+}
+
+/*
+ * --random: the issue's thresholds for auto (the arena's: auto:target
+ * where the scenario has target_ms, auto:knee elsewhere): >= 0.95 of the
+ * oracle's IOPS in >= 95% of the scenarios and >= 0.85 in all, its
+ * latency <= 1.25 x the oracle's in >= 95%
+ */
+#define J_IOPS_MOST	0.95
+#define J_IOPS_ALL	0.85
+#define J_LAT		1.25
+#define J_SHARE		0.95
+#define J_MAXPOL	16
+
+struct rec {
+	u32 index;		/* the scenario's index in the seed */
+	struct score p[J_MAXPOL];
+	struct score judged;
+	const char *kind;
+};
+
+static int dcmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct dist {
+	u32 n;
+	double med, p10, worst;		/* IOPS: p10 low; latency: p90 high */
+	double share;			/* IOPS >= 0.95, latency <= 1.25 */
+	double share2;			/* IOPS >= 0.85 */
+};
+
+/* @v[@n] sorted: the distribution, @high: bad is high (latency) */
+static struct dist distrib(double *v, u32 n, bool high)
+{
+	struct dist d = { .n = n };
+	u32 i, ok = 0, ok2 = 0;
+
+	if (!n)
+		return d;
+	qsort(v, n, sizeof(*v), dcmp);
+	d.med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	d.p10 = high ? v[(u32)((n - 1) * 0.9 + 0.5)] : v[(u32)((n - 1) * 0.1 + 0.5)];
+	d.worst = high ? v[n - 1] : v[0];
+	for (i = 0; i < n; i++) {
+		ok += high ? v[i] <= J_LAT : v[i] >= J_IOPS_MOST;
+		ok2 += !high && v[i] >= J_IOPS_ALL;
+	}
+	d.share = (double)ok / n;
+	d.share2 = (double)ok2 / n;
+	return d;
+}
+
+static const struct rec *sort_recs;
+
+/* by auto's IOPS ratio, the lowest first; then by index */
+static int by_iops(const void *a, const void *b)
+{
+	const struct rec *x = &sort_recs[*(const u32 *)a], *y = &sort_recs[*(const u32 *)b];
+
+	if (x->judged.iops_r != y->judged.iops_r)
+		return x->judged.iops_r < y->judged.iops_r ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* by auto's latency ratio, the highest first; then by index */
+static int by_lat(const void *a, const void *b)
+{
+	const struct rec *x = &sort_recs[*(const u32 *)a], *y = &sort_recs[*(const u32 *)b];
+
+	if (x->judged.lat_r != y->judged.lat_r)
+		return x->judged.lat_r > y->judged.lat_r ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* @kind one of the comma-separated @list */
+static bool has_kind(const char *list, const char *kind)
+{
+	size_t n = strlen(kind);
+	const char *p;
+
+	for (p = list; (p = strstr(p, kind)); p += n)
+		if ((p == list || p[-1] == ',') && (!p[n] || p[n] == ','))
+			return true;
+	return false;
+}
+
+/* scenario @i of @seed as a file's text (malloc'd), through scn_write */
+static char *gen_text(struct scenario *g, u64 seed, u32 i, const char **kind,
+		      const char *extra)
+{
+	char hdr[1024], *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	scn_random(g, seed, i, kind);
+	snprintf(hdr, sizeof(hdr),
+		 "# lunqsim --random N --seed %llu, scenario %u (%s): the format is\n"
+		 "# arena/scenarios/README.md; doc/lunqsim.md, \"Random scenarios\"\n%s",
+		 (unsigned long long)seed, i, *kind, extra ?: "");
+	m = open_memstream(&buf, &len);
+	if (!m || scn_write(m, g, hdr) || fclose(m)) {
+		fprintf(stderr, "lunqsim: cannot write a scenario in memory\n");
+		exit(3);
+	}
+	return buf;
+}
+
+static int put_path(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fputs(text, f) < 0 || fclose(f)) {
+		fprintf(stderr, "lunqsim: cannot write %s\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+static int put_file(const char *dir, const char *name, const char *text)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s.scn", dir, name);
+	return put_path(path, text);
+}
+
+/* @s written again after @a's comment lines: @a itself when it reads back the same */
+static bool rewrites(const char *a, const struct scenario *s)
+{
+	const char *e = strstr(a, "\nname=");
+	char *h = strndup(a, e ? (size_t)(e - a + 1) : 0), *b = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&b, &len);
+	bool same;
+
+	scn_write(m, s, h);
+	fclose(m);
+	same = b && !strcmp(a, b);
+	free(h);
+	free(b);
+	return same;
+}
+
+static int random_judge(u32 n, u64 seed, const u32 *sweep, u32 nsw,
+			const char *sweep_txt, char **pols, u32 npol, bool quick,
+			const char *save_dir, const char *worst_dir, u32 nworst,
+			bool json, const char *kinds)
+{
+	static struct scenario g, sc;
+	struct rec *recs = calloc(n, sizeof(*recs));
+	double *v = calloc(n, sizeof(*v));
+	u32 *idx = calloc(n, sizeof(*idx));
+	char tmp[] = "/tmp/lunqsim-random.XXXXXX";
+	u32 i, k, every = n >= 100 ? n / 10 : 0, ix = 0;
+	int fd = mkstemp(tmp), judge = -1, tk = -1;
+	bool pass;
+	struct dist ji = { 0 }, jl = { 0 };
+
+	if ((save_dir && mkdir(save_dir, 0777) && errno != EEXIST) ||
+	    (worst_dir && mkdir(worst_dir, 0777) && errno != EEXIST)) {
+		fprintf(stderr, "lunqsim: cannot make %s: %s\n",
+			save_dir && access(save_dir, W_OK) ? save_dir : worst_dir, strerror(errno));
+		return 2;
+	}
+	if (!recs || !v || !idx || fd < 0) {
+		fprintf(stderr, "lunqsim: out of memory or no temporary file\n");
+		return 3;
+	}
+	close(fd);
+	for (k = 0; k < npol; k++) {
+		if (!strcmp(pols[k], "knee"))
+			judge = k;
+		if (!strcmp(pols[k], "target"))
+			tk = k;
+	}
+	if (judge < 0) {
+		fprintf(stderr, "lunqsim: --random judges auto:knee: give knee in --policies\n");
+		return 2;
+	}
+	quiet = true;
+	for (i = 0; i < n; i++, ix++) {
+		const char *kind, *why;
+		char *a = gen_text(&g, seed, ix, &kind, NULL);
+
+		/* --kinds: the others are drawn and passed over */
+		if (kinds && !has_kind(kinds, kind)) {
+			free(a);
+			i--;
+			if (ix > 1000 * n) {
+				fprintf(stderr, "lunqsim: --kinds %s: none drawn\n", kinds);
+				return 2;
+			}
+			continue;
+		}
+
+		/* the file, read back: what runs is what the file says */
+		if (put_path(tmp, a) || scn_read(tmp, &sc, stderr)) {
+			fprintf(stderr, "lunqsim: generated scenario %u of seed %llu refused (a generator's bug)\n",
+				ix, (unsigned long long)seed);
+			return 3;
+		}
+		if (!rewrites(a, &sc)) {
+			fprintf(stderr, "lunqsim: generated scenario %u of seed %llu reads back differently (a writer's bug)\n",
+				ix, (unsigned long long)seed);
+			return 3;
+		}
+		why = unsupported(&sc);
+		if (why) {
+			fprintf(stderr, "lunqsim: generated scenario %u of seed %llu not simulated: %s (a generator's bug)\n",
+				ix, (unsigned long long)seed, why);
+			return 3;
+		}
+		if (save_dir && put_file(save_dir, sc.name, a))
+			return 3;
+		free(a);
+		recs[i].kind = kind;
+		recs[i].index = ix;
+		scenario(&sc, sweep, nsw, pols, npol, quick, seed + ix, recs[i].p);
+		recs[i].judged = recs[i].p[sc.target_ms && tk >= 0 ? tk : judge];
+		if (every && (i + 1) % every == 0)
+			fprintf(stderr, "lunqsim: %u/%u scenarios\n", i + 1, n);
+	}
+	unlink(tmp);
+	quiet = false;
+	/* the distributions */
+	if (!json) {
+		printf("lunqsim --random %u --seed %llu: %u scenarios; phases of %s phase_s; the oracle: the best static depth per phase from a sweep of %s\n",
+		       n, (unsigned long long)seed, n, quick ? "half the files'" : "the files'", sweep_txt);
+		printf("%-10s %5s | %-34s | %s\n", "", "", "IOPS / the oracle's",
+		       "latency / the oracle's");
+		printf("%-10s %5s | %7s %7s %7s %5s %5s | %7s %7s %7s %6s\n", "policy", "n",
+		       "median", "p10", "worst", ">=.95", ">=.85", "median", "p90", "worst", "<=1.25");
+	} else {
+		printf("{\"seed\": %llu, \"n\": %u, \"sweep\": \"%s\", \"policies\": {",
+		       (unsigned long long)seed, n, sweep_txt);
+	}
+	for (k = 0; k <= npol; k++) {
+		const char *name = k < npol ? pols[k] : "auto";
+		struct dist di, dl;
+		u32 m = 0;
+
+		for (i = 0; i < n; i++)
+			if (k < npol ? recs[i].p[k].ran : recs[i].judged.ran)
+				v[m++] = k < npol ? recs[i].p[k].iops_r : recs[i].judged.iops_r;
+		di = distrib(v, m, false);
+		for (i = m = 0; i < n; i++)
+			if (k < npol ? recs[i].p[k].ran : recs[i].judged.ran)
+				v[m++] = k < npol ? recs[i].p[k].lat_r : recs[i].judged.lat_r;
+		dl = distrib(v, m, true);
+		if (k == npol)
+			ji = di, jl = dl;
+		if (json && !di.n)
+			printf("%s\"%s\": {\"n\": 0}", k ? ", " : "", name);
+		else if (json)
+			printf("%s\"%s\": {\"n\": %u, \"iops_ratio\": {\"median\": %.4f, \"p10\": %.4f, \"worst\": %.4f, \"share_ge_0.95\": %.4f, \"share_ge_0.85\": %.4f}, \"latency_ratio\": {\"median\": %.4f, \"p90\": %.4f, \"worst\": %.4f, \"share_le_1.25\": %.4f}}",
+			       k ? ", " : "", name, di.n, di.med, di.p10, di.worst, di.share, di.share2,
+			       dl.med, dl.p10, dl.worst, dl.share);
+		else if (!di.n)
+			printf("%-10s %5u | (it runs only where a scenario has target_ms)\n", name, 0);
+		else
+			printf("%-10s %5u | %7.3f %7.3f %7.3f %4.0f%% %4.0f%% | %7.2f %7.2f %7.2f %5.0f%%\n",
+			       name, di.n, di.med, di.p10, di.worst, 100 * di.share, 100 * di.share2,
+			       dl.med, dl.p10, dl.worst, 100 * dl.share);
+	}
+	pass = ji.share >= J_SHARE && ji.worst >= J_IOPS_ALL && jl.share >= J_SHARE;
+	if (json) {
+		printf("}, \"judged\": \"auto\", \"pass\": {\"iops_0.95_in_95pct\": %s, \"iops_0.85_in_all\": %s, \"latency_1.25_in_95pct\": %s}}\n",
+		       ji.share >= J_SHARE ? "true" : "false", ji.worst >= J_IOPS_ALL ? "true" : "false",
+		       jl.share >= J_SHARE ? "true" : "false");
+	} else {
+		/* auto by kind of scenario: where it misses */
+		static const char *kinds[16];
+		u32 nk = 0, j;
+
+		for (i = 0; i < n; i++) {
+			for (j = 0; j < nk && strcmp(kinds[j], recs[i].kind); j++)
+				;
+			if (j == nk && nk < 16)
+				kinds[nk++] = recs[i].kind;
+		}
+		printf("auto (the arena's: auto:target where the scenario has target_ms, auto:knee elsewhere), by kind:\n");
+		for (j = 0; j < nk; j++) {
+			u32 m = 0, ok = 0, okl = 0;
+			double w = 1e9, wl = 0;
+
+			for (i = 0; i < n; i++) {
+				if (strcmp(recs[i].kind, kinds[j]))
+					continue;
+				m++;
+				ok += recs[i].judged.iops_r >= J_IOPS_MOST;
+				okl += recs[i].judged.lat_r <= J_LAT;
+				w = min(w, recs[i].judged.iops_r);
+				wl = max(wl, recs[i].judged.lat_r);
+			}
+			printf("  %-28s %5u  IOPS >= 0.95 in %5.1f%%, worst %.3f; latency <= 1.25 in %5.1f%%, worst %.2f\n",
+			       kinds[j], m, 100.0 * ok / m, w, 100.0 * okl / m, wl);
+		}
+		printf("thresholds (auto): IOPS >= %.2f x the oracle's in %.1f%% (>= %.0f%%: %s), >= %.2f in all (worst %.3f: %s), latency <= %.2f x in %.1f%% (>= %.0f%%: %s)\n",
+		       J_IOPS_MOST, 100 * ji.share, 100 * J_SHARE, ji.share >= J_SHARE ? "pass" : "FAIL",
+		       J_IOPS_ALL, ji.worst, ji.worst >= J_IOPS_ALL ? "pass" : "FAIL",
+		       J_LAT, 100 * jl.share, 100 * J_SHARE, jl.share >= J_SHARE ? "pass" : "FAIL");
+		printf("judge: %s\n", pass ? "pass" : "FAIL");
+	}
+	/*
+	 * the worst K by auto's IOPS ratio, then the worst K by its latency
+	 * ratio (one file for a scenario in both), as files the arena replays
+	 */
+	if (worst_dir) {
+		bool *written = calloc(n, sizeof(*written));
+		u32 pass_no, w = 0;
+
+		sort_recs = recs;
+		for (pass_no = 0; written && pass_no < 2; pass_no++) {
+			for (i = 0; i < n; i++)
+				idx[i] = i;
+			qsort(idx, n, sizeof(*idx), pass_no ? by_lat : by_iops);
+			for (i = 0; i < min(nworst, n); i++) {
+				const struct rec *r = &recs[idx[i]];
+				char extra[1024], *a;
+				const char *kind;
+
+				if (written[idx[i]])
+					continue;
+				written[idx[i]] = true;
+				snprintf(extra, sizeof(extra),
+					 "# auto: IOPS %.3f x the oracle's, latency %.2f x (sweep %s, lunqsim seed %llu)\n"
+					 "# replay: sim/lunqsim %s--sweep %s --seed %llu FILE\n"
+					 "#         make arena ARGS=\"%s--scenario FILE --sweep %s\"\n",
+					 r->judged.iops_r, r->judged.lat_r, sweep_txt,
+					 (unsigned long long)(seed + r->index), quick ? "--quick " : "",
+					 sweep_txt, (unsigned long long)(seed + r->index),
+					 quick ? "--quick " : "", sweep_txt);
+				a = gen_text(&g, seed, r->index, &kind, extra);
+				if (put_file(worst_dir, g.name, a))
+					return 3;
+				if (!json)
+					printf("worst %s %u: %s/%s.scn (%s): IOPS %.3f, latency %.2f\n",
+					       pass_no ? "latency" : "IOPS", ++w, worst_dir, g.name,
+					       kind, r->judged.iops_r, r->judged.lat_r);
+				free(a);
+			}
+		}
+		free(written);
+	}
+	free(recs);
+	free(v);
+	free(idx);
+	return pass ? 0 : 1;
 }
 
 static void usage(FILE *f)
 {
+	const char *const *k;
+
 	fprintf(f,
 		"usage: lunqsim [--quick] [--check] [--policies P,P] [--sweep D,D] [--seed N] [FILE.scn...]\n"
+		"       lunqsim --random N [--seed S] [--kinds K,K] [--policies P,P] [--sweep D,D]\n"
+		"               [--worst-dir DIR] [--worst K] [--save-dir DIR] [--json]\n"
 		"  the arena's scenarios (default arena/scenarios/*.scn) on the host: each\n"
 		"  policy (knee, target, static16, qN) and the oracle's sweep of static\n"
 		"  depths (4,8,12,16,24,32); --quick: half the phases' length; --check:\n"
-		"  only read the files (exit 2 when one is refused)\n");
+		"  only read the files (exit 2 when one is refused)\n"
+		"  --random N: N scenarios drawn from seed S (default 1; doc/lunqsim.md,\n"
+		"  \"Random scenarios\"), each policy's distribution of IOPS and latency\n"
+		"  against the oracle's (sweep default 1,2,4,8,12,16,24,32,48,64,96,128),\n"
+		"  auto judged by issue 63's thresholds (exit 1 when it misses one);\n"
+		"  --kinds: only these kinds (below); --worst-dir: the worst K\n"
+		"  (default 10) by IOPS and the worst K by latency as scenario files;\n"
+		"  --save-dir: every scenario as a file;\n"
+		"  --json: the distributions as JSON\n"
+		"  kinds:");
+	for (k = scn_random_kinds; *k; k++)
+		fprintf(f, " %s", *k);
+	fputc('\n', f);
 }
 
 static u32 split(char *list, char **out, u32 max)
@@ -751,10 +1147,14 @@ int main(int argc, char **argv)
 {
 	static struct scenario sc;
 	char *pols[16], *sw[16], pdef[] = "knee,target,static16", sdef[] = "4,8,12,16,24,32";
+	/* --random: a sweep up to twice the deepest knee drawn (64 channels) */
+	char rdef[] = "1,2,4,8,12,16,24,32,48,64,96,128";
 	char *plist = pdef, *slist = sdef, *files[64], sweep_txt[256];
 	u32 npol, nsw, sweep[16], nfiles = 0, i, bad = 0;
 	u64 seed = 1;
-	bool quick = false, check = false;
+	bool quick = false, check = false, json = false, sweep_given = false;
+	u32 nrandom = 0, nworst = 10;
+	const char *save_dir = NULL, *worst_dir = NULL, *kinds = NULL;
 	struct timespec t0, t1;
 	double wall;
 
@@ -766,7 +1166,19 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--policies") && i + 1 < (u32)argc)
 			plist = argv[++i];
 		else if (!strcmp(argv[i], "--sweep") && i + 1 < (u32)argc)
-			slist = argv[++i];
+			slist = argv[++i], sweep_given = true;
+		else if (!strcmp(argv[i], "--random") && i + 1 < (u32)argc)
+			nrandom = strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--worst") && i + 1 < (u32)argc)
+			nworst = strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--worst-dir") && i + 1 < (u32)argc)
+			worst_dir = argv[++i];
+		else if (!strcmp(argv[i], "--save-dir") && i + 1 < (u32)argc)
+			save_dir = argv[++i];
+		else if (!strcmp(argv[i], "--kinds") && i + 1 < (u32)argc)
+			kinds = argv[++i];
+		else if (!strcmp(argv[i], "--json"))
+			json = true;
 		else if (!strcmp(argv[i], "--seed") && i + 1 < (u32)argc)
 			seed = strtoull(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
@@ -776,6 +1188,8 @@ int main(int argc, char **argv)
 		else if (nfiles < 64)
 			files[nfiles++] = argv[i];
 	}
+	if (nrandom && !sweep_given)
+		slist = rdef;
 	snprintf(sweep_txt, sizeof(sweep_txt), "%s", slist);
 	npol = split(plist, pols, 16);
 	for (i = 0; i < npol; i++) {
@@ -798,6 +1212,40 @@ int main(int argc, char **argv)
 			fprintf(stderr, "lunqsim: --sweep takes depths 1..1024, not '%s'\n", sw[i]);
 			return 2;
 		}
+	}
+	if (kinds) {
+		char kl[256], *w, *save = NULL;
+
+		snprintf(kl, sizeof(kl), "%s", kinds);
+		for (w = strtok_r(kl, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+			const char *const *k;
+
+			for (k = scn_random_kinds; *k && strcmp(*k, w); k++)
+				;
+			if (!*k) {
+				fprintf(stderr, "lunqsim: --kinds: unknown kind '%s' (", w);
+				for (k = scn_random_kinds; *k; k++)
+					fprintf(stderr, "%s%s", *k, k[1] ? ", " : ")\n");
+				return 2;
+			}
+		}
+	}
+	if (nrandom || save_dir || worst_dir || json || kinds) {
+		struct timespec r0, r1;
+		int rc;
+
+		if (!nrandom || nfiles || check) {
+			fprintf(stderr, "lunqsim: --save-dir, --worst-dir, --kinds and --json go with --random N (N > 0), without files or --check\n");
+			return 2;
+		}
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &r0);
+		rc = random_judge(nrandom, seed, sweep, nsw, sweep_txt, pols, npol, quick,
+				  save_dir, worst_dir, nworst, json, kinds);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &r1);
+		fprintf(json ? stderr : stdout,
+			"lunqsim: %.0f s simulated in %.2f s of CPU\n", sim_ns / 1e9,
+			(r1.tv_sec - r0.tv_sec) + (r1.tv_nsec - r0.tv_nsec) / 1e9);
+		return rc;
 	}
 	if (!nfiles) {
 		static char names[64][512];
@@ -834,7 +1282,7 @@ int main(int argc, char **argv)
 	       quick ? "half the files'" : "the files'", (unsigned long long)seed, sweep_txt);
 	for (i = 0; i < nfiles; i++) {
 		scn_read(files[i], &sc, stderr);
-		scenario(&sc, sweep, nsw, pols, npol, quick, seed);
+		scenario(&sc, sweep, nsw, pols, npol, quick, seed, NULL);
 	}
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
 	wall = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;

@@ -416,3 +416,42 @@ int scn_read(const char *path, struct scenario *s, FILE *errf)
 				err(&r, "phase %u: rate= only with changes=rate", i + 1);
 	return r.errors;
 }
+
+int scn_write(FILE *f, const struct scenario *s, const char *comment)
+{
+	static const char *const changes[] = { "set", "foreign", "rate" };
+	unsigned int i;
+
+	if (comment && *comment)
+		fputs(comment, f);
+	fprintf(f, "name=%s\n", s->name);
+	if (s->about[0])
+		fprintf(f, "about=%s\n", s->about);
+	fprintf(f, "lower=%s\nlun=%s\n", s->lower, s->lun);
+	if (s->luns != 1)
+		fprintf(f, "luns=%u\n", s->luns);
+	fprintf(f, "start=%u\nload=%s\n", s->start, s->load);
+	if (s->load2[0])
+		fprintf(f, "load2=%s\n", s->load2);
+	if (s->nb[0])
+		fprintf(f, "neighbour=%s\nneighbour_load=%s\n", s->nb, s->nb_load);
+	fprintf(f, "phase_s=%u\nchanges=%s\n", s->phase_s, changes[s->changes]);
+	if (s->fperiod_ms)
+		fprintf(f, "foreign_period_ms=%u\n", s->fperiod_ms);
+	for (i = 0; i < s->nph; i++)
+		fprintf(f, "phase=%s\n", s->phase[i]);
+	fprintf(f, "goal=%s\nobjective=%s\nlatency=%s\nlatency_name=%s\n",
+		s->goal == SCN_LATENCY ? "latency" : "iops", s->objective,
+		s->lat, s->lat_name);
+	if (s->bound_ms) {
+		fprintf(f, "bound_ms=%u\n", s->bound_ms);
+		if (strcmp(s->blat, s->lat))
+			fprintf(f, "bound_latency=%s\n", s->blat);
+		fprintf(f, "bound_name=%s\n", s->blat_name);
+	}
+	if (s->target_ms)
+		fprintf(f, "target_ms=%u\n", s->target_ms);
+	if (s->observer[0])
+		fprintf(f, "observer=%s\n", s->observer);
+	return ferror(f) ? -1 : 0;
+}

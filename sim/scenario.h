@@ -38,4 +38,11 @@ struct scenario {
  */
 int scn_read(const char *path, struct scenario *s, FILE *err);
 
+/*
+ * Write @s to @f as a scenario file, @comment (lines starting with '#',
+ * or NULL) first: what scn_read() reads back into the same @s (the
+ * defaults it fills in written out).  Returns 0, or -1 on a write error.
+ */
+int scn_write(FILE *f, const struct scenario *s, const char *comment);
+
 #endif /* SIM_SCENARIO_H */
