@@ -121,7 +121,7 @@ awk -v top="$(top lq 8)" '/ hook=window / {
 	if (f["inflight"] > 0) busy++ }
 	END { if (!busy) { print "no window with commands in flight"; bad = 1 }; exit bad }' /tmp/pa ||
 	fail "lunq_pol_answer: a window whose view is impossible"
-ok "aimd built against wave 3's header loads and keeps its rule; $nw window and $nq qfull answers traced (lunq_pol_answer), each view consistent (svc min <= p50 <= p99, in flight <= $(top lq 8))"
+ok "aimd built against the header's first layout (tests/bpf/compat) loads and keeps its rule; $nw window and $nq qfull answers traced (lunq_pol_answer), each view consistent (svc min <= p50 <= p99, in flight <= $(top lq 8))"
 lc 0 policy detach lq
 # a name is expected by one device at a time, and must be 1..15 characters
 lunq_create lq2 -l $sz $nb2 qdepth:4 || fail "create lq2"
