@@ -90,6 +90,14 @@ awk '$4 == "qfull" && $3 != ($2 >= 2 ? int($2 / 2) : 1) { print; bad = 1 }
 grep -q ' qfull$' /tmp/tl && grep -q ' bpf$' /tmp/tl || { cat /tmp/tl; fail "aimd: want both halvings and increases"; }
 [ "$(cat /tmp/maxc)" -le "$(top lq 8)" ] || fail "aimd: $(cat /tmp/maxc) in flight at null_blk > the depth's $(top lq 8)"
 ok "aimd: every QUEUE FULL move halves, every window move adds; null_blk in flight <= $(top lq 8); fio verify passed"
+# new table values while it is attached: it stays, the depth within them
+lc 0 set lq auto_min:2 auto_max:3
+lc 0 policy show -j lq
+jq -e '.policy == "aimd" and .from == "bpf"' /tmp/lc.out > /dev/null ||
+	fail "set while aimd is attached: $(cat /tmp/lc.out)"
+d=$(status_field lq qdepth)
+[ "$d" -ge 2 ] && [ "$d" -le 3 ] || fail "set auto_min:2 auto_max:3 while aimd is attached: depth $d"
+ok "a set while aimd is attached keeps it, the depth clamped to auto_min..auto_max ($d)"
 lc 0 policy detach lq
 lc_out "detached"
 [ -e /sys/fs/bpf/lunq/lq ] && fail "detach left the pin"
