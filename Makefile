@@ -103,11 +103,11 @@ build/tools/bpflink: tests/tools/bpflink.c build/bpf/include/bpf/libbpf.h
 	@mkdir -p $(@D)
 	$(CC) -Wall -Wextra -O2 -g -Ibuild/bpf/include -o $@ tests/tools/bpflink.c build/bpf/lib/libbpf.a -lelf -lz
 
-build/tools/nlprobe: tests/tools/nlprobe.c kmod/lunq_names.c kmod/lunq_names.h kmod/lunq_pure.h kmod/uapi/lunq.h
+build/tools/nlprobe: tests/tools/nlprobe.c tests/tools/die.h kmod/lunq_names.c kmod/lunq_names.h kmod/lunq_pure.h kmod/uapi/lunq.h
 	@mkdir -p $(@D)
 	$(CC) -Wall -Wextra -O2 -g -o $@ tests/tools/nlprobe.c kmod/lunq_names.c
 
-build/tools/nlfuzz: tests/tools/nlfuzz.c kmod/uapi/lunq.h
+build/tools/nlfuzz: tests/tools/nlfuzz.c tests/tools/die.h kmod/uapi/lunq.h
 	@mkdir -p $(@D)
 	$(CC) -Wall -Wextra -O2 -g -o $@ tests/tools/nlfuzz.c
 

@@ -65,7 +65,7 @@ struct lunq_keys {
 	u32 val[LUNQ_NR_KEYS];	/* numbers, or the index into an enum's names */
 	char pool[LUNQ_POOL_NAME_MAX + 1];
 	u64 given;		/* bit per key: named on the table line */
-	/* an auto_start word was given: qdepth no longer sets auto's start */
+	/* an auto_start word was given: qdepth leaves auto's start */
 	bool start_said;
 };
 

@@ -199,7 +199,7 @@ static void lunq_args_auto_start(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, LINE(&p, "qdepth:64", "auto_start:4"));
 	KUNIT_EXPECT_EQ(test, p.val[LUNQ_AUTO_START], 4U);
 	KUNIT_EXPECT_EQ(test, p.val[LUNQ_QDEPTH], 64U);
-	/* once an auto_start word was given, qdepth no longer moves it */
+	/* once an auto_start word was given, qdepth does not move it */
 	KUNIT_EXPECT_NULL(test, LINE(&p, "qdepth:50"));
 	KUNIT_EXPECT_EQ(test, p.val[LUNQ_AUTO_START], 4U);
 	KUNIT_EXPECT_EQ(test, p.val[LUNQ_QDEPTH], 50U);

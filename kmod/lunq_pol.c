@@ -89,6 +89,23 @@ u32 lunq_pol_start(struct lunq_pol *p, const struct lunq_pol_view *v)
 	return lunq_pol_answer(p, LUNQ_PH_START, v->depth, d, NULL);
 }
 
+u32 lunq_pol_restart(struct lunq_pol *p, const u32 *val, u32 depth,
+		     u32 in_transport, u64 now)
+{
+	struct lunq_pol_view v = { .now = now, .depth = depth,
+				   .in_transport = in_transport };
+
+	if (p->ext) {
+		/* attached from outside: it stays, within the new limits */
+		lunq_pol_use_ext(p, p->ext, val);
+		return lunq_pol_clamp(depth, p->min, p->max);
+	}
+	lunq_pol_use(p, lunq_pol_select(val), val);
+	v.min = p->min;
+	v.max = p->max;
+	return lunq_pol_start(p, &v);
+}
+
 u32 lunq_pol_window(struct lunq_pol *p, const struct lunq_pol_window *w)
 {
 	u32 d;

@@ -29,6 +29,14 @@ void lunq_pol_use(struct lunq_pol *p, const struct lunq_builtin *bi,
 void lunq_pol_use_ext(struct lunq_pol *p, const struct lunq_policy_ops *ops,
 		      const u32 *val);
 u32 lunq_pol_start(struct lunq_pol *p, const struct lunq_pol_view *v);
+/*
+ * The table's values @val are new: the policy in force from outside keeps
+ * its place with their limits and @depth clamped to them; else the
+ * built-in they select takes over and starts from @depth (@in_transport
+ * commands in flight at @now).  Returns the depth to set.
+ */
+u32 lunq_pol_restart(struct lunq_pol *p, const u32 *val, u32 depth,
+		     u32 in_transport, u64 now);
 u32 lunq_pol_window(struct lunq_pol *p, const struct lunq_pol_window *w);
 u32 lunq_pol_qfull(struct lunq_pol *p, const struct lunq_pol_view *v);
 void lunq_pol_stop(struct lunq_pol *p);

@@ -86,21 +86,10 @@ bool lunq_apply_policy(struct lunq_c *lc, u64 now)
 		.seek_curve = v[LUNQ_SEEK_CURVE],
 		.capacity = lc->ti->len,
 	};
+	u32 d = lunq_pol_restart(&lc->pol, v, lc->host.thr.depth,
+				 lc->host.inflight, now);
 	bool kick;
 
-	struct lunq_pol_view pv;
-	u32 d;
-
-	if (lc->pol.ext) {
-		/* attached from outside: it stays, within the new limits */
-		lunq_pol_use_ext(&lc->pol, lc->pol.ext, v);
-		d = lunq_pol_clamp(lc->host.thr.depth, lc->pol.min,
-				   lc->pol.max);
-	} else {
-		lunq_pol_use(&lc->pol, lunq_pol_select(v), v);
-		lunq_throttle_view(lc, &pv, now);
-		d = lunq_pol_start(&lc->pol, &pv);
-	}
 	kick = lunq_host_set(&lc->host, v[LUNQ_SCHED],
 			     (u64)v[LUNQ_MAX_WAIT_MS] * NSEC_PER_MSEC);
 	kick |= lunq_throttle_set(lc, d, LUNQ_TC_SET, now);

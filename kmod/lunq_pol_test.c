@@ -229,6 +229,30 @@ static void lunq_pol_reaction_through_ops(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lunq_pol_qfull(&p, &v), 1U);
 }
 
+/*
+ * New table values: a policy from outside stays (not stopped), the depth
+ * clamped to auto_min..auto_max; else the built-in they select starts.
+ */
+static void lunq_pol_restart_keeps_or_selects(struct kunit *test)
+{
+	struct lunq_pol p = { 0 };
+	struct lunq_keys t;
+
+	lunq_keys_init(&t);
+	t.val[LUNQ_QDEPTH] = 16;
+	KUNIT_EXPECT_EQ(test, lunq_pol_restart(&p, t.val, 3, 0, 1000), 16U);
+	KUNIT_EXPECT_PTR_EQ(test, p.bi, &lunq_pol_fixed);
+	lunq_pol_use_ext(&p, &garbage_ops, t.val);
+	t.val[LUNQ_AUTO_MIN] = 4;
+	t.val[LUNQ_AUTO_MAX] = 8;
+	stops = 0;
+	KUNIT_EXPECT_EQ(test, lunq_pol_restart(&p, t.val, 32, 0, 1000), 8U);
+	KUNIT_EXPECT_EQ(test, lunq_pol_restart(&p, t.val, 2, 0, 1000), 4U);
+	KUNIT_EXPECT_EQ(test, lunq_pol_restart(&p, t.val, 6, 0, 1000), 6U);
+	KUNIT_EXPECT_EQ(test, stops, 0);
+	KUNIT_EXPECT_PTR_EQ(test, p.ext, &garbage_ops);
+}
+
 static void lunq_throttle_store_logs_moves(struct kunit *test)
 {
 	struct lunq_throttle *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
@@ -273,6 +297,7 @@ static struct kunit_case lunq_pol_cases[] = {
 	KUNIT_CASE(lunq_pol_auto_settles),
 	KUNIT_CASE(lunq_pol_ext_sees_the_device),
 	KUNIT_CASE(lunq_pol_reaction_through_ops),
+	KUNIT_CASE(lunq_pol_restart_keeps_or_selects),
 	KUNIT_CASE(lunq_throttle_store_logs_moves),
 	{}
 };

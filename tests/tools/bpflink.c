@@ -45,10 +45,27 @@ static int expect(const char *dev, const char *name)
 	return 0;
 }
 
+/* Attaching policy NAME for DEV failed (errno): 3 when not allowed, else 1 */
+static int attach_failed(const char *name, const char *dev)
+{
+	int e = errno;
+
+	fprintf(stderr, "bpflink: attaching %s for %s: %s\n", name, dev,
+		strerror(e));
+	return e == EPERM ? 3 : 1;
+}
+
+/* Pinning a link at PIN failed (errno): 1 */
+static int pin_failed(const char *pin)
+{
+	fprintf(stderr, "bpflink: pinning at %s: %s\n", pin, strerror(errno));
+	return 1;
+}
+
 /* --map MAPPIN NAME DEV:PIN...: links to a pinned struct_ops map */
 static int from_map(int argc, char **argv)
 {
-	int i, map, fd, e;
+	int i, map, fd;
 
 	map = bpf_obj_get(argv[2]);
 	if (map < 0) {
@@ -64,17 +81,10 @@ static int from_map(int argc, char **argv)
 		if (expect(argv[i], argv[3]))
 			return 1;
 		fd = bpf_link_create(map, 0, LQ_BPF_STRUCT_OPS, NULL);
-		if (fd < 0) {
-			e = errno;
-			fprintf(stderr, "bpflink: attaching %s for %s: %s\n",
-				argv[3], argv[i], strerror(e));
-			return e == EPERM ? 3 : 1;
-		}
-		if (bpf_obj_pin(fd, pin)) {
-			fprintf(stderr, "bpflink: pinning at %s: %s\n", pin,
-				strerror(errno));
-			return 1;
-		}
+		if (fd < 0)
+			return attach_failed(argv[3], argv[i]);
+		if (bpf_obj_pin(fd, pin))
+			return pin_failed(pin);
 	}
 	return 0;
 }
@@ -83,7 +93,7 @@ int main(int argc, char **argv)
 {
 	struct bpf_object *obj;
 	struct bpf_map *m, *map = NULL;
-	int i, e;
+	int i;
 
 	if (argc >= 5 && !strcmp(argv[1], "--map"))
 		return from_map(argc, argv);
@@ -134,17 +144,10 @@ int main(int argc, char **argv)
 		if (expect(argv[i], argv[2]))
 			return 1;
 		link = bpf_map__attach_struct_ops(map);
-		if (!link) {
-			e = errno;
-			fprintf(stderr, "bpflink: attaching %s for %s: %s\n",
-				argv[2], argv[i], strerror(e));
-			return e == EPERM ? 3 : 1;
-		}
-		if (bpf_link__pin(link, pin)) {
-			fprintf(stderr, "bpflink: pinning at %s: %s\n", pin,
-				strerror(errno));
-			return 1;
-		}
+		if (!link)
+			return attach_failed(argv[2], argv[i]);
+		if (bpf_link__pin(link, pin))
+			return pin_failed(pin);
 		bpf_link__disconnect(link);	/* the pin keeps it */
 		bpf_link__destroy(link);
 	}

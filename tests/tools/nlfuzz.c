@@ -39,6 +39,9 @@
 #include <sys/syscall.h>
 #include "../../kmod/uapi/lunq.h"
 
+#define TOOL_NAME "nlfuzz"
+#include "die.h"
+
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
 #endif
@@ -75,18 +78,6 @@ static uint16_t family_id;
 static uint32_t seq = 1000;
 static unsigned char *rbuf;
 static int verbose;
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "nlfuzz: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	exit(2);
-}
 
 /* ---- random numbers (xorshift64*, reproducible by --seed) ------------- */
 

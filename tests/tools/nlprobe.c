@@ -23,6 +23,9 @@
 #include <linux/netlink.h>
 #include <linux/genetlink.h>
 #include "../../kmod/uapi/lunq.h"
+
+#define TOOL_NAME "nlprobe"
+#include "die.h"
 #include "../../kmod/lunq_names.h"
 
 #ifndef SOL_NETLINK
@@ -58,18 +61,6 @@ static int sock = -1;
 static uint32_t seq;
 static uint16_t family_id;
 static uint32_t family_version, events_group;
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "nlprobe: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	exit(2);
-}
 
 static const char *errno_name(int e)
 {

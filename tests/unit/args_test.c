@@ -27,6 +27,35 @@ static enum lunq_arg_err parse(struct lunq_keys *p, const char *w,
 	return lunq_parse_word(p, w, &seen, k);
 }
 
+/*
+ * One line of words on @p as a "set" message gives it: each word parsed,
+ * then the line resolved as a whole; 1 when all of it was taken.
+ */
+static int set_line(struct lunq_keys *p, const char *line)
+{
+	char copy[128], *av[8];
+	enum lunq_key k;
+	u64 seen = 0;
+	int n, i;
+
+	snprintf(copy, sizeof(copy), "%s", line);
+	n = lunq_split_words(copy, av, 8);
+	for (i = 0; i < n; i++)
+		if (lunq_parse_word(p, av[i], &seen, &k) != LUNQ_ARG_OK)
+			return 0;
+	return n > 0 && !lunq_policy_resolve(p, seen);
+}
+
+/* @p's TABLE echo is @want, @n words */
+static int formats(const struct lunq_keys *p, const char *want,
+		   unsigned int n)
+{
+	char buf[256];
+
+	return lunq_policy_format(p, buf, sizeof(buf)) == n &&
+	       !strcmp(buf, want);
+}
+
 int main(void)
 {
 	struct lunq_keys p, q, before;
@@ -140,52 +169,29 @@ int main(void)
 	}
 	/* auto's start: its own key, and the old spelling (qdepth) */
 	lunq_keys_init(&p);
-	seen = 0;
-	ok(lunq_parse_word(&p, "auto:knee", &seen, &k) == LUNQ_ARG_OK &&
-	   lunq_parse_word(&p, "auto_start:12", &seen, &k) == LUNQ_ARG_OK &&
-	   !lunq_policy_resolve(&p, seen) && p.val[LUNQ_AUTO_START] == 12 &&
-	   p.val[LUNQ_QDEPTH] == 0 &&
-	   lunq_policy_format(&p, buf, sizeof(buf)) == 2 &&
-	   !strcmp(buf, "auto:knee auto_start:12"), "auto-start");
+	ok(set_line(&p, "auto:knee auto_start:12") &&
+	   p.val[LUNQ_AUTO_START] == 12 && p.val[LUNQ_QDEPTH] == 0 &&
+	   formats(&p, "auto:knee auto_start:12", 2), "auto-start");
 	lunq_keys_init(&p);
-	seen = 0;
-	ok(lunq_parse_word(&p, "qdepth:20", &seen, &k) == LUNQ_ARG_OK &&
-	   lunq_parse_word(&p, "auto:knee", &seen, &k) == LUNQ_ARG_OK &&
-	   !lunq_policy_resolve(&p, seen) && p.val[LUNQ_AUTO_START] == 20 &&
-	   p.val[LUNQ_QDEPTH] == 20 &&
-	   lunq_policy_format(&p, buf, sizeof(buf)) == 3 &&
-	   !strcmp(buf, "qdepth:20 auto:knee auto_start:20"),
+	ok(set_line(&p, "qdepth:20 auto:knee") &&
+	   p.val[LUNQ_AUTO_START] == 20 && p.val[LUNQ_QDEPTH] == 20 &&
+	   formats(&p, "qdepth:20 auto:knee auto_start:20", 3),
 	   "auto-start-old-spelling");
 	/* ... set auto:off, set qdepth:32, set auto:knee: auto starts at 32 */
-	seen = 0;
-	ok(lunq_parse_word(&p, "auto:off", &seen, &k) == LUNQ_ARG_OK &&
-	   !lunq_policy_resolve(&p, seen), "auto-start-off");
-	seen = 0;
-	ok(lunq_parse_word(&p, "qdepth:32", &seen, &k) == LUNQ_ARG_OK &&
-	   !lunq_policy_resolve(&p, seen), "auto-start-qdepth-while-off");
-	seen = 0;
-	ok(lunq_parse_word(&p, "auto:knee", &seen, &k) == LUNQ_ARG_OK &&
-	   !lunq_policy_resolve(&p, seen) && p.val[LUNQ_AUTO_START] == 32 &&
+	ok(set_line(&p, "auto:off"), "auto-start-off");
+	ok(set_line(&p, "qdepth:32"), "auto-start-qdepth-while-off");
+	ok(set_line(&p, "auto:knee") && p.val[LUNQ_AUTO_START] == 32 &&
 	   p.val[LUNQ_QDEPTH] == 32 &&
-	   lunq_policy_format(&p, buf, sizeof(buf)) == 3 &&
-	   !strcmp(buf, "qdepth:32 auto:knee auto_start:32"),
+	   formats(&p, "qdepth:32 auto:knee auto_start:32", 3),
 	   "auto-start-old-spelling-while-off");
 	/* auto off, auto_start:0 given: a qdepth word leaves it (sysfs) */
 	lunq_keys_init(&p);
-	seen = 0;
-	ok(lunq_parse_word(&p, "qdepth:8", &seen, &k) == LUNQ_ARG_OK &&
-	   !lunq_policy_resolve(&p, seen), "auto-start-off-qdepth");
-	seen = 0;
-	ok(lunq_parse_word(&p, "auto_start:0", &seen, &k) == LUNQ_ARG_OK &&
-	   !lunq_policy_resolve(&p, seen) && p.val[LUNQ_AUTO_START] == 0,
+	ok(set_line(&p, "qdepth:8"), "auto-start-off-qdepth");
+	ok(set_line(&p, "auto_start:0") && p.val[LUNQ_AUTO_START] == 0,
 	   "auto-start-said-0");
-	seen = 0;
-	ok(lunq_parse_word(&p, "qdepth:16", &seen, &k) == LUNQ_ARG_OK &&
-	   !lunq_policy_resolve(&p, seen) && p.val[LUNQ_AUTO_START] == 0 &&
+	ok(set_line(&p, "qdepth:16") && p.val[LUNQ_AUTO_START] == 0 &&
 	   p.val[LUNQ_QDEPTH] == 16, "auto-start-said-qdepth-leaves-it");
-	seen = 0;
-	ok(lunq_parse_word(&p, "auto:knee", &seen, &k) == LUNQ_ARG_OK &&
-	   !lunq_policy_resolve(&p, seen) && p.val[LUNQ_AUTO_START] == 0,
+	ok(set_line(&p, "auto:knee") && p.val[LUNQ_AUTO_START] == 0,
 	   "auto-start-said-auto-on");
 	before = p;
 	ok(parse(&p, "auto_start:65536", &k) == LUNQ_ARG_BAD_VALUE &&

@@ -90,6 +90,14 @@ awk '$4 == "qfull" && $3 != ($2 >= 2 ? int($2 / 2) : 1) { print; bad = 1 }
 grep -q ' qfull$' /tmp/tl && grep -q ' bpf$' /tmp/tl || { cat /tmp/tl; fail "aimd: want both halvings and increases"; }
 [ "$(cat /tmp/maxc)" -le "$(top lq 8)" ] || fail "aimd: $(cat /tmp/maxc) in flight at null_blk > the depth's $(top lq 8)"
 ok "aimd: every QUEUE FULL move halves, every window move adds; null_blk in flight <= $(top lq 8); fio verify passed"
+# new table values while it is attached: it stays, the depth within them
+lc 0 set lq auto_min:2 auto_max:3
+lc 0 policy show -j lq
+jq -e '.policy == "aimd" and .from == "bpf"' /tmp/lc.out > /dev/null ||
+	fail "set while aimd is attached: $(cat /tmp/lc.out)"
+d=$(status_field lq qdepth)
+[ "$d" -ge 2 ] && [ "$d" -le 3 ] || fail "set auto_min:2 auto_max:3 while aimd is attached: depth $d"
+ok "a set while aimd is attached keeps it, the depth clamped to auto_min..auto_max ($d)"
 lc 0 policy detach lq
 lc_out "detached"
 [ -e /sys/fs/bpf/lunq/lq ] && fail "detach left the pin"
@@ -121,7 +129,7 @@ awk -v top="$(top lq 8)" '/ hook=window / {
 	if (f["inflight"] > 0) busy++ }
 	END { if (!busy) { print "no window with commands in flight"; bad = 1 }; exit bad }' /tmp/pa ||
 	fail "lunq_pol_answer: a window whose view is impossible"
-ok "aimd built against wave 3's header loads and keeps its rule; $nw window and $nq qfull answers traced (lunq_pol_answer), each view consistent (svc min <= p50 <= p99, in flight <= $(top lq 8))"
+ok "aimd built against the header's first layout (tests/bpf/compat) loads and keeps its rule; $nw window and $nq qfull answers traced (lunq_pol_answer), each view consistent (svc min <= p50 <= p99, in flight <= $(top lq 8))"
 lc 0 policy detach lq
 # a name is expected by one device at a time, and must be 1..15 characters
 lunq_create lq2 -l $sz $nb2 qdepth:4 || fail "create lq2"

@@ -124,7 +124,7 @@ if [ $traced = 1 ]; then
 	# a measurement, not a check: wall time under TCG moves with the
 	# host's load; the bound itself is KUnit's (lunq_zplug_reverse:
 	# tree nodes visited, exact)
-	diag "the longest call of $fns: $us us (${f% *}); issue 62 asks under 100 ms"
+	diag "the longest call of $fns: $us us (${f% *}); the bound is 100 ms"
 else
 	diag "the time under the lock not measured (LUNQ_ZPLUG_TRACE=1 measures it with the function_graph tracer)"
 fi
