@@ -132,7 +132,13 @@ struct lunq_c {
 
 	struct lunq_dev *sysdev;	/* our entry, once resumed */
 	struct lunq_dev *spare;		/* preallocated entry */
-	struct lunq_model model;	/* under @lock; large, keep last */
+	/*
+	 * The service-time model's state (~50 KiB: write cache, channels,
+	 * drive queue), under @lock: NULL until a table or "set" gives a
+	 * model (lunq_model_alloc()), then kept until the table goes, as a
+	 * live "model:none" keeps the state for the next model.
+	 */
+	struct lunq_model *model;
 };
 
 /*
