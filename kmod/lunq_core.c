@@ -37,10 +37,7 @@ static enum hrtimer_restart lunq_timer_fn(struct hrtimer *t)
 struct lunq_c *lunq_core_alloc(struct dm_target *ti, work_func_t dispatch,
 			       work_func_t win_work)
 {
-	/*
-	 * the models' state (write cache, channels) makes it ~50 KiB: pages,
-	 * not kmalloc's next power of two (64 KiB)
-	 */
+	/* ~9 KiB: pages, not kmalloc's next power of two (16 KiB) */
 	struct lunq_c *lc = vzalloc(sizeof(*lc));
 
 	if (!lc)
@@ -84,7 +81,9 @@ void lunq_core_free(struct lunq_c *lc)
 	WARN_ON_ONCE(lc->host.q.nr || lc->host.nr_retry || lc->host.inflight ||
 		     lc->zplug.nr_plugged || !list_empty(&lc->zfail));
 	kvfree(lc->zplug.zones);
-	vfree(lc->model.rc.e);
+	if (lc->model)
+		vfree(lc->model->rc.e);
+	vfree(lc->model);
 	if (lc->lun.pool)
 		lunq_pool_put(lc->lun.pool);
 	if (lc->dev)
@@ -117,7 +116,7 @@ void lunq_arm_timer(struct lunq_c *lc)
 		at = r;
 	if (lc->qf_next && (!at || lc->qf_next < at))
 		at = lc->qf_next;
-	r = lunq_model_next(&lc->model);	/* the drive's head frees */
+	r = lc->model ? lunq_model_next(lc->model) : 0; /* the head frees */
 	if (r && (!at || r < at))
 		at = r;
 	r = lunq_zplug_deadline(&lc->zplug);	/* a plugged write's bound */

@@ -120,9 +120,10 @@ struct lunq_c {
 	struct lunq_win {
 		u64 t, ios, svc_sum, wtime, qfull;
 		u64 rlen, wait_sum;	/* in flight and waits, integrated */
-		u64 *prev, *win;	/* service histogram, kvmalloc'd */
-		u64 *wprev, *wwin;	/* wait histogram, the same block */
-		u64 *run;		/* service, the windows at this depth */
+		/* 32-bit counts (lunq_hist32_*()), one vmalloc'd block */
+		u32 *prev, *win;	/* service histogram */
+		u32 *wprev, *wwin;	/* wait histogram */
+		u32 *run;		/* service, the windows at this depth */
 		u64 run_ios;		/* the commands counted in @run */
 		u64 view_wtime;		/* wtime at the last tick (the view) */
 		u32 view_share;		/* counted busy in the pool's view */
@@ -132,7 +133,13 @@ struct lunq_c {
 
 	struct lunq_dev *sysdev;	/* our entry, once resumed */
 	struct lunq_dev *spare;		/* preallocated entry */
-	struct lunq_model model;	/* under @lock; large, keep last */
+	/*
+	 * The service-time model's state (~50 KiB: write cache, channels,
+	 * drive queue), under @lock: NULL until a table or "set" gives a
+	 * model (lunq_model_alloc()), then kept until the table goes, as a
+	 * live "model:none" keeps the state for the next model.
+	 */
+	struct lunq_model *model;
 };
 
 /*

@@ -41,35 +41,33 @@ u64 lunq_hist_mid(u32 idx)
 	return lo + (lunq_hist_upper(idx) - lo) / 2;
 }
 
-u64 lunq_hist_min(const u64 *counts)
+/*
+ * What the 64-bit counts and a window's 32-bit ones (lunq_hist32_*())
+ * share: @counts is u64[] when @wide, else u32[].
+ */
+static inline u64 lunq_hist_at(const void *counts, bool wide, u32 i)
+{
+	return wide ? ((const u64 *)counts)[i] : ((const u32 *)counts)[i];
+}
+
+/* The first bucket counted (LUNQ_HIST_BUCKETS: none). */
+static u32 lunq_hist_first(const void *counts, bool wide)
 {
 	u32 i;
 
 	for (i = 0; i < LUNQ_HIST_BUCKETS; i++)
-		if (counts[i])
-			return lunq_hist_lower(i);
-	return 0;
+		if (lunq_hist_at(counts, wide, i))
+			return i;
+	return LUNQ_HIST_BUCKETS;
 }
 
-u64 lunq_hist_total(const u64 *counts)
+static u64 lunq_hist_sum(const void *counts, bool wide)
 {
 	u64 n = 0;
 	u32 i;
 
 	for (i = 0; i < LUNQ_HIST_BUCKETS; i++)
-		n += counts[i];
-	return n;
-}
-
-u64 lunq_hist_add(u64 *to, const u64 *from)
-{
-	u64 n = 0;
-	u32 i;
-
-	for (i = 0; i < LUNQ_HIST_BUCKETS; i++) {
-		to[i] += from[i];
-		n += to[i];
-	}
+		n += lunq_hist_at(counts, wide, i);
 	return n;
 }
 
@@ -77,9 +75,10 @@ u64 lunq_hist_add(u64 *to, const u64 *from)
  * The bucket holding the @ppm-th percentile of @counts (LUNQ_HIST_BUCKETS
  * on return: empty); *@last: its rank is the last IO's.
  */
-static u32 lunq_hist_pct_bucket(const u64 *counts, u32 ppm, bool *last)
+static u32 lunq_hist_pct_bucket(const void *counts, bool wide, u32 ppm,
+				bool *last)
 {
-	u64 total = lunq_hist_total(counts), want, cum = 0;
+	u64 total = lunq_hist_sum(counts, wide), want, cum = 0;
 	u32 i;
 
 	*last = false;
@@ -94,17 +93,52 @@ static u32 lunq_hist_pct_bucket(const u64 *counts, u32 ppm, bool *last)
 		want = 1;
 	*last = want == total;
 	for (i = 0; i < LUNQ_HIST_BUCKETS; i++) {
-		cum += counts[i];
+		cum += lunq_hist_at(counts, wide, i);
 		if (cum >= want)
 			return i;
 	}
 	return LUNQ_HIST_BUCKETS;
 }
 
+/* Bucket @i's upper bound clamped to @max; 0 for none (empty). */
+static u64 lunq_hist_upper_max(u32 i, u64 max)
+{
+	u64 up;
+
+	if (i >= LUNQ_HIST_BUCKETS)
+		return 0;
+	up = lunq_hist_upper(i);
+	return up < max ? up : max;
+}
+
+u64 lunq_hist_min(const u64 *counts)
+{
+	u32 i = lunq_hist_first(counts, true);
+
+	return i < LUNQ_HIST_BUCKETS ? lunq_hist_lower(i) : 0;
+}
+
+u64 lunq_hist_total(const u64 *counts)
+{
+	return lunq_hist_sum(counts, true);
+}
+
+u64 lunq_hist_add(u64 *to, const u64 *from)
+{
+	u64 n = 0;
+	u32 i;
+
+	for (i = 0; i < LUNQ_HIST_BUCKETS; i++) {
+		to[i] += from[i];
+		n += to[i];
+	}
+	return n;
+}
+
 u64 lunq_hist_percentile(const u64 *counts, u64 max, u32 ppm)
 {
 	bool last;
-	u32 i = lunq_hist_pct_bucket(counts, ppm, &last);
+	u32 i = lunq_hist_pct_bucket(counts, true, ppm, &last);
 	u64 mid;
 
 	if (i >= LUNQ_HIST_BUCKETS)
@@ -119,13 +153,41 @@ u64 lunq_hist_percentile(const u64 *counts, u64 max, u32 ppm)
 u64 lunq_hist_percentile_upper(const u64 *counts, u64 max, u32 ppm)
 {
 	bool last;
-	u32 i = lunq_hist_pct_bucket(counts, ppm, &last);
-	u64 up;
+	u32 i = lunq_hist_pct_bucket(counts, true, ppm, &last);
 
-	if (i >= LUNQ_HIST_BUCKETS)
-		return 0;
-	up = lunq_hist_upper(i);
-	return up < max ? up : max;
+	return lunq_hist_upper_max(i, max);
+}
+
+u64 lunq_hist32_min(const u32 *counts)
+{
+	u32 i = lunq_hist_first(counts, false);
+
+	return i < LUNQ_HIST_BUCKETS ? lunq_hist_lower(i) : 0;
+}
+
+u64 lunq_hist32_total(const u32 *counts)
+{
+	return lunq_hist_sum(counts, false);
+}
+
+u64 lunq_hist32_add(u32 *to, const u32 *from)
+{
+	u64 n = 0;
+	u32 i;
+
+	for (i = 0; i < LUNQ_HIST_BUCKETS; i++) {
+		to[i] += from[i];
+		n += to[i];
+	}
+	return n;
+}
+
+u64 lunq_hist32_percentile_upper(const u32 *counts, u64 max, u32 ppm)
+{
+	bool last;
+	u32 i = lunq_hist_pct_bucket(counts, false, ppm, &last);
+
+	return lunq_hist_upper_max(i, max);
 }
 
 void lunq_hist_quantize(const u64 *counts, u64 *rows)

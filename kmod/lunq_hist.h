@@ -107,6 +107,17 @@ u64 lunq_hist_total(const u64 *counts);
 /* Add @from to @to (bucket by bucket); returns the sum of @to. */
 u64 lunq_hist_add(u64 *to, const u64 *from);
 
+/*
+ * A window's counts (lunq_window.c): the same buckets in 32 bits, half the
+ * memory.  A window counts fewer than 2^32 IOs, and a window's counts are
+ * the difference of two 32-bit truncations of the live counts, exact
+ * modulo 2^32.  As the functions above.
+ */
+u64 lunq_hist32_min(const u32 *counts);
+u64 lunq_hist32_total(const u32 *counts);
+u64 lunq_hist32_add(u32 *to, const u32 *from);
+u64 lunq_hist32_percentile_upper(const u32 *counts, u64 max, u32 ppm);
+
 /* Re-bin @counts into LUNQ_QUANT_ROWS power-of-two rows (exact). */
 void lunq_hist_quantize(const u64 *counts, u64 *rows);
 

@@ -3,8 +3,8 @@
  * KUnit suite for lunq_hist.c, the log-linear histogram shared by the
  * kernel and userspace: bucket index math at every edge, bucket bounds,
  * percentiles (ceil rank, clamping), percentiles of known distributions
- * against the exact ones of their raw samples, and the exact power-of-two
- * re-binning.
+ * against the exact ones of their raw samples, a window's 32-bit counts
+ * across their wrap, and the exact power-of-two re-binning.
  * Run alone with
  *   tests/kunit/run lunq_hist
  */
@@ -637,6 +637,81 @@ static void lunq_hist_percentile_distributions(struct kunit *test)
 	kunit_info(test, "worst relative error %llu ppm", worst);
 }
 
+/*
+ * A window's 32-bit counts (lunq_window.c): the live counts just below
+ * 2^32 in every bucket, so each bucket's truncation wraps during the
+ * window; the difference of the truncations is the window exactly, and
+ * the 32-bit total, minimum and percentiles are those of its 64-bit
+ * counts, for each distribution; a run of two windows (lunq_hist32_add())
+ * is two 64-bit adds.  Empty: 0 everywhere.
+ */
+static void lunq_hist32_window_wraps(struct kunit *test)
+{
+	static const u32 ppms[] = { 0, 500000, 990000, 999900, 1000000 };
+	struct lunq_hist_ctx *c = ctx(test);
+	u64 *live = kunit_kcalloc(test, LUNQ_HIST_BUCKETS, sizeof(*live),
+				  GFP_KERNEL);
+	u64 *run64 = kunit_kcalloc(test, LUNQ_HIST_BUCKETS, sizeof(*run64),
+				   GFP_KERNEL);
+	u32 *prev = kunit_kcalloc(test, LUNQ_HIST_BUCKETS, sizeof(*prev),
+				  GFP_KERNEL);
+	u32 *win = kunit_kcalloc(test, LUNQ_HIST_BUCKETS, sizeof(*win),
+				 GFP_KERNEL);
+	u32 *run = kunit_kcalloc(test, LUNQ_HIST_BUCKETS, sizeof(*run),
+				 GFP_KERNEL);
+	u64 seed = 11, total;
+	unsigned int d, i, j, wrong;
+
+	KUNIT_ASSERT_NOT_NULL(test, live);
+	KUNIT_ASSERT_NOT_NULL(test, run64);
+	KUNIT_ASSERT_NOT_NULL(test, prev);
+	KUNIT_ASSERT_NOT_NULL(test, win);
+	KUNIT_ASSERT_NOT_NULL(test, run);
+	KUNIT_EXPECT_EQ(test, lunq_hist32_total(win), 0ULL);
+	KUNIT_EXPECT_EQ(test, lunq_hist32_min(win), 0ULL);
+	KUNIT_EXPECT_EQ(test, lunq_hist32_percentile_upper(win, U64_MAX,
+							   990000), 0ULL);
+	for (d = 0; d < DIST_NR; d++) {
+		memset(c->counts, 0, sizeof(c->counts));
+		for (i = 0; i < LUNQ_HIST_BUCKETS; i++) {
+			live[i] = (5ULL << 32) - 1 - lcg_next(&seed) % 16;
+			prev[i] = (u32)live[i];
+		}
+		for (i = 0; i < DIST_N; i++)
+			record(c, dist_sample(d, &seed), 1);
+		wrong = 0;
+		for (i = 0; i < LUNQ_HIST_BUCKETS; i++) {
+			live[i] += c->counts[i];
+			win[i] = (u32)live[i] - prev[i];
+			wrong += win[i] != c->counts[i];
+		}
+		KUNIT_EXPECT_EQ_MSG(test, wrong, 0U, "%s", dist_names[d]);
+		total = lunq_hist_total(c->counts);
+		KUNIT_EXPECT_EQ(test, total, (u64)DIST_N);
+		KUNIT_EXPECT_EQ(test, lunq_hist32_total(win), total);
+		KUNIT_EXPECT_EQ_MSG(test, lunq_hist32_min(win),
+				    lunq_hist_min(c->counts), "%s",
+				    dist_names[d]);
+		for (j = 0; j < ARRAY_SIZE(ppms); j++)
+			KUNIT_EXPECT_EQ_MSG(test,
+				lunq_hist32_percentile_upper(win, U64_MAX,
+							     ppms[j]),
+				lunq_hist_percentile_upper(c->counts, U64_MAX,
+							   ppms[j]),
+				"%s ppm %u", dist_names[d], ppms[j]);
+		memset(run, 0, LUNQ_HIST_BUCKETS * sizeof(*run));
+		memset(run64, 0, LUNQ_HIST_BUCKETS * sizeof(*run64));
+		KUNIT_EXPECT_EQ(test, lunq_hist32_add(run, win), total);
+		KUNIT_EXPECT_EQ(test, lunq_hist32_add(run, win), 2 * total);
+		lunq_hist_add(run64, c->counts);
+		lunq_hist_add(run64, c->counts);
+		KUNIT_EXPECT_EQ_MSG(test,
+			lunq_hist32_percentile_upper(run, U64_MAX, 990000),
+			lunq_hist_percentile_upper(run64, U64_MAX, 990000),
+			"%s run", dist_names[d]);
+	}
+}
+
 /* ---- quantize ---- */
 
 static void quantize_check_one(struct kunit *test, struct lunq_hist_ctx *c,
@@ -788,6 +863,7 @@ static struct kunit_case lunq_hist_cases[] = {
 	KUNIT_CASE_PARAM(lunq_hist_percentile_three, pct_3_gen_params),
 	KUNIT_CASE(lunq_hist_percentile_large_total),
 	KUNIT_CASE(lunq_hist_percentile_distributions),
+	KUNIT_CASE(lunq_hist32_window_wraps),
 	KUNIT_CASE(lunq_hist_quantize_edges),
 	KUNIT_CASE(lunq_hist_quantize_random),
 	KUNIT_CASE(lunq_hist_quantize_all_buckets),

@@ -249,7 +249,9 @@ static void lunq_io_drive_pick(struct lunq_c *lc, u64 now)
 	struct lunq_io *io;
 	u64 finish;
 
-	while ((io = lunq_model_pick(&lc->model, now, &finish)))
+	if (!lc->model)
+		return;
+	while ((io = lunq_model_pick(lc->model, now, &finish)))
 		lunq_io_drive_set(io, finish);
 }
 
@@ -262,7 +264,7 @@ static void lunq_io_lun_refuses(struct lunq_c *lc, u64 now)
 		u32 aborted = 0;
 
 		/* the drive's queue is aborted: each ends now, as aborted */
-		while ((io = lunq_model_unqueue(&lc->model))) {
+		while (lc->model && (io = lunq_model_unqueue(lc->model))) {
 			lunq_io_drive_set(io, now);
 			aborted++;
 		}
@@ -326,16 +328,17 @@ static enum lunq_send lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
 	if (lunq_lun_admit(&lc->lun, now)) {
 		sector_t lba = dm_target_offset(lc->ti, io->iter.bi_sector);
 		u32 sectors = bvec_iter_sectors(io->iter);
+		struct lunq_model *m = lc->model;	/* NULL: no model */
 
 		io->gen = lc->lun.gen;
 		io->finish = 0;
 		/* the mapped size: a resent clone's bi_iter is spent */
-		if (lc->model.cfg.kind && sectors &&
+		if (m && m->cfg.kind && sectors &&
 		    (io->op == REQ_OP_READ || io->op == REQ_OP_WRITE))
-			io->finish = lunq_model_io(&lc->model, now, lba,
-						   sectors, io->dir, io);
+			io->finish = lunq_model_io(m, now, lba, sectors,
+						   io->dir, io);
 		else if (io->flush)
-			io->finish = lunq_model_flush(&lc->model, now);
+			io->finish = m ? lunq_model_flush(m, now) : now;
 		io->flags &= ~LUNQ_IO_RETRY;
 		io->t_sent = now;
 		if (io->finish == LUNQ_FINISH_PENDING) {
@@ -487,7 +490,8 @@ static bool lunq_io_hold(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
 		spin_lock_irqsave(&lc->lock, flags);
 		if (io->finish == LUNQ_FINISH_PENDING) {
 			if (lunq_refused_below(bio, error)) {
-				lunq_model_drop(&lc->model, io);
+				/* pending: only a model queues it */
+				lunq_model_drop(lc->model, io);
 				io->finish = 0;
 			} else {
 				/* held until the pick sets its time */

@@ -4,9 +4,10 @@
  * Pure arithmetic on ns times; the host side (lunq_io.c) calls
  * lunq_model_io() (lunq_model_flush() for an empty flush) under the device
  * lock when the LUN accepts a command and holds the completion until
- * max(lower-device completion, the returned time).  The model lives in
- * the device context (struct lunq_c), zeroed when it is allocated: an
- * idle LUN; lunq_apply_policy() configures it (lunq_model_config()).
+ * max(lower-device completion, the returned time).  The model's state
+ * is allocated apart from the device context (struct lunq_c's @model,
+ * lunq_model_alloc()) when a table or "set" first names a model, zeroed:
+ * an idle LUN; lunq_apply_policy() configures it (lunq_model_config()).
  *
  * A model is a struct lunq_model_ops in its own file (lunq_model_<name>.c,
  * KUnit in lunq_model_<name>_test.c), its state a member of struct

@@ -185,7 +185,7 @@ struct lunq_model_rc_entry {
 struct lunq_model_rc_state {
 	/*
 	 * LUNQ_RC_ENTRIES entries, allocated with the first rcache_mb > 0
-	 * (lunq_model_rc_alloc()) and kept until the table goes; NULL: no
+	 * (lunq_model_alloc()) and kept until the table goes; NULL: no
 	 * cache, whatever rcache_mb says
 	 */
 	struct lunq_model_rc_entry *e;

@@ -44,7 +44,7 @@ static inline struct lunq_model *model(struct kunit *test,
 
 	memset(m, 0, sizeof(*m));
 	if (cfg->rcache_mb) {
-		/* as lunq_model_rc_alloc() before the keys take effect */
+		/* as lunq_model_alloc() before the keys take effect */
 		m->rc.e = kunit_kcalloc(test, LUNQ_RC_ENTRIES, sizeof(*m->rc.e),
 					GFP_KERNEL);
 		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, m->rc.e);

@@ -103,7 +103,9 @@ bool lunq_apply_policy(struct lunq_c *lc, u64 now)
 	lc->qfull_lat_ns = (u64)v[LUNQ_QFULL_LAT_US] * NSEC_PER_USEC;
 	lc->reset_ns = (u64)v[LUNQ_RESET_MS] * NSEC_PER_MSEC;
 	WRITE_ONCE(lc->bubble_ns, (u64)v[LUNQ_BUBBLE_MS] * NSEC_PER_MSEC);
-	lunq_model_config(&lc->model, &mc);
+	/* lunq_model_alloc() gave the state of any model the keys name */
+	if (lc->model)
+		lunq_model_config(lc->model, &mc);
 	lunq_update_fast(lc);
 	return kick;
 }
@@ -129,23 +131,36 @@ bool lunq_get_eject(struct lunq_c *lc, struct lunq_eject *e)
 	return e->policy[0];
 }
 
-int lunq_model_rc_alloc(struct lunq_c *lc, const struct lunq_keys *p)
+const char *lunq_model_alloc(struct lunq_c *lc, const struct lunq_keys *p)
 {
 	struct lunq_model_rc_entry *e;
+	struct lunq_model *m;
 	unsigned int noio;
 
-	if (!p->val[LUNQ_RCACHE_MB] || lc->model.rc.e)
-		return 0;
-	/* callers may hold lunq_devs_lock, as lunq_win_alloc()'s do */
+	if (!p->val[LUNQ_MODEL])
+		return NULL;
+	if (!lc->model) {
+		/* callers may hold lunq_devs_lock, as lunq_win_alloc()'s do */
+		noio = memalloc_noio_save();
+		m = vzalloc(sizeof(*m));	/* an idle LUN */
+		memalloc_noio_restore(noio);
+		if (!m)
+			return "model: cannot allocate the model's state";
+		spin_lock_irq(&lc->lock);
+		lc->model = m;
+		spin_unlock_irq(&lc->lock);
+	}
+	if (!p->val[LUNQ_RCACHE_MB] || lc->model->rc.e)
+		return NULL;
 	noio = memalloc_noio_save();
 	e = vzalloc(array_size(LUNQ_RC_ENTRIES, sizeof(*e)));
 	memalloc_noio_restore(noio);
 	if (!e)
-		return -ENOMEM;
+		return "rcache_mb: cannot allocate the read cache's table";
 	spin_lock_irq(&lc->lock);
-	lc->model.rc.e = e;
+	lc->model->rc.e = e;
 	spin_unlock_irq(&lc->lock);
-	return 0;
+	return NULL;
 }
 
 int lunq_set_words(struct lunq_c *lc, unsigned int argc, char **argv,
@@ -159,8 +174,8 @@ int lunq_set_words(struct lunq_c *lc, unsigned int argc, char **argv,
 	*err = lunq_parse_words(lc, &np, argc, argv, true, word);
 	if (!*err && lunq_win_alloc(lc, lunq_win_needed(&np)))
 		*err = "auto: cannot allocate its window's histogram";
-	if (!*err && lunq_model_rc_alloc(lc, &np))
-		*err = "rcache_mb: cannot allocate the read cache's table";
+	if (!*err)
+		*err = lunq_model_alloc(lc, &np);
 	if (*err) {
 		mutex_unlock(&lc->msg_lock);
 		return -EINVAL;

@@ -24,12 +24,15 @@ const char *lunq_parse_words(struct lunq_c *lc, struct lunq_keys *p,
 /* Push @lc->keys into the IO path; true when waiters can go.  Locked. */
 bool lunq_apply_policy(struct lunq_c *lc, u64 now);
 /*
- * The read cache's table (LUNQ_RC_ENTRIES entries, 32 KiB) when @p asks
- * for one (rcache_mb > 0) and the device has none yet: before @p takes
- * effect, in process context, without the device's lock.  Freed with the
- * device (lunq_core_free()).
+ * The model's state (struct lunq_model, ~50 KiB) when @p names a model
+ * and the device has none yet, and the read cache's table
+ * (LUNQ_RC_ENTRIES entries, 32 KiB) when @p asks for one (rcache_mb > 0)
+ * and the model has none yet: before @p takes effect, in process context,
+ * without the device's lock, never in the IO path.  Both are kept until
+ * the table goes (lunq_core_free()).  NULL, or what could not be
+ * allocated.
  */
-int lunq_model_rc_alloc(struct lunq_c *lc, const struct lunq_keys *p);
+const char *lunq_model_alloc(struct lunq_c *lc, const struct lunq_keys *p);
 /*
  * The table's policy into @p and, when @name is not NULL, the name of the
  * throttle policy in force (LUNQ_POL_NAME bytes) into @name, under one

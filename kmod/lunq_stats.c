@@ -272,7 +272,7 @@ void lunq_stats_hist(struct lunq_stats *st, enum lunq_hist_kind kind,
 		*max = m;
 }
 
-u64 lunq_stats_svc_window(struct lunq_stats *st, u64 *prev, u64 *win)
+u64 lunq_stats_svc_window(struct lunq_stats *st, u32 *prev, u32 *win)
 {
 	struct lunq_hist_live *r = st->hist[LUNQ_HIST_SVC_READ];
 	struct lunq_hist_live *w = st->hist[LUNQ_HIST_SVC_WRITE];
@@ -280,8 +280,9 @@ u64 lunq_stats_svc_window(struct lunq_stats *st, u64 *prev, u64 *win)
 	struct lunq_hist_live *zw = st->hist[LUNQ_HIST_NOWAIT_WRITE];
 	u32 i;
 
+	/* modulo 2^32: the difference of two is a window's count */
 	for (i = 0; i < LUNQ_HIST_BUCKETS; i++) {
-		u64 c = atomic64_read(&r->count[i]) +
+		u32 c = atomic64_read(&r->count[i]) +
 			atomic64_read(&w->count[i]) +
 			atomic64_read(&zr->count[i]) +
 			atomic64_read(&zw->count[i]);
@@ -293,17 +294,17 @@ u64 lunq_stats_svc_window(struct lunq_stats *st, u64 *prev, u64 *win)
 	       atomic64_read(&zr->sum) + atomic64_read(&zw->sum);
 }
 
-u64 lunq_stats_wait_window(struct lunq_stats *st, u64 *prev, u64 *win)
+u64 lunq_stats_wait_window(struct lunq_stats *st, u32 *prev, u32 *win)
 {
 	struct lunq_hist_live *r = st->hist[LUNQ_HIST_WAIT_READ];
 	struct lunq_hist_live *w = st->hist[LUNQ_HIST_WAIT_WRITE];
 	struct lunq_hist_live *zr = st->hist[LUNQ_HIST_NOWAIT_READ];
 	struct lunq_hist_live *zw = st->hist[LUNQ_HIST_NOWAIT_WRITE];
-	u64 nowait = 0, prev0 = prev[0];
+	u32 nowait = 0, prev0 = prev[0];
 	u32 i;
 
 	for (i = 0; i < LUNQ_HIST_BUCKETS; i++) {
-		u64 c = atomic64_read(&r->count[i]) +
+		u32 c = atomic64_read(&r->count[i]) +
 			atomic64_read(&w->count[i]);
 
 		nowait += atomic64_read(&zr->count[i]) +

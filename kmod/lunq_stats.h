@@ -102,15 +102,15 @@ void lunq_stats_hist(struct lunq_stats *st, enum lunq_hist_kind kind,
 /*
  * The reads' and writes' service histograms together, as counts since
  * @prev (into @win; @prev becomes the counts now), LUNQ_HIST_BUCKETS
- * each.  Returns the sum of all their service times so far (ns).
+ * each, 32 bits: counts modulo 2^32 (lunq_hist32_*()).  Returns the sum of all their service times so far (ns).
  */
-u64 lunq_stats_svc_window(struct lunq_stats *st, u64 *prev, u64 *win);
+u64 lunq_stats_svc_window(struct lunq_stats *st, u32 *prev, u32 *win);
 
 /*
  * The same for the reads' and writes' wait in lunq (those that did not
  * wait in bucket 0).  Returns the sum of all their waits so far (ns).
  */
-u64 lunq_stats_wait_window(struct lunq_stats *st, u64 *prev, u64 *win);
+u64 lunq_stats_wait_window(struct lunq_stats *st, u32 *prev, u32 *win);
 
 void lunq_stats_zero(struct lunq_stats *st);
 

@@ -171,8 +171,8 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	lc->spare = lunq_dev_alloc();
 	if (!lc->spare || lunq_stats_alloc(&lc->st) || lunq_zplug_dev_alloc(lc) ||
 	    lunq_win_alloc(lc, lunq_win_needed(&lc->keys)) ||
-	    lunq_model_rc_alloc(lc, &lc->keys)) {
-		ti->error = "Cannot allocate counters and histograms";
+	    lunq_model_alloc(lc, &lc->keys)) {
+		ti->error = "Cannot allocate counters, histograms and the model's state";
 		ret = -ENOMEM;
 		goto bad;
 	}

@@ -76,28 +76,28 @@ static void lunq_win_cut(struct lunq_c *lc, struct lunq_pol_window *s, u64 now,
 	struct lunq_win *w = &lc->win;
 	u64 sum = lunq_stats_svc_window(&lc->st, w->prev, w->win);
 	u64 wsum = lunq_stats_wait_window(&lc->st, w->wprev, w->wwin);
-	u64 waited = lunq_hist_total(w->wwin);
+	u64 waited = lunq_hist32_total(w->wwin);
 
 	s->ns = now - w->t;
-	s->ios = lunq_hist_total(w->win);
+	s->ios = lunq_hist32_total(w->win);
 	s->iops = s->ns ? div64_u64(s->ios * NSEC_PER_SEC, s->ns) : 0;
 	s->svc_sum_ns = sum - w->svc_sum;
 	s->svc_mean_ns = s->ios ? div64_u64(s->svc_sum_ns, s->ios) : 0;
-	s->svc_p99_ns = lunq_hist_percentile_upper(w->win, U64_MAX, 990000);
-	s->svc_p50_ns = lunq_hist_percentile_upper(w->win, U64_MAX, 500000);
-	s->svc_min_ns = lunq_hist_min(w->win);
+	s->svc_p99_ns = lunq_hist32_percentile_upper(w->win, U64_MAX, 990000);
+	s->svc_p50_ns = lunq_hist32_percentile_upper(w->win, U64_MAX, 500000);
+	s->svc_min_ns = lunq_hist32_min(w->win);
 	if (w->run_ios >= LUNQ_WIN_RUN_IOS)
 		lunq_win_run_reset(w);
-	w->run_ios = lunq_hist_add(w->run, w->win);
+	w->run_ios = lunq_hist32_add(w->run, w->win);
 	s->run_ios = w->run_ios;
-	s->run_svc_p99_ns = lunq_hist_percentile_upper(w->run, U64_MAX, 990000);
+	s->run_svc_p99_ns = lunq_hist32_percentile_upper(w->run, U64_MAX, 990000);
 	s->wait_ns = wtime - w->wtime;
 	s->qfull = qfull - w->qfull;
 	s->inflight_x1000 = s->ns ? div64_u64((rlen - w->rlen) * 1000, s->ns)
 				  : 0;
 	s->lunq_wait_mean_ns = waited ? div64_u64(wsum - w->wait_sum, waited)
 				      : 0;
-	s->lunq_wait_p99_ns = lunq_hist_percentile_upper(w->wwin, U64_MAX, 990000);
+	s->lunq_wait_p99_ns = lunq_hist32_percentile_upper(w->wwin, U64_MAX, 990000);
 	w->svc_sum = sum;
 	w->wait_sum = wsum;
 	w->t = now;
@@ -333,7 +333,7 @@ bool lunq_win_needed(const struct lunq_keys *p)
 int lunq_win_alloc(struct lunq_c *lc, bool need)
 {
 	unsigned int noio;
-	u64 *b;
+	u32 *b;
 
 	if (!need || lc->win.prev)
 		return 0;
@@ -343,7 +343,7 @@ int lunq_win_alloc(struct lunq_c *lc, bool need)
 	 * reclaim must not wait on IO here (as lunq_dev_attach()).
 	 */
 	noio = memalloc_noio_save();
-	/* pages, not kmalloc's next power of two (46 KiB would take 64) */
+	/* 23 KiB: pages, not kmalloc's next power of two (32 KiB) */
 	b = vzalloc(array3_size(5, LUNQ_HIST_BUCKETS, sizeof(*b)));
 	memalloc_noio_restore(noio);
 	if (!b)

@@ -114,5 +114,50 @@ int main(void)
 		v += rows[i];
 	ok(v == lunq_hist_total(counts), "quantize-keeps-total");
 
+	/*
+	 * A window's 32-bit counts (lunq_hist32_*()): live counts just below
+	 * 2^32 wrap during the window; the truncations' difference is the
+	 * window, and its total, minimum, p50/p99 and run are the 64-bit ones
+	 */
+	{
+		static u64 live[LUNQ_HIST_BUCKETS], run64[LUNQ_HIST_BUCKETS];
+		static u32 prev32[LUNQ_HIST_BUCKETS], win[LUNQ_HIST_BUCKETS];
+		static u32 run[LUNQ_HIST_BUCKETS];
+		int same = 1;
+
+		memset(counts, 0, sizeof(counts));
+		ok(lunq_hist32_total(win) == 0 && lunq_hist32_min(win) == 0 &&
+		   lunq_hist32_percentile_upper(win, ~0ULL, 990000) == 0,
+		   "hist32-empty");
+		for (i = 0; i < LUNQ_HIST_BUCKETS; i++) {
+			live[i] = (3ULL << 32) - 1 - i % 7;
+			prev32[i] = (u32)live[i];
+		}
+		for (i = 0; i < 50000; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			record(1000 + (seed >> 20) % 100000000, 1);
+		}
+		for (i = 0; i < LUNQ_HIST_BUCKETS; i++) {
+			live[i] += counts[i];
+			win[i] = (u32)live[i] - prev32[i];
+			same &= win[i] == counts[i];
+		}
+		ok(same, "hist32-window-across-wrap");
+		ok(lunq_hist32_total(win) == 50000 &&
+		   lunq_hist32_min(win) == lunq_hist_min(counts) &&
+		   lunq_hist32_percentile_upper(win, ~0ULL, 500000) ==
+		   lunq_hist_percentile_upper(counts, ~0ULL, 500000) &&
+		   lunq_hist32_percentile_upper(win, ~0ULL, 990000) ==
+		   lunq_hist_percentile_upper(counts, ~0ULL, 990000),
+		   "hist32-as-hist64");
+		lunq_hist32_add(run, win);
+		lunq_hist_add(run64, counts);
+		lunq_hist_add(run64, counts);
+		ok(lunq_hist32_add(run, win) == 100000 &&
+		   lunq_hist32_percentile_upper(run, ~0ULL, 990000) ==
+		   lunq_hist_percentile_upper(run64, ~0ULL, 990000),
+		   "hist32-run");
+	}
+
 	return tap_exit();
 }
