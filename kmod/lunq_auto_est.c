@@ -13,9 +13,12 @@
 
 /* a hold-off that grows doubles */
 #define LUNQ_HOLDOFF_GROWTH	2
-/* Little's product's operands capped (IOPS x 16, ns) against overflow */
-#define LUNQ_AUTO_RATE_CAP	(1ULL << 28)
-#define LUNQ_AUTO_SVC_CAP	(1ULL << 36)
+/*
+ * Little's product's operands capped so that it fits in 64 bits (2^26 x
+ * 2^33 x 16 = 2^63): 4 million IOPS (x 16), a service time of 8.6 s
+ */
+#define LUNQ_AUTO_RATE_CAP	(1ULL << 26)
+#define LUNQ_AUTO_SVC_CAP	(1ULL << 33)
 /*
  * A depth is 95% of the estimate: one command over the knee doubles a
  * service time, and the host's own completion time inflates the estimate
@@ -101,7 +104,7 @@ void lunq_auto_ext_reset(struct lunq_auto_ext *e, u64 now, u64 horizon, u64 v,
 /* @rate (IOPS x 16) x @svc (ns): commands in flight, x 256. */
 u64 lunq_auto_inflight256(u64 rate, u64 svc)
 {
-	/* IOPS x 16 x ns x 256 / (16 x 10^9); rate < 2^28, svc < 2^36 */
+	/* IOPS x 16 x ns x 256 / (16 x 10^9); rate <= 2^26, svc <= 2^33 */
 	return div64_u64(min_t(u64, rate, LUNQ_AUTO_RATE_CAP) *
 			 min_t(u64, svc, LUNQ_AUTO_SVC_CAP) *
 			 (LUNQ_AUTO_X256 / LUNQ_AUTO_X16), NSEC_PER_SEC);

@@ -12,7 +12,7 @@
 #define LUNQ_AUTO_SLOTS	4	/* sub-windows of a windowed min or max */
 /* rates (IOPS) and auto:target's p99/mean ratio are kept x 16 */
 #define LUNQ_AUTO_X16		16
-/* the knee's estimate in 1/256 of a command: 95% of it stays exact */
+/* the knee's estimate in 1/256 of a command: 95% of it is taken to 1/256 */
 #define LUNQ_AUTO_X256		256
 
 /**

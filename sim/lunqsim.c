@@ -900,6 +900,41 @@ static bool rewrites(const char *a, const struct scenario *s)
 	return same;
 }
 
+/* The most scenarios --random draws (and --worst writes): about a day of CPU. */
+#define RANDOM_MAX 100000
+
+/* A decimal number in [lo, hi] for option @opt, or an error on stderr. */
+static int num_arg(const char *opt, const char *s, unsigned long long lo,
+		   unsigned long long hi, unsigned long long *out)
+{
+	char *e;
+
+	errno = 0;
+	*out = strtoull(s, &e, 10);
+	if (*s < '0' || *s > '9' || *e || errno || *out < lo || *out > hi) {
+		fprintf(stderr, "lunqsim: %s takes a number %llu..%llu, not '%s'\n",
+			opt, lo, hi, s);
+		return -1;
+	}
+	return 0;
+}
+
+/* @dir exists (made if missing) and is a writable directory. */
+static int out_dir(const char *opt, const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "lunqsim: %s: cannot make %s: %s\n", opt, dir, strerror(errno));
+		return -1;
+	}
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode) || access(dir, W_OK)) {
+		fprintf(stderr, "lunqsim: %s: %s is not a writable directory\n", opt, dir);
+		return -1;
+	}
+	return 0;
+}
+
 static int random_judge(u32 n, u64 seed, const u32 *sweep, u32 nsw,
 			const char *sweep_txt, char **pols, u32 npol, bool quick,
 			const char *save_dir, const char *worst_dir, u32 nworst,
@@ -911,21 +946,13 @@ static int random_judge(u32 n, u64 seed, const u32 *sweep, u32 nsw,
 	u32 *idx = calloc(n, sizeof(*idx));
 	char tmp[] = "/tmp/lunqsim-random.XXXXXX";
 	u32 i, k, every = n >= 100 ? n / 10 : 0, ix = 0;
-	int fd = mkstemp(tmp), judge = -1, tk = -1;
+	int fd, judge = -1, tk = -1;
 	bool pass;
 	struct dist ji = { 0 }, jl = { 0 };
 
-	if ((save_dir && mkdir(save_dir, 0777) && errno != EEXIST) ||
-	    (worst_dir && mkdir(worst_dir, 0777) && errno != EEXIST)) {
-		fprintf(stderr, "lunqsim: cannot make %s: %s\n",
-			save_dir && access(save_dir, W_OK) ? save_dir : worst_dir, strerror(errno));
+	if ((save_dir && out_dir("--save-dir", save_dir)) ||
+	    (worst_dir && out_dir("--worst-dir", worst_dir)))
 		return 2;
-	}
-	if (!recs || !v || !idx || fd < 0) {
-		fprintf(stderr, "lunqsim: out of memory or no temporary file\n");
-		return 3;
-	}
-	close(fd);
 	for (k = 0; k < npol; k++) {
 		if (!strcmp(pols[k], "knee"))
 			judge = k;
@@ -936,6 +963,18 @@ static int random_judge(u32 n, u64 seed, const u32 *sweep, u32 nsw,
 		fprintf(stderr, "lunqsim: --random judges auto:knee: give knee in --policies\n");
 		return 2;
 	}
+	if (tk < 0)
+		fprintf(stderr, "lunqsim: no target in --policies: scenarios with a target_ms (kind bounded) are judged by knee\n");
+	if (!recs || !v || !idx) {
+		fprintf(stderr, "lunqsim: out of memory\n");
+		return 3;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		fprintf(stderr, "lunqsim: no temporary file %s: %s\n", tmp, strerror(errno));
+		return 3;
+	}
+	close(fd);
 	quiet = true;
 	for (i = 0; i < n; i++, ix++) {
 		const char *kind, *why;
@@ -947,6 +986,7 @@ static int random_judge(u32 n, u64 seed, const u32 *sweep, u32 nsw,
 			i--;
 			if (ix > 1000 * n) {
 				fprintf(stderr, "lunqsim: --kinds %s: none drawn\n", kinds);
+				unlink(tmp);
 				return 2;
 			}
 			continue;
@@ -956,21 +996,26 @@ static int random_judge(u32 n, u64 seed, const u32 *sweep, u32 nsw,
 		if (put_path(tmp, a) || scn_read(tmp, &sc, stderr)) {
 			fprintf(stderr, "lunqsim: generated scenario %u of seed %llu refused (a generator's bug)\n",
 				ix, (unsigned long long)seed);
+			unlink(tmp);
 			return 3;
 		}
 		if (!rewrites(a, &sc)) {
 			fprintf(stderr, "lunqsim: generated scenario %u of seed %llu reads back differently (a writer's bug)\n",
 				ix, (unsigned long long)seed);
+			unlink(tmp);
 			return 3;
 		}
 		why = unsupported(&sc);
 		if (why) {
 			fprintf(stderr, "lunqsim: generated scenario %u of seed %llu not simulated: %s (a generator's bug)\n",
 				ix, (unsigned long long)seed, why);
+			unlink(tmp);
 			return 3;
 		}
-		if (save_dir && put_file(save_dir, sc.name, a))
+		if (save_dir && put_file(save_dir, sc.name, a)) {
+			unlink(tmp);
 			return 3;
+		}
 		free(a);
 		recs[i].kind = kind;
 		recs[i].index = ix;
@@ -1154,6 +1199,7 @@ int main(int argc, char **argv)
 	u64 seed = 1;
 	bool quick = false, check = false, json = false, sweep_given = false;
 	u32 nrandom = 0, nworst = 10;
+	unsigned long long num;
 	const char *save_dir = NULL, *worst_dir = NULL, *kinds = NULL;
 	struct timespec t0, t1;
 	double wall;
@@ -1167,10 +1213,15 @@ int main(int argc, char **argv)
 			plist = argv[++i];
 		else if (!strcmp(argv[i], "--sweep") && i + 1 < (u32)argc)
 			slist = argv[++i], sweep_given = true;
-		else if (!strcmp(argv[i], "--random") && i + 1 < (u32)argc)
-			nrandom = strtoul(argv[++i], NULL, 10);
-		else if (!strcmp(argv[i], "--worst") && i + 1 < (u32)argc)
-			nworst = strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--random") && i + 1 < (u32)argc) {
+			if (num_arg("--random", argv[++i], 1, RANDOM_MAX, &num))
+				return 2;
+			nrandom = num;
+		} else if (!strcmp(argv[i], "--worst") && i + 1 < (u32)argc) {
+			if (num_arg("--worst", argv[++i], 0, RANDOM_MAX, &num))
+				return 2;
+			nworst = num;
+		}
 		else if (!strcmp(argv[i], "--worst-dir") && i + 1 < (u32)argc)
 			worst_dir = argv[++i];
 		else if (!strcmp(argv[i], "--save-dir") && i + 1 < (u32)argc)
@@ -1179,8 +1230,11 @@ int main(int argc, char **argv)
 			kinds = argv[++i];
 		else if (!strcmp(argv[i], "--json"))
 			json = true;
-		else if (!strcmp(argv[i], "--seed") && i + 1 < (u32)argc)
-			seed = strtoull(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--seed") && i + 1 < (u32)argc) {
+			if (num_arg("--seed", argv[++i], 0, UINT64_MAX, &num))
+				return 2;
+			seed = num;
+		}
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
 			return usage(stdout), 0;
 		else if (argv[i][0] == '-')
@@ -1242,6 +1296,8 @@ int main(int argc, char **argv)
 		rc = random_judge(nrandom, seed, sweep, nsw, sweep_txt, pols, npol, quick,
 				  save_dir, worst_dir, nworst, json, kinds);
 		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &r1);
+		if (rc == 2)	/* refused before it ran */
+			return rc;
 		fprintf(json ? stderr : stdout,
 			"lunqsim: %.0f s simulated in %.2f s of CPU\n", sim_ns / 1e9,
 			(r1.tv_sec - r0.tv_sec) + (r1.tv_nsec - r0.tv_nsec) / 1e9);

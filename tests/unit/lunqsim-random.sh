@@ -22,7 +22,7 @@ mkdir "$tmp/a" "$tmp/b" "$tmp/c"
 "$sim" --random 10 --seed 77 --policies knee --sweep 4,16 --save-dir "$tmp/c" > /dev/null 2>&1
 n=$(ls "$tmp/a" | wc -l)
 diff -r "$tmp/a" "$tmp/b" > "$tmp/d" && [ "$n" = 40 ] &&
-	for f in "$tmp/c"/*.scn; do cmp -s "$f" "$tmp/a/${f##*/}" || exit 1; done &&
+	! for f in "$tmp/c"/*.scn; do cmp -s "$f" "$tmp/a/${f##*/}" || echo "$f"; done | grep -q . &&
 	[ "$(ls "$tmp/c" | wc -l)" = 10 ]
 tap_check $? "the same seed, the same 40 files byte for byte; scenario I the same in a run of 10" "$n files; $(head -3 "$tmp/d" | tr '\n' ';')"
 grep -v '^lunqsim: .* simulated' "$tmp/a.out" > "$tmp/a1"
@@ -32,6 +32,20 @@ tap_check $? "the same seed, the same distributions"
 "$sim" --random 10 --seed 78 --policies knee --sweep 4,16 --save-dir "$tmp/c" > /dev/null 2>&1
 [ "$(ls "$tmp/c" | wc -l)" = 20 ] && ! cmp -s "$tmp/c/r77-0000.scn" "$tmp/c/r78-0000.scn"
 tap_check $? "another seed, other scenarios"
+
+# bad input: refused before anything runs (exit 2), no file left
+touch "$tmp/afile"
+bad=0
+for a in "--random 0" "--random -1" "--random x" "--random 5 --seed x" \
+	 "--random 5 --seed -1" "--random 5 --worst 1e3" \
+	 "--random 5 --worst-dir $tmp/afile" "--random 5 --save-dir $tmp/afile/d"; do
+	# shellcheck disable=SC2086
+	"$sim" $a > "$tmp/bo" 2> "$tmp/be"
+	rc=$?
+	[ $rc = 2 ] && [ ! -s "$tmp/bo" ] && grep -q '^lunqsim: ' "$tmp/be" ||
+		{ bad=$((bad + 1)); diag "lunqsim $a: exit $rc, $(head -1 "$tmp/be")"; }
+done
+tap_check $bad "bad --random, --seed, --worst, --worst-dir and --save-dir refused (exit 2, a message, nothing printed)"
 
 # the judge over 200 scenarios of every kind (seed 1000, fixed: auto
 # misses issue 63's thresholds over every kind -- doc/lunqsim.md, "auto
