@@ -328,7 +328,7 @@ static enum lunq_send lunq_io_lun_send(struct lunq_c *lc, struct lunq_io *io,
 	if (lunq_lun_admit(&lc->lun, now)) {
 		sector_t lba = dm_target_offset(lc->ti, io->iter.bi_sector);
 		u32 sectors = bvec_iter_sectors(io->iter);
-		struct lunq_model *m = lc->model;	/* NULL: no model */
+		struct lunq_model *m = lc->model;	/* NULL: never given one */
 
 		io->gen = lc->lun.gen;
 		io->finish = 0;

@@ -168,17 +168,21 @@ int lunq_set_words(struct lunq_c *lc, unsigned int argc, char **argv,
 {
 	struct lunq_keys np;
 	bool kick;
+	int ret = -EINVAL;
 
 	mutex_lock(&lc->msg_lock);
 	lunq_get_policy(lc, &np, NULL);
 	*err = lunq_parse_words(lc, &np, argc, argv, true, word);
-	if (!*err && lunq_win_alloc(lc, lunq_win_needed(&np)))
-		*err = "auto: cannot allocate its window's histogram";
-	if (!*err)
-		*err = lunq_model_alloc(lc, &np);
+	if (!*err) {
+		ret = -ENOMEM;
+		if (lunq_win_alloc(lc, lunq_win_needed(&np)))
+			*err = "auto: cannot allocate its window's histogram";
+		else
+			*err = lunq_model_alloc(lc, &np);
+	}
 	if (*err) {
 		mutex_unlock(&lc->msg_lock);
-		return -EINVAL;
+		return ret;
 	}
 	mutex_lock(&lc->pol_mutex);	/* a policy from outside's limits */
 	spin_lock_irq(&lc->lock);

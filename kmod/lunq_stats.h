@@ -102,7 +102,8 @@ void lunq_stats_hist(struct lunq_stats *st, enum lunq_hist_kind kind,
 /*
  * The reads' and writes' service histograms together, as counts since
  * @prev (into @win; @prev becomes the counts now), LUNQ_HIST_BUCKETS
- * each, 32 bits: counts modulo 2^32 (lunq_hist32_*()).  Returns the sum of all their service times so far (ns).
+ * each, 32 bits: counts modulo 2^32 (lunq_hist32_*()).  Returns the sum
+ * of all their service times so far (ns).
  */
 u64 lunq_stats_svc_window(struct lunq_stats *st, u32 *prev, u32 *win);
 

@@ -46,6 +46,20 @@ static ssize_t lunq_sysfs_refused(struct lunq_dev *d, const char *file,
 	return -EINVAL;
 }
 
+/* "set" words written to @file: @count, or the error (reported). */
+static ssize_t lunq_sysfs_set(struct lunq_dev *d, struct lunq_c *lc,
+			      const char *file, unsigned int argc, char **argv,
+			      size_t count)
+{
+	const char *err, *word;
+	int ret = lunq_set_words(lc, argc, argv, &err, &word);
+
+	if (!ret)
+		return count;
+	lunq_sysfs_refused(d, file, err, word);
+	return ret;
+}
+
 #define to_dev(k) container_of(k, struct lunq_dev, kobj)
 
 /* Evaluate @expr with @lc, the live target of @kobj under lunq_devs_lock. */
@@ -152,7 +166,6 @@ static ssize_t lunq_set_line(struct lunq_c *lc, char *line, size_t count)
 {
 	char *argv[2 * LUNQ_NR_KEYS];
 	struct lunq_dev *d = lc->sysdev;
-	const char *err, *word;
 	int argc;
 
 	argc = lunq_split_words(line, argv, ARRAY_SIZE(argv));
@@ -161,9 +174,7 @@ static ssize_t lunq_set_line(struct lunq_c *lc, char *line, size_t count)
 	if (!argc)
 		return lunq_sysfs_refused(d, "table", "no key:value given",
 					  NULL);
-	if (lunq_set_words(lc, argc, argv, &err, &word))
-		return lunq_sysfs_refused(d, "table", err, word);
-	return count;
+	return lunq_sysfs_set(d, lc, "table", argc, argv, count);
 }
 
 static ssize_t table_store(struct kobject *kobj, struct kobj_attribute *a,
@@ -212,7 +223,6 @@ static ssize_t key_store(struct kobject *kobj, struct kobj_attribute *a,
 {
 	enum lunq_key k = a - lunq_key_attrs;
 	char word[64], *argv[1] = { word };
-	const char *err, *bad;
 	struct lunq_c *lc;
 	int n;
 
@@ -228,9 +238,8 @@ static ssize_t key_store(struct kobject *kobj, struct kobj_attribute *a,
 		     buf) >= (int)sizeof(word))
 		return -EINVAL;
 	return LUNQ_WITH_LC(kobj, lc,
-			    lunq_set_words(lc, 1, argv, &err, &bad) ?
-			    lunq_sysfs_refused(to_dev(kobj), lunq_key_name(k),
-					       err, bad) : (ssize_t)count);
+			    lunq_sysfs_set(to_dev(kobj), lc, lunq_key_name(k),
+					   1, argv, count));
 }
 
 /* ---- statistics ---- */

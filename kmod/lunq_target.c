@@ -170,9 +170,13 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 
 	lc->spare = lunq_dev_alloc();
 	if (!lc->spare || lunq_stats_alloc(&lc->st) || lunq_zplug_dev_alloc(lc) ||
-	    lunq_win_alloc(lc, lunq_win_needed(&lc->keys)) ||
-	    lunq_model_alloc(lc, &lc->keys)) {
-		ti->error = "Cannot allocate counters, histograms and the model's state";
+	    lunq_win_alloc(lc, lunq_win_needed(&lc->keys))) {
+		ti->error = "Cannot allocate counters and histograms";
+		ret = -ENOMEM;
+		goto bad;
+	}
+	ti->error = (char *)lunq_model_alloc(lc, &lc->keys);
+	if (ti->error) {
 		ret = -ENOMEM;
 		goto bad;
 	}
@@ -289,13 +293,15 @@ static int lunq_msg_set(struct lunq_c *lc, unsigned int argc, char **argv)
 {
 	struct mapped_device *md = dm_table_get_md(lc->ti->table);
 	const char *err, *word;
+	int ret;
 
 	if (!argc) {
 		DMERR("%s: message 'set': no key:value given",
 		      dm_device_name(md));
 		return -EINVAL;
 	}
-	if (!lunq_set_words(lc, argc, argv, &err, &word))
+	ret = lunq_set_words(lc, argc, argv, &err, &word);
+	if (!ret)
 		return 0;
 	if (word)
 		DMERR("%s: message 'set' rejected '%.64s': %s; nothing changed",
@@ -303,7 +309,7 @@ static int lunq_msg_set(struct lunq_c *lc, unsigned int argc, char **argv)
 	else
 		DMERR("%s: message 'set' rejected: %s; nothing changed",
 		      dm_device_name(md), err);
-	return -EINVAL;
+	return ret;
 }
 
 /*

@@ -61,7 +61,8 @@ void lunq_update_fast(struct lunq_c *lc)
 	struct lunq_host *h = &lc->host;
 	struct lunq_throttle *t = &h->thr;
 	bool f = READ_ONCE(fast_path) && !lc->lun.depth && !lc->lun.foreign &&
-		 !lc->lun.pool && !(lc->model && lc->model->cfg.kind) && !lc->zplug.zones &&
+		 !lc->lun.pool && !lc->zplug.zones &&
+		 !(lc->model && lc->model->cfg.kind) &&
 		 lunq_pol_steady(&lc->pol) &&
 		 !h->q.nr && !h->nr_retry && !h->blocked && !h->dispatching &&
 		 !t->held && !h->inflight && !lc->lun.inflight;
