@@ -7,12 +7,7 @@
 # fixed seeds holds auto to the issue's thresholds where it meets them and
 # to today's figures where it does not yet (the doc's table says which).
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$(dirname "$0")/tap.sh"
-tap_tmpdir
-tap_built "lunqsim builds" "$top" sim/lunqsim
-sim=$top/sim/lunqsim
-. "$top/tests/lib/scenario-file.sh"
-cd "$top" || exit 1
+. "$top/tests/lib/lunqsim-test.sh"
 
 # determinism: two runs of a seed write the same files; the first 10 of
 # 40 are the 10 a run of 10 writes

@@ -11,12 +11,7 @@
 # t-arena-bounds asserts them in the VM; a seed's run repeats; what it
 # does not simulate is said, a bad file refused.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$(dirname "$0")/tap.sh"
-tap_tmpdir
-tap_built "lunqsim builds" "$top" sim/lunqsim
-sim=$top/sim/lunqsim
-. "$top/tests/lib/scenario-file.sh"
-cd "$top" || exit 1
+. "$top/tests/lib/lunqsim-test.sh"
 
 # the reader: the C one and the sh one agree on every file
 d=0
