@@ -12,7 +12,7 @@
 # reads+writes = bios the lower device got), data verified, the lower
 # device idle afterwards (inflight "0 0").
 # group: fault
-# time-debug: 90
+# time-debug: 50
 # time: 15
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/vm/fault-lib.sh"

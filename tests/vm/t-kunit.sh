@@ -11,7 +11,7 @@
 # kernel: debug
 # clock: tcg
 # time: 1
-# time-debug: 60
+# time-debug: 35
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 ko=$LUNQ_SRC/build/kmod-kunit/$(uname -r)/kmod/dm-lunq-kunit.ko
