@@ -111,11 +111,26 @@ static u64 lunq_hist_upper_max(u32 i, u64 max)
 	return up < max ? up : max;
 }
 
-u64 lunq_hist_min(const u64 *counts)
+/* The lowest bucket's lower bound, 64-bit (@wide) or 32-bit counts. */
+static u64 lunq_hist_min_of(const void *counts, bool wide)
 {
-	u32 i = lunq_hist_first(counts, true);
+	u32 i = lunq_hist_first(counts, wide);
 
 	return i < LUNQ_HIST_BUCKETS ? lunq_hist_lower(i) : 0;
+}
+
+/* The @ppm percentile's bucket's upper bound, clamped to @max. */
+static u64 lunq_hist_upper_of(const void *counts, bool wide, u64 max, u32 ppm)
+{
+	bool last;
+
+	return lunq_hist_upper_max(lunq_hist_pct_bucket(counts, wide, ppm,
+							 &last), max);
+}
+
+u64 lunq_hist_min(const u64 *counts)
+{
+	return lunq_hist_min_of(counts, true);
 }
 
 u64 lunq_hist_total(const u64 *counts)
@@ -152,17 +167,12 @@ u64 lunq_hist_percentile(const u64 *counts, u64 max, u32 ppm)
 
 u64 lunq_hist_percentile_upper(const u64 *counts, u64 max, u32 ppm)
 {
-	bool last;
-	u32 i = lunq_hist_pct_bucket(counts, true, ppm, &last);
-
-	return lunq_hist_upper_max(i, max);
+	return lunq_hist_upper_of(counts, true, max, ppm);
 }
 
 u64 lunq_hist32_min(const u32 *counts)
 {
-	u32 i = lunq_hist_first(counts, false);
-
-	return i < LUNQ_HIST_BUCKETS ? lunq_hist_lower(i) : 0;
+	return lunq_hist_min_of(counts, false);
 }
 
 u64 lunq_hist32_total(const u32 *counts)
@@ -184,10 +194,7 @@ u64 lunq_hist32_add(u32 *to, const u32 *from)
 
 u64 lunq_hist32_percentile_upper(const u32 *counts, u64 max, u32 ppm)
 {
-	bool last;
-	u32 i = lunq_hist_pct_bucket(counts, false, ppm, &last);
-
-	return lunq_hist_upper_max(i, max);
+	return lunq_hist_upper_of(counts, false, max, ppm);
 }
 
 void lunq_hist_quantize(const u64 *counts, u64 *rows)
