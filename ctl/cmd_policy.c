@@ -397,7 +397,7 @@ static int policy_show(const char *name, bool json)
 {
 	const char *pname, *from, *link = NULL;
 	char pin[PATH_MAX], why[160];
-	unsigned long long depth;
+	unsigned long long depth, a0, below, above;
 	struct timespec ts;
 	struct lq_dev d;
 	bool pinned, bpf;
@@ -412,6 +412,9 @@ static int policy_show(const char *name, bool json)
 	from = d.tpolicy_from[0] ? d.tpolicy_from : "-";
 	bpf = !strcmp(from, "bpf");
 	depth = d.st[LUNQ_ST_THROTTLE];
+	a0 = d.st[LUNQ_ST_POL_ZERO];
+	below = d.st[LUNQ_ST_POL_BELOW];
+	above = d.st[LUNQ_ST_POL_ABOVE];
 	lq_pin_path(pin, sizeof(pin), d.name);
 	pinned = !access(pin, F_OK);
 	if (pinned)
@@ -437,7 +440,8 @@ static int policy_show(const char *name, bool json)
 		} else {
 			printf("null");
 		}
-		printf("}\n");
+		printf(",\"answers_raised_from_0\":%llu,\"answers_below_min\":%llu,\"answers_above_max\":%llu}\n",
+		       a0, below, above);
 		return LQ_OK;
 	}
 	if (pinned && !bpf)
@@ -449,6 +453,8 @@ static int policy_show(const char *name, bool json)
 		printf("%s: policy %s (from the %s), throttle %llu%s%s\n", d.name,
 		       pname, bpf ? "BPF program" : "table", depth,
 		       pinned ? ", link pinned at " : "", pinned ? pin : "");
+	printf("%s: answers of %s clamped since it took over: %llu were 0, %llu others below auto_min, %llu above auto_max\n",
+	       d.name, pname, a0, below, above);
 	if (d.ej_policy[0])
 		printf("%s: BPF policy %s was ejected %.1f s ago by lunq's watchdog, rule %s: %s\n",
 		       d.name, d.ej_policy, ago, d.ej_rule, why);

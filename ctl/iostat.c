@@ -352,6 +352,12 @@ static const struct {
 		"Writes not starting on 4 KiB." },
 	[LUNQ_ST_WRITE_SIZE_NOT_4K] = { LQ_PROM_COUNTER,
 		"Writes not a multiple of 4 KiB." },
+	[LUNQ_ST_POL_ZERO] = { LQ_PROM_GAUGE,
+		"Answers of 0 of the policy in force, raised to auto_min." },
+	[LUNQ_ST_POL_BELOW] = { LQ_PROM_GAUGE,
+		"Other answers of the policy in force below auto_min." },
+	[LUNQ_ST_POL_ABOVE] = { LQ_PROM_GAUGE,
+		"Answers of the policy in force above auto_max." },
 };
 
 /* A label value, escaped per the exposition format: backslash, quote, newline. */

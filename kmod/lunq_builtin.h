@@ -36,6 +36,8 @@ struct lunq_pol {
 	const struct lunq_evq *evq;	/* names the device in the trace */
 	const u32 *val;		/* the table's values (enum lunq_key) */
 	u32 min, max;		/* the limits answers are clamped to */
+	/* its answers the limits changed, since it took over: 0, below, above */
+	u64 ans_zero, ans_below, ans_above;
 	bool rebase;		/* restarted: the next window starts afresh */
 	u32 qfull_pending;	/* ext: QUEUE FULLs for the next window tick */
 	struct lunq_wd wd;	/* ext: the watchdog (lunq_wd.h) */

@@ -55,6 +55,9 @@ const char *const lunq_stat_names[__LUNQ_ST_MAX] = {
 	[LUNQ_ST_WRITE_SVC_NS] = "write_svc_ns",
 	[LUNQ_ST_WRITE_MISALIGNED_4K] = "write_misaligned_4k",
 	[LUNQ_ST_WRITE_SIZE_NOT_4K] = "write_size_not_4k",
+	[LUNQ_ST_POL_ZERO] = "pol_zero",
+	[LUNQ_ST_POL_BELOW] = "pol_below",
+	[LUNQ_ST_POL_ABOVE] = "pol_above",
 };
 
 const char *const lunq_auto_phase_names[LUNQ_NR_AUTO_PHASES] = {

@@ -26,11 +26,21 @@ const struct lunq_builtin *lunq_pol_select(const u32 *val)
 	return &lunq_pol_fixed;
 }
 
+/* A policy takes over: the count of its answers out of the limits starts */
+static void lunq_pol_zero_answers(struct lunq_pol *p)
+{
+	p->ans_zero = 0;
+	p->ans_below = 0;
+	p->ans_above = 0;
+}
+
 void lunq_pol_use(struct lunq_pol *p, const struct lunq_builtin *bi,
 		  const u32 *val)
 {
-	if (p->ext || (p->bi && p->bi != bi))
+	if (p->ext || (p->bi && p->bi != bi)) {
 		lunq_pol_stop(p);
+		lunq_pol_zero_answers(p);
+	}
 	p->bi = bi;
 	p->ext = NULL;
 	p->val = val;
@@ -41,8 +51,10 @@ void lunq_pol_use(struct lunq_pol *p, const struct lunq_builtin *bi,
 void lunq_pol_use_ext(struct lunq_pol *p, const struct lunq_policy_ops *ops,
 		      const u32 *val)
 {
-	if (p->bi || (p->ext && p->ext != ops))
+	if (p->bi || (p->ext && p->ext != ops)) {
 		lunq_pol_stop(p);
+		lunq_pol_zero_answers(p);
+	}
 	p->bi = NULL;
 	p->ext = ops;
 	p->val = val;
@@ -66,27 +78,47 @@ const char *lunq_pol_name(const struct lunq_pol *p)
 	return p->bi ? p->bi->name : "-";
 }
 
-/* Every answer: clamped to the limits, and traced with what it saw. */
-static u32 lunq_pol_answer(const struct lunq_pol *p, enum lunq_pol_hook hook,
-			   u32 depth, u32 d, const struct lunq_pol_window *w)
+/*
+ * Every answer: clamped to the limits, counted when they changed one the
+ * policy gave (@own; an answer of 0 apart: a policy whose arithmetic went
+ * wrong), and traced with what it saw.
+ */
+static u32 lunq_pol_answer_as(struct lunq_pol *p, enum lunq_pol_hook hook,
+			      u32 depth, u32 d, const struct lunq_pol_window *w,
+			      bool own)
 {
 	u32 c = lunq_pol_clamp(d, p->min, p->max);
 
+	if (unlikely(c != d) && own) {
+		if (c > d)
+			(*(d ? &p->ans_below : &p->ans_zero))++;
+		else
+			p->ans_above++;
+	}
 	if (p->evq)
 		trace_lunq_pol_answer(p->evq, lunq_pol_name(p), hook, depth,
 				      d, c, w);
 	return c;
 }
 
+static u32 lunq_pol_answer(struct lunq_pol *p, enum lunq_pol_hook hook,
+			   u32 depth, u32 d, const struct lunq_pol_window *w)
+{
+	return lunq_pol_answer_as(p, hook, depth, d, w, true);
+}
+
 u32 lunq_pol_start(struct lunq_pol *p, const struct lunq_pol_view *v)
 {
 	u32 d = v->depth;
+	bool own = true;
 
 	if (p->ext && p->ext->start)
 		d = p->ext->start(&p->dev, v);
 	else if (p->bi)
 		d = p->bi->start(p, v);
-	return lunq_pol_answer(p, LUNQ_PH_START, v->depth, d, NULL);
+	else
+		own = false;
+	return lunq_pol_answer_as(p, LUNQ_PH_START, v->depth, d, NULL, own);
 }
 
 u32 lunq_pol_restart(struct lunq_pol *p, const u32 *val, u32 depth,
@@ -122,12 +154,15 @@ u32 lunq_pol_window(struct lunq_pol *p, const struct lunq_pol_window *w)
 u32 lunq_pol_qfull(struct lunq_pol *p, const struct lunq_pol_view *v)
 {
 	u32 d = v->depth;
+	bool own = true;
 
 	if (p->ext && p->ext->qfull)
 		d = p->ext->qfull(&p->dev, v);
 	else if (p->bi && p->bi->qfull)
 		d = p->bi->qfull(p, v);
-	return lunq_pol_answer(p, LUNQ_PH_QFULL, v->depth, d, NULL);
+	else
+		own = false;
+	return lunq_pol_answer_as(p, LUNQ_PH_QFULL, v->depth, d, NULL, own);
 }
 
 u32 lunq_pol_good(struct lunq_pol *p, u64 now, u32 depth)
@@ -192,6 +227,9 @@ bool lunq_pol_win_ready(const struct lunq_pol *p, u64 ns, u64 ios,
 
 void lunq_pol_fill(const struct lunq_pol *p, u64 *v, u64 now)
 {
+	v[LUNQ_ST_POL_ZERO] = p->ans_zero;
+	v[LUNQ_ST_POL_BELOW] = p->ans_below;
+	v[LUNQ_ST_POL_ABOVE] = p->ans_above;
 	if (p->bi && p->bi->fill)
 		p->bi->fill(p, v, now);
 }

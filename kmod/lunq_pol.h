@@ -61,7 +61,10 @@ bool lunq_pol_win_ready(const struct lunq_pol *p, u64 ns, u64 ios,
 			u64 wait_ns, u64 act_ns, u64 dflt_ns, bool *idle);
 /* The name of the policy in force ("-": none) */
 const char *lunq_pol_name(const struct lunq_pol *p);
-/* Its statistics into the device's status (auto_*), if it keeps any */
+/*
+ * Its answers the limits changed (pol_zero, pol_below, pol_above) and its
+ * own statistics (auto_*), if it keeps any, into the device's status
+ */
 void lunq_pol_fill(const struct lunq_pol *p, u64 *v, u64 now);
 
 /* When the policy's tick has work next, 0: none. */

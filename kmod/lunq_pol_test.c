@@ -139,6 +139,7 @@ static void lunq_pol_clamps_every_answer(struct kunit *test)
 	static const u32 answers[] = { 0, 1, 2, 31, 32, 33, 1000000000, U32_MAX };
 	struct lunq_pol_window w = { .v = { .depth = 8 } };
 	struct lunq_pol p = { 0 };
+	u64 v[__LUNQ_ST_MAX] = { 0 };
 	struct lunq_keys t;
 	unsigned int i, k;
 
@@ -169,6 +170,14 @@ static void lunq_pol_clamps_every_answer(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, lunq_pol_steady(&p));
 		KUNIT_EXPECT_TRUE(test, lunq_pol_windows(&p));
 		KUNIT_EXPECT_STREQ(test, lunq_pol_name(&p), "garbage");
+		/*
+		 * three hooks x: 0; 1; 33, 10^9, U32_MAX (the built-in's
+		 * counts do not carry over to the one from outside)
+		 */
+		lunq_pol_fill(&p, v, 0);
+		KUNIT_EXPECT_EQ(test, v[LUNQ_ST_POL_ZERO], 3ULL);
+		KUNIT_EXPECT_EQ(test, v[LUNQ_ST_POL_BELOW], 3ULL);
+		KUNIT_EXPECT_EQ(test, v[LUNQ_ST_POL_ABOVE], 9ULL);
 	}
 	/* another policy takes over: the old one is stopped, once */
 	stops = 0;
@@ -176,8 +185,12 @@ static void lunq_pol_clamps_every_answer(struct kunit *test)
 	lunq_pol_use(&p, &lunq_pol_fixed, t.val);
 	KUNIT_EXPECT_EQ(test, stops, 1);
 	KUNIT_EXPECT_EQ(test, lunq_pol_start(&p, &w.v), 16U);
+	w.v.depth = 16;		/* what fixed holds: none of its answers clamped */
 	KUNIT_EXPECT_EQ(test, lunq_pol_qfull(&p, &w.v), 16U);
 	KUNIT_EXPECT_STREQ(test, lunq_pol_name(&p), "fixed");
+	lunq_pol_fill(&p, v, 0);
+	KUNIT_EXPECT_EQ(test, v[LUNQ_ST_POL_ZERO] + v[LUNQ_ST_POL_BELOW] +
+			v[LUNQ_ST_POL_ABOVE], 0ULL);
 }
 
 /* A policy from outside gets the device's view, never its state. */

@@ -374,6 +374,8 @@ TRACE_EVENT(lunq_pol_answer,
 		__field(u32, pool_share)
 		__field(u64, run_ios)
 		__field(u64, run_p99_ns)
+		__field(u64, wait_ns)
+		__field(u64, oldest_ns)
 	),
 	TP_fast_assign(
 		LUNQ_TP_DEV_ASSIGN(q);
@@ -395,8 +397,10 @@ TRACE_EVENT(lunq_pol_answer,
 		__entry->pool_share = w ? w->pool_share : 0;
 		__entry->run_ios = w ? w->run_ios : 0;
 		__entry->run_p99_ns = w ? w->run_svc_p99_ns : 0;
+		__entry->wait_ns = w ? w->wait_ns : 0;
+		__entry->oldest_ns = w ? w->lunq_wait_oldest_ns : 0;
 	),
-	TP_printk(LUNQ_TP_DEV_FMT " policy=%s hook=%s depth=%u answer=%u clamped=%u ios=%llu iops=%llu svc_min=%llu svc_p50=%llu svc_p99=%llu inflight=%llu wait_p99=%llu qfull=%llu pool=%u busy=%u share=%u run_ios=%llu run_p99=%llu",
+	TP_printk(LUNQ_TP_DEV_FMT " policy=%s hook=%s depth=%u answer=%u clamped=%u ios=%llu iops=%llu svc_min=%llu svc_p50=%llu svc_p99=%llu inflight=%llu wait_p99=%llu qfull=%llu pool=%u busy=%u share=%u run_ios=%llu run_p99=%llu wait=%llu oldest=%llu",
 		  MAJOR(__entry->dev), MINOR(__entry->dev), __entry->name,
 		  __entry->policy,
 		  __print_symbolic(__entry->hook,
@@ -413,7 +417,8 @@ TRACE_EVENT(lunq_pol_answer,
 		  __entry->svc_p50_ns, __entry->svc_p99_ns,
 		  __entry->inflight_x1000, __entry->wait_p99_ns,
 		  __entry->qfull, __entry->pool_depth, __entry->pool_busy,
-		  __entry->pool_share, __entry->run_ios, __entry->run_p99_ns)
+		  __entry->pool_share, __entry->run_ios, __entry->run_p99_ns,
+		  __entry->wait_ns, __entry->oldest_ns)
 );
 
 /*

@@ -169,7 +169,10 @@ enum lunq_stat {
 	LUNQ_ST_WRITE_WAIT_NS,
 	LUNQ_ST_WRITE_SVC_NS,
 	LUNQ_ST_WRITE_MISALIGNED_4K, /* the writes of LUNQ_ST_MISALIGNED_4K */
-	LUNQ_ST_WRITE_SIZE_NOT_4K,   /* the writes of LUNQ_ST_SIZE_NOT_4K */
+	LUNQ_ST_WRITE_SIZE_NOT_4K,
+	LUNQ_ST_POL_ZERO,	/* the policy in force: answers of 0, raised */
+	LUNQ_ST_POL_BELOW,	/* other answers below auto_min, raised */
+	LUNQ_ST_POL_ABOVE,	/* answers above auto_max, lowered */   /* the writes of LUNQ_ST_SIZE_NOT_4K */
 	__LUNQ_ST_MAX
 };
 #define LUNQ_ST_MAX (__LUNQ_ST_MAX - 1)

@@ -15,7 +15,8 @@
 #     the event's figures; blktrace: in flight <= the highest depth.
 #  3. garbage answers (0, 10^9, random) are clamped to auto_min..auto_max
 #     (2..6): the throttle and blktrace's in flight stay inside, fio
-#     verifies.
+#     verifies; the clamped answers are counted (pol_zero, pol_below,
+#     pol_above) and shown by policy show.
 #  4. detach under a verifying load loses nothing; the table's qdepth is
 #     back.  Two devices with different policies keep their own.
 #  5. an unprivileged attach is refused; the module cannot be unloaded
@@ -209,7 +210,16 @@ for g in zero huge random; do
 		fail "garbage-random: in flight $m, $(wc -l < /tmp/tl) moves" ;;
 	esac
 	[ "$(status_field lq inflight)" = 0 ] && [ "$(status_field lq waiting)" = 0 ] || fail "garbage-$g: IOs left"
-	ok "garbage-$g: throttle $d within 2..6 after $(wc -l < /tmp/tl) moves, null_blk at most $m in flight, fio verify passed"
+	# the answers the kernel clamped, counted: 0; below 2 (1); above 6
+	z=$(lq_stat lq pol_zero) b=$(lq_stat lq pol_below) a=$(lq_stat lq pol_above)
+	case $g in
+	zero) [ "$z" -ge 1 ] && [ "$b" = 0 ] && [ "$a" = 0 ] ;;
+	huge) [ "$z" = 0 ] && [ "$b" = 0 ] && [ "$a" -ge 1 ] ;;
+	random) [ $((z + b + a)) -ge 1 ] ;;
+	esac || fail "garbage-$g: clamped answers counted: $z of 0, $b below, $a above"
+	lc 0 policy show lq
+	lc_out "lq: answers of garbage clamped since it took over: $z were 0, $b others below auto_min, $a above auto_max"
+	ok "garbage-$g: throttle $d within 2..6 after $(wc -l < /tmp/tl) moves, null_blk at most $m in flight, fio verify passed; clamped answers $z of 0, $b below, $a above (policy show)"
 	lc 0 policy detach lq
 	dm_remove lq
 done

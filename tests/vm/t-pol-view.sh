@@ -6,7 +6,9 @@
 #   than the model's 8 ms; its run (run_ios, run_p99: the windows at the
 #   same depth) starts anew or adds the window's commands to the last
 #   window's run, and its p99 lies between theirs; commands waited in lunq (fio keeps 32 out, the
-#   throttle far fewer) so the wait p99 is above 0;
+#   throttle far fewer) so the wait p99, the time with a waiter (wait) and
+#   the oldest waiter's age at the window's end (oldest, under 5 s) are
+#   above 0;
 #   the mean in flight over the windows agrees with null_blk's own
 #   (/proc/diskstats: the time-weighted commands in flight) within 35%;
 #   two busy devices in a pool of 32: the view says pool 32, busy 2, share
@@ -56,9 +58,12 @@ awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
            f["svc_min"] > f["svc_p50"] || f["svc_p50"] > f["svc_p99"] ||
            f["inflight"] > 1000 * (f["depth"] + 1)) { print "bad: " $0; bad = 1 }
        if (f["wait_p99"] > 0) waited++
+       if (!("wait" in f) || !("oldest" in f) || (f["wait_p99"] > 0 && f["wait"] == 0) ||
+           f["oldest"] > 5000000000) { print "wait: " $0; bad = 1 }
+       if (f["oldest"] > 0) old++
        if (f["pool"] != 0 || f["busy"] != 0 || f["share"] != 0) { print "pool: " $0; bad = 1 } }
-     END { if (waited < NR / 2) { print waited " of " NR " windows waited"; bad = 1 }; exit bad }' /tmp/pa ||
-	fail "a window's view is impossible (min <= p50 <= p99, min >= 8 ms, in flight <= depth + 1, waits)"
+     END { if (waited < NR / 2 || old < NR / 2) { print waited " of " NR " windows waited, " old " ended with a waiter"; bad = 1 }; exit bad }' /tmp/pa ||
+	fail "a window's view is impossible (min <= p50 <= p99, min >= 8 ms, in flight <= depth + 1, waits: wait_p99, wait, oldest)"
 # the run of windows at a depth: a window starts one (after a change of
 # depth, or past 512 commands) or adds its commands to the one before it;
 # the p99 of the two together lies between their p99s
