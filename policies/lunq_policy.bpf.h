@@ -11,8 +11,8 @@
  * `make policies` runs):
  *   clang -O2 -g -Wall -target bpf -D__TARGET_ARCH_x86 \
  *     -Ibuild/bpf/include -Ipolicies \
- *     -idirafter /usr/include/$(gcc -dumpmachine) -c my.bpf.c -o my.bpf.o
- * Load:  lunqctl policy attach DEVICE my.bpf.o
+ *     -idirafter /usr/include/$(gcc -dumpmachine) -c mine.bpf.c -o mine.bpf.o
+ * Load:  lunqctl policy attach DEVICE mine.bpf.o
  */
 #ifndef LUNQ_POLICY_BPF_H
 #define LUNQ_POLICY_BPF_H
