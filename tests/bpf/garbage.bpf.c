@@ -3,7 +3,9 @@
  * Garbage policies for tests/vm/t-bpf-policy.sh: answers the kernel must
  * clamp to auto_min..auto_max without losing, repeating or corrupting an
  * IO.  Built three times (make policies): -DGARBAGE_ZERO answers 0,
- * -DGARBAGE_HUGE 10^9, -DGARBAGE_RANDOM a different number (0..11) every call.
+ * -DGARBAGE_HUGE 10^9, -DGARBAGE_RANDOM a different number (0..11) every
+ * call, each printed by bpf_printk() as "garbage answers N" (what
+ * tests/vm/t-arena-bpf.sh finds in the arena's trace beside the answers).
  */
 #include "lunq_policy.bpf.h"
 
@@ -15,7 +17,10 @@ static __always_inline __u32 answer(void)
 	return 1000000000;
 #else
 	/* 0..11: below, inside and above the tests' 2..6, every call anew */
-	return bpf_get_prandom_u32() % 12;
+	__u32 a = bpf_get_prandom_u32() % 12;
+
+	bpf_printk("garbage answers %u", a);
+	return a;
 #endif
 }
 

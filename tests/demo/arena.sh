@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/demo/arena.sh [--quick] [--check] [--todo T,T] [--only S,S]
+# tests/demo/arena.sh [--quick] [--check] [--todo T,T] [--trace] [--only S,S]
 #   [--scenario FILE] [--policies P,P] [--sweep D,D] [-o DIR] -- the arena:
 # every policy it is given, in a set of scenarios (scenario files),
 # scored against an oracle computed in the same run.  Runs inside the VM
@@ -16,6 +16,10 @@
 #                 file refused with FILE:LINE and what is wrong
 #                 (tests/lib/scenario-file.sh)
 #   --sweep D,D   the static depths of the oracle's sweep (4,8,12,16,24,32)
+#   --trace       keep every policy's answers (below), not only the BPF
+#                 policies': the trace event costs a built-in's run a few
+#                 instructions a window, so its scores may move by a
+#                 hair against a run without
 #   policies (--policies, all by default): knee (auto:knee), target
 #     (auto:target, target_us = the scenario's target_ms; only where
 #     it has one: target), linux,
@@ -66,7 +70,11 @@
 #   score).  The depth comes from the device's throttle log (dmsetup
 #   message NAME 0 throttle log: every move, its time and cause), read
 #   once a second (it keeps the last 128 moves) and at the run's end; the
-#   settle time is measured on it every 0.25 s.  Off the
+#   settle time is measured on it every 0.25 s.  A BPF policy's run (any
+#   policy's with --trace) keeps the kernel's trace buffer in
+#   arena-trace-SCENARIO-POLICY.txt: every answer (lunq:lunq_pol_answer,
+#   with the window it saw) and the program's bpf_printk() lines, in the
+#   order they came (the buffer keeps the last 1.4 MB a CPU).  Off the
 #   instruction-counting clock (scripts/arena --bpf: plain TCG) the table
 #   and arena.json say the scores are noisy and not comparable with the
 #   icount tables
@@ -94,7 +102,7 @@
 	{ echo "arena: dm-lunq is not loaded in the guest (build it first: make all; make arena does)"; exit 1; }
 
 POLICIES="knee target linux sd sd-fc static16 aimd kyber parda"
-QUICK=0 CHECK=0 OUT=${LUNQ_OUT:-/tmp/arena} ONLY= FILES= POLS=$POLICIES TODO=
+QUICK=0 CHECK=0 OUT=${LUNQ_OUT:-/tmp/arena} ONLY= FILES= POLS=$POLICIES TODO= TRACE=0
 SWEEP="4 8 12 16 24 32"
 QF_MAX=2	# QUEUE FULLs a second: the most a policy a user would accept
 FLOOR=0.1	# the one number: a scenario over its bound counts as this
@@ -108,6 +116,7 @@ while [ $# -gt 0 ]; do
 	--policies) POLS=$(echo "$2" | tr ',' ' '); shift ;;
 	--sweep) SWEEP=$(echo "$2" | tr ',' ' '); shift ;;
 	--todo) TODO=$(echo "$2" | tr ',' ' '); shift ;;
+	--trace) TRACE=1 ;;
 	-o) OUT=$2; shift ;;
 	*) echo "arena.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
@@ -314,6 +323,23 @@ steps() {
 # later phase's words set (lunqctl set) at its start.  load2 (mixed): a
 # second load beside the first, R_IOPS both.  neighbour (hostile): its
 # LUN and load beside, R_N its IOPS, R_J Jain's index with it.
+# trace_keep FILE: the trace buffer empty, lunq_pol_answer on, until
+# trace_kept FILE writes the buffer (answers, bpf_printk) to FILE
+TR=/sys/kernel/tracing
+trace_keep() {
+	[ -d $TR/events ] || mount -t tracefs tracefs $TR 2>/dev/null
+	[ -d $TR/events/lunq/lunq_pol_answer ] ||
+		{ echo "arena: no trace event lunq:lunq_pol_answer for $1" >&2; return 1; }
+	echo > $TR/trace
+	echo 1 > $TR/events/lunq/lunq_pol_answer/enable
+	echo 1 > $TR/tracing_on
+}
+trace_kept() {
+	echo 0 > $TR/events/lunq/lunq_pol_answer/enable
+	cat $TR/trace > "$1"
+	echo > $TR/trace
+}
+
 run() {
 	_sc=$1 _lb=$2 _po=$3 _ph=${4:-}
 	_w=$(words_of "$_po" "$S_START")
@@ -333,6 +359,12 @@ run() {
 		scen_create "$_lb" nq "$(lower_of "${S_NB%% *}")" ${S_NB#* } || return 1
 	fi
 	_o=$(bpf_of "$_po")
+	# a policy's run (not the sweep's) keeps its answers and bpf_printk()s
+	_tr=
+	if [ -z "${4:-}" ] && { [ -n "$_o" ] || [ "$TRACE" = 1 ]; }; then
+		_tr=$OUT/arena-trace-$_sc-$(name_of "$_po").txt
+		trace_keep "$_tr" || return 1
+	fi
 	if [ -n "$_o" ]; then scen_attach "$_lb" "$_o" $_devs || return 1; fi
 	_t0=$(now_ms) _d0=$(st aq throttle) _cr=$(st aq crtime_ns)
 	# the throttle log, read once a second (one dmsetup a second, the
@@ -379,6 +411,7 @@ run() {
 		lbrun aq "$_t" /tmp/arena-aq.json $S_LOAD
 	fi
 	wait $_s $_sch $_nn
+	[ -z "$_tr" ] || trace_kept "$_tr"
 	{ dmsetup message aq 0 throttle log; echo --; } >> /tmp/arena.tlog 2>&1
 	steps /tmp/arena.tlog "$_cr" "$_t0" $((_t * 1000)) "$_d0" > /tmp/arena.steps
 	R_GAPS=$(awk '$1 == "gap" { print $2 }' /tmp/arena.steps)
