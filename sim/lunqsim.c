@@ -75,6 +75,8 @@ struct sim {
 	u32 iodepth;		/* lunqbench --iodepth: most out at once */
 	u64 rate;		/* --iorate (IOs a second); 0: closed loop */
 	u32 rdpct;		/* --rdpct: reads in 100 IOs */
+	u32 seekpct;		/* --seekpct: random IOs in 100, the rest follow */
+	u64 next_seq;		/* the sector after the load's last IO */
 	u64 next_arrival;
 	u32 out;		/* the load's IOs out (waiting or below) */
 	/* lunq */
@@ -217,7 +219,12 @@ static void issue(struct sim *s, u64 now)
 	struct io *io = &s->io[k];
 
 	io->arrive = now;
-	io->sector = (rnd(s) % (LOWER_SECTORS / BS_SECTORS)) * BS_SECTORS;
+	/* lunqbench's generator: --seekpct's jump, else the next block */
+	if (s->seekpct >= 100 || rnd(s) % 100 < s->seekpct)
+		io->sector = (rnd(s) % (LOWER_SECTORS / BS_SECTORS)) * BS_SECTORS;
+	else
+		io->sector = s->next_seq < LOWER_SECTORS ? s->next_seq : 0;
+	s->next_seq = io->sector + BS_SECTORS;
 	io->write = rnd(s) % 100 >= s->rdpct;
 	s->out++;
 	if (!s->q.nr && s->inflight < s->depth) {
@@ -444,7 +451,7 @@ static const char *model_cfg(const char *words, struct lunq_model_cfg *c)
 
 /* the load: lunqbench's --iodepth N and --iorate R; NULL, or why not */
 static const char *load_cfg(const char *load, u32 *iodepth, u64 *rate,
-			    u32 *rdpct)
+			    u32 *rdpct, u32 *seekpct)
 {
 	char buf[SCN_LINE], *w, *save = NULL;
 	bool depth_set = false;
@@ -452,6 +459,7 @@ static const char *load_cfg(const char *load, u32 *iodepth, u64 *rate,
 	*iodepth = 1;
 	*rate = 0;
 	*rdpct = 100;
+	*seekpct = 100;
 	snprintf(buf, sizeof(buf), "%s", load);
 	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
 		char *v = strtok_r(NULL, " ", &save);
@@ -462,6 +470,9 @@ static const char *load_cfg(const char *load, u32 *iodepth, u64 *rate,
 			*iodepth = strtoul(v, NULL, 10), depth_set = true;
 		else if (!strcmp(w, "--rdpct") && strtoul(v, NULL, 10) <= 100)
 			*rdpct = strtoul(v, NULL, 10);
+		else if (!strcmp(w, "--seekpct") && v[strspn(v, "0123456789")] == 0 &&
+			 strtoul(v, NULL, 10) <= 100)
+			*seekpct = strtoul(v, NULL, 10);
 		else if (!strcmp(w, "--iorate"))
 			*rate = strtoull(v, NULL, 10);
 		else if (!strcmp(w, "--warmup") && !strcmp(v, "0"))
@@ -484,7 +495,7 @@ static const char *unsupported(const struct scenario *sc)
 	struct lunq_model_cfg c;
 	const char *r;
 	char words[2 * SCN_LINE];
-	u32 i, qd, rdpct;
+	u32 i, qd, rdpct, seekpct;
 	u64 rate;
 
 	if (sc->luns > 1 || sc->nb[0] || sc->load2[0] || !strcmp(sc->lower, "own"))
@@ -496,7 +507,7 @@ static const char *unsupported(const struct scenario *sc)
 		return "a latency of lunq's wait";
 	if (strcmp(sc->blat, sc->lat))
 		return "a bound on another latency";
-	r = load_cfg(sc->load, &qd, &rate, &rdpct);
+	r = load_cfg(sc->load, &qd, &rate, &rdpct, &seekpct);
 	if (r) {
 		snprintf(why, sizeof(why), "lunqbench's %s", r);
 		return why;
@@ -578,7 +589,7 @@ static struct result run(const struct scenario *sc, int only, enum pol pol,
 	s->sc = sc;
 	s->rng = seed * 2654435761ULL + 1;
 	s->nb_delay = !strcmp(sc->lower, "nb");
-	load_cfg(sc->load, &s->iodepth, &s->rate, &s->rdpct);
+	load_cfg(sc->load, &s->iodepth, &s->rate, &s->rdpct, &s->seekpct);
 	snprintf(words, sizeof(words), "%s %s", sc->lun,
 		 sc->changes == SCN_RATE ? "" : sc->phase[first]);
 	model_cfg(words, &c);
