@@ -16,8 +16,11 @@
 # and the oracle within it too, 0 LUN resets, at most 2 QUEUE FULLs a
 # second (pool4: the worst device's); a threshold the controller of the
 # day does not meet yet can be listed in TODO (arena.sh's --todo: said,
-# not counted; none is); bubble's independent observer: lunqbench's own
-# read max on the same side of the bound as lunq's at each static depth.
+# not counted; in the full set array's IOPS and latency are: auto:knee
+# falls to depth 1-4 once the write cache is full, 0.71 of the oracle's
+# IOPS and 3.2 x its IO p99 at this length, doc/demo.md); bubble's
+# independent observer: lunqbench's own read max on the same side of the
+# bound as lunq's at each static depth.
 # The oracle's depths per phase: 16 (knee1, knee64: the flash model's 16
 # channels), 16 4 16 (capacity), 8 (target: 16 is over 200 ms), 8 16
 # (hostile: 32 slots - 16 foreign - the neighbour's 8; 16 without them),
@@ -53,6 +56,7 @@ TODO=${ARENA_TODO-}
 if [ "${LUNQ_FULL:-0}" = 1 ]; then
 	scen="knee1 knee64 capacity target hostile wcache bubble pool4 ramp mixed array"
 	depths="16,16,16 4 16,8,8 16,*,16,4 8,*,16,16,"
+	TODO=${ARENA_TODO-array:iops,array:lat}
 else
 	scen="hostile bubble pool4 mixed"
 	depths="8 16,16,4 8,16,"
