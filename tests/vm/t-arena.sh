@@ -17,10 +17,10 @@
 # second (pool4: the worst device's); a threshold the controller of the
 # day does not meet yet can be listed in TODO (arena.sh's --todo: said,
 # not counted; in the full set array's IOPS and latency are: auto:knee
-# falls to depth 1-4 once the write cache is full, 0.71 of the oracle's
-# IOPS and 3.2 x its IO p99 at this length, doc/demo.md); bubble's
-# independent observer: lunqbench's own read max on the same side of the
-# bound as lunq's at each static depth.
+# falls to depth 1-4 once the write cache is full, 0.71-0.77 of the
+# oracle's IOPS and 1.9-3.2 x its IO p99 at this length, doc/demo.md);
+# bubble's independent observer: lunqbench's own read max on the same
+# side of the bound as lunq's at each static depth.
 # The oracle's depths per phase: 16 (knee1, knee64: the flash model's 16
 # channels), 16 4 16 (capacity), 8 (target: 16 is over 200 ms), 8 16
 # (hostile: 32 slots - 16 foreign - the neighbour's 8; 16 without them),
