@@ -3,9 +3,11 @@
  * lunqsim: the arena on the host.  Reads the arena's scenario files
  * (scenario.c), runs each policy and the oracle's sweep of static depths
  * through a discrete-event IO path -- a load (lunqbench's closed or open
- * loop), lunq's wait queue (first come, first served), the depth the
- * policy sets, the emulated LUN -- and prints the arena's table: IOPS and
- * the scenario's latency against the oracle of the same run.
+ * loop), lunq's wait queue (kmod/lunq_sched.c's, in the order of `sched`:
+ * fifo or disksort, with max_wait_ms's aging), the depth the policy sets,
+ * the emulated LUN (fixed, flash, hdd or array, with their caches) -- and
+ * prints the arena's table: IOPS and the scenario's latency against the
+ * oracle of the same run.
  *
  * The LUN is dm-lunq's own service models (kmod/lunq_model*.c), the
  * controller auto's own code (kmod/lunq_auto.c), the percentiles lunq's
@@ -19,8 +21,7 @@
  * when the head frees (lunq_model_next()), as kmod/lunq_io.c drives it.
  * What it does not simulate yet is said and skipped, scenario by
  * scenario: pools, other initiators and QUEUE FULL (hostile, pool4),
- * lunq's sorting queue (sched:disksort: bubble, mixed), presets of
- * lunqbench, a second load or LUN.
+ * presets of lunqbench (bubble), a second load or LUN (mixed).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@
 #include "lunq_auto.h"
 #include "lunq_auto_cfg.h"
 #include "lunq_hist.h"
+#include "lunq_sched.h"
 
 /* the module's window and auto configuration (kmod/lunq_auto_cfg.h) */
 #define WIN_TICK_NS	(LUNQ_WIN_TICK_MS * NSEC_PER_MSEC)
@@ -62,6 +64,7 @@ struct io {
 	u64 arrive, dispatch, finish;
 	u64 sector;
 	bool write;
+	struct lunq_waiter w;	/* in lunq's wait queue */
 };
 
 struct sim {
@@ -72,6 +75,8 @@ struct sim {
 	u32 iodepth;		/* lunqbench --iodepth: most out at once */
 	u64 rate;		/* --iorate (IOs a second); 0: closed loop */
 	u32 rdpct;		/* --rdpct: reads in 100 IOs */
+	u32 seekpct;		/* --seekpct: random IOs in 100, the rest follow */
+	u64 next_seq;		/* the sector after the load's last IO */
 	u64 next_arrival;
 	u32 out;		/* the load's IOs out (waiting or below) */
 	/* lunq */
@@ -80,7 +85,7 @@ struct sim {
 	struct lunq_auto a;
 	struct io io[MAX_IOS];
 	u32 freelist[MAX_IOS], nfree;
-	u32 q[MAX_IOS], qhead, qn;	/* lunq's wait queue, FIFO */
+	struct lunq_queue q;	/* lunq's wait queue (kmod/lunq_sched.c) */
 	u32 heap[MAX_IOS], hn;		/* below: by finish */
 	u32 inflight;
 	/* integrals (kmod/lunq_integ.c's wtime, rlentime) */
@@ -153,7 +158,7 @@ static void advance(struct sim *s, u64 now)
 {
 	u64 dt = now - s->last;
 
-	if (s->qn)
+	if (s->q.nr)
 		s->wtime += dt;
 	s->rlen += (u64)s->inflight * dt;
 	s->last = now;
@@ -196,12 +201,11 @@ static u32 drive_pick(struct sim *s, u64 now)
 /* lunq dispatches what the depth lets through */
 static void kick(struct sim *s, u64 now)
 {
-	while (s->qn && s->inflight < s->depth) {
-		u32 k = s->q[s->qhead];
-		u64 w = now - s->io[k].arrive;
+	while (s->q.nr && s->inflight < s->depth) {
+		struct io *io = container_of(lunq_queue_next(&s->q, now), struct io, w);
+		u32 k = io - s->io;
+		u64 w = now - io->arrive;
 
-		s->qhead = (s->qhead + 1) % MAX_IOS;
-		s->qn--;
 		s->wwin[lunq_hist_index(w)]++;
 		s->wsum += w;
 		below(s, k, now);
@@ -215,16 +219,23 @@ static void issue(struct sim *s, u64 now)
 	struct io *io = &s->io[k];
 
 	io->arrive = now;
-	io->sector = (rnd(s) % (LOWER_SECTORS / BS_SECTORS)) * BS_SECTORS;
+	/* lunqbench's generator: --seekpct's jump, else the next block */
+	if (s->seekpct >= 100 || rnd(s) % 100 < s->seekpct)
+		io->sector = (rnd(s) % (LOWER_SECTORS / BS_SECTORS)) * BS_SECTORS;
+	else
+		io->sector = s->next_seq < LOWER_SECTORS ? s->next_seq : 0;
+	s->next_seq = io->sector + BS_SECTORS;
 	io->write = rnd(s) % 100 >= s->rdpct;
 	s->out++;
-	if (!s->qn && s->inflight < s->depth) {
+	if (!s->q.nr && s->inflight < s->depth) {
+		/* lunq_host_try_send(): the sort's cursor moves to it */
+		s->q.cursor = io->sector;
 		s->wwin[lunq_hist_index(0)]++;
 		below(s, k, now);
 		return;
 	}
-	s->q[(s->qhead + s->qn) % MAX_IOS] = k;
-	s->qn++;
+	io->w.read = !io->write;
+	lunq_queue_add(&s->q, &io->w, io->sector, false, now);
 }
 
 static void complete(struct sim *s, u64 now)
@@ -325,9 +336,9 @@ static void tick(struct sim *s, u64 now)
 		w.lwait_mean_ns = waited ? (s->wsum - s->w_wsum) / waited : 0;
 	}
 	w.lwait_p99_ns = lunq_hist_percentile(s->wwin, U64_MAX, 990000);
-	w.waiting = s->qn;
-	if (s->qn)
-		w.oldest_ns = now - min(now, s->io[s->q[s->qhead]].arrive);
+	w.waiting = s->q.nr;
+	if (s->q.nr)
+		w.oldest_ns = now - min(now, lunq_queue_oldest(&s->q));
 	win_base(s, now);
 	was = s->depth;
 	d = lunq_auto_window(&s->a, &w, now);
@@ -373,8 +384,7 @@ static u32 uword(const char *words, const char *key, u32 dflt)
 static const char *model_cfg(const char *words, struct lunq_model_cfg *c)
 {
 	static const char *const unsupported[] = {
-		"pool", "foreign", "sched", "reset_after", "pblk", "bus_mbps",
-		"spindles",
+		"pool", "foreign", "reset_after", "pblk", "bus_mbps",
 	};
 	char b[64];
 	size_t i;
@@ -383,6 +393,9 @@ static const char *model_cfg(const char *words, struct lunq_model_cfg *c)
 		if (word(words, unsupported[i], b, sizeof(b)))
 			return unsupported[i];
 	memset(c, 0, sizeof(*c));
+	if (word(words, "sched", b, sizeof(b)) && strcmp(b, "fifo") &&
+	    strcmp(b, "disksort"))
+		return "sched";
 	if (word(words, "lun_order", b, sizeof(b))) {
 		if (!strcmp(b, "sptf"))
 			c->order = LUNQ_ORDER_SPTF;
@@ -397,8 +410,32 @@ static const char *model_cfg(const char *words, struct lunq_model_cfg *c)
 		c->kind = LUNQ_MODEL_FIXED;
 	else if (!strcmp(b, "hdd"))
 		c->kind = LUNQ_MODEL_HDD;
+	else if (!strcmp(b, "array"))
+		c->kind = LUNQ_MODEL_ARRAY;
 	else
 		return "model";
+	if (word(words, "seek_curve", b, sizeof(b))) {
+		if (!strcmp(b, "sqrt"))
+			c->seek_curve = LUNQ_SEEK_SQRT;
+		else if (strcmp(b, "linear"))
+			return "seek_curve";
+	}
+	if (word(words, "destage", b, sizeof(b))) {
+		if (!strcmp(b, "cscan"))
+			c->destage = LUNQ_DESTAGE_CSCAN;
+		else if (strcmp(b, "fifo"))
+			return "destage";
+	}
+	c->spindles = uword(words, "spindles", 8);
+	c->stripe_kb = uword(words, "stripe_kb", 64);
+	c->spindle_depth = uword(words, "spindle_depth", 32);
+	c->wc_high = uword(words, "wc_high", 0);
+	c->wc_low = uword(words, "wc_low", 0);
+	c->rcache_mb = uword(words, "rcache_mb", 0);
+	if (c->spindles < 1 || c->spindles > LUNQ_MAX_SPINDLES || c->stripe_kb < 4 ||
+	    c->spindle_depth < 1 || c->spindle_depth > LUNQ_SPINDLE_Q_MAX ||
+	    c->wc_low > c->wc_high || c->wc_high > 100 || c->rcache_mb > LUNQ_RC_MAX_MB)
+		return "array or cache keys out of range";
 	c->svc_us = uword(words, "svc_us", 0);
 	c->channels = uword(words, "channels", 1);
 	c->mbps = uword(words, "mbps", 0);
@@ -414,7 +451,7 @@ static const char *model_cfg(const char *words, struct lunq_model_cfg *c)
 
 /* the load: lunqbench's --iodepth N and --iorate R; NULL, or why not */
 static const char *load_cfg(const char *load, u32 *iodepth, u64 *rate,
-			    u32 *rdpct)
+			    u32 *rdpct, u32 *seekpct)
 {
 	char buf[SCN_LINE], *w, *save = NULL;
 	bool depth_set = false;
@@ -422,6 +459,7 @@ static const char *load_cfg(const char *load, u32 *iodepth, u64 *rate,
 	*iodepth = 1;
 	*rate = 0;
 	*rdpct = 100;
+	*seekpct = 100;
 	snprintf(buf, sizeof(buf), "%s", load);
 	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
 		char *v = strtok_r(NULL, " ", &save);
@@ -432,6 +470,9 @@ static const char *load_cfg(const char *load, u32 *iodepth, u64 *rate,
 			*iodepth = strtoul(v, NULL, 10), depth_set = true;
 		else if (!strcmp(w, "--rdpct") && strtoul(v, NULL, 10) <= 100)
 			*rdpct = strtoul(v, NULL, 10);
+		else if (!strcmp(w, "--seekpct") && v[strspn(v, "0123456789")] == 0 &&
+			 strtoul(v, NULL, 10) <= 100)
+			*seekpct = strtoul(v, NULL, 10);
 		else if (!strcmp(w, "--iorate"))
 			*rate = strtoull(v, NULL, 10);
 		else if (!strcmp(w, "--warmup") && !strcmp(v, "0"))
@@ -454,7 +495,7 @@ static const char *unsupported(const struct scenario *sc)
 	struct lunq_model_cfg c;
 	const char *r;
 	char words[2 * SCN_LINE];
-	u32 i, qd, rdpct;
+	u32 i, qd, rdpct, seekpct;
 	u64 rate;
 
 	if (sc->luns > 1 || sc->nb[0] || sc->load2[0] || !strcmp(sc->lower, "own"))
@@ -466,7 +507,7 @@ static const char *unsupported(const struct scenario *sc)
 		return "a latency of lunq's wait";
 	if (strcmp(sc->blat, sc->lat))
 		return "a bound on another latency";
-	r = load_cfg(sc->load, &qd, &rate, &rdpct);
+	r = load_cfg(sc->load, &qd, &rate, &rdpct, &seekpct);
 	if (r) {
 		snprintf(why, sizeof(why), "lunqbench's %s", r);
 		return why;
@@ -512,6 +553,19 @@ static u64 measure(const struct sim *s, const char *lat)
 
 static struct sim S;
 
+/* the wait queue's order and aging bound from @words (lunq_host_set()) */
+static void sched_cfg(struct sim *s, const char *words)
+{
+	char b[64];
+
+	s->q.mode = word(words, "sched", b, sizeof(b)) && !strcmp(b, "disksort") ?
+		    LUNQ_SCHED_DISKSORT : LUNQ_SCHED_FIFO;
+	s->q.max_wait_ns = (u64)uword(words, "max_wait_ms", 0) * NSEC_PER_MSEC;
+}
+
+/* the read cache's table (lunq_pol_dev.c allocates it with rcache_mb) */
+static struct lunq_model_rc_entry rc_table[LUNQ_RC_ENTRIES];
+
 /*
  * One run of @sc: phase @only (0..nph-1) held alone, or (-1) the whole
  * scenario, the policy @pol at depth @depth (the start for auto), each
@@ -535,11 +589,15 @@ static struct result run(const struct scenario *sc, int only, enum pol pol,
 	s->sc = sc;
 	s->rng = seed * 2654435761ULL + 1;
 	s->nb_delay = !strcmp(sc->lower, "nb");
-	load_cfg(sc->load, &s->iodepth, &s->rate, &s->rdpct);
+	load_cfg(sc->load, &s->iodepth, &s->rate, &s->rdpct, &s->seekpct);
 	snprintf(words, sizeof(words), "%s %s", sc->lun,
 		 sc->changes == SCN_RATE ? "" : sc->phase[first]);
 	model_cfg(words, &c);
+	memset(rc_table, 0, sizeof(rc_table));
+	s->m.rc.e = rc_table;
 	lunq_model_config(&s->m, &c);
+	lunq_queue_init(&s->q);
+	sched_cfg(s, words);
 	if (sc->changes == SCN_RATE)
 		s->rate = strtoull(sc->phase[first] + 5, NULL, 10);
 	for (i = 0; i < MAX_IOS; i++)
@@ -619,6 +677,8 @@ static struct result run(const struct scenario *sc, int only, enum pol pol,
 					snprintf(words, sizeof(words), "%s %s", sc->lun, sc->phase[ph]);
 					model_cfg(words, &c);
 					lunq_model_config(&s->m, &c);
+					sched_cfg(s, words);
+					kick(s, now);
 				}
 			}
 		}

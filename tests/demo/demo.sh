@@ -18,8 +18,9 @@
 #      with O_DSYNC; seed 004's writes throttled by reads
 #   8. slow QUEUE FULL: a host that overshoots into LUN resets, and the
 #      throttle that never does
-#   9. who sorts: host disksort versus the drive's own ordering (sptf)
-#      (7, 8 and 9: tests/demo/realism.sh)
+#   9. who sorts: host disksort versus the drive's own ordering (sptf),
+#      on one disk and on an array built as arrays are (members sorting,
+#      read cache, CSCAN destage) (7, 8 and 9: tests/demo/realism.sh)
 #  10. dd pitfalls: buffered dd piles a deep queue, O_DIRECT at QD 1 never
 #      queues; IOPS and MB/s by block size (tests/demo/dd.sh)
 #

@@ -15,7 +15,9 @@
 #      (/sys/block/*/stat) show the commands sent twice after resets;
 #   9. who sorts: an hdd serving its queue in arrival order or shortest
 #      positioning time first (lun_order:sptf), behind a host throttle of
-#      32 or 2, fifo or disksort; and disksort on an array of 8 spindles.
+#      32 or 2, fifo or disksort; and disksort on an array of 8 such
+#      spindles as arrays are built: members sorting their own queues,
+#      a read cache, a write-back cache destaged in LBA order (CSCAN).
 # Results in DIR: realism.json, wcache.csv, wthrottle.csv, slowqf.csv,
 # sorting.csv.
 # --quick   shorter runs   --check   assert the qualitative results
@@ -29,6 +31,7 @@ else
 	T_DD=8 T_MIX=20 T_QF=10
 fi
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'; }
+ratio2() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 
 ############################################################################
 echo "=== 7. The write cache"
@@ -234,17 +237,23 @@ cat <<EOF
 EOF
 cat <<EOF
 
-An array of 8 such spindles striped by 64 KiB (model:array, the cache
-on), the same reads, throttled to 16 (two per spindle) in arrival order
-or sorted -- seed 004: "for most disk arrays sorting by LBA does not make
-much sense":
+An array of 8 such spindles striped by 64 KiB, built as arrays are
+(model:array): each member drive sorts its own queue (lun_order:sptf, 32
+commands a spindle), a 64 MiB read cache, a write-back cache destaged in
+ascending LBA order (destage:cscan, from 50% full down to 25%).  The same
+reads, throttled to 16 (two per spindle), in arrival order or sorted --
+seed 004: "for most disk arrays sorting by LBA does not make much sense
+since the LUN will be made up of a number of drives and there will be a
+read cache and a write cache":
 EOF
 ar_run() { # TAG SCHED
 	lunqctl create ar0 "$ns" model=array spindles=8 stripe_kb=64 seek_ms=8 rpm=7200 \
-		svc_us=500 wce=1 qdepth=16 sched=$2 > /dev/null || { echo "create failed"; return; }
+		svc_us=500 lun_order=sptf lun_depth=64 spindle_depth=32 rcache_mb=64 \
+		wce=1 destage=cscan wc_high=50 wc_low=25 qdepth=16 sched=$2 > /dev/null ||
+		{ echo "create failed"; return; }
 	lunqbench --iodepth 32 --elapsed $T_QF --interval 0 --kv /dev/mapper/ar0 > /tmp/ar-$1.kv 2>&1 ||
 		echo "lunqbench failed: $(tail -2 /tmp/ar-$1.kv)"
-	eval "S_$1_IOPS=$(kv /tmp/ar-$1.kv iops) S_$1_MAX=$(kv /tmp/ar-$1.kv resp_max_ns)"
+	eval "S_$1_IOPS=$(kv /tmp/ar-$1.kv iops) S_$1_P99=$(kv /tmp/ar-$1.kv resp_p99_ns) S_$1_MAX=$(kv /tmp/ar-$1.kv resp_max_ns)"
 	echo "$1,array,16,$2,$(kv /tmp/ar-$1.kv iops),$(kv /tmp/ar-$1.kv resp_p50_ns),$(kv /tmp/ar-$1.kv resp_p99_ns),$(kv /tmp/ar-$1.kv resp_max_ns)" >> "$OUT/sorting.csv"
 	printf '  %-6s %-5s %-9s %8.0f %9s ms %9s ms %9s ms\n' array 16 "$2" "$(kv /tmp/ar-$1.kv iops)" \
 		"$(ms "$(kv /tmp/ar-$1.kv resp_p50_ns)")" "$(ms "$(kv /tmp/ar-$1.kv resp_p99_ns)")" "$(ms "$(kv /tmp/ar-$1.kv resp_max_ns)")"
@@ -254,15 +263,19 @@ ar_run arrfifo fifo
 ar_run arrsort disksort
 cat <<EOF
 
-- disksort on the single disk at qdepth 2: $(ratio "$S_host2_IOPS" "$S_sptf2_IOPS")x arrival order; on the array
-  at qdepth 16: $(ratio "$S_arrsort_IOPS" "$S_arrfifo_IOPS")x.  Each spindle sees a few of the commands, in
-  LBA order still, so sorting helps a little -- far less than on one
-  disk, where every command shares the head.
+- disksort on the single disk with the drive in arrival order (qdepth
+  2): $(ratio2 "$S_host2_IOPS" "$S_fifo32_IOPS")x arrival order at qdepth 32; on the array at qdepth 16:
+  $(ratio2 "$S_arrsort_IOPS" "$S_arrfifo_IOPS")x.  Every member drive already picks the nearest of what it
+  holds, and the read cache answers some reads without a spindle: the
+  host's order has nothing left to buy.  What it can cost is the tail:
+  the array's read p99 $(ms "$S_arrsort_P99") ms sorted against $(ms "$S_arrfifo_P99") ms in arrival order,
+  max $(ms "$S_arrsort_MAX") against $(ms "$S_arrfifo_MAX") ms.
 EOF
 if [ $CHECK = 1 ]; then
-	awk -v a="$S_arrsort_IOPS" -v b="$S_arrfifo_IOPS" -v c="$S_host2_IOPS" -v d="$S_sptf2_IOPS" \
-		'BEGIN { exit !(b > 0 && d > 0 && a / b < c / d) }'
-	check $? "disksort gains less on the array ($(ratio "$S_arrsort_IOPS" "$S_arrfifo_IOPS")x) than on one disk ($(ratio "$S_host2_IOPS" "$S_sptf2_IOPS")x)"
+	awk -v a="$S_arrsort_IOPS" -v b="$S_arrfifo_IOPS" 'BEGIN { exit !(b > 0 && a / b <= 1.10) }'
+	check $? "disksort on the array (members sorting, caches): $(ratio2 "$S_arrsort_IOPS" "$S_arrfifo_IOPS")x arrival order (<= 1.10x)"
+	awk -v a="$S_host2_IOPS" -v b="$S_fifo32_IOPS" 'BEGIN { exit !(b > 0 && a / b >= 1.3) }'
+	check $? "disksort on one disk, the drive in order: $(ratio2 "$S_host2_IOPS" "$S_fifo32_IOPS")x (>= 1.3x)"
 fi
 if [ $CHECK = 1 ]; then
 	ge "$S_sptf32_IOPS" "$(awk -v v="$S_fifo32_IOPS" 'BEGIN { print 1.3 * v }')"
@@ -275,7 +288,9 @@ cat > "$OUT/realism.json" <<EOF
  "wthrottle": {"csv": "wthrottle.csv",
    "qd32": {"write_p99_ns": $M_32_WP99, "read_p50_ns": $M_32_RP50, "write_p50_ns": $M_32_WP50},
    "qd2": {"write_p99_ns": $M_2_WP99}, "qd1": {"write_p99_ns": $M_1_WP99}},
- "array": {"fifo_iops": $S_arrfifo_IOPS, "disksort_iops": $S_arrsort_IOPS},
+ "array": {"fifo_iops": $S_arrfifo_IOPS, "disksort_iops": $S_arrsort_IOPS,
+   "fifo_resp_p99_ns": $S_arrfifo_P99, "disksort_resp_p99_ns": $S_arrsort_P99,
+   "fifo_resp_max_ns": $S_arrfifo_MAX, "disksort_resp_max_ns": $S_arrsort_MAX},
  "sorting": {"csv": "sorting.csv",
    "fifo32": {"iops": $S_fifo32_IOPS, "resp_max_ns": $S_fifo32_MAX}, "host2": {"iops": $S_host2_IOPS, "resp_max_ns": $S_host2_MAX},
    "sptf32": {"iops": $S_sptf32_IOPS, "resp_max_ns": $S_sptf32_MAX}, "sptf2": {"iops": $S_sptf2_IOPS, "resp_max_ns": $S_sptf2_MAX}},

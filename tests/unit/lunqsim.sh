@@ -39,18 +39,27 @@ awk '$1 == "score" && $3 == "knee" { n++; if ($4 < 0.95) bad = 1 } END { exit !(
 tap_check $? "auto:knee >= 0.95 of the oracle's IOPS from depth 1 and from 64"
 
 # the arena's thresholds (t-arena's, which make test runs in the VM for
-# the scenarios not simulated here) in the six simulated scenarios:
-# auto:knee (auto:target in target) >= 0.85 x the oracle's IOPS, its
-# latency score <= 1.25 x the oracle's, target within its 200 ms bound
+# the scenarios not simulated here) in six of the seven simulated
+# scenarios: auto:knee (auto:target in target) >= 0.85 x the oracle's
+# IOPS, its latency score <= 1.25 x the oracle's, target within its
+# 200 ms bound.  Not array: auto:knee misses there in the VM (0.71-0.77
+# of the oracle's IOPS at this length, doc/demo.md), which lunqsim's 0.90
+# does not show; its oracle is checked below.
 "$sim" --quick --policies knee,target --sweep 4,8,16 > "$tmp/a.out"
 rc=$?
 tap_quote "$tmp/a.out"
-awk '/^--- / { sc = $2; judged = sc == "target" ? "target" : "knee" }
+awk '/^--- / { sc = $2; judged = sc == "target" ? "target" : sc == "array" ? "-" : "knee" }
 	$1 == judged && $2 ~ /^[0-9]+$/ && NF >= 7 { n++
 		if ($3 < 0.85 || $(NF - 1) > 1.25) { bad = 1; print sc ": " $0 }
 		if (sc == "target" && $4 > 200) { bad = 1; print sc ": over the bound: " $0 } }
 	END { exit !(n == 6 && !bad) }' "$tmp/a.out" > "$tmp/a.bad"
-tap_check $? "the arena's thresholds in the 6 simulated scenarios: IOPS >= 0.85 x, latency <= 1.25 x the oracle's, target within 200 ms" "exit $rc; $(tr '\n' ';' < "$tmp/a.bad")"
+tap_check $? "the arena's thresholds in 6 simulated scenarios (not array): IOPS >= 0.85 x, latency <= 1.25 x the oracle's, target within 200 ms" "exit $rc; $(tr '\n' ';' < "$tmp/a.bad")"
+
+# array: the oracle the VM measures (6.1, icount, --quick, this sweep:
+# depth 16, 842 IOPS; 4: 377, 8: 553 at full length)
+awk '/^--- array / { a = 1 } a && /^  sweep, wce=1 held: / { split($0, f, ", "); d = f[2]; i = f[3] + 0; a = 0 }
+	END { exit !(d == "wce=1 held: best static depth 16" && i >= 800 && i <= 885) }' "$tmp/a.out"
+tap_check $? "array: the oracle at 16, 800-885 IOPS (the VM: 842)"
 
 # capacity: the channels change with the phases
 "$sim" --quick --policies knee --sweep 4,8,16 arena/scenarios/03-capacity.scn > "$tmp/c.out"

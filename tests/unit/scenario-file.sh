@@ -19,8 +19,8 @@ for f in "$top"/arena/scenarios/*.scn; do
 	scn_read "$f" 2> "$tmp/err" || { tap_quote "$tmp/err"; names="$names BAD:$f"; continue; }
 	names="$names $S_NAME"
 done
-[ "$names" = " knee1 knee64 capacity target hostile wcache bubble pool4 ramp mixed" ]
-tap_check $? "the set: ten scenarios in the arena's order" "$names"
+[ "$names" = " knee1 knee64 capacity target hostile wcache bubble pool4 ramp mixed array" ]
+tap_check $? "the set: eleven scenarios in the arena's order" "$names"
 
 # the values the arena's case statements held
 scn_read "$top/arena/scenarios/03-capacity.scn"

@@ -14,6 +14,8 @@
 #  - NCQ with a host elevator in front (qdepth 31, disksort) within 10%
 #    of NCQ alone (ilsistemista), both curves;
 #  - the array: host disksort gains at most 1.10x (seed 004).
+# make test checks the same rows on the host, in lunqsim
+# (tests/unit/lunqsim-calib.sh); this is the VM's ground truth.
 # Deterministic on the icount clock (fio's random seed is fixed).
 # group: model
 # time: 40
