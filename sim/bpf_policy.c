@@ -208,7 +208,8 @@ int bpol_open(struct bpol_run *r, int i, uint64_t seed, FILE *log,
 }
 
 /* kmod/lunq_pol.c's lunq_pol_answer_as() */
-static uint32_t answer(struct bpol_run *r, const char *hook, uint32_t depth, uint32_t d)
+static uint32_t answer(struct bpol_run *r, const char *hook, uint32_t depth, uint32_t d,
+		       const struct bpol_window *w)
 {
 	uint32_t c = d < r->min ? r->min : d > r->max ? r->max : d;
 
@@ -221,7 +222,14 @@ static uint32_t answer(struct bpol_run *r, const char *hook, uint32_t depth, uin
 		else
 			r->above++;
 	}
-	if (r->log)
+	/* the window's figures as the trace event lunq_auto_window has them */
+	if (r->log && w)
+		fprintf(r->log, "%.3f lunqsim: %s ns %llu ios %llu p99 %llu mean %llu wait %llu qfull %llu depth %u answer %u applied %u\n",
+			r->now / 1e9, hook, (unsigned long long)w->ns,
+			(unsigned long long)w->ios, (unsigned long long)w->svc_p99_ns,
+			(unsigned long long)w->svc_mean_ns, (unsigned long long)w->wait_ns,
+			(unsigned long long)w->qfull, depth, d, c);
+	else if (r->log)
 		fprintf(r->log, "%.3f lunqsim: %s depth %u answer %u applied %u\n",
 			r->now / 1e9, hook, depth, d, c);
 	return c;
@@ -246,7 +254,7 @@ uint32_t bpol_start(struct bpol_run *r, const struct bpol_view *v)
 	if (!ops->start)	/* no start: the depth stays, nothing counted */
 		return v->depth < r->min ? r->min : v->depth > r->max ? r->max : v->depth;
 	view(&o, v);
-	return answer(r, "start", v->depth, ops->start(&dev, &o));
+	return answer(r, "start", v->depth, ops->start(&dev, &o), NULL);
 }
 
 bool bpol_has_window(const struct bpol_run *r)
@@ -281,7 +289,7 @@ uint32_t bpol_window(struct bpol_run *r, const struct bpol_window *w)
 	o.lunq_wait_oldest_ns = w->lunq_wait_oldest_ns;
 	o.run_ios = w->run_ios;
 	o.run_svc_p99_ns = w->run_svc_p99_ns;
-	return answer(r, "window", w->v.depth, ops->window(&dev, &o));
+	return answer(r, "window", w->v.depth, ops->window(&dev, &o), w);
 }
 
 void bpol_close(struct bpol_run *r)

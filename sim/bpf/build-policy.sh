@@ -11,7 +11,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 cc=${CC:-cc}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lunqsim-pol.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-$cc -O2 -g -fPIC -Wall -Wno-attributes -Wno-unused-parameter \
+# __u64 as BPF has it (unsigned long long: bpf_printk's %llu)
+$cc -O2 -g -fPIC -Wall -Wno-attributes -Wno-unused-parameter -D__SANE_USERSPACE_TYPES__ \
 	-Werror=implicit-function-declaration -Werror=implicit-int \
 	-I"$here" -I"$here/../../policies" -c "$1" -o "$tmp/pol.o"
 objcopy --rename-section .struct_ops.link=lunqsim_ops "$tmp/pol.o"

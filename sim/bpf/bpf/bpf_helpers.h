@@ -20,11 +20,21 @@
 #define __weak __attribute__((weak))
 #endif
 
+/* BPF maps: not shimmed; a policy with one runs in the VM only */
+#define LUNQSIM_NO_MAPS "lunqsim's shim has no BPF maps: this policy runs in the VM only (doc/lunqsim.md, \"Your own policy\")"
+#define __uint(name, val) _Static_assert(0, LUNQSIM_NO_MAPS);
+#define __type(name, val) _Static_assert(0, LUNQSIM_NO_MAPS);
+#define __array(name, val) _Static_assert(0, LUNQSIM_NO_MAPS);
+void *bpf_map_lookup_elem(void *map, const void *key) __attribute__((error(LUNQSIM_NO_MAPS)));
+long bpf_map_update_elem(void *map, const void *key, const void *value, unsigned long long flags)
+	__attribute__((error(LUNQSIM_NO_MAPS)));
+long bpf_map_delete_elem(void *map, const void *key) __attribute__((error(LUNQSIM_NO_MAPS)));
+
 /* the run's log (lunqsim --bpf-log DIR), a line per call */
 #define bpf_printk(fmt, ...) lunqsim_bpf_printk(fmt, ##__VA_ARGS__)
 /* the run's seeded generator: the same seed, the same numbers */
 #define bpf_get_prandom_u32() lunqsim_bpf_prandom()
 /* simulated time, ns */
-#define bpf_ktime_get_ns() lunqsim_bpf_ktime()
+#define bpf_ktime_get_ns() ((unsigned long long)lunqsim_bpf_ktime())
 
 #endif /* LUNQSIM_BPF_HELPERS_H */
