@@ -150,4 +150,3 @@ echo 'int f(void) { return 1; }' > "$tmp/f.c"
 ${CC:-cc} -shared -fPIC -o "$tmp/f.so" "$tmp/f.c"
 tap_cmd "$sim" "a .so that is not a policy: exit 2" 2 "not a policy built by sim/bpf/build-policy.sh" \
 	--policies "$tmp/f.so" arena/scenarios/01-knee1.scn
-tap_end
