@@ -1167,18 +1167,33 @@ static int random_judge(u32 n, u64 seed, const u32 *sweep, u32 nsw,
 		dl = distrib(v, m, true);
 		if (k == npol)
 			ji = di, jl = dl;
-		if (json && !di.n)
+		if (json && !di.n) {
 			printf("%s\"%s\": {\"n\": 0}", k ? ", " : "", name);
-		else if (json)
-			printf("%s\"%s\": {\"n\": %u, \"iops_ratio\": {\"median\": %.4f, \"p10\": %.4f, \"worst\": %.4f, \"share_ge_0.95\": %.4f, \"share_ge_0.85\": %.4f}, \"latency_ratio\": {\"median\": %.4f, \"p90\": %.4f, \"worst\": %.4f, \"share_le_1.25\": %.4f}}",
+		} else if (json) {
+			printf("%s\"%s\": {\"n\": %u, \"iops_ratio\": {\"median\": %.4f, \"p10\": %.4f, \"worst\": %.4f, \"share_ge_0.95\": %.4f, \"share_ge_0.85\": %.4f}, \"latency_ratio\": {\"median\": %.4f, \"p90\": %.4f, \"worst\": %.4f, \"share_le_1.25\": %.4f}",
 			       k ? ", " : "", name, di.n, di.med, di.p10, di.worst, di.share, di.share2,
 			       dl.med, dl.p10, dl.worst, dl.share);
-		else if (!di.n)
+			if (k < npol && bpol_find(pols[k]) >= 0) {
+				/* a BPF policy's answers, clamped to 1..64 */
+				u64 an = 0, z = 0, a = 0;
+
+				for (i = 0; i < n; i++) {
+					an += recs[i].p[k].answers;
+					z += recs[i].p[k].zero;
+					a += recs[i].p[k].above;
+				}
+				printf(", \"answers\": %llu, \"zero_or_below\": %llu, \"above\": %llu",
+				       (unsigned long long)an, (unsigned long long)z,
+				       (unsigned long long)a);
+			}
+			printf("}");
+		} else if (!di.n) {
 			printf("%-10s %5u | (it runs only where a scenario has target_ms)\n", name, 0);
-		else
+		} else {
 			printf("%-10s %5u | %7.3f %7.3f %7.3f %4.0f%% %4.0f%% | %7.2f %7.2f %7.2f %5.0f%%\n",
 			       name, di.n, di.med, di.p10, di.worst, 100 * di.share, 100 * di.share2,
 			       dl.med, dl.p10, dl.worst, 100 * dl.share);
+		}
 	}
 	for (k = 0; k < npol && !json; k++) {
 		u64 an = 0, z = 0, a = 0;

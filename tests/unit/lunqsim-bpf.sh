@@ -11,8 +11,8 @@
 # scenarios: every window of kyber and parda recomputed by the rules
 # t-bpf-policy (VM) recomputes them by from the trace event, aimd's by its
 # +1 per 64 IOs; the .so of make -C sim policy scores as its .bpf.c;
-# --random with them; a policy with a map, one with a helper not shimmed:
-# exit 2 with the compiler's words.
+# --random with them (text and --json); a policy with a map, one with a
+# helper not shimmed: exit 2 with the compiler's words.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/lib/lunqsim-test.sh"
 fx=tests/unit/fixtures/policies
@@ -139,6 +139,13 @@ awk '$1 ~ /^(aimd|kyber|seq)$/ && $2 == 12 && $3 == "|" { d++ }
 	$1 == "kyber" && $2 == "answers" { k = 1 }
 	END { exit !(d == 3 && a > 100 && c && k) }' "$tmp/rn.out"
 tap_check $? "--random 12: aimd, kyber, seq distributed over the 12 with knee's, their answers of 0 and above 64 counted" "exit $rc"
+
+"$sim" --random 4 --seed 5 --quick --sweep 4,16,64 --json --policies knee,policies/kyber.bpf.c > "$tmp/j.out" 2> /dev/null
+"$sim" --random 4 --seed 5 --quick --sweep 4,16,64 --policies knee,policies/kyber.bpf.c > "$tmp/t.out" 2> /dev/null
+want=$(awk '$1 == "kyber" && $2 == "answers" { print $3 + 0, $4 + 0, $10 + 0 }' "$tmp/t.out")
+got=$(python3 -c 'import json, sys; k = json.load(open(sys.argv[1]))["policies"]["kyber"]; print(k["answers"], k["zero_or_below"], k["above"])' "$tmp/j.out" 2> /dev/null)
+[ -n "$want" ] && [ "$want" = "$got" ]
+tap_check $? "--random --json: kyber's answers counted as in the text ($want)" "json: $got"
 
 # --- what the shim does not cover: the compiler's words, exit 2 ------------
 tap_cmd "$sim" "a policy with a BPF map: exit 2, the compiler's words" 2 \
