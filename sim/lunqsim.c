@@ -1395,11 +1395,13 @@ int main(int argc, char **argv)
 	snprintf(sweep_txt, sizeof(sweep_txt), "%s", slist);
 	npol = split(plist, pols, 16);
 	for (i = 0; i < npol; i++) {
+		size_t len = strlen(pols[i]);
 		char *e;
 
 		if (!strcmp(pols[i], "knee") || !strcmp(pols[i], "target"))
 			continue;
-		if (strstr(pols[i], ".bpf.c") || strstr(pols[i], ".so")) {
+		if ((len > 6 && !strcmp(pols[i] + len - 6, ".bpf.c")) ||
+		    (len > 3 && !strcmp(pols[i] + len - 3, ".so"))) {
 			const char *name;
 			u32 j;
 
@@ -1422,6 +1424,11 @@ int main(int argc, char **argv)
 		if ((pols[i][0] == 'q' && strtoul(pols[i] + 1, &e, 10) && !*e) ||
 		    (!strncmp(pols[i], "static", 6) && strtoul(pols[i] + 6, &e, 10) && !*e))
 			continue;
+		if (len > 6 && !strcmp(pols[i] + len - 6, ".bpf.o")) {
+			fprintf(stderr, "lunqsim: %s: BPF bytecode, which the VM loads; lunqsim builds the .bpf.c natively: give it that\n",
+				pols[i]);
+			return 2;
+		}
 		fprintf(stderr, "lunqsim: unknown policy '%s' (knee, target, staticN, qN, FILE.bpf.c, FILE.so)\n", pols[i]);
 		return 2;
 	}

@@ -153,6 +153,8 @@ tap_cmd "$sim" "a policy with a BPF map: exit 2, the compiler's words" 2 \
 sed 's/return a;/return a + bpf_get_current_pid_tgid();/' "$fx/seq.bpf.c" > "$tmp/helper.bpf.c"
 tap_cmd "$sim" "a helper not shimmed: exit 2, the compiler's words" 2 \
 	"implicit declaration of function .bpf_get_current_pid_tgid" --policies "$tmp/helper.bpf.c" arena/scenarios/01-knee1.scn
+tap_cmd "$sim" "a .bpf.o: exit 2, give the .bpf.c" 2 "BPF bytecode.*give it that" \
+	--policies knee,mine.bpf.o arena/scenarios/01-knee1.scn
 echo 'int f(void) { return 1; }' > "$tmp/f.c"
 ${CC:-cc} -shared -fPIC -o "$tmp/f.so" "$tmp/f.c"
 tap_cmd "$sim" "a .so that is not a policy: exit 2" 2 "not a policy built by sim/bpf/build-policy.sh" \
