@@ -14,6 +14,9 @@
  * feeds auto follows kmod/lunq_window.c: every LUNQ_WIN_TICK_MS a tick;
  * a window while auto settles is rebased, a ready one cut into the
  * figures auto reads, a move of the depth starts a new run.
+ * A BPF policy's .bpf.c runs natively (bpf_policy.c, bpf/): a window
+ * every 100 ms as lunq_window.c gives a policy from outside, its answers
+ * clamped to 1..64 and counted.
  *
  * The drive's own sort (lun_order:sptf) goes through lunq_model_pick()
  * when the head frees (lunq_model_next()), as kmod/lunq_io.c drives it.
