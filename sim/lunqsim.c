@@ -16,6 +16,9 @@
  * feeds auto follows kmod/lunq_window.c: every LUNQ_WIN_TICK_MS a tick;
  * a window while auto settles is rebased, a ready one cut into the
  * figures auto reads, a move of the depth starts a new run.
+ * A BPF policy's .bpf.c runs natively (bpf_policy.c, bpf/): a window
+ * every 100 ms as lunq_window.c gives a policy from outside, its answers
+ * clamped to 1..64 and counted.
  *
  * The drive's own sort (lun_order:sptf) goes through lunq_model_pick()
  * when the head frees (lunq_model_next()), as kmod/lunq_io.c drives it.
@@ -23,6 +26,7 @@
  * scenario: pools, other initiators and QUEUE FULL (hostile, pool4),
  * presets of lunqbench (bubble), a second load or LUN (mixed).
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +45,7 @@
 #include "lunq_auto_cfg.h"
 #include "lunq_hist.h"
 #include "lunq_sched.h"
+#include "bpf_policy.h"
 
 /* the module's window and auto configuration (kmod/lunq_auto_cfg.h) */
 #define WIN_TICK_NS	(LUNQ_WIN_TICK_MS * NSEC_PER_MSEC)
@@ -51,6 +56,9 @@
 #define AUTO_RATE_NS	LUNQ_AUTO_RATE_NS
 #define AUTO_SVC_NS	LUNQ_AUTO_SVC_NS
 #define AUTO_MAX	LUNQ_AUTO_MAX_DEFAULT
+/* a BPF policy's limits: tests/demo/arena.sh attaches it with auto_max=64 */
+#define BPF_MIN		1
+#define BPF_MAX		64
 /* the arena's null_blks: nb completes after 8 ms, 512 MB each */
 #define NB_DELAY_NS	(8 * NSEC_PER_MSEC)
 #define LOWER_SECTORS	(512ULL * 1024 * 1024 / 512)
@@ -58,7 +66,7 @@
 #define MAX_IOS		65536	/* IOs out at once: lunq's queue and below */
 #define QF_MAX		2	/* arena.sh's QUEUE FULLs a second */
 
-enum pol { P_STATIC, P_KNEE, P_TARGET };
+enum pol { P_STATIC, P_KNEE, P_TARGET, P_BPF };
 
 struct io {
 	u64 arrive, dispatch, finish;
@@ -83,6 +91,7 @@ struct sim {
 	enum pol pol;
 	u32 depth;
 	struct lunq_auto a;
+	struct bpol_run b;	/* P_BPF: the policy's run (bpf_policy.c) */
 	struct io io[MAX_IOS];
 	u32 freelist[MAX_IOS], nfree;
 	struct lunq_queue q;	/* lunq's wait queue (kmod/lunq_sched.c) */
@@ -289,6 +298,58 @@ static void set_depth(struct sim *s, u32 d, u64 now)
 	kick(s, now);
 }
 
+/*
+ * the window's tick for a BPF policy (kmod/lunq_window.c's lunq_win_work,
+ * for a policy from outside): a window every LUNQ_WIN_NS, cut as
+ * lunq_win_cut() cuts it, no settling; the answer clamped and counted
+ * (bpf_policy.c)
+ */
+#define BPF_WIN_NS	(100 * NSEC_PER_MSEC)	/* lunq_window.c's LUNQ_WIN_NS */
+static void bpf_tick(struct sim *s, u64 now)
+{
+	struct bpol_window w = { 0 };
+	u64 waited;
+	u32 d;
+
+	advance(s, now);
+	if (now - s->w_t < BPF_WIN_NS)
+		return;
+	w.v.now = now;
+	w.v.depth = s->depth;
+	w.v.min = s->b.min;
+	w.v.max = s->b.max;
+	w.v.in_transport = s->inflight;
+	w.ns = now - s->w_t;
+	w.ios = lunq_hist_total(s->win);
+	w.iops = w.ns ? w.ios * NSEC_PER_SEC / w.ns : 0;
+	w.svc_sum_ns = s->svc_sum - s->w_svc_sum;
+	w.svc_mean_ns = w.ios ? w.svc_sum_ns / w.ios : 0;
+	w.svc_p99_ns = lunq_hist_percentile(s->win, U64_MAX, 990000);
+	w.svc_p50_ns = lunq_hist_percentile(s->win, U64_MAX, 500000);
+	w.svc_min_ns = lunq_hist_percentile(s->win, U64_MAX, 1);
+	if (s->run_ios >= WIN_RUN_IOS)
+		run_reset(s);
+	s->run_ios = lunq_hist_add(s->run, s->win);
+	w.run_ios = s->run_ios;
+	w.run_svc_p99_ns = lunq_hist_percentile(s->run, U64_MAX, 990000);
+	w.wait_ns = s->wtime - s->w_wtime;
+	w.inflight_x1000 = (s->rlen - s->w_rlen) * 1000 / w.ns;
+	waited = lunq_hist_total(s->wwin);
+	w.lunq_wait_mean_ns = waited ? (s->wsum - s->w_wsum) / waited : 0;
+	w.lunq_wait_p99_ns = lunq_hist_percentile(s->wwin, U64_MAX, 990000);
+	w.lunq_waiting = s->q.nr;
+	if (s->q.nr)
+		w.lunq_wait_oldest_ns = now - min(now, lunq_queue_oldest(&s->q));
+	win_base(s, now);
+	if (!bpol_has_window(&s->b))
+		return;
+	d = bpol_window(&s->b, &w);
+	if (d != s->depth) {
+		s->a.moves++;
+		set_depth(s, d, now);
+	}
+}
+
 /* the window's tick (kmod/lunq_window.c's lunq_win_work, for auto) */
 static void tick(struct sim *s, u64 now)
 {
@@ -298,6 +359,10 @@ static void tick(struct sim *s, u64 now)
 
 	if (s->pol == P_STATIC)
 		return;
+	if (s->pol == P_BPF) {
+		bpf_tick(s, now);
+		return;
+	}
 	advance(s, now);
 	if (now < s->a.settle_until) {
 		s->rebase = true;
@@ -530,6 +595,7 @@ static const char *unsupported(const struct scenario *sc)
 struct result {
 	double iops, lat, blat;	/* lat, blat: ns */
 	u64 moves;
+	u64 answers, zero, below, above;	/* P_BPF: its answers, clamped */
 };
 
 /*
@@ -552,6 +618,9 @@ static u64 measure(const struct sim *s, const char *lat)
 }
 
 static struct sim S;
+/* P_BPF: the policy run() runs (bpf_policy.c's index), its log or NULL */
+static int run_bpf = -1;
+static FILE *run_bpf_log;
 
 /* the wait queue's order and aging bound from @words (lunq_host_set()) */
 static void sched_cfg(struct sim *s, const char *words)
@@ -604,7 +673,16 @@ static struct result run(const struct scenario *sc, int only, enum pol pol,
 		s->freelist[s->nfree++] = MAX_IOS - 1 - i;
 	s->pol = pol;
 	s->depth = depth;
-	if (pol != P_STATIC) {
+	if (pol == P_BPF) {
+		struct bpol_view v = { .now = now, .depth = depth, .min = BPF_MIN, .max = BPF_MAX };
+
+		if (bpol_open(&s->b, run_bpf, seed, run_bpf_log, BPF_MIN, BPF_MAX)) {
+			fprintf(stderr, "lunqsim: policy %d: dlopen failed: %s\n", run_bpf, dlerror());
+			exit(3);
+		}
+		s->depth = bpol_start(&s->b, &v);
+		win_base(s, now);
+	} else if (pol != P_STATIC) {
 		struct lunq_auto_cfg ac = {
 			.mode = pol == P_KNEE ? LUNQ_AUTO_KNEE : LUNQ_AUTO_TARGET,
 			.min = 1, .max = AUTO_MAX, .start = depth,
@@ -698,6 +776,13 @@ static struct result run(const struct scenario *sc, int only, enum pol pol,
 		r.blat = measure(s, sc->blat);
 	}
 	r.moves = s->a.moves;
+	if (pol == P_BPF) {
+		r.answers = s->b.answers;
+		r.zero = s->b.zero;
+		r.below = s->b.below;
+		r.above = s->b.above;
+		bpol_close(&s->b);
+	}
 	return r;
 }
 
@@ -729,7 +814,25 @@ struct score {
 	bool ran;
 	double iops_r, lat_r;	/* IOPS / the oracle's, latency / the oracle's */
 	double score;		/* the arena's: IOPS ratio, or oracle's latency / its */
+	u64 answers, zero, above;	/* a BPF policy's answers; of 0, above max */
 };
+
+static const char *bpf_log_dir;	/* --bpf-log: a BPF policy's log per run */
+
+/* P_BPF: policy @b's log of its run in @sc (--bpf-log), or NULL */
+static FILE *bpf_log(const struct scenario *sc, const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	if (!bpf_log_dir)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%s.%s.log", bpf_log_dir, sc->name, name);
+	f = fopen(path, "w");
+	if (!f)
+		fprintf(stderr, "lunqsim: %s: %s\n", path, strerror(errno));
+	return f;
+}
 
 /*
  * Scenario @sc: the oracle's sweep, then each policy; their figures
@@ -785,19 +888,33 @@ static const char *scenario(const struct scenario *sc, const u32 *sweep, u32 nsw
 			if (!sc->target_ms)
 				continue;
 			p = P_TARGET;
+		} else if ((run_bpf = bpol_find(pols[k])) >= 0) {
+			p = P_BPF;
+			run_bpf_log = bpf_log(sc, pols[k]);
 		} else {
 			p = P_STATIC;
 			d = strtoul(pols[k] + (pols[k][0] == 'q' ? 1 : 6), NULL, 10);
 		}
 		x = run(sc, -1, p, d, plen, seed);
+		if (p == P_BPF && run_bpf_log) {
+			fclose(run_bpf_log);
+			run_bpf_log = NULL;
+		}
 		sim_ns += plen * sc->nph;
 		say("  %-9s %9.0f %8.3f %9.2f ms %8.2f %6llu\n", pols[k], x.iops,
 		       x.iops / o_iops, x.lat / 1e6, x.lat / o_lat,
 		       (unsigned long long)x.moves);
+		if (p == P_BPF)
+			say("  %-9s %llu answers: %llu of 0, %llu above %u, %llu below 1 (clamped)\n",
+			    "", (unsigned long long)x.answers, (unsigned long long)x.zero,
+			    (unsigned long long)x.above, BPF_MAX, (unsigned long long)x.below);
 		say("score %s %s %.4f\n", sc->name, pols[k],
 		       latobj ? o_lat / x.lat : x.iops / o_iops);
 		if (out) {
 			out[k].ran = true;
+			out[k].answers = x.answers;
+			out[k].zero = x.zero + x.below;
+			out[k].above = x.above;
 			out[k].iops_r = o_iops > 0 ? x.iops / o_iops : 1;
 			/* against what the objective allows: a bound, or the oracle's */
 			double allowed = bound ? max(o_lat, bound) : o_lat;
@@ -1113,18 +1230,47 @@ static int random_judge(u32 n, u64 seed, const u32 *sweep, u32 nsw,
 		dl = distrib(v, m, true);
 		if (k == npol)
 			ji = di, jl = dl;
-		if (json && !di.n)
+		if (json && !di.n) {
 			printf("%s\"%s\": {\"n\": 0}", k ? ", " : "", name);
-		else if (json)
-			printf("%s\"%s\": {\"n\": %u, \"iops_ratio\": {\"median\": %.4f, \"p10\": %.4f, \"worst\": %.4f, \"share_ge_0.95\": %.4f, \"share_ge_0.85\": %.4f}, \"latency_ratio\": {\"median\": %.4f, \"p90\": %.4f, \"worst\": %.4f, \"share_le_1.25\": %.4f}}",
+		} else if (json) {
+			printf("%s\"%s\": {\"n\": %u, \"iops_ratio\": {\"median\": %.4f, \"p10\": %.4f, \"worst\": %.4f, \"share_ge_0.95\": %.4f, \"share_ge_0.85\": %.4f}, \"latency_ratio\": {\"median\": %.4f, \"p90\": %.4f, \"worst\": %.4f, \"share_le_1.25\": %.4f}",
 			       k ? ", " : "", name, di.n, di.med, di.p10, di.worst, di.share, di.share2,
 			       dl.med, dl.p10, dl.worst, dl.share);
-		else if (!di.n)
+			if (k < npol && bpol_find(pols[k]) >= 0) {
+				/* a BPF policy's answers, clamped to 1..64 */
+				u64 an = 0, z = 0, a = 0;
+
+				for (i = 0; i < n; i++) {
+					an += recs[i].p[k].answers;
+					z += recs[i].p[k].zero;
+					a += recs[i].p[k].above;
+				}
+				printf(", \"answers\": %llu, \"zero_or_below\": %llu, \"above\": %llu",
+				       (unsigned long long)an, (unsigned long long)z,
+				       (unsigned long long)a);
+			}
+			printf("}");
+		} else if (!di.n) {
 			printf("%-10s %5u | (it runs only where a scenario has target_ms)\n", name, 0);
-		else
+		} else {
 			printf("%-10s %5u | %7.3f %7.3f %7.3f %4.0f%% %4.0f%% | %7.2f %7.2f %7.2f %5.0f%%\n",
 			       name, di.n, di.med, di.p10, di.worst, 100 * di.share, 100 * di.share2,
 			       dl.med, dl.p10, dl.worst, 100 * dl.share);
+		}
+	}
+	for (k = 0; k < npol && !json; k++) {
+		u64 an = 0, z = 0, a = 0;
+
+		if (bpol_find(pols[k]) < 0)
+			continue;
+		for (i = 0; i < n; i++) {
+			an += recs[i].p[k].answers;
+			z += recs[i].p[k].zero;
+			a += recs[i].p[k].above;
+		}
+		printf("%-10s answers %llu: %llu of 0 (or below 1), %llu above %u (clamped, as the kernel counts pol_zero, pol_above)\n",
+		       pols[k], (unsigned long long)an, (unsigned long long)z,
+		       (unsigned long long)a, BPF_MAX);
 	}
 	pass = ji.share >= J_SHARE && ji.worst >= J_IOPS_ALL && jl.share >= J_SHARE;
 	if (json) {
@@ -1232,6 +1378,9 @@ static void usage(FILE *f)
 		"  (default 10) by IOPS and the worst K by latency as scenario files;\n"
 		"  --save-dir: every scenario as a file;\n"
 		"  --json: the distributions as JSON\n"
+		"  a policy may be a BPF policy's .bpf.c (built natively, sim/bpf/) or\n"
+		"  the .so `make -C sim policy` built: its answers clamped to 1..64 and\n"
+		"  counted; --bpf-log DIR: its bpf_printk lines and answers per run\n"
 		"  kinds:");
 	for (k = scn_random_kinds; *k; k++)
 		fprintf(f, " %s", *k);
@@ -1286,6 +1435,8 @@ int main(int argc, char **argv)
 			worst_dir = argv[++i];
 		else if (!strcmp(argv[i], "--save-dir") && i + 1 < (u32)argc)
 			save_dir = argv[++i];
+		else if (!strcmp(argv[i], "--bpf-log") && i + 1 < (u32)argc)
+			bpf_log_dir = argv[++i];
 		else if (!strcmp(argv[i], "--kinds") && i + 1 < (u32)argc)
 			kinds = argv[++i];
 		else if (!strcmp(argv[i], "--json"))
@@ -1307,14 +1458,41 @@ int main(int argc, char **argv)
 	snprintf(sweep_txt, sizeof(sweep_txt), "%s", slist);
 	npol = split(plist, pols, 16);
 	for (i = 0; i < npol; i++) {
+		size_t len = strlen(pols[i]);
 		char *e;
 
 		if (!strcmp(pols[i], "knee") || !strcmp(pols[i], "target"))
 			continue;
+		if ((len > 6 && !strcmp(pols[i] + len - 6, ".bpf.c")) ||
+		    (len > 3 && !strcmp(pols[i] + len - 3, ".so"))) {
+			const char *name;
+			u32 j;
+
+			/* a BPF policy, run natively (bpf_policy.c); its name */
+			if (bpol_load(pols[i], &name) < 0)
+				return 2;
+			for (j = 0; j < npol; j++)
+				if (!strcmp(pols[j], name))
+					break;
+			if (j < npol || !strcmp(name, "knee") || !strcmp(name, "target") ||
+			    ((name[0] == 'q' || !strncmp(name, "static", 6)) &&
+			     strspn(name + (name[0] == 'q' ? 1 : 6), "0123456789"))) {
+				fprintf(stderr, "lunqsim: %s: its name '%s' is another policy's\n",
+					pols[i], name);
+				return 2;
+			}
+			pols[i] = (char *)name;
+			continue;
+		}
 		if ((pols[i][0] == 'q' && strtoul(pols[i] + 1, &e, 10) && !*e) ||
 		    (!strncmp(pols[i], "static", 6) && strtoul(pols[i] + 6, &e, 10) && !*e))
 			continue;
-		fprintf(stderr, "lunqsim: unknown policy '%s' (knee, target, staticN, qN)\n", pols[i]);
+		if (len > 6 && !strcmp(pols[i] + len - 6, ".bpf.o")) {
+			fprintf(stderr, "lunqsim: %s: BPF bytecode, which the VM loads; lunqsim builds the .bpf.c natively: give it that\n",
+				pols[i]);
+			return 2;
+		}
+		fprintf(stderr, "lunqsim: unknown policy '%s' (knee, target, staticN, qN, FILE.bpf.c, FILE.so)\n", pols[i]);
 		return 2;
 	}
 	nsw = split(slist, sw, 16);
@@ -1327,6 +1505,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (bpf_log_dir && out_dir("--bpf-log", bpf_log_dir))
+		return 2;
 	if (kinds) {
 		char kl[256], *w, *save = NULL;
 
