@@ -101,10 +101,18 @@ void lunq_stats_free(struct lunq_stats *st)
 	memset(st->hist, 0, sizeof(st->hist));
 }
 
-/* A carry array for histogram @k (process context, may sleep). */
+/*
+ * A carry array for histogram @k (process context, may sleep): reclaim
+ * must not wait on IO here, the device may be suspended (a resume's
+ * merge, a fold while a table is swapped).
+ */
 static u64 *lunq_carry_alloc(int k)
 {
-	return kvcalloc(lunq_hist_n(k), sizeof(u64), GFP_KERNEL);
+	unsigned int noio = memalloc_noio_save();
+	u64 *c = kvcalloc(lunq_hist_n(k), sizeof(u64), GFP_KERNEL);
+
+	memalloc_noio_restore(noio);
+	return c;
 }
 
 /*
@@ -510,7 +518,6 @@ void lunq_stats_merge(struct lunq_stats *dst, struct lunq_stats *src)
 	u64 *fresh[LUNQ_NR_LIVE_HISTS] = { NULL };
 	u64 v[__LUNQ_ST_MAX] = { 0 };
 	struct lunq_pcpu *p;
-	unsigned int noio;
 	int k, i;
 
 	lunq_stats_sum(src, v);
@@ -520,21 +527,21 @@ void lunq_stats_merge(struct lunq_stats *dst, struct lunq_stats *src)
 	put_cpu_ptr(dst->pc);
 	/* @src is idle, its fold not running once cancelled */
 	cancel_delayed_work_sync(&src->fold);
-	/* a resume: no allocation that waits on IO to a device */
-	noio = memalloc_noio_save();
 	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++)
 		if (!dst->carry[k] &&
 		    (src->carry[k] || lunq_hist_needs_fold(src, k)))
 			fresh[k] = lunq_carry_alloc(k);
-	memalloc_noio_restore(noio);
 	mutex_lock(&dst->fold_lock);
 	write_seqcount_begin(&dst->fold_seq);
 	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++) {
 		struct lunq_hist_live *d = dst->hist[k], *s = src->hist[k];
 		u64 m = atomic64_read(&s->max);
 
-		if (fresh[k])
-			dst->carry[k] = fresh[k];
+		/* unless @dst's own fold installed one meanwhile */
+		if (fresh[k] && !dst->carry[k]) {
+			WRITE_ONCE(dst->carry[k], fresh[k]);
+			fresh[k] = NULL;
+		}
 		for (i = 0; i < lunq_hist_n(k); i++) {
 			u64 t = lunq_hist_count(src, k, i);
 			u64 hi = t & ~(u64)(LUNQ_HIST_FOLD - 1);
@@ -550,4 +557,6 @@ void lunq_stats_merge(struct lunq_stats *dst, struct lunq_stats *src)
 	}
 	write_seqcount_end(&dst->fold_seq);
 	mutex_unlock(&dst->fold_lock);
+	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++)
+		kvfree(fresh[k]);
 }
