@@ -121,8 +121,8 @@ struct lunq_c {
 		u64 t, ios, svc_sum, wtime, qfull;
 		u64 rlen, wait_sum;	/* in flight and waits, integrated */
 		/* 32-bit counts (lunq_hist32_*()), one vmalloc'd block */
-		u32 *prev, *win;	/* service histogram */
-		u32 *wprev, *wwin;	/* wait histogram */
+		u32 *prev, *wprev;	/* service, wait: at the window's start */
+		u32 *win;		/* one window's, service then wait */
 		u32 *run;		/* service, the windows at this depth */
 		u64 run_ios;		/* the commands counted in @run */
 		u64 view_wtime;		/* wtime at the last tick (the view) */

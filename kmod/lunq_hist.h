@@ -45,6 +45,10 @@ static inline unsigned int lunq_msb(u64 v)
 #endif
 }
 
+/* Index of the first bucket of 2^@k, @k >= 6, as a constant expression. */
+#define LUNQ_HIST_IDX_POW2(k)	(LUNQ_HIST_EXACT + \
+	((k) - LUNQ_HIST_SUB_BITS - 1) * LUNQ_HIST_SUB)
+
 /* Index of the bucket holding @v: one fls64(), inline for the IO path. */
 static inline u32 lunq_hist_idx(u64 v)
 {
@@ -55,7 +59,7 @@ static inline u32 lunq_hist_idx(u64 v)
 	k = lunq_msb(v);
 	if (k >= LUNQ_HIST_MAX_BITS)
 		return LUNQ_HIST_OVERFLOW;
-	return LUNQ_HIST_EXACT + (k - LUNQ_HIST_SUB_BITS - 1) * LUNQ_HIST_SUB +
+	return LUNQ_HIST_IDX_POW2(k) +
 	       (u32)((v >> (k - LUNQ_HIST_SUB_BITS)) & (LUNQ_HIST_SUB - 1));
 }
 

@@ -6,22 +6,55 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/vmalloc.h>
+#include <linux/sched/mm.h>
 #include "lunq_stats.h"
+
+/*
+ * A fold whose carry could not be allocated tries again after 1 s: a live
+ * count at 2^31 has 2^31 more IOs before it wraps (lunq_stats.h).
+ */
+#define LUNQ_FOLD_RETRY		HZ
 
 static bool lunq_hist_is_align(int k)
 {
 	return k == LUNQ_HIST_ALIGN || k == LUNQ_HIST_ALIGN_WRITE;
 }
 
+static bool lunq_hist_is_size(int k)
+{
+	return k == LUNQ_HIST_SIZE || k == LUNQ_HIST_SIZE_WRITE;
+}
+
 /* The counts histogram @k keeps (lunq_stats.h). */
 static u32 lunq_hist_n(int k)
 {
-	return lunq_hist_is_align(k) ? LUNQ_ALIGN_ROWS : LUNQ_HIST_BUCKETS;
+	if (lunq_hist_is_align(k))
+		return LUNQ_ALIGN_ROWS;
+	return lunq_hist_is_size(k) ? LUNQ_SIZE_BUCKETS : LUNQ_LAT_BUCKETS;
 }
 
 static size_t lunq_hist_size(int k)
 {
 	return struct_size((struct lunq_hist_live *)NULL, count, lunq_hist_n(k));
+}
+
+static void lunq_stats_fold_work(struct work_struct *work)
+{
+	struct lunq_stats *st = container_of(to_delayed_work(work),
+					     struct lunq_stats, fold);
+
+	if (lunq_stats_fold(st))
+		schedule_delayed_work(&st->fold, LUNQ_FOLD_RETRY);
+}
+
+/*
+ * A live count reached 2^31 (lunq_stats.h): fold soon.  Out of line, on
+ * the IO path at most once per 2^31 IOs of a bucket (and on the few IOs
+ * that reach it before the fold has run).
+ */
+static noinline void lunq_stats_fold_soon(struct lunq_stats *st)
+{
+	schedule_delayed_work(&st->fold, 0);
 }
 
 int lunq_stats_alloc(struct lunq_stats *st)
@@ -30,10 +63,15 @@ int lunq_stats_alloc(struct lunq_stats *st)
 	char *p;
 	int k;
 
+	memset(st->carry, 0, sizeof(st->carry));
+	mutex_init(&st->fold_lock);
+	seqcount_mutex_init(&st->fold_seq, &st->fold_lock);
+	INIT_DELAYED_WORK(&st->fold, lunq_stats_fold_work);
+
 	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++)
 		sz += lunq_hist_size(k);
 	st->pc = alloc_percpu(struct lunq_pcpu);
-	/* pages, not kmalloc's next power of two (93 KiB would take 128) */
+	/* pages, not kmalloc's next power of two (40 KiB would take 64) */
 	p = vzalloc(sz);
 	if (!st->pc || !p) {
 		free_percpu(st->pc);
@@ -50,26 +88,132 @@ int lunq_stats_alloc(struct lunq_stats *st)
 
 void lunq_stats_free(struct lunq_stats *st)
 {
+	int k;
+
+	if (st->pc)
+		cancel_delayed_work_sync(&st->fold);
+	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++)
+		kvfree(st->carry[k]);
+	memset(st->carry, 0, sizeof(st->carry));
 	free_percpu(st->pc);
 	kvfree(st->hist[0]);
 	st->pc = NULL;
 	memset(st->hist, 0, sizeof(st->hist));
 }
 
-/* Histogram @k's counts into @counts (LUNQ_HIST_BUCKETS, overwritten). */
-static void lunq_hist_read(struct lunq_stats *st, int k, u64 *counts)
+/*
+ * A carry array for histogram @k (process context, may sleep): reclaim
+ * must not wait on IO here, the device may be suspended (a resume's
+ * merge, a fold while a table is swapped).
+ */
+static u64 *lunq_carry_alloc(int k)
+{
+	unsigned int noio = memalloc_noio_save();
+	u64 *c = kvcalloc(lunq_hist_n(k), sizeof(u64), GFP_KERNEL);
+
+	memalloc_noio_restore(noio);
+	return c;
+}
+
+/*
+ * Under @fold_lock: move 2^31 of each live count at 2^31 or more of
+ * histogram @k into its carry (which exists).
+ */
+static void lunq_hist_fold_locked(struct lunq_stats *st, int k)
+{
+	struct lunq_hist_live *h = st->hist[k];
+	u64 *c = st->carry[k];
+	u32 i;
+
+	for (i = 0; i < lunq_hist_n(k); i++) {
+		if ((u32)atomic_read(&h->count[i]) < LUNQ_HIST_FOLD)
+			continue;
+		WRITE_ONCE(c[i], c[i] + LUNQ_HIST_FOLD);
+		atomic_sub(LUNQ_HIST_FOLD, &h->count[i]);
+	}
+}
+
+/* Whether a live count of histogram @k is at 2^31 or more. */
+static bool lunq_hist_needs_fold(struct lunq_stats *st, int k)
 {
 	struct lunq_hist_live *h = st->hist[k];
 	u32 i;
 
+	for (i = 0; i < lunq_hist_n(k); i++)
+		if ((u32)atomic_read(&h->count[i]) >= LUNQ_HIST_FOLD)
+			return true;
+	return false;
+}
+
+int lunq_stats_fold(struct lunq_stats *st)
+{
+	int k, err = 0;
+
+	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++) {
+		u64 *c = NULL;
+
+		if (!lunq_hist_needs_fold(st, k))
+			continue;
+		if (!READ_ONCE(st->carry[k])) {
+			c = lunq_carry_alloc(k);
+			if (!c) {
+				err = -ENOMEM;
+				continue;
+			}
+		}
+		mutex_lock(&st->fold_lock);
+		write_seqcount_begin(&st->fold_seq);
+		if (!st->carry[k]) {
+			WRITE_ONCE(st->carry[k], c);
+			c = NULL;
+		}
+		lunq_hist_fold_locked(st, k);
+		write_seqcount_end(&st->fold_seq);
+		mutex_unlock(&st->fold_lock);
+		kvfree(c);
+	}
+	return err;
+}
+
+/* Bucket @i of histogram @k, carry and live count (under fold_seq). */
+static u64 lunq_hist_count(struct lunq_stats *st, int k, u32 i)
+{
+	const u64 *c = READ_ONCE(st->carry[k]);
+
+	return (c ? READ_ONCE(c[i]) : 0) +
+	       (u32)atomic_read(&st->hist[k]->count[i]);
+}
+
+/* The layout's bucket of histogram @k's live bucket 0 (not align). */
+static u32 lunq_hist_first(int k)
+{
+	return lunq_hist_is_size(k) ? 0 : LUNQ_LAT_FIRST;
+}
+
+/* Histogram @k's counts into @counts (LUNQ_HIST_BUCKETS, overwritten). */
+static void lunq_hist_read(struct lunq_stats *st, int k, u64 *counts)
+{
+	u32 i, n = lunq_hist_n(k);
+
+	memset(counts, 0, LUNQ_HIST_BUCKETS * sizeof(*counts));
 	if (!lunq_hist_is_align(k)) {
-		for (i = 0; i < LUNQ_HIST_BUCKETS; i++)
-			counts[i] = atomic64_read(&h->count[i]);
+		for (i = 0; i < n; i++)
+			counts[lunq_hist_first(k) + i] = lunq_hist_count(st, k, i);
 		return;
 	}
-	memset(counts, 0, LUNQ_HIST_BUCKETS * sizeof(*counts));
-	for (i = 0; i < LUNQ_ALIGN_ROWS; i++)
-		counts[lunq_hist_idx_pow2(i)] = atomic64_read(&h->count[i]);
+	for (i = 0; i < n; i++)
+		counts[lunq_hist_idx_pow2(i)] = lunq_hist_count(st, k, i);
+}
+
+/* The sum of histogram @k's counts (under fold_seq). */
+static u64 lunq_hist_count_all(struct lunq_stats *st, int k)
+{
+	u64 n = 0;
+	u32 i;
+
+	for (i = 0; i < lunq_hist_n(k); i++)
+		n += lunq_hist_count(st, k, i);
+	return n;
 }
 
 static noinline void lunq_hist_max(struct lunq_hist_live *h, u64 v)
@@ -90,10 +234,13 @@ static noinline void lunq_hist_max(struct lunq_hist_live *h, u64 v)
  * histogram's sum too (the size histograms' sums are the sector counters'
  * instead, lunq_stats_hist()).
  */
-static __always_inline void lunq_hist_rec(struct lunq_hist_live *h, u32 idx,
+static __always_inline void lunq_hist_rec(struct lunq_stats *st,
+					  struct lunq_hist_live *h, u32 idx,
 					  u64 v, bool sum)
 {
-	atomic64_inc(&h->count[idx]);
+	/* a live count at 2^31: its sign bit (lunq_stats.h) */
+	if (unlikely(atomic_add_negative(1, &h->count[idx])))
+		lunq_stats_fold_soon(st);
 	if (sum)
 		atomic64_add(v, &h->sum);
 	if (unlikely(v > (u64)atomic64_read(&h->max)))
@@ -154,22 +301,22 @@ void lunq_stats_done(struct lunq_stats *st, enum req_op op, u64 sector,
 	if (wait_ns) {
 		u64 t = wait_ns + svc_ns;
 
-		lunq_hist_rec(h[LUNQ_HIST_WAIT_READ + w],
-			      lunq_hist_idx(wait_ns), wait_ns, true);
-		lunq_hist_rec(h[LUNQ_HIST_SVC_READ + w],
-			      lunq_hist_idx(svc_ns), svc_ns, true);
-		lunq_hist_rec(h[LUNQ_HIST_TOTAL_READ + w], lunq_hist_idx(t),
+		lunq_hist_rec(st, h[LUNQ_HIST_WAIT_READ + w],
+			      lunq_lat_idx(wait_ns), wait_ns, true);
+		lunq_hist_rec(st, h[LUNQ_HIST_SVC_READ + w],
+			      lunq_lat_idx(svc_ns), svc_ns, true);
+		lunq_hist_rec(st, h[LUNQ_HIST_TOTAL_READ + w], lunq_lat_idx(t),
 			      t, true);
 	} else {
 		/* wait 0, total = service: once (lunq_stats.h) */
-		lunq_hist_rec(h[LUNQ_HIST_NOWAIT_READ + w],
-			      lunq_hist_idx(svc_ns), svc_ns, true);
+		lunq_hist_rec(st, h[LUNQ_HIST_NOWAIT_READ + w],
+			      lunq_lat_idx(svc_ns), svc_ns, true);
 	}
-	lunq_hist_rec(h[LUNQ_HIST_SIZE], si, bytes, false);
-	lunq_hist_rec(h[LUNQ_HIST_ALIGN], ai, al, true);
+	lunq_hist_rec(st, h[LUNQ_HIST_SIZE], si, bytes, false);
+	lunq_hist_rec(st, h[LUNQ_HIST_ALIGN], ai, al, true);
 	if (w) {
-		lunq_hist_rec(h[LUNQ_HIST_SIZE_WRITE], si, bytes, false);
-		lunq_hist_rec(h[LUNQ_HIST_ALIGN_WRITE], ai, al, true);
+		lunq_hist_rec(st, h[LUNQ_HIST_SIZE_WRITE], si, bytes, false);
+		lunq_hist_rec(st, h[LUNQ_HIST_ALIGN_WRITE], ai, al, true);
 	}
 }
 
@@ -217,21 +364,20 @@ void lunq_stats_fast_sum(struct lunq_stats *st, struct lunq_span *io,
 	}
 }
 
-/* The no-wait histogram that @kind includes, or NULL (lunq_stats.h). */
-static struct lunq_hist_live *lunq_hist_nowait(struct lunq_stats *st,
-					       enum lunq_hist_kind kind)
+/* The no-wait histogram that @kind includes, or -1 (lunq_stats.h). */
+static int lunq_hist_nowait(enum lunq_hist_kind kind)
 {
 	switch (kind) {
 	case LUNQ_HIST_WAIT_READ:
 	case LUNQ_HIST_SVC_READ:
 	case LUNQ_HIST_TOTAL_READ:
-		return st->hist[LUNQ_HIST_NOWAIT_READ];
+		return LUNQ_HIST_NOWAIT_READ;
 	case LUNQ_HIST_WAIT_WRITE:
 	case LUNQ_HIST_SVC_WRITE:
 	case LUNQ_HIST_TOTAL_WRITE:
-		return st->hist[LUNQ_HIST_NOWAIT_WRITE];
+		return LUNQ_HIST_NOWAIT_WRITE;
 	default:
-		return NULL;
+		return -1;
 	}
 }
 
@@ -239,15 +385,27 @@ void lunq_stats_hist(struct lunq_stats *st, enum lunq_hist_kind kind,
 		     u64 *counts, u64 *sum, u64 *max)
 {
 	struct lunq_hist_live *h = st->hist[kind];
-	struct lunq_hist_live *z = lunq_hist_nowait(st, kind);
+	int z = lunq_hist_nowait(kind);
 	bool wait = kind == LUNQ_HIST_WAIT_READ || kind == LUNQ_HIST_WAIT_WRITE;
-	u64 n = 0, m;
+	unsigned int seq;
+	u64 m;
 	u32 i;
 
-	lunq_hist_read(st, kind, counts);
+	do {
+		seq = read_seqcount_begin(&st->fold_seq);
+		lunq_hist_read(st, kind, counts);
+		if (z >= 0 && wait) {
+			/* each no-wait IO waited 0 ns */
+			counts[0] += lunq_hist_count_all(st, z);
+		} else if (z >= 0) {
+			for (i = 0; i < LUNQ_LAT_BUCKETS; i++)
+				counts[LUNQ_LAT_FIRST + i] +=
+					lunq_hist_count(st, z, i);
+		}
+	} while (read_seqcount_retry(&st->fold_seq, seq));
 	*sum = atomic64_read(&h->sum);
 	*max = atomic64_read(&h->max);
-	if (kind == LUNQ_HIST_SIZE || kind == LUNQ_HIST_SIZE_WRITE) {
+	if (lunq_hist_is_size(kind)) {
 		/* the bytes of the reads and writes it counts */
 		u64 v[__LUNQ_ST_MAX] = { 0 };
 
@@ -255,67 +413,76 @@ void lunq_stats_hist(struct lunq_stats *st, enum lunq_hist_kind kind,
 		*sum += (v[LUNQ_ST_WRITE_SECTORS] +
 			 (kind == LUNQ_HIST_SIZE ? v[LUNQ_ST_READ_SECTORS] : 0)) << 9;
 	}
-	if (!z)
+	if (z < 0 || wait)
 		return;
-	if (wait) {
-		/* each no-wait IO waited 0 ns */
-		for (i = 0; i < LUNQ_HIST_BUCKETS; i++)
-			n += atomic64_read(&z->count[i]);
-		counts[0] += n;
-		return;
-	}
-	for (i = 0; i < LUNQ_HIST_BUCKETS; i++)
-		counts[i] += atomic64_read(&z->count[i]);
-	*sum += atomic64_read(&z->sum);
-	m = atomic64_read(&z->max);
+	*sum += atomic64_read(&st->hist[z]->sum);
+	m = atomic64_read(&st->hist[z]->max);
 	if (m > *max)
 		*max = m;
 }
 
+/*
+ * Counts since @prev of the latency histograms @a and @b and of the
+ * no-wait ones @za and @zb (in their buckets if @zin, else all in bucket
+ * 0: a wait of 0), into @win (LUNQ_HIST_BUCKETS), 32 bits: modulo 2^32,
+ * the difference of two is a window's count; @prev becomes the counts now.
+ */
+static void lunq_stats_window(struct lunq_stats *st, int a, int b, int za,
+			      int zb, bool zin, u32 *prev, u32 *win)
+{
+	unsigned int seq;
+	u32 i, z0;
+
+	/* the counts now into @win first, then less @prev */
+	do {
+		seq = read_seqcount_begin(&st->fold_seq);
+		memset(win, 0, LUNQ_HIST_BUCKETS * sizeof(*win));
+		z0 = 0;
+		for (i = 0; i < LUNQ_LAT_BUCKETS; i++) {
+			u32 c = lunq_hist_count(st, a, i) +
+				lunq_hist_count(st, b, i);
+			u32 z = lunq_hist_count(st, za, i) +
+				lunq_hist_count(st, zb, i);
+
+			if (zin)
+				c += z;
+			else
+				z0 += z;
+			win[LUNQ_LAT_FIRST + i] = c;
+		}
+	} while (read_seqcount_retry(&st->fold_seq, seq));
+	/* those that did not wait, in one pass: a wait of 0 */
+	win[0] += z0;
+	for (i = 0; i < LUNQ_HIST_BUCKETS; i++) {
+		u32 now = win[i];
+
+		win[i] = now - prev[i];
+		prev[i] = now;
+	}
+}
+
 u64 lunq_stats_svc_window(struct lunq_stats *st, u32 *prev, u32 *win)
 {
-	struct lunq_hist_live *r = st->hist[LUNQ_HIST_SVC_READ];
-	struct lunq_hist_live *w = st->hist[LUNQ_HIST_SVC_WRITE];
-	struct lunq_hist_live *zr = st->hist[LUNQ_HIST_NOWAIT_READ];
-	struct lunq_hist_live *zw = st->hist[LUNQ_HIST_NOWAIT_WRITE];
-	u32 i;
+	struct lunq_hist_live *const *h = st->hist;
 
-	/* modulo 2^32: the difference of two is a window's count */
-	for (i = 0; i < LUNQ_HIST_BUCKETS; i++) {
-		u32 c = atomic64_read(&r->count[i]) +
-			atomic64_read(&w->count[i]) +
-			atomic64_read(&zr->count[i]) +
-			atomic64_read(&zw->count[i]);
-
-		win[i] = c - prev[i];
-		prev[i] = c;
-	}
-	return atomic64_read(&r->sum) + atomic64_read(&w->sum) +
-	       atomic64_read(&zr->sum) + atomic64_read(&zw->sum);
+	lunq_stats_window(st, LUNQ_HIST_SVC_READ, LUNQ_HIST_SVC_WRITE,
+			  LUNQ_HIST_NOWAIT_READ, LUNQ_HIST_NOWAIT_WRITE, true,
+			  prev, win);
+	return atomic64_read(&h[LUNQ_HIST_SVC_READ]->sum) +
+	       atomic64_read(&h[LUNQ_HIST_SVC_WRITE]->sum) +
+	       atomic64_read(&h[LUNQ_HIST_NOWAIT_READ]->sum) +
+	       atomic64_read(&h[LUNQ_HIST_NOWAIT_WRITE]->sum);
 }
 
 u64 lunq_stats_wait_window(struct lunq_stats *st, u32 *prev, u32 *win)
 {
-	struct lunq_hist_live *r = st->hist[LUNQ_HIST_WAIT_READ];
-	struct lunq_hist_live *w = st->hist[LUNQ_HIST_WAIT_WRITE];
-	struct lunq_hist_live *zr = st->hist[LUNQ_HIST_NOWAIT_READ];
-	struct lunq_hist_live *zw = st->hist[LUNQ_HIST_NOWAIT_WRITE];
-	u32 nowait = 0, prev0 = prev[0];
-	u32 i;
+	struct lunq_hist_live *const *h = st->hist;
 
-	for (i = 0; i < LUNQ_HIST_BUCKETS; i++) {
-		u32 c = atomic64_read(&r->count[i]) +
-			atomic64_read(&w->count[i]);
-
-		nowait += atomic64_read(&zr->count[i]) +
-			  atomic64_read(&zw->count[i]);
-		win[i] = c - prev[i];
-		prev[i] = c;
-	}
-	/* those that did not wait, in one pass: a wait of 0 */
-	prev[0] += nowait;
-	win[0] = prev[0] - prev0;
-	return atomic64_read(&r->sum) + atomic64_read(&w->sum);
+	lunq_stats_window(st, LUNQ_HIST_WAIT_READ, LUNQ_HIST_WAIT_WRITE,
+			  LUNQ_HIST_NOWAIT_READ, LUNQ_HIST_NOWAIT_WRITE, false,
+			  prev, win);
+	return atomic64_read(&h[LUNQ_HIST_WAIT_READ]->sum) +
+	       atomic64_read(&h[LUNQ_HIST_WAIT_WRITE]->sum);
 }
 
 void lunq_stats_zero(struct lunq_stats *st)
@@ -329,18 +496,26 @@ void lunq_stats_zero(struct lunq_stats *st)
 		for (i = 0; i < __LUNQ_ST_MAX; i++)
 			WRITE_ONCE(p->v[i], 0);
 	}
+	mutex_lock(&st->fold_lock);
+	write_seqcount_begin(&st->fold_seq);
 	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++) {
 		struct lunq_hist_live *h = st->hist[k];
 
-		for (i = 0; i < lunq_hist_n(k); i++)
-			atomic64_set(&h->count[i], 0);
+		for (i = 0; i < lunq_hist_n(k); i++) {
+			atomic_set(&h->count[i], 0);
+			if (st->carry[k])
+				WRITE_ONCE(st->carry[k][i], 0);
+		}
 		atomic64_set(&h->sum, 0);
 		atomic64_set(&h->max, 0);
 	}
+	write_seqcount_end(&st->fold_seq);
+	mutex_unlock(&st->fold_lock);
 }
 
 void lunq_stats_merge(struct lunq_stats *dst, struct lunq_stats *src)
 {
+	u64 *fresh[LUNQ_NR_LIVE_HISTS] = { NULL };
 	u64 v[__LUNQ_ST_MAX] = { 0 };
 	struct lunq_pcpu *p;
 	int k, i;
@@ -350,14 +525,38 @@ void lunq_stats_merge(struct lunq_stats *dst, struct lunq_stats *src)
 	for (i = 0; i < __LUNQ_ST_MAX; i++)
 		p->v[i] += v[i];
 	put_cpu_ptr(dst->pc);
+	/* @src is idle, its fold not running once cancelled */
+	cancel_delayed_work_sync(&src->fold);
+	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++)
+		if (!dst->carry[k] &&
+		    (src->carry[k] || lunq_hist_needs_fold(src, k)))
+			fresh[k] = lunq_carry_alloc(k);
+	mutex_lock(&dst->fold_lock);
+	write_seqcount_begin(&dst->fold_seq);
 	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++) {
 		struct lunq_hist_live *d = dst->hist[k], *s = src->hist[k];
 		u64 m = atomic64_read(&s->max);
 
-		for (i = 0; i < lunq_hist_n(k); i++)
-			atomic64_add(atomic64_read(&s->count[i]), &d->count[i]);
+		/* unless @dst's own fold installed one meanwhile */
+		if (fresh[k] && !dst->carry[k]) {
+			WRITE_ONCE(dst->carry[k], fresh[k]);
+			fresh[k] = NULL;
+		}
+		for (i = 0; i < lunq_hist_n(k); i++) {
+			u64 t = lunq_hist_count(src, k, i);
+			u64 hi = t & ~(u64)(LUNQ_HIST_FOLD - 1);
+
+			/* @dst's live counts are below 2^31 + 2^31 after */
+			if (hi && !WARN_ON_ONCE(!dst->carry[k]))
+				dst->carry[k][i] += hi;
+			atomic_add((u32)(t - hi), &d->count[i]);
+		}
 		atomic64_add(atomic64_read(&s->sum), &d->sum);
 		if (m > (u64)atomic64_read(&d->max))
 			atomic64_set(&d->max, m);
 	}
+	write_seqcount_end(&dst->fold_seq);
+	mutex_unlock(&dst->fold_lock);
+	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++)
+		kvfree(fresh[k]);
 }

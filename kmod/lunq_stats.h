@@ -2,15 +2,31 @@
 /*
  * dm-lunq statistics: per-CPU counters and the per-device latency, size
  * and alignment histograms (layout: lunq_hist.h).  Recording takes no
- * lock: counters are per-CPU, histogram buckets are atomic64 in one shared
- * copy per device (kmod/dm-lunq.rst, "Memory per device": 10 x 9.3 KiB of
- * log-linear buckets and the two alignment histograms' 42 powers of two).
+ * lock: counters are per-CPU, histogram buckets are 32-bit atomics in one
+ * shared copy per device, each kind only as many buckets of the layout as
+ * its values reach (kmod/dm-lunq.rst, "Memory per device"), read back as
+ * 64-bit counts in the whole layout.
+ *
+ * A bucket's count is its 32-bit live count plus its carry: the live
+ * count reaching 2^31 (its sign bit, one branch on the IO path) queues
+ * the fold, a work item that moves 2^31 of each such bucket into the
+ * histogram's 64-bit carry (allocated then, in process context; a
+ * histogram no bucket of which ever reached 2^31 has none).  A live
+ * count so has 2^31 IOs of headroom between reaching 2^31 and wrapping,
+ * 214 s at 10 million IOPS into one bucket, while the fold runs within
+ * milliseconds (and every second again while its allocation fails).  The
+ * fold, a reset and a reload's merge change carries and live counts
+ * together under @fold_seq; readers retry across them, so a reader never
+ * sees 2^31 counted twice or not at all.
  */
 #ifndef LUNQ_STATS_H
 #define LUNQ_STATS_H
 
 #include <linux/percpu.h>
 #include <linux/atomic.h>
+#include <linux/mutex.h>
+#include <linux/seqlock.h>
+#include <linux/workqueue.h>
 #include <linux/blk_types.h>
 #include "lunq_hist.h"
 #include "lunq_busy.h"
@@ -34,10 +50,52 @@ struct lunq_pcpu {
  */
 #define LUNQ_ALIGN_ROWS		(LUNQ_HIST_MAX_BITS + 1)
 
+/*
+ * Latencies (ns) are kept from 2^9 ns to 2^36 ns, the layout's buckets
+ * 159 .. 1024 (866 of its 1185, 3.4 KiB a histogram):
+ *  - below 2^9 ns (512 ns) is no IO's latency: a device answers in
+ *    microseconds, and a wait that short is no wait (an IO that did not
+ *    wait is counted at 0 apart, LUNQ_HIST_NOWAIT_*); such values share
+ *    the bucket of 504 .. 511 ns, read as there (so an upper bound of
+ *    one, what auto judges, is never below it);
+ *  - 2^36 ns (68.7 s) and more is an IO that outlived the kernel's own
+ *    timeout (SCSI's default is 30 s): such IOs share the bucket of 2^36,
+ *    read as there (the maximum kept beside stays exact).
+ * Live bucket i is the layout's bucket LUNQ_LAT_FIRST + i.
+ */
+#define LUNQ_LAT_MIN_BITS	9
+#define LUNQ_LAT_MAX_BITS	36
+#define LUNQ_LAT_FIRST		(LUNQ_HIST_IDX_POW2(LUNQ_LAT_MIN_BITS) - 1)
+#define LUNQ_LAT_BUCKETS	(LUNQ_HIST_IDX_POW2(LUNQ_LAT_MAX_BITS) + 1 - \
+				 LUNQ_LAT_FIRST)
+/* Sizes are a bio's bytes, a u32: below 2^32, the first 896 buckets. */
+#define LUNQ_SIZE_BUCKETS	LUNQ_HIST_IDX_POW2(32)
+
+/* A live count at 2^31 or more is folded into the carry (above). */
+#define LUNQ_HIST_FOLD		(1U << 31)
+
+/* The live bucket of latency @ns: one fls64(), as lunq_hist_idx(). */
+static inline u32 lunq_lat_idx(u64 ns)
+{
+	unsigned int k;
+
+	if (ns < (1ULL << LUNQ_LAT_MIN_BITS))
+		return 0;
+	k = lunq_msb(ns);
+	if (k >= LUNQ_LAT_MAX_BITS)
+		return LUNQ_LAT_BUCKETS - 1;
+	return LUNQ_HIST_IDX_POW2(k) - LUNQ_LAT_FIRST +
+	       (u32)((ns >> (k - LUNQ_HIST_SUB_BITS)) & (LUNQ_HIST_SUB - 1));
+}
+
 struct lunq_hist_live {
 	atomic64_t sum, max;
-	/* LUNQ_HIST_BUCKETS; the align kinds: LUNQ_ALIGN_ROWS, by log2 */
-	atomic64_t count[];
+	/*
+	 * LUNQ_LAT_BUCKETS (latencies), LUNQ_SIZE_BUCKETS (sizes) or
+	 * LUNQ_ALIGN_ROWS (the align kinds, by log2); live counts, the
+	 * histogram's carry added (lunq_stats.h, above)
+	 */
+	atomic_t count[];
 };
 
 /*
@@ -58,10 +116,22 @@ struct lunq_stats {
 	struct lunq_pcpu __percpu *pc;
 	/* LUNQ_NR_LIVE_HISTS, in one allocation (hist[0]) */
 	struct lunq_hist_live *hist[LUNQ_NR_LIVE_HISTS];
+	/* each histogram's 64-bit carries, NULL until its first fold */
+	u64 *carry[LUNQ_NR_LIVE_HISTS];
+	struct mutex fold_lock;		/* carries' writers */
+	seqcount_mutex_t fold_seq;
+	struct delayed_work fold;
 };
 
 int lunq_stats_alloc(struct lunq_stats *st);
 void lunq_stats_free(struct lunq_stats *st);
+
+/*
+ * The fold (above), now: what the work item runs; 0, or -ENOMEM when a
+ * carry could not be allocated (the live counts then stay, to be folded
+ * at the next try).
+ */
+int lunq_stats_fold(struct lunq_stats *st);
 
 static inline void lunq_stats_inc(struct lunq_stats *st, enum lunq_stat s)
 {

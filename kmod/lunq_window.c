@@ -57,7 +57,7 @@ static void lunq_win_base(struct lunq_c *lc, u64 now, u64 ios, u64 wtime,
 	struct lunq_win *w = &lc->win;
 
 	w->svc_sum = lunq_stats_svc_window(&lc->st, w->prev, w->win);
-	w->wait_sum = lunq_stats_wait_window(&lc->st, w->wprev, w->wwin);
+	w->wait_sum = lunq_stats_wait_window(&lc->st, w->wprev, w->win);
 	lunq_win_run_reset(w);
 	w->t = now;
 	w->ios = ios;
@@ -75,8 +75,7 @@ static void lunq_win_cut(struct lunq_c *lc, struct lunq_pol_window *s, u64 now,
 {
 	struct lunq_win *w = &lc->win;
 	u64 sum = lunq_stats_svc_window(&lc->st, w->prev, w->win);
-	u64 wsum = lunq_stats_wait_window(&lc->st, w->wprev, w->wwin);
-	u64 waited = lunq_hist32_total(w->wwin);
+	u64 wsum, waited;
 
 	s->ns = now - w->t;
 	s->ios = lunq_hist32_total(w->win);
@@ -95,9 +94,12 @@ static void lunq_win_cut(struct lunq_c *lc, struct lunq_pol_window *s, u64 now,
 	s->qfull = qfull - w->qfull;
 	s->inflight_x1000 = s->ns ? div64_u64((rlen - w->rlen) * 1000, s->ns)
 				  : 0;
+	/* the service window is done with: @win takes the wait's */
+	wsum = lunq_stats_wait_window(&lc->st, w->wprev, w->win);
+	waited = lunq_hist32_total(w->win);
 	s->lunq_wait_mean_ns = waited ? div64_u64(wsum - w->wait_sum, waited)
 				      : 0;
-	s->lunq_wait_p99_ns = lunq_hist32_percentile_upper(w->wwin, U64_MAX, 990000);
+	s->lunq_wait_p99_ns = lunq_hist32_percentile_upper(w->win, U64_MAX, 990000);
 	w->svc_sum = sum;
 	w->wait_sum = wsum;
 	w->t = now;
@@ -343,15 +345,14 @@ int lunq_win_alloc(struct lunq_c *lc, bool need)
 	 * reclaim must not wait on IO here (as lunq_dev_attach()).
 	 */
 	noio = memalloc_noio_save();
-	/* 23 KiB: pages, not kmalloc's next power of two (32 KiB) */
-	b = vzalloc(array3_size(5, LUNQ_HIST_BUCKETS, sizeof(*b)));
+	/* 18.5 KiB: pages, not kmalloc's next power of two (32 KiB) */
+	b = vzalloc(array3_size(4, LUNQ_HIST_BUCKETS, sizeof(*b)));
 	memalloc_noio_restore(noio);
 	if (!b)
 		return -ENOMEM;
 	lc->win.win = b + LUNQ_HIST_BUCKETS;
 	lc->win.wprev = b + 2 * LUNQ_HIST_BUCKETS;
-	lc->win.wwin = b + 3 * LUNQ_HIST_BUCKETS;
-	lc->win.run = b + 4 * LUNQ_HIST_BUCKETS;
+	lc->win.run = b + 3 * LUNQ_HIST_BUCKETS;
 	lc->win.prev = b;
 	return 0;
 }
@@ -362,7 +363,6 @@ void lunq_win_free(struct lunq_c *lc)
 	lc->win.prev = NULL;
 	lc->win.win = NULL;
 	lc->win.wprev = NULL;
-	lc->win.wwin = NULL;
 	lc->win.run = NULL;
 }
 
