@@ -97,14 +97,27 @@ static bool wanted(const char *name, const char *dm, char **names, int n)
 	return false;
 }
 
+/*
+ * @name's entry in @prev, the previous report's devices: lq_nl_dump()
+ * sorts them by name, so a binary search (a report of n devices looks up
+ * each: n log n, not n^2).
+ */
 static const struct lq_dev *find_prev(const struct lq_dev *prev, int n,
 				      const char *name)
 {
-	int i;
+	int lo = 0, hi = n;
 
-	for (i = 0; i < n; i++)
-		if (!strcmp(prev[i].name, name))
-			return &prev[i];
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		int c = strcmp(prev[mid].name, name);
+
+		if (!c)
+			return &prev[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }
 

@@ -78,9 +78,10 @@ static DECLARE_WORK(lunq_bpf_hup_work, lunq_bpf_hup_fn);
 /* The device expecting a policy of this name; lunq_devs_lock held. */
 static struct lunq_dev *lunq_bpf_expecting(const char *name)
 {
+	unsigned long id;
 	struct lunq_dev *d;
 
-	list_for_each_entry(d, &lunq_devs, node)
+	xa_for_each(&lunq_devs, id, d)
 		if (d->lc && d->lc->bpf_expect[0] &&
 		    time_before(jiffies, d->lc->bpf_expect_t +
 				LUNQ_BPF_EXPECT_JIFFIES) &&

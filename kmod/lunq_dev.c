@@ -4,23 +4,40 @@
  */
 #include <linux/device-mapper.h>
 #include <linux/blkdev.h>
+#include <linux/hash.h>
+#include <linux/hashtable.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <linux/stringhash.h>
 #include "lunq_core.h"
 #include "lunq_dev.h"
 
 #define DM_MSG_PREFIX "lunq"
 
+/*
+ * Buckets of each hash table, as a power of 2: 2^10 keeps a host's
+ * thousand LUNs (issue 65: 256 LUNs over four paths) at one entry a
+ * bucket on average, for 8 KiB a table; more devices only lengthen the
+ * chains.
+ */
+#define LUNQ_DEV_HASH_BITS	10
+
 /* the registry, and every entry's ->lc (readers: sysfs, netlink) */
 DEFINE_MUTEX(lunq_devs_lock);
-LIST_HEAD(lunq_devs);
+DEFINE_XARRAY_ALLOC(lunq_devs);
+static u32 lunq_devs_next;			/* xa_alloc_cyclic's cursor */
+static DEFINE_HASHTABLE(lunq_devs_by_name, LUNQ_DEV_HASH_BITS);
+static DEFINE_HASHTABLE(lunq_devs_by_md, LUNQ_DEV_HASH_BITS);
 
 static struct kobject *lunq_root;	/* /sys/kernel/lunq */
 static struct kobject *lunq_by_dev;	/* /sys/kernel/lunq/by-dev */
 
 static void lunq_dev_release(struct kobject *kobj)
 {
-	kfree(container_of(kobj, struct lunq_dev, kobj));
+	struct lunq_dev *d = container_of(kobj, struct lunq_dev, kobj);
+
+	xa_erase(&lunq_devs, d->id);	/* the id, reserved until now */
+	kfree(d);
 }
 
 static struct kobj_type lunq_dev_ktype = {
@@ -28,13 +45,41 @@ static struct kobj_type lunq_dev_ktype = {
 	.sysfs_ops = &kobj_sysfs_ops,
 };
 
+/* An entry with its id reserved (a NULL entry: walks skip it). */
 struct lunq_dev *lunq_dev_alloc(void)
 {
 	struct lunq_dev *d = kzalloc(sizeof(*d), GFP_KERNEL);
 
-	if (d)
-		kobject_init(&d->kobj, &lunq_dev_ktype);
+	if (!d)
+		return NULL;
+	if (xa_alloc_cyclic(&lunq_devs, &d->id, NULL, xa_limit_32b,
+			    &lunq_devs_next, GFP_KERNEL) < 0) {
+		kfree(d);
+		return NULL;
+	}
+	kobject_init(&d->kobj, &lunq_dev_ktype);
 	return d;
+}
+
+static u32 lunq_dev_name_hash(const char *name)
+{
+	return full_name_hash(NULL, name, strlen(name));
+}
+
+static u32 lunq_dev_md_hash(struct mapped_device *md, sector_t begin)
+{
+	return hash_ptr(md, 32) ^ hash_64(begin, 32);
+}
+
+struct lunq_dev *lunq_dev_find(const char *name)
+{
+	struct lunq_dev *d;
+
+	hash_for_each_possible(lunq_devs_by_name, d, by_name,
+			       lunq_dev_name_hash(name))
+		if (!strcmp(d->name, name))
+			return d;
+	return NULL;
 }
 
 static void lunq_dev_names(struct lunq_c *lc, char *name, char *disk)
@@ -65,14 +110,7 @@ static void lunq_dev_names(struct lunq_c *lc, char *name, char *disk)
  */
 static bool lunq_dev_name_free(const char *name)
 {
-	struct lunq_dev *d;
-
-	if (!strcmp(name, "by-dev"))
-		return false;
-	list_for_each_entry(d, &lunq_devs, node)
-		if (!strcmp(d->name, name))
-			return false;
-	return true;
+	return strcmp(name, "by-dev") && !lunq_dev_find(name);
 }
 
 void lunq_dev_attach(struct lunq_c *lc)
@@ -87,7 +125,8 @@ void lunq_dev_attach(struct lunq_c *lc)
 	/* the device is suspended: allocations must not write to it */
 	noio = memalloc_noio_save();
 	mutex_lock(&lunq_devs_lock);
-	list_for_each_entry(d, &lunq_devs, node) {
+	hash_for_each_possible(lunq_devs_by_md, d, by_md,
+			       lunq_dev_md_hash(md, lc->ti->begin)) {
 		if (d->md != md || d->begin != lc->ti->begin)
 			continue;
 		if (d->lc != lc) {
@@ -99,8 +138,12 @@ void lunq_dev_attach(struct lunq_c *lc)
 		}
 		if (strcmp(d->name, name) && d->in_sysfs &&
 		    lunq_dev_name_free(name) &&
-		    !kobject_rename(&d->kobj, name))	/* dmsetup rename */
+		    !kobject_rename(&d->kobj, name)) {	/* dmsetup rename */
 			strscpy(d->name, name, sizeof(d->name));
+			hash_del(&d->by_name);
+			hash_add(lunq_devs_by_name, &d->by_name,
+				 lunq_dev_name_hash(d->name));
+		}
 		goto out;
 	}
 	/* taken: the directory is named after dm-N (unique) instead */
@@ -113,7 +156,10 @@ void lunq_dev_attach(struct lunq_c *lc)
 	d->lc = lc;
 	strscpy(d->name, name, sizeof(d->name));
 	strscpy(d->disk, disk, sizeof(d->disk));
-	list_add_tail(&d->node, &lunq_devs);
+	/* the id's slot exists (reserved): storing allocates nothing */
+	xa_store(&lunq_devs, d->id, d, GFP_NOWAIT);
+	hash_add(lunq_devs_by_name, &d->by_name, lunq_dev_name_hash(d->name));
+	hash_add(lunq_devs_by_md, &d->by_md, lunq_dev_md_hash(md, d->begin));
 	lc->sysdev = d;
 	ret = kobject_add(&d->kobj, lunq_root, "%s", d->name);
 	if (ret) {
@@ -136,7 +182,10 @@ void lunq_dev_detach(struct lunq_c *lc)
 	if (lc->sysdev && lc->sysdev->lc == lc) {
 		d = lc->sysdev;
 		d->lc = NULL;
-		list_del(&d->node);
+		/* NULL: the id stays reserved until the entry is freed */
+		xa_store(&lunq_devs, d->id, NULL, GFP_NOWAIT);
+		hash_del(&d->by_name);
+		hash_del(&d->by_md);
 	}
 	mutex_unlock(&lunq_devs_lock);
 	lc->sysdev = NULL;

@@ -21,13 +21,16 @@
 #include <linux/kobject.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/xarray.h>
 #include "uapi/lunq.h"
 
 struct lunq_c;
 
 struct lunq_dev {
 	struct kobject kobj;
-	struct list_head node;		/* lunq_devs */
+	u32 id;				/* index in lunq_devs, from the ctr */
+	struct hlist_node by_name;	/* lunq_dev_find()'s table */
+	struct hlist_node by_md;	/* (md, begin): the attach's table */
 	struct mapped_device *md;
 	sector_t begin;
 	char name[LUNQ_NAME_MAX];
@@ -36,10 +39,19 @@ struct lunq_dev {
 	bool in_sysfs, linked;
 };
 
+/*
+ * The registry: lunq_devs holds every attached entry at its id (ids are
+ * reserved by lunq_dev_alloc() and given out cyclically, so a walk in id
+ * order meets new entries after old ones, and a netlink dump resumes after
+ * the last id it sent); names and (md, begin) are found through hash
+ * tables.  Every lookup is O(1) and a walk O(n) however many devices
+ * there are.  Under lunq_devs_lock.
+ */
 extern struct mutex lunq_devs_lock;
-extern struct list_head lunq_devs;
+extern struct xarray lunq_devs;
 
-struct lunq_dev *lunq_dev_alloc(void);
+struct lunq_dev *lunq_dev_alloc(void);		/* the ctr: NULL, -ENOMEM */
+struct lunq_dev *lunq_dev_find(const char *name);	/* or NULL */
 void lunq_dev_attach(struct lunq_c *lc);	/* .resume */
 void lunq_dev_detach(struct lunq_c *lc);	/* .dtr */
 

@@ -121,9 +121,9 @@ static struct lunq_dev *lunq_nl_dev(struct genl_info *info)
 			       "lunq: LUNQ_A_NAME (device name) is required");
 		return ERR_PTR(-EINVAL);
 	}
-	list_for_each_entry(d, &lunq_devs, node)
-		if (!strcmp(d->name, nla_data(a)))
-			return d;
+	d = lunq_dev_find(nla_data(a));
+	if (d)
+		return d;
 	NL_SET_ERR_MSG_ATTR(info->extack, a,
 			    "lunq: no such lunq device (see /sys/kernel/lunq/)");
 	return ERR_PTR(-ENODEV);
@@ -156,9 +156,15 @@ static int lunq_nl_get_dev(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
+/*
+ * A dump in registry id order: each message resumes at the id after the
+ * last one sent (cb->args[0]), found in O(log n), not by walking the
+ * devices already sent again; a device removed meanwhile is not missed
+ * nor sent twice by the others' shifting.
+ */
 static int lunq_nl_dump_dev(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	long idx = 0, start = cb->args[0];
+	unsigned long id = cb->args[0];
 	struct lunq_dev *d;
 	char *words;
 
@@ -166,18 +172,14 @@ static int lunq_nl_dump_dev(struct sk_buff *skb, struct netlink_callback *cb)
 	if (!words)
 		return -ENOMEM;
 	mutex_lock(&lunq_devs_lock);
-	list_for_each_entry(d, &lunq_devs, node) {
-		if (idx++ < start)
-			continue;
+	xa_for_each_start(&lunq_devs, id, d, cb->args[0]) {
 		if (lunq_nl_put_dev(skb, d, NETLINK_CB(cb->skb).portid,
-				    cb->nlh->nlmsg_seq, NLM_F_MULTI, words)) {
-			idx--;
+				    cb->nlh->nlmsg_seq, NLM_F_MULTI, words))
 			break;
-		}
+		cb->args[0] = id + 1;
 	}
 	mutex_unlock(&lunq_devs_lock);
 	kfree(words);
-	cb->args[0] = idx;
 	return skb->len;
 }
 
