@@ -41,10 +41,11 @@ struct lunq_dev {
 
 /*
  * The registry: lunq_devs holds every attached entry at its id (ids are
- * reserved by lunq_dev_alloc() and given out cyclically, so a walk in id
- * order meets new entries after old ones, and a netlink dump resumes after
- * the last id it sent); names and (md, begin) are found through hash
- * tables.  Every lookup is O(1) and a walk O(n) however many devices
+ * reserved by lunq_dev_alloc() and given out cyclically: a netlink dump
+ * resumes after the last id it sent, so it neither repeats nor skips an
+ * entry that stays; one created meanwhile at a lower id, after the ids
+ * wrapped, waits for the next dump); names and (md, begin) are found
+ * through hash tables.  Every lookup is O(1) and a walk O(n) however many devices
  * there are.  Under lunq_devs_lock.
  */
 extern struct mutex lunq_devs_lock;

@@ -68,6 +68,12 @@ int lunq_stats_alloc(struct lunq_stats *st)
 	seqcount_mutex_init(&st->fold_seq, &st->fold_lock);
 	INIT_DELAYED_WORK(&st->fold, lunq_stats_fold_work);
 
+	/*
+	 * the pieces follow each other: 4-byte counts in even numbers keep
+	 * each one's atomic64_t sum and max 8-byte aligned
+	 */
+	BUILD_BUG_ON(LUNQ_LAT_BUCKETS % 2 || LUNQ_SIZE_BUCKETS % 2 ||
+		     LUNQ_ALIGN_ROWS % 2);
 	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++)
 		sz += lunq_hist_size(k);
 	st->pc = alloc_percpu(struct lunq_pcpu);
@@ -97,6 +103,8 @@ void lunq_stats_free(struct lunq_stats *st)
 	memset(st->carry, 0, sizeof(st->carry));
 	free_percpu(st->pc);
 	kvfree(st->hist[0]);
+	if (st->pc)
+		mutex_destroy(&st->fold_lock);
 	st->pc = NULL;
 	memset(st->hist, 0, sizeof(st->hist));
 }
@@ -528,28 +536,47 @@ void lunq_stats_merge(struct lunq_stats *dst, struct lunq_stats *src)
 	/* @src is idle, its fold not running once cancelled */
 	cancel_delayed_work_sync(&src->fold);
 	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++)
-		if (!dst->carry[k] &&
-		    (src->carry[k] || lunq_hist_needs_fold(src, k)))
+		if (!dst->carry[k] && !src->carry[k] &&
+		    lunq_hist_needs_fold(src, k))
 			fresh[k] = lunq_carry_alloc(k);
 	mutex_lock(&dst->fold_lock);
 	write_seqcount_begin(&dst->fold_seq);
 	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++) {
 		struct lunq_hist_live *d = dst->hist[k], *s = src->hist[k];
 		u64 m = atomic64_read(&s->max);
+		bool steal = false;
+		u64 *c;
 
 		/* unless @dst's own fold installed one meanwhile */
 		if (fresh[k] && !dst->carry[k]) {
 			WRITE_ONCE(dst->carry[k], fresh[k]);
 			fresh[k] = NULL;
 		}
+		/*
+		 * @dst's carry; none: @src's, taken over, each bucket's
+		 * read before it is rewritten; neither (a fresh one's
+		 * allocation failed): every count below 2^32, added live
+		 * (the fold follows)
+		 */
+		c = dst->carry[k];
+		if (!c && src->carry[k]) {
+			c = src->carry[k];
+			steal = true;
+		}
 		for (i = 0; i < lunq_hist_n(k); i++) {
 			u64 t = lunq_hist_count(src, k, i);
-			u64 hi = t & ~(u64)(LUNQ_HIST_FOLD - 1);
+			u64 hi = c ? t & ~(u64)(LUNQ_HIST_FOLD - 1) : 0;
 
 			/* @dst's live counts are below 2^31 + 2^31 after */
-			if (hi && !WARN_ON_ONCE(!dst->carry[k]))
-				dst->carry[k][i] += hi;
+			if (steal)
+				c[i] = hi;
+			else if (hi)
+				c[i] += hi;
 			atomic_add((u32)(t - hi), &d->count[i]);
+		}
+		if (steal) {
+			WRITE_ONCE(dst->carry[k], c);
+			WRITE_ONCE(src->carry[k], NULL);
 		}
 		atomic64_add(atomic64_read(&s->sum), &d->sum);
 		if (m > (u64)atomic64_read(&d->max))
@@ -557,6 +584,9 @@ void lunq_stats_merge(struct lunq_stats *dst, struct lunq_stats *src)
 	}
 	write_seqcount_end(&dst->fold_seq);
 	mutex_unlock(&dst->fold_lock);
-	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++)
+	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++) {
 		kvfree(fresh[k]);
+		if (lunq_hist_needs_fold(dst, k))
+			lunq_stats_fold_soon(dst);
+	}
 }

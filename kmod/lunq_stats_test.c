@@ -281,8 +281,10 @@ static void lunq_stats_carry(struct kunit *test)
 }
 
 /*
- * A reload's merge: the old table's 2^32 + 1 (carried) and a live count
- * at 2^31 + 5 (not yet folded) added to the new table's 7 and 0: exact.
+ * A reload's merge: the old table's 2^32 + 1 (carried: the new table,
+ * without a carry, takes the old one's over) and a live count at
+ * 2^31 + 5 (not yet folded: a fresh carry) added to the new table's 7
+ * and 0: exact.
  */
 static void lunq_stats_merge_carry(struct kunit *test)
 {
@@ -306,6 +308,8 @@ static void lunq_stats_merge_carry(struct kunit *test)
 	for (i = 0; i < 7; i++)
 		lunq_stats_done(&c->st, REQ_OP_READ, 0, 4096, 0, 50000);
 	lunq_stats_merge(&c->st, old);
+	KUNIT_EXPECT_NULL(test, old->carry[LUNQ_HIST_NOWAIT_READ]);
+	KUNIT_EXPECT_NOT_NULL(test, c->st.carry[LUNQ_HIST_NOWAIT_READ]);
 	lunq_stats_free(old);
 	KUNIT_EXPECT_EQ(test, bucket(c, LUNQ_HIST_SVC_READ, ua),
 			(1ULL << 32) + 1 + 7);
