@@ -175,6 +175,7 @@ struct lunq_auto_sample {
  * @svc: the last window's mean service time, ns
  * @p99: the last window's service p99, ns
  * @knee256: rate_max x svc_min, x 256 (lunq_auto_knee())
+ * @curve: the rate of the binding windows at each depth lately
  * @ref_rate: down and up: the rate to beat (x 16) ...
  * @ref_depth: ... and the depth it was seen at
  * @proven: the last depth up saw grow the rate (or down saw hold it)
@@ -226,6 +227,7 @@ struct lunq_auto {
 	u64 svc;
 	u64 p99;
 	u32 knee256;
+	struct lunq_auto_curve curve;
 	u64 ref_rate;
 	u32 ref_depth;
 	u32 proven;

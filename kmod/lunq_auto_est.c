@@ -28,6 +28,16 @@
 /* ... + 0.3 of a command (x 256) before rounding down */
 #define LUNQ_AUTO_KNEE_ROUND	77
 
+/*
+ * The rate curve: a depth lost rate under 90% of it (a window's own
+ * noise: a tenth, 16 IOs of a disk, or a flash's completions in batches)
+ */
+#define LUNQ_AUTO_LOST_PCT	90
+/* ... and keeps it at 95% (the estimate's margin, LUNQ_AUTO_KNEE_PCT) */
+#define LUNQ_AUTO_KEEP_PCT	95
+/* ... a point's rate: the newest window weighs half (a disk's 16 IOs: 10%) */
+#define LUNQ_AUTO_PT_DEN	2
+
 /* ---- hold-offs ---- */
 
 void lunq_holdoff_init(struct lunq_holdoff *h, u64 base, u32 from, u64 max)
@@ -131,4 +141,72 @@ u32 lunq_auto_proven_depth(u32 d, u32 k256, u32 proven)
 	    (u64)k256 * 100)
 		return max(d, proven);
 	return d;
+}
+
+/* ---- the rate curve ---- */
+
+static bool pt_fresh(const struct lunq_auto_curve *c, int i, u64 now,
+		     u64 horizon)
+{
+	return c->depth[i] && now - c->at[i] <= horizon;
+}
+
+void lunq_auto_curve_put(struct lunq_auto_curve *c, u64 now, u64 horizon,
+			 u32 depth, u64 rate)
+{
+	int i, slot = 0;
+
+	for (i = 0; i < LUNQ_AUTO_PTS; i++) {
+		if (c->depth[i] == depth) {
+			c->rate[i] = pt_fresh(c, i, now, horizon) ?
+				(c->rate[i] * (LUNQ_AUTO_PT_DEN - 1) + rate) /
+				LUNQ_AUTO_PT_DEN : rate;
+			c->at[i] = now;
+			return;
+		}
+		/* else an empty point, or the oldest */
+		if (!c->depth[slot])
+			continue;
+		if (!c->depth[i] || c->at[i] < c->at[slot])
+			slot = i;
+	}
+	c->depth[slot] = depth;
+	c->rate[slot] = rate;
+	c->at[slot] = now;
+}
+
+u32 lunq_auto_curve_floor(const struct lunq_auto_curve *c, u64 now,
+			  u64 horizon, u32 t, u32 d, u64 rate)
+{
+	u32 lost = 0, f = d + 1;
+	int i;
+
+	for (i = 0; i < LUNQ_AUTO_PTS; i++)
+		if (pt_fresh(c, i, now, horizon) && c->depth[i] >= t &&
+		    c->depth[i] < d &&
+		    c->rate[i] * 100 < rate * LUNQ_AUTO_LOST_PCT)
+			lost = max(lost, c->depth[i]);
+	if (!lost)
+		return t;
+	for (i = 0; i < LUNQ_AUTO_PTS; i++)
+		if (pt_fresh(c, i, now, horizon) && c->depth[i] > lost &&
+		    c->depth[i] < f && c->depth[i] <= d &&
+		    c->rate[i] * 100 >= rate * LUNQ_AUTO_KEEP_PCT)
+			f = c->depth[i];
+	return min(f, d);
+}
+
+u32 lunq_auto_curve_top(const struct lunq_auto_curve *c, u64 now,
+			u64 horizon, u64 *best)
+{
+	u32 top = 0;
+	int i;
+
+	*best = 0;
+	for (i = 0; i < LUNQ_AUTO_PTS; i++)
+		if (pt_fresh(c, i, now, horizon)) {
+			top = max(top, c->depth[i]);
+			*best = max(*best, c->rate[i]);
+		}
+	return top;
 }

@@ -129,4 +129,65 @@ u32 lunq_auto_depth_of(u64 k256);
  */
 u32 lunq_auto_proven_depth(u32 d, u32 k256, u32 proven);
 
+/* the rate curve's points: the depths of a search (1..256 by doubling) */
+#define LUNQ_AUTO_PTS	8
+
+/**
+ * struct lunq_auto_curve - the rate seen at each of a few depths lately
+ * (a LUN that sorts its own queue gains rate with every command more,
+ * where Little's estimate -- its service time grows with the queue --
+ * says it has no knee)
+ * @depth: each point's depth; 0: empty
+ * @rate: ... its rate, IOPS x 16 (the mean of its windows, the newest
+ *	weighing half)
+ * @at: ... when last seen, ns
+ */
+struct lunq_auto_curve {
+	u32 depth[LUNQ_AUTO_PTS];
+	u64 rate[LUNQ_AUTO_PTS];
+	u64 at[LUNQ_AUTO_PTS];
+};
+
+/**
+ * lunq_auto_curve_put() - a window's rate at a depth
+ * @c: the curve
+ * @now: the time, ns
+ * @horizon: its memory, ns (a point older is forgotten)
+ * @depth: the depth
+ * @rate: the window's rate, IOPS x 16
+ */
+void lunq_auto_curve_put(struct lunq_auto_curve *c, u64 now, u64 horizon,
+			 u32 depth, u64 rate);
+
+/**
+ * lunq_auto_curve_floor() - the least depth the curve allows
+ * @c: the curve
+ * @now: the time, ns
+ * @horizon: its memory, ns
+ * @t: the depth an estimate asks for
+ * @d: the depth held (or the deepest point)
+ * @rate: the rate to keep (IOPS x 16)
+ *
+ * A point at or above @t and under @d that lost more than 10% of @rate
+ * shows that @t loses it too (the rate does not fall with more depth):
+ * the least depth is then the lowest point above every such one, up to
+ * @d, that keeps 95% of @rate, @d if none.
+ *
+ * Return: @t, or the depth above it the curve asks for.
+ */
+u32 lunq_auto_curve_floor(const struct lunq_auto_curve *c, u64 now,
+			  u64 horizon, u32 t, u32 d, u64 rate);
+
+/**
+ * lunq_auto_curve_top() - the deepest point of the curve, and its best rate
+ * @c: the curve
+ * @now: the time, ns
+ * @horizon: its memory, ns
+ * @best: set to the highest rate of its points (IOPS x 16; 0: none)
+ *
+ * Return: the deepest point's depth; 0 when the curve is empty.
+ */
+u32 lunq_auto_curve_top(const struct lunq_auto_curve *c, u64 now,
+			u64 horizon, u64 *best);
+
 #endif /* LUNQ_AUTO_EST_H */

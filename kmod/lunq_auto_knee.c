@@ -7,6 +7,7 @@
 #include <linux/limits.h>
 #include <linux/minmax.h>
 #include <linux/math64.h>
+#include <linux/string.h>
 
 #include "lunq_auto.h"
 
@@ -19,9 +20,12 @@
 #define LUNQ_AUTO_UP_X		2
 /* ... four times while the rate grows with the depth: each window costs */
 #define LUNQ_AUTO_UP_FAST	4
-/* up goes on while the rate grows by a quarter (5/4): a full pipe when not */
-#define LUNQ_AUTO_GROW_NUM	5
-#define LUNQ_AUTO_GROW_DEN	4
+/*
+ * up goes on while the rate grows by a sixteenth (17/16): a full pipe
+ * when not -- a LUN that sorts its queue gains a little with each doubling
+ */
+#define LUNQ_AUTO_GROW_NUM	17
+#define LUNQ_AUTO_GROW_DEN	16
 /* a probe's step: a sixteenth of the depth (the estimate's 5% margin) */
 #define LUNQ_AUTO_STEP_DIV	16
 /* a cut judged: still queueing with a service time under 1/8 shorter */
@@ -47,7 +51,8 @@
 /* Entering hold at the end of down or up (@proven: see above). */
 static u32 knee_enter_hold(struct lunq_auto *a, u64 now, u32 proven)
 {
-	u32 d = lunq_auto_knee_depth(a, now, a->depth, true);
+	u32 d = lunq_auto_knee_depth(a, now, a->depth, true), top;
+	u64 best;
 
 	/*
 	 * The estimate keeps a margin under the knee: a probe soon says
@@ -55,7 +60,16 @@ static u32 knee_enter_hold(struct lunq_auto *a, u64 now, u32 proven)
 	 */
 	a->hold_windows = a->cfg.probe_every -
 			  min(a->cfg.probe_every, LUNQ_AUTO_PROBE_SOON);
-	return lunq_auto_proven_depth(d, a->knee256, proven);
+	d = lunq_auto_proven_depth(d, a->knee256, proven);
+	/*
+	 * Where the search saw a depth at or above it lose rate, the
+	 * estimate is too low (a LUN sorting its queue: its service time
+	 * grows with the depth, and so does its rate): the least depth
+	 * of the search that kept the peak
+	 */
+	top = lunq_auto_curve_top(&a->curve, now, a->cfg.rate_ns, &best);
+	return lunq_auto_curve_floor(&a->curve, now, a->cfg.rate_ns, d, top,
+				     best);
 }
 
 
@@ -84,10 +98,15 @@ static u32 knee_down_window(struct lunq_auto *a, u64 now)
 	return knee_enter_hold(a, now, d);
 }
 
-/* Phase up: double while the rate grows by a quarter (@bind: binding). */
-static u32 knee_up_window(struct lunq_auto *a, bool bind, u64 now)
+/*
+ * Phase up: double while the rate grows by a sixteenth (@bind: binding;
+ * @s: the window).
+ */
+static u32 knee_up_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
+			  bool bind, u64 now)
 {
 	u32 d = a->depth;
+	u64 svc_min = lunq_auto_ext_get(&a->svc_min, now, a->cfg.svc_ns, false);
 
 	if (!a->ref_depth || (bind && a->rate * LUNQ_AUTO_GROW_DEN >=
 				    a->ref_rate * LUNQ_AUTO_GROW_NUM)) {
@@ -109,6 +128,16 @@ static u32 knee_up_window(struct lunq_auto *a, bool bind, u64 now)
 		if (d < a->cfg.max)
 			return min_t(u64, (u64)d * f, a->cfg.max);
 	}
+	/*
+	 * The load did not fill the depth and the LUN served what it sent
+	 * without a queue (its service time at the least): no knee under
+	 * the load's commands in flight, which the LUN showed it takes
+	 */
+	if (!bind && !lunq_auto_queues(a->svc, svc_min))
+		a->proven = max_t(u32, a->proven,
+				  min_t(u64, DIV_ROUND_UP_ULL(s->inflight_x1000,
+							      LUNQ_AUTO_X1000),
+					a->cfg.max));
 	/* no more growth, or the throttle does not limit the load */
 	d = a->ref_depth;
 	lunq_auto_to_hold(a);
@@ -138,6 +167,7 @@ static u32 knee_judge_cut(struct lunq_auto *a, u64 now, u64 svc_min)
 		/* their product is d (Little): no estimate above d0 */
 		lunq_auto_ext_reset(&a->rate_max, now, a->cfg.rate_ns, a->hold_rate,
 			  true);
+		memset(&a->curve, 0, sizeof(a->curve));
 		lunq_auto_to_hold(a);
 		return d0;
 	}
@@ -164,9 +194,17 @@ static u32 knee_queueing_cut(struct lunq_auto *a, u64 now, u64 svc_min)
 	u64 k = min_t(u64, lunq_auto_inflight256(a->rate, svc_min), U32_MAX);
 	u32 t = lunq_auto_proven_depth(lunq_auto_depth_of(k), k, a->proven);
 
+	/*
+	 * not to a depth the curve says loses the rate now (the window's:
+	 * the hold windows' average lags a drop): a sorting LUN
+	 */
+	t = lunq_auto_curve_floor(&a->curve, now, a->cfg.rate_ns, t, a->depth,
+				  a->rate);
 	if (t >= a->depth)
 		return 0;
 	lunq_auto_ext_reset(&a->rate_max, now, a->cfg.rate_ns, a->rate, true);
+	/* the curve was of the LUN before: it goes with the old peak */
+	memset(&a->curve, 0, sizeof(a->curve));
 	a->cut_rate = a->rate;
 	a->cut_svc = a->svc;
 	a->cut_depth = a->depth;
@@ -239,11 +277,15 @@ static bool full(const struct lunq_auto_sample *s, u32 depth)
 static u32 knee_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
 		       u64 now)
 {
+	/* the depth was the limit: the window's rate is the LUN's at it */
+	if (full(s, a->depth) && !s->qfull)
+		lunq_auto_curve_put(&a->curve, now, a->cfg.rate_ns, a->depth,
+				    a->rate);
 	switch (a->phase) {
 	case LUNQ_AP_DOWN:
 		return knee_down_window(a, now);
 	case LUNQ_AP_UP:
-		return knee_up_window(a, full(s, a->depth), now);
+		return knee_up_window(a, s, full(s, a->depth), now);
 	case LUNQ_AP_PROBE:
 		return lunq_auto_probe_window(a, now);
 	default:

@@ -981,6 +981,64 @@ static void lunq_auto_holdoff_qfull(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lunq_holdoff_again(&h), 1 * SEC);
 }
 
+/*
+ * The rate curve (lunq_auto_curve_floor()): a LUN that sorts its queue
+ * (rates 50, 76, 100, 121, 136, 146, 150 at depths 1..128 by doubling,
+ * r1-2244 of lunqsim's seed 1) -- an estimate of 2 lost rate at 4 to
+ * 32, so the least depth is 64, the lowest that keeps 95% of 150; a
+ * flash LUN with its knee at 8 (rates flat from 8 on, 4% of noise) -- the
+ * estimate stands.  A point older than the horizon counts no more; a
+ * point seen again weighs its new window half.
+ */
+static void lunq_auto_curve(struct kunit *test)
+{
+	static const u32 dep[] = { 1, 4, 8, 16, 32, 64, 128 };
+	static const u64 sorting[] = { 50, 76, 100, 121, 136, 146, 150 };
+	static const u64 flash[] = { 125, 500, 960, 1000, 960, 1000, 960 };
+	struct lunq_auto_curve c = {};
+	u64 best;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(dep); i++)
+		lunq_auto_curve_put(&c, i * SEC, 10 * SEC, dep[i],
+				    sorting[i] * LUNQ_AUTO_X16);
+	KUNIT_EXPECT_EQ(test, lunq_auto_curve_top(&c, 7 * SEC, 10 * SEC, &best),
+			128U);
+	KUNIT_EXPECT_EQ(test, best, 150ULL * LUNQ_AUTO_X16);
+	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 7 * SEC, 10 * SEC, 2,
+						    128, best), 64U);
+	/* held at 16: the cut to 2 is refused, 16 itself is the least */
+	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 7 * SEC, 10 * SEC, 2,
+						    16, 121 * LUNQ_AUTO_X16),
+			16U);
+	/* 11 s on, the points of 0 and 1 s (depths 1 and 4) are forgotten */
+	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 11500 * MS, 10 * SEC,
+						    2, 8, 100 * LUNQ_AUTO_X16),
+			2U);
+	/* seen again: half the old, half the new */
+	lunq_auto_curve_put(&c, 8 * SEC, 10 * SEC, 64, 100 * LUNQ_AUTO_X16);
+	lunq_auto_curve_top(&c, 8 * SEC, 10 * SEC, &best);
+	KUNIT_EXPECT_EQ(test, best, 150ULL * LUNQ_AUTO_X16);
+	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 8 * SEC, 10 * SEC, 2,
+						    128, best), 128U);
+
+	memset(&c, 0, sizeof(c));
+	for (i = 0; i < ARRAY_SIZE(dep); i++)
+		lunq_auto_curve_put(&c, i * SEC, 10 * SEC, dep[i],
+				    flash[i] * LUNQ_AUTO_X16);
+	lunq_auto_curve_top(&c, 7 * SEC, 10 * SEC, &best);
+	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 7 * SEC, 10 * SEC, 8,
+						    128, best), 8U);
+	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 7 * SEC, 10 * SEC, 8,
+						    32, 1000 * LUNQ_AUTO_X16),
+			8U);
+	/* an empty curve allows any depth */
+	memset(&c, 0, sizeof(c));
+	KUNIT_EXPECT_EQ(test, lunq_auto_curve_top(&c, 0, 10 * SEC, &best), 0U);
+	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 0, 10 * SEC, 3, 64,
+						    100), 3U);
+}
+
 /* auto:target's misses: 1 s, doubling from the first repeat, to 32 s. */
 static void lunq_auto_holdoff_miss(struct kunit *test)
 {
@@ -1082,6 +1140,7 @@ static struct kunit_case lunq_auto_cases[] = {
 	KUNIT_CASE(lunq_auto_bounds),
 	KUNIT_CASE(lunq_auto_holdoff_qfull),
 	KUNIT_CASE(lunq_auto_holdoff_miss),
+	KUNIT_CASE(lunq_auto_curve),
 	KUNIT_CASE(lunq_auto_qfull_holdoff),
 	{}
 };
