@@ -398,12 +398,12 @@ static void tick(struct sim *s, u64 now)
 	w.ns = now - s->w_t;
 	w.ios = lunq_hist_total(s->win);
 	w.svc_sum_ns = s->svc_sum - s->w_svc_sum;
-	w.p99_ns = lunq_hist_percentile(s->win, U64_MAX, 990000);
+	w.p99_ns = lunq_hist_percentile_upper(s->win, U64_MAX, 990000);
 	if (s->run_ios >= WIN_RUN_IOS)
 		run_reset(s);
 	s->run_ios = lunq_hist_add(s->run, s->win);
 	w.run_ios = s->run_ios;
-	w.run_p99_ns = lunq_hist_percentile(s->run, U64_MAX, 990000);
+	w.run_p99_ns = lunq_hist_percentile_upper(s->run, U64_MAX, 990000);
 	w.wait_ns = s->wtime - s->w_wtime;
 	w.inflight_x1000 = w.ns ? (s->rlen - s->w_rlen) * 1000 / w.ns : 0;
 	{
@@ -411,7 +411,7 @@ static void tick(struct sim *s, u64 now)
 
 		w.lwait_mean_ns = waited ? (s->wsum - s->w_wsum) / waited : 0;
 	}
-	w.lwait_p99_ns = lunq_hist_percentile(s->wwin, U64_MAX, 990000);
+	w.lwait_p99_ns = lunq_hist_percentile_upper(s->wwin, U64_MAX, 990000);
 	w.waiting = s->q.nr;
 	if (s->q.nr)
 		w.oldest_ns = now - min(now, lunq_queue_oldest(&s->q));
