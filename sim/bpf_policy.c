@@ -9,6 +9,8 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,9 @@ static int npols;
 /* the device a callback is about: lunqsim's one */
 static const struct lunq_pol_dev dev = { .id = 1, .name = "lunqsim" };
 static char tmpdir[] = "/tmp/lunqsim-bpf.XXXXXX";
+/* a callback running (trap()): where SIGFPE returns to */
+static sigjmp_buf in_call;
+static volatile sig_atomic_t calling;
 static bool have_tmp;
 
 static void rm_tmp(void)
@@ -178,6 +183,32 @@ static uint64_t env_ktime(void *ctx)
 	return ((struct bpol_run *)ctx)->now;
 }
 
+/*
+ * A BPF program's integer division by zero gives 0 (and its modulo the
+ * dividend): the verifier lets it, the kernel runs on.  Natively it traps
+ * (SIGFPE), and the run cannot go on as the kernel's would: the
+ * simulator stops with what happened and where, exit 3.
+ */
+static void on_fpe(int sig)
+{
+	if (calling)
+		siglongjmp(in_call, 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void trapped(const struct bpol_run *r, const char *hook)
+{
+	const struct lunq_policy_ops *ops = r->ops;
+
+	calling = 0;
+	fprintf(stderr, "lunqsim: policy %s: integer division by zero in its %s callback at %.3f s: "
+		"in BPF it gives 0 (x %% 0 gives x) and the policy goes on, natively it traps; "
+		"test the divisor to run it here (doc/lunqsim.md, \"Your own policy\")\n",
+		ops->name, hook, r->now / 1e9);
+	exit(3);
+}
+
 int bpol_open(struct bpol_run *r, int i, uint64_t seed, FILE *log,
 	      uint32_t min, uint32_t max)
 {
@@ -204,6 +235,7 @@ int bpol_open(struct bpol_run *r, int i, uint64_t seed, FILE *log,
 	env->prandom = env_prandom;
 	env->ktime = env_ktime;
 	*slot = env;
+	signal(SIGFPE, on_fpe);
 	return 0;
 }
 
@@ -249,12 +281,18 @@ uint32_t bpol_start(struct bpol_run *r, const struct bpol_view *v)
 {
 	const struct lunq_policy_ops *ops = r->ops;
 	struct lunq_pol_view o;
+	uint32_t d;
 
 	r->now = v->now;
 	if (!ops->start)	/* no start: the depth stays, nothing counted */
 		return v->depth < r->min ? r->min : v->depth > r->max ? r->max : v->depth;
 	view(&o, v);
-	return answer(r, "start", v->depth, ops->start(&dev, &o), NULL);
+	if (sigsetjmp(in_call, 1))
+		trapped(r, "start");
+	calling = 1;
+	d = ops->start(&dev, &o);
+	calling = 0;
+	return answer(r, "start", v->depth, d, NULL);
 }
 
 bool bpol_has_window(const struct bpol_run *r)
@@ -266,6 +304,7 @@ uint32_t bpol_window(struct bpol_run *r, const struct bpol_window *w)
 {
 	const struct lunq_policy_ops *ops = r->ops;
 	struct lunq_pol_window o;
+	uint32_t d;
 
 	r->now = w->v.now;
 	view(&o.v, &w->v);
@@ -289,7 +328,12 @@ uint32_t bpol_window(struct bpol_run *r, const struct bpol_window *w)
 	o.lunq_wait_oldest_ns = w->lunq_wait_oldest_ns;
 	o.run_ios = w->run_ios;
 	o.run_svc_p99_ns = w->run_svc_p99_ns;
-	return answer(r, "window", w->v.depth, ops->window(&dev, &o), w);
+	if (sigsetjmp(in_call, 1))
+		trapped(r, "window");
+	calling = 1;
+	d = ops->window(&dev, &o);
+	calling = 0;
+	return answer(r, "window", w->v.depth, d, w);
 }
 
 void bpol_close(struct bpol_run *r)

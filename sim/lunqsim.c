@@ -300,9 +300,13 @@ static void set_depth(struct sim *s, u32 d, u64 now)
 
 /*
  * the window's tick for a BPF policy (kmod/lunq_window.c's lunq_win_work,
- * for a policy from outside): a window every LUNQ_WIN_NS, cut as
- * lunq_win_cut() cuts it, no settling; the answer clamped and counted
- * (bpf_policy.c)
+ * for a policy from outside, and lunq_pol_dev.c's lunq_policy_ext_tick):
+ * a window once LUNQ_WIN_NS has passed since its start, cut as
+ * lunq_win_cut() cuts it (percentiles as bucket upper bounds, the least
+ * service time as its bucket's lower bound); after an answer that moves
+ * the depth, the next tick starts a new window and a new run at the new
+ * depth (win_rebase, lunq_win_base()) and gives the policy nothing; the
+ * answer clamped and counted (bpf_policy.c)
  */
 #define BPF_WIN_NS	(100 * NSEC_PER_MSEC)	/* lunq_window.c's LUNQ_WIN_NS */
 static void bpf_tick(struct sim *s, u64 now)
@@ -312,6 +316,12 @@ static void bpf_tick(struct sim *s, u64 now)
 	u32 d;
 
 	advance(s, now);
+	if (s->rebase) {
+		s->rebase = false;
+		win_base(s, now);
+		run_reset(s);
+		return;
+	}
 	if (now - s->w_t < BPF_WIN_NS)
 		return;
 	w.v.now = now;
@@ -324,19 +334,19 @@ static void bpf_tick(struct sim *s, u64 now)
 	w.iops = w.ns ? w.ios * NSEC_PER_SEC / w.ns : 0;
 	w.svc_sum_ns = s->svc_sum - s->w_svc_sum;
 	w.svc_mean_ns = w.ios ? w.svc_sum_ns / w.ios : 0;
-	w.svc_p99_ns = lunq_hist_percentile(s->win, U64_MAX, 990000);
-	w.svc_p50_ns = lunq_hist_percentile(s->win, U64_MAX, 500000);
-	w.svc_min_ns = lunq_hist_percentile(s->win, U64_MAX, 1);
+	w.svc_p99_ns = lunq_hist_percentile_upper(s->win, U64_MAX, 990000);
+	w.svc_p50_ns = lunq_hist_percentile_upper(s->win, U64_MAX, 500000);
+	w.svc_min_ns = lunq_hist_min(s->win);
 	if (s->run_ios >= WIN_RUN_IOS)
 		run_reset(s);
 	s->run_ios = lunq_hist_add(s->run, s->win);
 	w.run_ios = s->run_ios;
-	w.run_svc_p99_ns = lunq_hist_percentile(s->run, U64_MAX, 990000);
+	w.run_svc_p99_ns = lunq_hist_percentile_upper(s->run, U64_MAX, 990000);
 	w.wait_ns = s->wtime - s->w_wtime;
 	w.inflight_x1000 = (s->rlen - s->w_rlen) * 1000 / w.ns;
 	waited = lunq_hist_total(s->wwin);
 	w.lunq_wait_mean_ns = waited ? (s->wsum - s->w_wsum) / waited : 0;
-	w.lunq_wait_p99_ns = lunq_hist_percentile(s->wwin, U64_MAX, 990000);
+	w.lunq_wait_p99_ns = lunq_hist_percentile_upper(s->wwin, U64_MAX, 990000);
 	w.lunq_waiting = s->q.nr;
 	if (s->q.nr)
 		w.lunq_wait_oldest_ns = now - min(now, lunq_queue_oldest(&s->q));
@@ -347,6 +357,7 @@ static void bpf_tick(struct sim *s, u64 now)
 	if (d != s->depth) {
 		s->a.moves++;
 		set_depth(s, d, now);
+		s->rebase = true;	/* a later tick */
 	}
 }
 
@@ -387,12 +398,12 @@ static void tick(struct sim *s, u64 now)
 	w.ns = now - s->w_t;
 	w.ios = lunq_hist_total(s->win);
 	w.svc_sum_ns = s->svc_sum - s->w_svc_sum;
-	w.p99_ns = lunq_hist_percentile(s->win, U64_MAX, 990000);
+	w.p99_ns = lunq_hist_percentile_upper(s->win, U64_MAX, 990000);
 	if (s->run_ios >= WIN_RUN_IOS)
 		run_reset(s);
 	s->run_ios = lunq_hist_add(s->run, s->win);
 	w.run_ios = s->run_ios;
-	w.run_p99_ns = lunq_hist_percentile(s->run, U64_MAX, 990000);
+	w.run_p99_ns = lunq_hist_percentile_upper(s->run, U64_MAX, 990000);
 	w.wait_ns = s->wtime - s->w_wtime;
 	w.inflight_x1000 = w.ns ? (s->rlen - s->w_rlen) * 1000 / w.ns : 0;
 	{
@@ -400,7 +411,7 @@ static void tick(struct sim *s, u64 now)
 
 		w.lwait_mean_ns = waited ? (s->wsum - s->w_wsum) / waited : 0;
 	}
-	w.lwait_p99_ns = lunq_hist_percentile(s->wwin, U64_MAX, 990000);
+	w.lwait_p99_ns = lunq_hist_percentile_upper(s->wwin, U64_MAX, 990000);
 	w.waiting = s->q.nr;
 	if (s->q.nr)
 		w.oldest_ns = now - min(now, lunq_queue_oldest(&s->q));
