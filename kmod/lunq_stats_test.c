@@ -432,7 +432,7 @@ static void lunq_stats_window_same(struct kunit *test)
  */
 static void lunq_stats_size_sectors(struct kunit *test)
 {
-	static const u32 sizes[] = { 512, 1024, 4096, 32256, 32768, 33280,
+	static const u32 sizes[] = { 512, 1024, 4096, 32256, 32768, 33792,
 				     65536, 1048064, 1048576, 0xfffffe00U };
 	struct lunq_stats_ctx *c = test->priv;
 	u32 n, bad = 0, i;
