@@ -425,25 +425,35 @@ static void lunq_stats_window_same(struct kunit *test)
 
 /*
  * Sizes kept in sectors read back in bytes exactly: for every sector
- * count a u32 of bytes can hold (below 2^23), the byte bucket its sector
- * bucket is read back as (lunq_size_bucket()) is the one of its bytes;
- * and through the IO path, a size in each power of two's first and last
- * sub-bucket: its byte bucket counts it, the maximum in bytes.
+ * bucket, its lowest and highest sector count (below 2^23, what a u32 of
+ * bytes holds) have the byte bucket it is read back as
+ * (lunq_size_bucket()), and so, the index growing with the value, does
+ * every count between them; the sector buckets read back as distinct
+ * byte buckets, in order.  Through the IO path, sizes at the edges of
+ * buckets: each one's byte bucket counts it, the maximum in bytes.
  */
 static void lunq_stats_size_sectors(struct kunit *test)
 {
 	static const u32 sizes[] = { 512, 1024, 4096, 32256, 32768, 33792,
 				     65536, 1048064, 1048576, 0xfffffe00U };
 	struct lunq_stats_ctx *c = test->priv;
-	u32 n, bad = 0, i;
-	u64 sum, max;
+	u64 sum, max, lo, hi;
+	u32 i, j;
 
-	KUNIT_EXPECT_EQ(test, lunq_size_bucket(0), 0U);
-	for (n = 1; n < 1U << (32 - LUNQ_SIZE_SHIFT); n++)
-		if (lunq_size_bucket(lunq_hist_idx(n)) !=
-		    lunq_hist_idx((u64)n << LUNQ_SIZE_SHIFT) && !bad++)
-			KUNIT_FAIL(test, "%u sectors", n);
-	KUNIT_EXPECT_EQ(test, bad, 0U);
+	for (j = 0; j < LUNQ_SIZE_BUCKETS; j++) {
+		lo = lunq_hist_lower(j);
+		hi = lunq_hist_upper(j);
+		KUNIT_EXPECT_EQ(test, lunq_hist_idx(lo), j);
+		KUNIT_EXPECT_EQ(test, lunq_hist_idx(hi), j);
+		KUNIT_EXPECT_LT(test, hi, 1ULL << (32 - LUNQ_SIZE_SHIFT));
+		KUNIT_EXPECT_EQ_MSG(test, lunq_hist_idx(lo << LUNQ_SIZE_SHIFT),
+				    lunq_size_bucket(j), "bucket %u", j);
+		KUNIT_EXPECT_EQ_MSG(test, lunq_hist_idx(hi << LUNQ_SIZE_SHIFT),
+				    lunq_size_bucket(j), "bucket %u", j);
+		if (j)
+			KUNIT_EXPECT_GT(test, lunq_size_bucket(j),
+					lunq_size_bucket(j - 1));
+	}
 	for (i = 0; i < ARRAY_SIZE(sizes); i++)
 		lunq_stats_done(&c->st, REQ_OP_WRITE, 8, sizes[i], 0, 1000);
 	lunq_stats_hist(&c->st, LUNQ_HIST_SIZE_WRITE, c->counts, &sum, &max);
