@@ -35,13 +35,21 @@ static enum hrtimer_restart lunq_timer_fn(struct hrtimer *t)
 }
 
 struct lunq_c *lunq_core_alloc(struct dm_target *ti, work_func_t dispatch,
-			       work_func_t win_work)
+			       work_func_t win_work, size_t room)
 {
-	/* ~9 KiB: pages, not kmalloc's next power of two (16 KiB) */
-	struct lunq_c *lc = vzalloc(sizeof(*lc));
+	size_t hist = lunq_stats_hist_bytes();
+	/* ~42 KiB: pages, not kmalloc's next power of two (64 KiB) */
+	struct lunq_c *lc = vzalloc(sizeof(*lc) + hist + room);
 
+	BUILD_BUG_ON(sizeof(*lc) % 8);	/* the histograms' 8-byte pieces */
 	if (!lc)
 		return NULL;
+	if (lunq_stats_alloc_in(&lc->st, lc + 1)) {
+		vfree(lc);
+		return NULL;
+	}
+	if (room)
+		lc->win_room = (char *)(lc + 1) + hist;
 	lc->ti = ti;
 	spin_lock_init(&lc->lock);
 	INIT_LIST_HEAD(&lc->qf_transit);

@@ -120,16 +120,23 @@ struct lunq_c {
 	struct lunq_win {
 		u64 t, ios, svc_sum, wtime, qfull;
 		u64 rlen, wait_sum;	/* in flight and waits, integrated */
-		/* 32-bit counts (lunq_hist32_*()), one vmalloc'd block */
-		u32 *prev, *wprev;	/* service, wait: at the window's start */
-		u32 *win;		/* one window's, service then wait */
-		u32 *run;		/* service, the windows at this depth */
+		/*
+		 * 32-bit counts (lunq_hist32_*()), one vmalloc'd block: the
+		 * service's and the wait's at the window's start
+		 * (LUNQ_WIN_START, lunq_stats.h), the run of windows at this
+		 * depth (service, LUNQ_LAT_BUCKETS: the live buckets); one
+		 * window's own are computed at its cut (lunq_window.c)
+		 */
+		u32 *prev, *wprev;
+		u32 *run;
 		u64 run_ios;		/* the commands counted in @run */
 		u64 view_wtime;		/* wtime at the last tick (the view) */
 		u32 view_share;		/* counted busy in the pool's view */
 		u32 view_busy, view_part;	/* the pool's view, last tick */
 		u32 aged_reads;		/* the queue's count, last tick */
 	} win;
+
+	void *win_room;			/* lunq_core_alloc()'s @room, or NULL */
 
 	struct lunq_dev *sysdev;	/* our entry, once resumed */
 	struct lunq_dev *spare;		/* preallocated entry */
@@ -145,11 +152,14 @@ struct lunq_c {
 /*
  * A new context for @ti with the default policy, counters started now;
  * @dispatch is the work function that sends waiters (lunq_io_dispatch),
- * @win_work the window work's (lunq_win_work).
+ * @win_work the window work's (lunq_win_work).  The context, its
+ * histograms and @room more bytes (@win_room: the window's buffers when
+ * the table selects a policy with a window) are one vmalloc'd block:
+ * whole pages, so one block wastes less than three.
  * NULL when out of memory.
  */
 struct lunq_c *lunq_core_alloc(struct dm_target *ti, work_func_t dispatch,
-			       work_func_t win_work);
+			       work_func_t win_work, size_t room);
 /* Stop the timer and the dispatcher, drop the pool and device; free. */
 void lunq_core_free(struct lunq_c *lc);
 

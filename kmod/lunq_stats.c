@@ -57,16 +57,10 @@ static noinline void lunq_stats_fold_soon(struct lunq_stats *st)
 	schedule_delayed_work(&st->fold, 0);
 }
 
-int lunq_stats_alloc(struct lunq_stats *st)
+size_t lunq_stats_hist_bytes(void)
 {
 	size_t sz = 0;
-	char *p;
 	int k;
-
-	memset(st->carry, 0, sizeof(st->carry));
-	mutex_init(&st->fold_lock);
-	seqcount_mutex_init(&st->fold_seq, &st->fold_lock);
-	INIT_DELAYED_WORK(&st->fold, lunq_stats_fold_work);
 
 	/*
 	 * the pieces follow each other: 4-byte counts in even numbers keep
@@ -76,19 +70,41 @@ int lunq_stats_alloc(struct lunq_stats *st)
 		     LUNQ_ALIGN_ROWS % 2);
 	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++)
 		sz += lunq_hist_size(k);
-	st->pc = alloc_percpu(struct lunq_pcpu);
-	/* pages, not kmalloc's next power of two (40 KiB would take 64) */
-	p = vzalloc(sz);
-	if (!st->pc || !p) {
-		free_percpu(st->pc);
-		kvfree(p);
-		st->pc = NULL;
+	return sz;
+}
+
+int lunq_stats_alloc_in(struct lunq_stats *st, void *buf)
+{
+	char *p = buf;
+	int k;
+
+	memset(st->carry, 0, sizeof(st->carry));
+	memset(st->hist, 0, sizeof(st->hist));
+	st->own = false;
+	mutex_init(&st->fold_lock);
+	seqcount_mutex_init(&st->fold_seq, &st->fold_lock);
+	INIT_DELAYED_WORK(&st->fold, lunq_stats_fold_work);
+	st->pc = p ? alloc_percpu(struct lunq_pcpu) : NULL;
+	if (!st->pc)
 		return -ENOMEM;
-	}
 	for (k = 0; k < LUNQ_NR_LIVE_HISTS; k++) {
 		st->hist[k] = (struct lunq_hist_live *)p;
 		p += lunq_hist_size(k);
 	}
+	return 0;
+}
+
+int lunq_stats_alloc(struct lunq_stats *st)
+{
+	/* pages, not kmalloc's next power of two (33 KiB would take 64) */
+	void *p = vzalloc(lunq_stats_hist_bytes());
+
+	if (lunq_stats_alloc_in(st, p)) {
+		kvfree(p);
+		memset(st->hist, 0, sizeof(st->hist));
+		return -ENOMEM;
+	}
+	st->own = true;
 	return 0;
 }
 
@@ -102,7 +118,9 @@ void lunq_stats_free(struct lunq_stats *st)
 		kvfree(st->carry[k]);
 	memset(st->carry, 0, sizeof(st->carry));
 	free_percpu(st->pc);
-	kvfree(st->hist[0]);
+	if (st->own)
+		kvfree(st->hist[0]);
+	st->own = false;
 	if (st->pc)
 		mutex_destroy(&st->fold_lock);
 	st->pc = NULL;
@@ -192,21 +210,20 @@ static u64 lunq_hist_count(struct lunq_stats *st, int k, u32 i)
 	       (u32)atomic_read(&st->hist[k]->count[i]);
 }
 
-/* The layout's bucket of histogram @k's live bucket 0 (not align). */
-static u32 lunq_hist_first(int k)
-{
-	return lunq_hist_is_size(k) ? 0 : LUNQ_LAT_FIRST;
-}
-
 /* Histogram @k's counts into @counts (LUNQ_HIST_BUCKETS, overwritten). */
 static void lunq_hist_read(struct lunq_stats *st, int k, u64 *counts)
 {
 	u32 i, n = lunq_hist_n(k);
 
 	memset(counts, 0, LUNQ_HIST_BUCKETS * sizeof(*counts));
+	if (lunq_hist_is_size(k)) {
+		for (i = 0; i < n; i++)
+			counts[lunq_size_bucket(i)] = lunq_hist_count(st, k, i);
+		return;
+	}
 	if (!lunq_hist_is_align(k)) {
 		for (i = 0; i < n; i++)
-			counts[lunq_hist_first(k) + i] = lunq_hist_count(st, k, i);
+			counts[LUNQ_LAT_FIRST + i] = lunq_hist_count(st, k, i);
 		return;
 	}
 	for (i = 0; i < n; i++)
@@ -305,7 +322,7 @@ void lunq_stats_done(struct lunq_stats *st, enum req_op op, u64 sector,
 	ai = sector ? min_t(u32, __ffs64(sector) + 9, LUNQ_HIST_MAX_BITS) :
 		      LUNQ_HIST_MAX_BITS;
 	al = 1ULL << ai;
-	si = lunq_hist_idx(bytes);
+	si = lunq_hist_idx(bytes >> LUNQ_SIZE_SHIFT);	/* sectors */
 	if (wait_ns) {
 		u64 t = wait_ns + svc_ns;
 
@@ -432,19 +449,20 @@ void lunq_stats_hist(struct lunq_stats *st, enum lunq_hist_kind kind,
 /*
  * Counts since @prev of the latency histograms @a and @b and of the
  * no-wait ones @za and @zb (in their buckets if @zin, else all in bucket
- * 0: a wait of 0), into @win (LUNQ_HIST_BUCKETS), 32 bits: modulo 2^32,
- * the difference of two is a window's count; @prev becomes the counts now.
+ * 0: a wait of 0), into @win (LUNQ_HIST_BUCKETS, the layout's), 32 bits:
+ * modulo 2^32, the difference of two is a window's count; @prev
+ * (LUNQ_WIN_START, lunq_stats.h) becomes the counts now.
  */
 static void lunq_stats_window(struct lunq_stats *st, int a, int b, int za,
 			      int zb, bool zin, u32 *prev, u32 *win)
 {
+	u32 *lat = win + LUNQ_LAT_FIRST;
 	unsigned int seq;
 	u32 i, z0;
 
 	/* the counts now into @win first, then less @prev */
 	do {
 		seq = read_seqcount_begin(&st->fold_seq);
-		memset(win, 0, LUNQ_HIST_BUCKETS * sizeof(*win));
 		z0 = 0;
 		for (i = 0; i < LUNQ_LAT_BUCKETS; i++) {
 			u32 c = lunq_hist_count(st, a, i) +
@@ -456,15 +474,21 @@ static void lunq_stats_window(struct lunq_stats *st, int a, int b, int za,
 				c += z;
 			else
 				z0 += z;
-			win[LUNQ_LAT_FIRST + i] = c;
+			lat[i] = c;
 		}
 	} while (read_seqcount_retry(&st->fold_seq, seq));
+	/* no latency is kept outside the live buckets but bucket 0's */
+	memset(win, 0, LUNQ_LAT_FIRST * sizeof(*win));
+	memset(lat + LUNQ_LAT_BUCKETS, 0,
+	       (LUNQ_HIST_BUCKETS - LUNQ_LAT_FIRST - LUNQ_LAT_BUCKETS) *
+	       sizeof(*win));
 	/* those that did not wait, in one pass: a wait of 0 */
-	win[0] += z0;
-	for (i = 0; i < LUNQ_HIST_BUCKETS; i++) {
-		u32 now = win[i];
+	win[0] = z0 - prev[LUNQ_WIN_ZERO];
+	prev[LUNQ_WIN_ZERO] = z0;
+	for (i = 0; i < LUNQ_LAT_BUCKETS; i++) {
+		u32 now = lat[i];
 
-		win[i] = now - prev[i];
+		lat[i] = now - prev[i];
 		prev[i] = now;
 	}
 }

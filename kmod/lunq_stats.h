@@ -68,8 +68,22 @@ struct lunq_pcpu {
 #define LUNQ_LAT_FIRST		(LUNQ_HIST_IDX_POW2(LUNQ_LAT_MIN_BITS) - 1)
 #define LUNQ_LAT_BUCKETS	(LUNQ_HIST_IDX_POW2(LUNQ_LAT_MAX_BITS) + 1 - \
 				 LUNQ_LAT_FIRST)
-/* Sizes are a bio's bytes, a u32: below 2^32, the first 896 buckets. */
-#define LUNQ_SIZE_BUCKETS	LUNQ_HIST_IDX_POW2(32)
+/*
+ * Sizes are a bio's bytes, a u32 and a multiple of 512: kept in 512-byte
+ * sectors, below 2^23, the layout's first 608 buckets (896 in bytes).
+ * The layout is the same at every power of two (lunq_hist.h), so sector
+ * bucket j holds the sizes of exactly one byte bucket,
+ * lunq_size_bucket(j), the one read back (KUnit lunq_stats_size_sectors
+ * checks every sector count below 2^23).
+ */
+#define LUNQ_SIZE_SHIFT		9
+#define LUNQ_SIZE_BUCKETS	LUNQ_HIST_IDX_POW2(32 - LUNQ_SIZE_SHIFT)
+
+/* The layout's (byte) bucket of sector bucket @j. */
+static inline u32 lunq_size_bucket(u32 j)
+{
+	return lunq_hist_idx(lunq_hist_lower(j) << LUNQ_SIZE_SHIFT);
+}
 
 /* A live count at 2^31 or more is folded into the carry (above). */
 #define LUNQ_HIST_FOLD		(1U << 31)
@@ -121,9 +135,17 @@ struct lunq_stats {
 	struct mutex fold_lock;		/* carries' writers */
 	seqcount_mutex_t fold_seq;
 	struct delayed_work fold;
+	bool own;			/* hist[0] is ours to free */
 };
 
 int lunq_stats_alloc(struct lunq_stats *st);
+/*
+ * The same with the histograms in @buf, lunq_stats_hist_bytes() of zeroes
+ * 8-byte aligned, which the caller frees after lunq_stats_free(): a
+ * device's histograms in its context's pages (lunq_core_alloc()).
+ */
+int lunq_stats_alloc_in(struct lunq_stats *st, void *buf);
+size_t lunq_stats_hist_bytes(void);
 void lunq_stats_free(struct lunq_stats *st);
 
 /*
@@ -170,10 +192,21 @@ void lunq_stats_hist(struct lunq_stats *st, enum lunq_hist_kind kind,
 		     u64 *counts, u64 *sum, u64 *max);
 
 /*
+ * A window's start (lunq_window.c): the 32-bit truncations of the counts
+ * of the live latency buckets (index i: live bucket i, the layout's
+ * LUNQ_LAT_FIRST + i) and of the layout's bucket 0 (index LUNQ_WIN_ZERO:
+ * the waits of 0), LUNQ_WIN_START of them; no other bucket of the layout
+ * ever counts a latency.
+ */
+#define LUNQ_WIN_ZERO		LUNQ_LAT_BUCKETS
+#define LUNQ_WIN_START		(LUNQ_LAT_BUCKETS + 1)
+
+/*
  * The reads' and writes' service histograms together, as counts since
- * @prev (into @win; @prev becomes the counts now), LUNQ_HIST_BUCKETS
- * each, 32 bits: counts modulo 2^32 (lunq_hist32_*()).  Returns the sum
- * of all their service times so far (ns).
+ * @prev (a window's start, LUNQ_WIN_START; it becomes the counts now) into
+ * @win (LUNQ_HIST_BUCKETS, the layout's, overwritten), 32 bits: counts
+ * modulo 2^32 (lunq_hist32_*()).  Returns the sum of all their service
+ * times so far (ns).
  */
 u64 lunq_stats_svc_window(struct lunq_stats *st, u32 *prev, u32 *win);
 

@@ -175,8 +175,9 @@ static void lunq_stats_latency_cut(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, LUNQ_LAT_FIRST, low);
 	KUNIT_EXPECT_EQ(test, LUNQ_LAT_BUCKETS, 866U);
-	KUNIT_EXPECT_EQ(test, LUNQ_SIZE_BUCKETS, 896U);
-	KUNIT_EXPECT_EQ(test, lunq_hist_index(U32_MAX), LUNQ_SIZE_BUCKETS - 1);
+	KUNIT_EXPECT_EQ(test, LUNQ_SIZE_BUCKETS, 608U);
+	KUNIT_EXPECT_EQ(test, lunq_hist_index(U32_MAX >> LUNQ_SIZE_SHIFT),
+			LUNQ_SIZE_BUCKETS - 1);
 	for (i = 0; i < ARRAY_SIZE(vals); i++)
 		KUNIT_EXPECT_EQ_MSG(test, LUNQ_LAT_FIRST + lunq_lat_idx(vals[i]),
 				    lunq_hist_index(vals[i]), "%llu", vals[i]);
@@ -227,13 +228,13 @@ static void lunq_stats_carry(struct kunit *test)
 	const u64 svc = 50000;
 	u32 idx = lunq_hist_index(svc);		/* the layout's */
 	atomic_t *live = &st->hist[LUNQ_HIST_NOWAIT_READ]->count[lunq_lat_idx(svc)];
-	u32 *prev = kunit_kcalloc(test, 2 * LUNQ_HIST_BUCKETS, sizeof(u32),
-				  GFP_KERNEL);
+	u32 *prev = kunit_kcalloc(test, LUNQ_WIN_START + LUNQ_HIST_BUCKETS,
+				  sizeof(u32), GFP_KERNEL);
 	u32 *win;
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, prev);
-	win = prev + LUNQ_HIST_BUCKETS;
+	win = prev + LUNQ_WIN_START;
 	lunq_stats_svc_window(st, prev, win);
 	atomic_set(live, LUNQ_HIST_FOLD - 2);
 	lunq_stats_svc_window(st, prev, win);
@@ -327,11 +328,149 @@ static void lunq_stats_merge_carry(struct kunit *test)
 			(u64)LUNQ_HIST_FOLD + 6);
 }
 
+/*
+ * The window as lunq_window.c cuts it -- its start in the live buckets
+ * and bucket 0 alone (LUNQ_WIN_START), one window's counts computed at
+ * the cut -- against the computation it replaced on the same counts: the
+ * start as 32-bit truncations of the whole layout's counts
+ * (lunq_stats_hist()), a window their difference, bucket by bucket.
+ * Windows of IOs that waited and did not, reads and writes, latencies
+ * below 2^9 ns and beyond 2^36 ns; the same buckets, so the same
+ * figures (counts, percentiles, minimum, the run of windows): and the
+ * service windows count nothing outside the live buckets, so the run
+ * kept in them alone adds up to the same.
+ */
+static void lunq_stats_window_same(struct kunit *test)
+{
+	struct lunq_stats_ctx *c = test->priv;
+	struct lunq_stats *st = &c->st;
+	const size_t nb = LUNQ_HIST_BUCKETS;
+	u32 *sp = kunit_kcalloc(test, 2 * LUNQ_WIN_START, sizeof(u32),
+				GFP_KERNEL);
+	u32 *ref = kunit_kcalloc(test, 5 * nb, sizeof(u32), GFP_KERNEL);
+	u64 *a = kunit_kcalloc(test, 2 * nb, sizeof(u64), GFP_KERNEL);
+	u32 *wp = sp + LUNQ_WIN_START, *win, *rsp, *rwp, *rwin, *rrun;
+	u64 seed = 65, sum, max, run = 0;
+	int w, k, kind;
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, sp);
+	KUNIT_ASSERT_NOT_NULL(test, ref);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	win = ref;
+	rsp = ref + nb;
+	rwp = ref + 2 * nb;
+	rwin = ref + 3 * nb;
+	rrun = ref + 4 * nb;
+	for (w = 0; w < 12; w++) {
+		int n = w == 5 ? 0 : 1 + (int)(lcg_next(&seed) >> 40) % 3000;
+
+		for (k = 0; k < n; k++) {
+			u64 r = lcg_next(&seed) >> 11;
+			u64 svc = d_sample((int)(r % D_SIZES), &seed);
+			u64 wait = r & 1 ? 0 : d_sample((int)((r >> 1) % D_SIZES),
+							 &seed);
+
+			if (r % 97 == 0)
+				svc = 100 + r % 400;	/* below 2^9 ns */
+			if (r % 89 == 0)
+				wait = 1ULL << 37;	/* beyond 2^36 ns */
+			lunq_stats_done(st, r & 2 ? REQ_OP_WRITE : REQ_OP_READ,
+					8 * (r % 1000), 4096, wait, svc);
+		}
+		/* svc, then wait: each as the window reads it */
+		for (kind = 0; kind < 2; kind++) {
+			enum lunq_hist_kind hr = kind ? LUNQ_HIST_WAIT_READ :
+							LUNQ_HIST_SVC_READ;
+			enum lunq_hist_kind hw = kind ? LUNQ_HIST_WAIT_WRITE :
+							LUNQ_HIST_SVC_WRITE;
+			u32 *rp = kind ? rwp : rsp;
+
+			if (kind)
+				lunq_stats_wait_window(st, wp, win);
+			else
+				lunq_stats_svc_window(st, sp, win);
+			lunq_stats_hist(st, hr, a, &sum, &max);
+			lunq_stats_hist(st, hw, a + nb, &sum, &max);
+			for (i = 0; i < nb; i++) {
+				u32 now = (u32)(a[i] + a[nb + i]);
+
+				rwin[i] = now - rp[i];
+				rp[i] = now;
+			}
+			KUNIT_EXPECT_EQ_MSG(test, memcmp(win, rwin, nb * 4), 0,
+					    "window %d kind %d", w, kind);
+			KUNIT_EXPECT_EQ(test, lunq_hist32_total(win),
+					lunq_hist32_total(rwin));
+			KUNIT_EXPECT_EQ(test, lunq_hist32_min(win),
+					lunq_hist32_min(rwin));
+			KUNIT_EXPECT_EQ(test,
+					lunq_hist32_percentile_upper(win, U64_MAX, 990000),
+					lunq_hist32_percentile_upper(rwin, U64_MAX, 990000));
+			KUNIT_EXPECT_EQ(test,
+					lunq_hist32_percentile_upper(win, U64_MAX, 500000),
+					lunq_hist32_percentile_upper(rwin, U64_MAX, 500000));
+			if (kind)
+				continue;
+			for (i = 0; i < nb; i++)
+				if (i < LUNQ_LAT_FIRST ||
+				    i >= LUNQ_LAT_FIRST + LUNQ_LAT_BUCKETS)
+					KUNIT_EXPECT_EQ_MSG(test, rwin[i], 0U,
+							    "bucket %u", i);
+			run = lunq_hist32_add(rrun, rwin);
+		}
+	}
+	KUNIT_EXPECT_GT(test, run, 0ULL);
+}
+
+/*
+ * Sizes kept in sectors read back in bytes exactly: for every sector
+ * bucket, its lowest and highest sector count (below 2^23, what a u32 of
+ * bytes holds) have the byte bucket it is read back as
+ * (lunq_size_bucket()), and so, the index growing with the value, does
+ * every count between them; the sector buckets read back as distinct
+ * byte buckets, in order.  Through the IO path, sizes at the edges of
+ * buckets: each one's byte bucket counts it, the maximum in bytes.
+ */
+static void lunq_stats_size_sectors(struct kunit *test)
+{
+	static const u32 sizes[] = { 512, 1024, 4096, 32256, 32768, 33792,
+				     65536, 1048064, 1048576, 0xfffffe00U };
+	struct lunq_stats_ctx *c = test->priv;
+	u64 sum, max, lo, hi;
+	u32 i, j;
+
+	for (j = 0; j < LUNQ_SIZE_BUCKETS; j++) {
+		lo = lunq_hist_lower(j);
+		hi = lunq_hist_upper(j);
+		KUNIT_EXPECT_EQ(test, lunq_hist_idx(lo), j);
+		KUNIT_EXPECT_EQ(test, lunq_hist_idx(hi), j);
+		KUNIT_EXPECT_LT(test, hi, 1ULL << (32 - LUNQ_SIZE_SHIFT));
+		KUNIT_EXPECT_EQ_MSG(test, lunq_hist_idx(lo << LUNQ_SIZE_SHIFT),
+				    lunq_size_bucket(j), "bucket %u", j);
+		KUNIT_EXPECT_EQ_MSG(test, lunq_hist_idx(hi << LUNQ_SIZE_SHIFT),
+				    lunq_size_bucket(j), "bucket %u", j);
+		if (j)
+			KUNIT_EXPECT_GT(test, lunq_size_bucket(j),
+					lunq_size_bucket(j - 1));
+	}
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		lunq_stats_done(&c->st, REQ_OP_WRITE, 8, sizes[i], 0, 1000);
+	lunq_stats_hist(&c->st, LUNQ_HIST_SIZE_WRITE, c->counts, &sum, &max);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		KUNIT_EXPECT_EQ_MSG(test, c->counts[lunq_hist_index(sizes[i])],
+				    1ULL, "%u bytes", sizes[i]);
+	KUNIT_EXPECT_EQ(test, lunq_hist_total(c->counts), (u64)ARRAY_SIZE(sizes));
+	KUNIT_EXPECT_EQ(test, max, (u64)0xfffffe00U);
+}
+
 static struct kunit_case lunq_stats_cases[] = {
 	KUNIT_CASE(lunq_stats_percentiles),
 	KUNIT_CASE(lunq_stats_latency_cut),
 	KUNIT_CASE(lunq_stats_carry),
 	KUNIT_CASE(lunq_stats_merge_carry),
+	KUNIT_CASE(lunq_stats_window_same),
+	KUNIT_CASE(lunq_stats_size_sectors),
 	{}
 };
 

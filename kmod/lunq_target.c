@@ -80,6 +80,27 @@ static int lunq_parse_opts(struct lunq_c *lc, struct dm_arg_set *as)
 }
 
 /*
+ * Whether the optional arguments of the table line @argv select a policy
+ * with a window: its buffers then come in the context's block.  A word in
+ * error: no (lunq_parse_opts() refuses the line after).
+ */
+static bool lunq_ctr_window(unsigned int argc, char **argv)
+{
+	struct lunq_keys k;
+	enum lunq_key key;
+	unsigned int n, i;
+	u64 seen = 0;
+
+	if (argc < 3 || kstrtouint(argv[2], 10, &n) || n > argc - 3)
+		return false;
+	lunq_keys_init(&k);
+	for (i = 0; i < n; i++)
+		if (lunq_parse_word(&k, argv[3 + i], &seen, &key))
+			return false;
+	return !lunq_policy_resolve(&k, seen) && lunq_win_needed(&k);
+}
+
+/*
  * Construct a lunq mapping: <dev_path> <offset> [<#opt_args> <opt_arg>...]
  */
 static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
@@ -97,7 +118,8 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		return -EINVAL;
 	}
 
-	lc = lunq_core_alloc(ti, lunq_io_dispatch, lunq_win_work);
+	lc = lunq_core_alloc(ti, lunq_io_dispatch, lunq_win_work,
+			     lunq_ctr_window(argc, argv) ? lunq_win_bytes() : 0);
 	if (!lc) {
 		ti->error = "Cannot allocate lunq context";
 		return -ENOMEM;
@@ -169,7 +191,7 @@ static int lunq_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	}
 
 	lc->spare = lunq_dev_alloc();
-	if (!lc->spare || lunq_stats_alloc(&lc->st) || lunq_zplug_dev_alloc(lc) ||
+	if (!lc->spare || lunq_zplug_dev_alloc(lc) ||
 	    lunq_win_alloc(lc, lunq_win_needed(&lc->keys))) {
 		ti->error = "Cannot allocate counters and histograms";
 		ret = -ENOMEM;

@@ -39,6 +39,8 @@ bool lunq_win_needed(const struct lunq_keys *p);
  * allocation; 0 or -ENOMEM); freed by lunq_win_free().
  */
 int lunq_win_alloc(struct lunq_c *lc, bool need);
+/* Their bytes, for a context allocated with them (lunq_core_alloc()). */
+size_t lunq_win_bytes(void);
 void lunq_win_free(struct lunq_c *lc);
 /* Resume and suspend (stop waits for a running tick). */
 void lunq_win_start(struct lunq_c *lc);

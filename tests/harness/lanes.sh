@@ -36,7 +36,7 @@ stamp() {
 # as it comes when LIVE is 1), results build/test/LABEL/, qemu/run's exit
 # status in build/test/LABEL.rc.  QUICK=0|1 in the environment; the guest
 # gets LUNQ_QUICK and LUNQ_FULL (make test-full: tests make test leaves
-# out, e.g. t-mem-per-dev).
+# out, or run longer: t-mem-per-dev its 200 devices a set).
 vm_exec() {
 	local label=$1 acc=$2 tmo=$3 live=$4
 	shift 4

@@ -1,5 +1,5 @@
 # The window's buffers are allocated without IO: the
-# first live auto: or BPF policy of a device allocates them (46 KiB) under
+# first live auto: or BPF policy of a device allocates them (10,400 B) under
 # lunq_devs_lock -- from sysfs and netlink SET -- which a resume takes with
 # its device suspended; reclaim that waited on IO there could wait on that
 # device.  bpftrace sees every allocation lunq_win_alloc() makes: the
