@@ -517,6 +517,9 @@ static int __init dm_lunq_init(void)
 	ret = lunq_core_init();
 	if (ret)
 		return ret;
+	ret = lunq_win_init();
+	if (ret)
+		goto bad_win;
 	lunq_sysfs_init();
 	ret = lunq_dev_init(lunq_dev_groups);
 	if (ret)
@@ -537,6 +540,8 @@ bad_reg:
 bad_nl:
 	lunq_dev_exit();
 bad_dev:
+	lunq_win_exit();
+bad_win:
 	lunq_core_exit();
 	return ret;
 }
@@ -547,6 +552,7 @@ static void __exit dm_lunq_exit(void)
 	lunq_bpf_exit();
 	lunq_nl_exit();
 	lunq_dev_exit();
+	lunq_win_exit();
 	lunq_core_exit();
 }
 

@@ -25,6 +25,8 @@
  */
 #include <linux/ktime.h>
 #include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/sched/mm.h>
 #include <linux/vmalloc.h>
@@ -44,12 +46,53 @@
 /*
  * One window's counts in the layout's buckets, what the percentiles walk:
  * computed at a cut (live counts less the window's start) and done with
- * by its end, so one buffer serves every device, under its mutex, in the
- * window work (process context) alone: 4.6 KiB for the module instead of
- * a copy per device.
+ * by its end, so a few buffers serve every device, in the window work
+ * (process context) alone: one per possible CPU, each under its mutex,
+ * taken by the CPU the work runs on (lunq_wq is per-CPU, so two ticks
+ * meet on one only when a worker moved): 4.6 KiB a CPU for the module
+ * instead of a copy per device, and no lock all CPUs share.
  */
-static DEFINE_MUTEX(lunq_win_scratch_lock);
-static u32 lunq_win_scratch[LUNQ_HIST_BUCKETS];
+struct lunq_win_scratch {
+	struct mutex lock;
+	u32 win[LUNQ_HIST_BUCKETS];
+};
+static struct lunq_win_scratch *lunq_win_scratch;
+
+static struct lunq_win_scratch *lunq_win_scratch_get(void)
+{
+	struct lunq_win_scratch *x;
+
+	x = &lunq_win_scratch[raw_smp_processor_id() % nr_cpu_ids];
+	mutex_lock(&x->lock);
+	return x;
+}
+
+static void lunq_win_scratch_put(struct lunq_win_scratch *x)
+{
+	mutex_unlock(&x->lock);
+}
+
+int lunq_win_init(void)
+{
+	unsigned int i;
+
+	lunq_win_scratch = kvcalloc(nr_cpu_ids, sizeof(*lunq_win_scratch),
+				    GFP_KERNEL);
+	if (!lunq_win_scratch)
+		return -ENOMEM;
+	for (i = 0; i < nr_cpu_ids; i++)
+		mutex_init(&lunq_win_scratch[i].lock);
+	return 0;
+}
+
+void lunq_win_exit(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_cpu_ids; i++)
+		mutex_destroy(&lunq_win_scratch[i].lock);
+	kvfree(lunq_win_scratch);
+}
 
 static bool lunq_win_on(const struct lunq_c *lc)
 {
@@ -69,11 +112,11 @@ static void lunq_win_base(struct lunq_c *lc, u64 now, u64 ios, u64 wtime,
 {
 	struct lunq_win *w = &lc->win;
 
-	mutex_lock(&lunq_win_scratch_lock);
-	w->svc_sum = lunq_stats_svc_window(&lc->st, w->prev, lunq_win_scratch);
-	w->wait_sum = lunq_stats_wait_window(&lc->st, w->wprev,
-					     lunq_win_scratch);
-	mutex_unlock(&lunq_win_scratch_lock);
+	struct lunq_win_scratch *x = lunq_win_scratch_get();
+
+	w->svc_sum = lunq_stats_svc_window(&lc->st, w->prev, x->win);
+	w->wait_sum = lunq_stats_wait_window(&lc->st, w->wprev, x->win);
+	lunq_win_scratch_put(x);
 	lunq_win_run_reset(w);
 	w->t = now;
 	w->ios = ios;
@@ -105,7 +148,7 @@ static u64 lunq_win_run_add(struct lunq_win *w, u32 *win)
 /*
  * The window's figures, from the counts now and at its start (struct
  * lunq_pol_window, lunq_pol_ops.h); the next window starts from here.
- * Under lunq_win_scratch_lock: @win is lunq_win_scratch.
+ * @win: a scratch buffer of LUNQ_HIST_BUCKETS, held (lunq_win_scratch_get()).
  */
 static void lunq_win_cut_locked(struct lunq_c *lc, struct lunq_pol_window *s,
 				u64 now, u64 ios, u64 wtime, u64 qfull,
@@ -151,10 +194,10 @@ static void lunq_win_cut_locked(struct lunq_c *lc, struct lunq_pol_window *s,
 static void lunq_win_cut(struct lunq_c *lc, struct lunq_pol_window *s, u64 now,
 			 u64 ios, u64 wtime, u64 qfull, u64 rlen)
 {
-	mutex_lock(&lunq_win_scratch_lock);
-	lunq_win_cut_locked(lc, s, now, ios, wtime, qfull, rlen,
-			    lunq_win_scratch);
-	mutex_unlock(&lunq_win_scratch_lock);
+	struct lunq_win_scratch *x = lunq_win_scratch_get();
+
+	lunq_win_cut_locked(lc, s, now, ios, wtime, qfull, rlen, x->win);
+	lunq_win_scratch_put(x);
 }
 
 /* What the window sees of the pool: its busy devices, this one's part. */

@@ -30,6 +30,9 @@ typedef bool (*lunq_win_ext_fn)(struct lunq_c *lc,
 				struct lunq_pol_window *s, bool ready);
 void lunq_win_set_ext(lunq_win_ext_fn fn);
 
+/* The module's window scratch buffers (module init and exit). */
+int lunq_win_init(void);
+void lunq_win_exit(void);
 /* The delayed work of struct lunq_c.win_work (lunq_core_alloc()). */
 void lunq_win_work(struct work_struct *work);
 /* Whether the policy the table's keys @p select has a window callback. */
