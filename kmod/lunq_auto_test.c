@@ -1006,21 +1006,21 @@ static void lunq_auto_curve(struct kunit *test)
 			128U);
 	KUNIT_EXPECT_EQ(test, best, 150ULL * LUNQ_AUTO_X16);
 	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 7 * SEC, 10 * SEC, 2,
-						    128, best), 64U);
+						    128, best, false), 64U);
 	/* held at 16: the cut to 2 is refused, 16 itself is the least */
 	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 7 * SEC, 10 * SEC, 2,
-						    16, 121 * LUNQ_AUTO_X16),
+						    16, 121 * LUNQ_AUTO_X16, true),
 			16U);
 	/* 11 s on, the points of 0 and 1 s (depths 1 and 4) are forgotten */
 	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 11500 * MS, 10 * SEC,
-						    2, 8, 100 * LUNQ_AUTO_X16),
+						    2, 8, 100 * LUNQ_AUTO_X16, true),
 			2U);
 	/* seen again: half the old, half the new */
 	lunq_auto_curve_put(&c, 8 * SEC, 10 * SEC, 64, 100 * LUNQ_AUTO_X16);
 	lunq_auto_curve_top(&c, 8 * SEC, 10 * SEC, &best);
 	KUNIT_EXPECT_EQ(test, best, 150ULL * LUNQ_AUTO_X16);
 	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 8 * SEC, 10 * SEC, 2,
-						    128, best), 128U);
+						    128, best, false), 128U);
 
 	memset(&c, 0, sizeof(c));
 	for (i = 0; i < ARRAY_SIZE(dep); i++)
@@ -1028,15 +1028,45 @@ static void lunq_auto_curve(struct kunit *test)
 				    flash[i] * LUNQ_AUTO_X16);
 	lunq_auto_curve_top(&c, 7 * SEC, 10 * SEC, &best);
 	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 7 * SEC, 10 * SEC, 8,
-						    128, best), 8U);
+						    128, best, false), 8U);
 	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 7 * SEC, 10 * SEC, 8,
-						    32, 1000 * LUNQ_AUTO_X16),
+						    32, 1000 * LUNQ_AUTO_X16, true),
 			8U);
 	/* an empty curve allows any depth */
 	memset(&c, 0, sizeof(c));
 	KUNIT_EXPECT_EQ(test, lunq_auto_curve_top(&c, 0, 10 * SEC, &best), 0U);
 	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 0, 10 * SEC, 3, 64,
-						    100), 3U);
+						    100, false), 3U);
+}
+
+/*
+ * The rate curve past its peak (lunq_auto_curve_floor() entering hold,
+ * the rate to keep the best point's, the deepest point's rate under it):
+ * rates 100, 80, 85 at 4, 8, 16 -- 8 lost the rate and 16 does not keep
+ * 95% of it.  The least depth is not the deepest point: from an estimate
+ * of 2, the peak's 4; from 5 (the peak under it), the estimate.  Held at
+ * 16 with its window's rate 100 (the queueing rule's cut), 16 itself.
+ */
+static void lunq_auto_curve_past_peak(struct kunit *test)
+{
+	static const u32 dep[] = { 4, 8, 16 };
+	static const u64 rate[] = { 100, 80, 85 };
+	struct lunq_auto_curve c = {};
+	u64 best;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(dep); i++)
+		lunq_auto_curve_put(&c, i * SEC, 10 * SEC, dep[i],
+				    rate[i] * LUNQ_AUTO_X16);
+	KUNIT_ASSERT_EQ(test, lunq_auto_curve_top(&c, 3 * SEC, 10 * SEC, &best),
+			16U);
+	KUNIT_ASSERT_EQ(test, best, 100ULL * LUNQ_AUTO_X16);
+	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 3 * SEC, 10 * SEC, 2,
+						    16, best, false), 4U);
+	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 3 * SEC, 10 * SEC, 5,
+						    16, best, false), 5U);
+	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 3 * SEC, 10 * SEC, 2,
+						    16, best, true), 16U);
 }
 
 /* auto:target's misses: 1 s, doubling from the first repeat, to 32 s. */
@@ -1141,6 +1171,7 @@ static struct kunit_case lunq_auto_cases[] = {
 	KUNIT_CASE(lunq_auto_holdoff_qfull),
 	KUNIT_CASE(lunq_auto_holdoff_miss),
 	KUNIT_CASE(lunq_auto_curve),
+	KUNIT_CASE(lunq_auto_curve_past_peak),
 	KUNIT_CASE(lunq_auto_qfull_holdoff),
 	{}
 };
