@@ -34,8 +34,8 @@
 /* ... or the rate fell by half the depth's share: the cut was noise */
 #define LUNQ_AUTO_CUT_SHARE_DEN	2
 /*
- * ... or, still queueing, the rate fell under 90% (a tenth: the rate
- * curve's loss, over a window's noise): the rate grows with the queue
+ * ... or the rate fell under 90% (a tenth: the rate curve's loss, over a
+ * window's noise): the rate grows with the queue
  */
 #define LUNQ_AUTO_CUT_LOST_PCT	90
 /* hold's rules read two windows at least: one slow window is noise */
@@ -156,9 +156,11 @@ static u32 knee_up_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
  * slower device, a busy host), the service time now is the new floor.
  * No longer queueing but the rate fell by half the depth's share or more
  * (above the knee a cut keeps the rate): the windows that triggered it
- * were noise.  Either way the cut is undone: returns the depth before
- * it.  Otherwise it stands (still queueing with a shorter service time:
- * the capacity fell, the queueing rule goes on): returns 0.
+ * were noise.  Else the rate fell by a tenth: the rate grows with the
+ * queue (a LUN sorting it), not past the knee.  Each way the cut is
+ * undone: returns the depth before it.  Otherwise it stands (the rate
+ * kept, still queueing with a shorter service time: the capacity fell,
+ * the queueing rule goes on): returns 0.
  */
 static u32 knee_judge_cut(struct lunq_auto *a, u64 now, u64 svc_min)
 {
@@ -181,12 +183,12 @@ static u32 knee_judge_cut(struct lunq_auto *a, u64 now, u64 svc_min)
 		return d0;
 	}
 	/*
-	 * Still queueing, with a shorter service time, but the rate fell by
-	 * a tenth: the LUN's rate grows with its queue (it sorts it, or a
-	 * write cache destages it in order) and so does its service time --
-	 * it is not past its knee
+	 * Else (a shorter service time, or no queue) the rate fell by a
+	 * tenth: the LUN's rate grows with its queue (it sorts it, or a
+	 * write cache destages it in order) and so does its service time
+	 * -- it is not past its knee
 	 */
-	if (q && a->hold_rate * 100 < r0 * LUNQ_AUTO_CUT_LOST_PCT) {
+	if (a->hold_rate * 100 < r0 * LUNQ_AUTO_CUT_LOST_PCT) {
 		lunq_auto_to_hold(a);
 		return d0;
 	}
