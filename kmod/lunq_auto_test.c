@@ -28,8 +28,7 @@ struct sim {
 	u64 ovh;		/* added to what the host measures */
 	bool ovh_holds;		/* ... and the command holds its slot as long */
 	u32 noise;		/* permille, 0: none */
-	bool sort;		/* over the channels, the rate grows as the
-				 * root of the queue (a LUN sorting it) */
+	bool sort;		/* a LUN sorting its queue (rate: its root) */
 	u64 rnd;		/* xorshift state */
 	u64 now;
 	u64 qfulls;
