@@ -65,7 +65,7 @@ tap_check $? "array: the oracle at 16, 800-885 IOPS (the VM: 842)"
 # the members sorting deeper queues), issue 48's thresholds: auto:knee
 # >= 0.85 x the oracle's IOPS, IO p99 <= 1.25 x.  Once the write cache
 # is full the service time grows with the depth and so does the rate: a
-# cut that loses rate is undone (lunqsim 0.898, 0.87 x; it fell to depth
+# cut that loses rate is undone (lunqsim 0.947, 0.90 x; it fell to depth
 # 1-4 before, 0.686)
 "$sim" --policies knee arena/scenarios/11-array.scn > "$tmp/f.out"
 rc=$?
