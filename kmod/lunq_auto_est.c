@@ -176,9 +176,9 @@ void lunq_auto_curve_put(struct lunq_auto_curve *c, u64 now, u64 horizon,
 }
 
 u32 lunq_auto_curve_floor(const struct lunq_auto_curve *c, u64 now,
-			  u64 horizon, u32 t, u32 d, u64 rate)
+			  u64 horizon, u32 t, u32 d, u64 rate, bool held)
 {
-	u32 lost = 0, f = d + 1;
+	u32 lost = 0, above = 0, below = 0;
 	int i;
 
 	for (i = 0; i < LUNQ_AUTO_PTS; i++)
@@ -188,12 +188,25 @@ u32 lunq_auto_curve_floor(const struct lunq_auto_curve *c, u64 now,
 			lost = max(lost, c->depth[i]);
 	if (!lost)
 		return t;
-	for (i = 0; i < LUNQ_AUTO_PTS; i++)
-		if (pt_fresh(c, i, now, horizon) && c->depth[i] > lost &&
-		    c->depth[i] < f && c->depth[i] <= d &&
-		    c->rate[i] * 100 >= rate * LUNQ_AUTO_KEEP_PCT)
-			f = c->depth[i];
-	return min(f, d);
+	/* the lowest point that keeps the rate: above every lost one, or under */
+	for (i = 0; i < LUNQ_AUTO_PTS; i++) {
+		if (!pt_fresh(c, i, now, horizon) || c->depth[i] < t ||
+		    c->depth[i] > d ||
+		    c->rate[i] * 100 < rate * LUNQ_AUTO_KEEP_PCT)
+			continue;
+		if (c->depth[i] > lost)
+			above = above ? min(above, c->depth[i]) : c->depth[i];
+		else
+			below = below ? min(below, c->depth[i]) : c->depth[i];
+	}
+	if (above)
+		return above;
+	/*
+	 * None above: @d held has the rate (it is its window's); a top
+	 * that does not keep it is no answer -- the peak is under the lost
+	 * point (a LUN past it), the lowest point that keeps it, else @t
+	 */
+	return held ? d : below ?: t;
 }
 
 u32 lunq_auto_curve_top(const struct lunq_auto_curve *c, u64 now,

@@ -167,16 +167,21 @@ void lunq_auto_curve_put(struct lunq_auto_curve *c, u64 now, u64 horizon,
  * @t: the depth an estimate asks for
  * @d: the depth held (or the deepest point)
  * @rate: the rate to keep (IOPS x 16)
+ * @held: @d is the depth held, where @rate was seen (else the deepest
+ *	point, whose rate may be under it)
  *
  * A point at or above @t and under @d that lost more than 10% of @rate
  * shows that @t loses it too (the rate does not fall with more depth):
  * the least depth is then the lowest point above every such one, up to
- * @d, that keeps 95% of @rate, @d if none.
+ * @d, that keeps 95% of @rate.  When none does: @d if @held (it has
+ * the rate); else the depths above the lost point lose the rate too and
+ * the peak is under it -- the lowest point from @t that keeps 95%, else
+ * @t (never the deepest point for want of one).
  *
  * Return: @t, or the depth above it the curve asks for.
  */
 u32 lunq_auto_curve_floor(const struct lunq_auto_curve *c, u64 now,
-			  u64 horizon, u32 t, u32 d, u64 rate);
+			  u64 horizon, u32 t, u32 d, u64 rate, bool held);
 
 /**
  * lunq_auto_curve_top() - the deepest point of the curve, and its best rate

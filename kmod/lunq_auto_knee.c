@@ -33,6 +33,11 @@
 #define LUNQ_AUTO_CUT_DEN	8
 /* ... or the rate fell by half the depth's share: the cut was noise */
 #define LUNQ_AUTO_CUT_SHARE_DEN	2
+/*
+ * ... or the rate fell under 90% (a tenth: the rate curve's loss, over a
+ * window's noise): the rate grows with the queue
+ */
+#define LUNQ_AUTO_CUT_LOST_PCT	90
 /* hold's rules read two windows at least: one slow window is noise */
 #define LUNQ_AUTO_HOLD_N	2
 /* a light load's wait: a window that lost half the rate ended a load */
@@ -69,7 +74,7 @@ static u32 knee_enter_hold(struct lunq_auto *a, u64 now, u32 proven)
 	 */
 	top = lunq_auto_curve_top(&a->curve, now, a->cfg.rate_ns, &best);
 	return lunq_auto_curve_floor(&a->curve, now, a->cfg.rate_ns, d, top,
-				     best);
+				     best, false);
 }
 
 
@@ -151,9 +156,11 @@ static u32 knee_up_window(struct lunq_auto *a, const struct lunq_auto_sample *s,
  * slower device, a busy host), the service time now is the new floor.
  * No longer queueing but the rate fell by half the depth's share or more
  * (above the knee a cut keeps the rate): the windows that triggered it
- * were noise.  Either way the cut is undone: returns the depth before
- * it.  Otherwise it stands (still queueing with a shorter service time:
- * the capacity fell, the queueing rule goes on): returns 0.
+ * were noise.  Else the rate fell by a tenth: the rate grows with the
+ * queue (a LUN sorting it), not past the knee.  Each way the cut is
+ * undone: returns the depth before it.  Otherwise it stands (the rate
+ * kept, still queueing with a shorter service time: the capacity fell,
+ * the queueing rule goes on): returns 0.
  */
 static u32 knee_judge_cut(struct lunq_auto *a, u64 now, u64 svc_min)
 {
@@ -164,10 +171,24 @@ static u32 knee_judge_cut(struct lunq_auto *a, u64 now, u64 svc_min)
 	a->cut_rate = 0;
 	if (q && a->hold_svc * LUNQ_AUTO_CUT_DEN >= a->cut_svc * LUNQ_AUTO_CUT_NUM) {
 		lunq_auto_ext_reset(&a->svc_min, now, a->cfg.svc_ns, a->hold_svc, false);
-		/* their product is d (Little): no estimate above d0 */
-		lunq_auto_ext_reset(&a->rate_max, now, a->cfg.rate_ns, a->hold_rate,
-			  true);
+		/*
+		 * their product is d0 (Little): the rate d0 had, with the
+		 * service time every IO takes now -- not the cut depth's
+		 * rate, whose product would hold the estimate under d0
+		 */
+		lunq_auto_ext_reset(&a->rate_max, now, a->cfg.rate_ns,
+				    max(a->hold_rate, r0), true);
 		memset(&a->curve, 0, sizeof(a->curve));
+		lunq_auto_to_hold(a);
+		return d0;
+	}
+	/*
+	 * Else (a shorter service time, or no queue) the rate fell by a
+	 * tenth: the LUN's rate grows with its queue (it sorts it, or a
+	 * write cache destages it in order) and so does its service time
+	 * -- it is not past its knee
+	 */
+	if (a->hold_rate * 100 < r0 * LUNQ_AUTO_CUT_LOST_PCT) {
 		lunq_auto_to_hold(a);
 		return d0;
 	}
@@ -199,7 +220,7 @@ static u32 knee_queueing_cut(struct lunq_auto *a, u64 now, u64 svc_min)
 	 * the hold windows' average lags a drop): a sorting LUN
 	 */
 	t = lunq_auto_curve_floor(&a->curve, now, a->cfg.rate_ns, t, a->depth,
-				  a->rate);
+				  a->rate, true);
 	if (t >= a->depth)
 		return 0;
 	lunq_auto_ext_reset(&a->rate_max, now, a->cfg.rate_ns, a->rate, true);

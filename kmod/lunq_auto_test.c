@@ -13,6 +13,7 @@
  *   tests/kunit/run 'lunq_auto*'
  */
 #include <kunit/test.h>
+#include <linux/math.h>
 #include <linux/math64.h>
 #include "lunq_auto.h"
 #include "lunq_hist.h"
@@ -27,6 +28,7 @@ struct sim {
 	u64 ovh;		/* added to what the host measures */
 	bool ovh_holds;		/* ... and the command holds its slot as long */
 	u32 noise;		/* permille, 0: none */
+	bool sort;		/* a LUN sorting its queue (rate: its root) */
 	u64 rnd;		/* xorshift state */
 	u64 now;
 	u64 qfulls;
@@ -156,6 +158,10 @@ static void sim_run(struct sim *s, u64 dur)
 			rate_milli = min(rate_milli,
 					 div64_u64((u64)m * 1000 * SEC,
 						   s->svc + s->ovh));
+		if (s->sort && m > s->channels)
+			rate_milli = div64_u64(rate_milli *
+					       int_sqrt((u64)m * 1024 / s->channels),
+					       32);
 		if (s->noise) {
 			stall = sim_noise(s, s->noise);
 			jitter = sim_noise(s, s->noise);
@@ -177,6 +183,11 @@ static void sim_run(struct sim *s, u64 dur)
 						      s->channels) + s->ovh) *
 				       stall, 1000);
 		w.p99_ns = s->svc * DIV_ROUND_UP(m, s->channels) + s->ovh;
+		if (s->sort && m > s->channels) {
+			/* Little: each IO m / rate */
+			w.svc_sum_ns = div64_u64(ios * m * 1000 * SEC, rate_milli);
+			w.p99_ns = 2 * div64_u64((u64)m * 1000 * SEC, rate_milli);
+		}
 		sim_run_ios(s, &w, d);
 		w.wait_ns = s->load > m ? ns : 0;
 		w.inflight_x1000 = (u64)m * 1000;
@@ -345,6 +356,35 @@ static void lunq_auto_knee_step_noise(struct kunit *test)
 		   down, back);
 	KUNIT_EXPECT_GE(test, down, 38U);
 	KUNIT_EXPECT_GE(test, back, 36U);
+}
+
+/*
+ * A LUN whose write cache fills: 64 channels x 8 ms (the cache takes
+ * every command), then 4 channels sorting their queue (over 4 commands
+ * the rate grows as the root of the queue: 1000 IOPS at 16, 2000 at
+ * 64), QD 64.  The service time at 64 quadruples and keeps growing with
+ * the depth, and so does the rate.  The queueing rule cuts, but each
+ * cut loses far more than a tenth of the rate: undone, the depth stays
+ * deep (it was walked down to 5-7, cut after cut with a shorter service
+ * time each, under 32 for 99% of the time).
+ */
+static void lunq_auto_knee_sorting(struct kunit *test)
+{
+	struct sim s;
+
+	sim_start(&s, LUNQ_AUTO_KNEE, 8, 64, 8 * MS, 64);
+	sim_run(&s, 10 * SEC);
+	KUNIT_ASSERT_GE(test, held(&s), 60U);
+	s.channels = 4;
+	s.sort = true;
+	s.under = 32;
+	sim_run(&s, 30 * SEC);
+	kunit_info(test, "depth %u..%u, %llu ms of %llu under 32, held %u\n",
+		   s.lo, s.hi, div_u64(s.under_ns, MS), div_u64(s.win_ns, MS),
+		   held(&s));
+	KUNIT_EXPECT_GE(test, held(&s), 32U);
+	/* a cut is tried now and then: under 32 a tenth of the time at most */
+	KUNIT_EXPECT_LE(test, s.under_ns * 10, s.win_ns);
 }
 
 /* The load stops (no completions) and comes back: the depth is kept. */
@@ -1006,21 +1046,21 @@ static void lunq_auto_curve(struct kunit *test)
 			128U);
 	KUNIT_EXPECT_EQ(test, best, 150ULL * LUNQ_AUTO_X16);
 	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 7 * SEC, 10 * SEC, 2,
-						    128, best), 64U);
+						    128, best, false), 64U);
 	/* held at 16: the cut to 2 is refused, 16 itself is the least */
 	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 7 * SEC, 10 * SEC, 2,
-						    16, 121 * LUNQ_AUTO_X16),
+						    16, 121 * LUNQ_AUTO_X16, true),
 			16U);
 	/* 11 s on, the points of 0 and 1 s (depths 1 and 4) are forgotten */
 	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 11500 * MS, 10 * SEC,
-						    2, 8, 100 * LUNQ_AUTO_X16),
+						    2, 8, 100 * LUNQ_AUTO_X16, true),
 			2U);
 	/* seen again: half the old, half the new */
 	lunq_auto_curve_put(&c, 8 * SEC, 10 * SEC, 64, 100 * LUNQ_AUTO_X16);
 	lunq_auto_curve_top(&c, 8 * SEC, 10 * SEC, &best);
 	KUNIT_EXPECT_EQ(test, best, 150ULL * LUNQ_AUTO_X16);
 	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 8 * SEC, 10 * SEC, 2,
-						    128, best), 128U);
+						    128, best, false), 128U);
 
 	memset(&c, 0, sizeof(c));
 	for (i = 0; i < ARRAY_SIZE(dep); i++)
@@ -1028,15 +1068,45 @@ static void lunq_auto_curve(struct kunit *test)
 				    flash[i] * LUNQ_AUTO_X16);
 	lunq_auto_curve_top(&c, 7 * SEC, 10 * SEC, &best);
 	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 7 * SEC, 10 * SEC, 8,
-						    128, best), 8U);
+						    128, best, false), 8U);
 	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 7 * SEC, 10 * SEC, 8,
-						    32, 1000 * LUNQ_AUTO_X16),
+						    32, 1000 * LUNQ_AUTO_X16, true),
 			8U);
 	/* an empty curve allows any depth */
 	memset(&c, 0, sizeof(c));
 	KUNIT_EXPECT_EQ(test, lunq_auto_curve_top(&c, 0, 10 * SEC, &best), 0U);
 	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 0, 10 * SEC, 3, 64,
-						    100), 3U);
+						    100, false), 3U);
+}
+
+/*
+ * The rate curve past its peak (lunq_auto_curve_floor() entering hold,
+ * the rate to keep the best point's, the deepest point's rate under it):
+ * rates 100, 80, 85 at 4, 8, 16 -- 8 lost the rate and 16 does not keep
+ * 95% of it.  The least depth is not the deepest point: from an estimate
+ * of 2, the peak's 4; from 5 (the peak under it), the estimate.  Held at
+ * 16 with its window's rate 100 (the queueing rule's cut), 16 itself.
+ */
+static void lunq_auto_curve_past_peak(struct kunit *test)
+{
+	static const u32 dep[] = { 4, 8, 16 };
+	static const u64 rate[] = { 100, 80, 85 };
+	struct lunq_auto_curve c = {};
+	u64 best;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(dep); i++)
+		lunq_auto_curve_put(&c, i * SEC, 10 * SEC, dep[i],
+				    rate[i] * LUNQ_AUTO_X16);
+	KUNIT_ASSERT_EQ(test, lunq_auto_curve_top(&c, 3 * SEC, 10 * SEC, &best),
+			16U);
+	KUNIT_ASSERT_EQ(test, best, 100ULL * LUNQ_AUTO_X16);
+	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 3 * SEC, 10 * SEC, 2,
+						    16, best, false), 4U);
+	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 3 * SEC, 10 * SEC, 5,
+						    16, best, false), 5U);
+	KUNIT_EXPECT_EQ(test, lunq_auto_curve_floor(&c, 3 * SEC, 10 * SEC, 2,
+						    16, best, true), 16U);
 }
 
 /* auto:target's misses: 1 s, doubling from the first repeat, to 32 s. */
@@ -1123,6 +1193,7 @@ static struct kunit_case lunq_auto_cases[] = {
 	KUNIT_CASE(lunq_auto_knee_step),
 	KUNIT_CASE(lunq_auto_knee_step_noise),
 	KUNIT_CASE(lunq_auto_knee_slower),
+	KUNIT_CASE(lunq_auto_knee_sorting),
 	KUNIT_CASE(lunq_auto_knee_busy_host),
 	KUNIT_CASE(lunq_auto_knee_idle),
 	KUNIT_CASE(lunq_auto_knee_app_limited),
@@ -1141,6 +1212,7 @@ static struct kunit_case lunq_auto_cases[] = {
 	KUNIT_CASE(lunq_auto_holdoff_qfull),
 	KUNIT_CASE(lunq_auto_holdoff_miss),
 	KUNIT_CASE(lunq_auto_curve),
+	KUNIT_CASE(lunq_auto_curve_past_peak),
 	KUNIT_CASE(lunq_auto_qfull_holdoff),
 	{}
 };

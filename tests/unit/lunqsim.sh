@@ -61,6 +61,20 @@ awk '/^--- array / { a = 1 } a && /^  sweep, wce=1 held: / { split($0, f, ", ");
 	END { exit !(d == "wce=1 held: best static depth 16" && i >= 800 && i <= 885) }' "$tmp/a.out"
 tap_check $? "array: the oracle at 16, 800-885 IOPS (the VM: 842)"
 
+# array at full length against the full sweep (4..32: the oracle at 32,
+# the members sorting deeper queues), issue 48's thresholds: auto:knee
+# >= 0.85 x the oracle's IOPS, IO p99 <= 1.25 x.  Once the write cache
+# is full the service time grows with the depth and so does the rate: a
+# cut that loses rate is undone (lunqsim 0.947, 0.90 x; it fell to depth
+# 1-4 before, 0.686)
+"$sim" --policies knee arena/scenarios/11-array.scn > "$tmp/f.out"
+rc=$?
+tap_quote "$tmp/f.out"
+awk '/^  sweep, wce=1 held: best static depth 32, / { o = 1 }
+	$1 == "knee" && $2 ~ /^[0-9]+$/ && NF >= 7 { n++; if ($3 < 0.85 || $(NF - 1) > 1.25) bad = 1 }
+	END { exit !(o && n == 1 && !bad) }' "$tmp/f.out"
+tap_check $? "array, full length: the oracle at 32; auto:knee >= 0.85 x its IOPS, IO p99 <= 1.25 x" "exit $rc"
+
 # capacity: the channels change with the phases
 "$sim" --quick --policies knee --sweep 4,8,16 arena/scenarios/03-capacity.scn > "$tmp/c.out"
 tap_quote "$tmp/c.out"

@@ -16,9 +16,10 @@
 # and the oracle within it too, 0 LUN resets, at most 2 QUEUE FULLs a
 # second (pool4: the worst device's); a threshold the controller of the
 # day does not meet yet can be listed in TODO (arena.sh's --todo: said,
-# not counted; in the full set array's IOPS and latency are: auto:knee
-# falls to depth 1-4 once the write cache is full, 0.71-0.77 of the
-# oracle's IOPS and 1.9-3.2 x its IO p99 at this length, doc/demo.md);
+# not counted; in the full set array's IOPS and latency are: once the
+# write cache is full auto:knee's cuts that stand ratchet it down (at
+# full length 0.760 of the oracle's IOPS, IO p99 0.81 x; this length's
+# sweep stops at 16, under the array's rate, doc/demo.md);
 # bubble's independent observer: lunqbench's own read max on the same
 # side of the bound as lunq's at each static depth.
 # The oracle's depths per phase: 16 (knee1, knee64: the flash model's 16
