@@ -117,14 +117,28 @@ bool lunq_pool_admit(struct lunq_pool *p, struct lunq_pool_seat *s,
 		     u32 foreign, u64 now)
 {
 	if (!lunq_pool_get_slot(p, foreign)) {
+		s->refused++;
 		lunq_pool_refused(p, now);
 		return false;
 	}
+	s->refused = 0;
 	if (s->is_auto) {
 		atomic_inc(&p->auto_inflight);
 		s->auto_held++;
 	}
 	return true;
+}
+
+u64 lunq_pool_retry_ns(const struct lunq_pool_seat *s, u64 delay_ns)
+{
+	u32 n;
+
+	if (!s->is_auto || s->refused < LUNQ_POOL_SPACE_FROM || !delay_ns)
+		return delay_ns;
+	n = min(s->refused - LUNQ_POOL_SPACE_FROM + 1, 31U);
+	if (delay_ns >= LUNQ_POOL_SPACE_MAX_NS >> n)
+		return max_t(u64, delay_ns, LUNQ_POOL_SPACE_MAX_NS);
+	return delay_ns << n;
 }
 
 void lunq_pool_release(struct lunq_pool *p, struct lunq_pool_seat *s)

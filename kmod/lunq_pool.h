@@ -54,6 +54,23 @@
 #include "lunq_auto.h"
 
 #define LUNQ_POOL_STILL_NS	(50 * NSEC_PER_MSEC)	/* acap settled */
+/*
+ * Retry spacing (auto in a pool): a refused device's retries are spaced
+ * by the host's retry delay while it was refused fewer than
+ * LUNQ_POOL_SPACE_FROM times in a row, then twice as long each time, up
+ * to LUNQ_POOL_SPACE_MAX_NS.  A full pool frees a slot only when one of
+ * its commands completes, a service time (tens of ms for a slow LUN)
+ * after it was sent: when other initiators come back to a pool its LUNs
+ * filled, every slot is refused until that many of ours completed, and
+ * a device left with nothing in flight that retries every 3 ms reaches
+ * the ten refusals in a row that reset its LUN in 30 ms.  Spaced, ten
+ * take 3 + 6 + 12 + 24 + 48 + 4 x 64 = 349 ms at 3 ms (beyond the drain
+ * of a pool of 100 ms LUNs), while a device refused once or twice (a probe
+ * over its share) retries as the host does.  64 ms: a tenth of the
+ * second in which the slots others free must be taken back.
+ */
+#define LUNQ_POOL_SPACE_FROM	2
+#define LUNQ_POOL_SPACE_MAX_NS	(64 * NSEC_PER_MSEC)
 
 /* Command slots shared by several LUNs (one target port). */
 struct lunq_pool {
@@ -82,6 +99,7 @@ struct lunq_pool_seat {
 	u32 share;		/* its weight in busy_shares; 0: not busy */
 	u64 wtime;		/* its wait-time integral at the last tick */
 	u32 acap_gen;		/* the pool's, when it last looked */
+	u32 refused;		/* refusals in a row (the host's count) */
 };
 
 /*
@@ -102,6 +120,14 @@ void lunq_pool_init_slots(struct lunq_pool *p, u32 depth);
  */
 bool lunq_pool_admit(struct lunq_pool *p, struct lunq_pool_seat *s,
 		     u32 foreign, u64 now);
+
+/*
+ * The host's delay before seat @s sends again after a refusal, @delay_ns
+ * its retry delay (qfull_delay_us): spaced for an auto device refused
+ * LUNQ_POOL_SPACE_FROM times in a row or more (see above), else
+ * @delay_ns.
+ */
+u64 lunq_pool_retry_ns(const struct lunq_pool_seat *s, u64 delay_ns);
 
 /* A command lunq_pool_admit() took a slot for left the pool. */
 void lunq_pool_release(struct lunq_pool *p, struct lunq_pool_seat *s);
