@@ -264,13 +264,16 @@ u32 lunq_pool_fair_seat(struct lunq_pool *p, const struct lunq_pool_seat *s,
 	if (s && p->open) {
 		/* others left: the whole pool, by shares, until refused */
 		u32 b = max(p->busy_shares, share);
+		int others = atomic_read(&p->inflight) -
+			     atomic_read(&p->auto_inflight);
+		/* the slots the other devices' commands hold are theirs */
+		u32 room = p->depth - clamp_t(int, others, 0, p->depth);
 
-		f = div_u64((u64)p->depth * share, b);
+		f = div_u64((u64)room * share, b);
 		/* the opener: what the parts, rounded down, leave */
 		if (s == p->opener && f)
-			f += p->depth - min_t(u64, p->depth,
-					      div_u64((u64)p->depth * share, b) *
-					      b / share);
+			f += room - min_t(u64, room,
+					  div_u64((u64)f * b, share));
 		f = max(f, 1U);
 		*until = now + p->hold.ns;
 		*still = true;

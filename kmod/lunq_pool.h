@@ -82,9 +82,9 @@
  * QUEUE FULL, its own or the sibling's whose slot it took, and the bound
  * is 2 a second a device).  Let in with more than the acap (others
  * left), the acap ends and the pool is open: every busy auto device's
- * share is its part of the whole pool (depth x its share / the busy
- * shares; the scout that opened it also what the parts, rounded down,
- * leave), taken at once (acap_gen moves), until a refusal ends it with a
+ * share is its part of the whole pool (the depth less the other
+ * devices' commands there, x its share / the busy shares; the scout that
+ * opened it also what the parts, rounded down, leave), taken at once (acap_gen moves), until a refusal ends it with a
  * new acap -- the pool takes no more than its depth, and a device's own
  * probe past its part would only take a sibling's slot (a QUEUE FULL for
  * one of them each time).  A busy sibling whose own knee is below its

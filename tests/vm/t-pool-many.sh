@@ -1,12 +1,12 @@
 # 64 auto:knee LUNs in 8 pools: no LUN reset, fair shares, the slots
 # other initiators free taken back.  Pools of 8 to 128 slots, 2 to 14
 # LUNs each, other initiators holding 25%, 50% or 75% of each pool during
-# the first half of every P ms (P from 1 s to 10 s, 20 s with
+# the first half of every P ms (P from 3 s to 10 s, 20 s with
 # LUNQ_FULL=1; the phases counted from the pool's creation), LUN reset
 # after 10 QUEUE FULLs in a row, the flash model (16 channels: each LUN's
 # knee is above its share of its pool, so the pool binds), half of each
 # pool's LUNs slow (100 ms a command) and half fast (25 ms), every device
-# from an even share of its pool with the others there; one lunqbench
+# from its part of the whole pool (the others come in at once); one lunqbench
 # drives all 64 (a closed loop of QD 16 on each, above any share).
 # Judged per device and per pool:
 #  - 0 LUN resets on any device (its stats/resets);
@@ -21,8 +21,12 @@
 #    pool's commands in flight (stats/pool_inflight, sampled every 0.1 s)
 #    reach depth - 10% of the slots freed within 1 s (within the half
 #    period when that is shorter).
+# Not in make test yet: its 110 s on the icount clock do not fit the
+# icount lanes' share in tests/budget (55 s more needed); make test-full
+# and `tests/run --vm --quick pool-many` run it.
 # group: throttle qfull
-# time: 85
+# time: 110
+# set: full
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/demo/lib.sh"
 . "$LUNQ_SRC/tests/lib/scenario.sh"
