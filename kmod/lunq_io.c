@@ -287,8 +287,6 @@ static void lunq_io_lun_refuses(struct lunq_c *lc, u64 now)
 static void lunq_io_refused(struct lunq_c *lc, struct lunq_io *io, u64 now,
 			    bool nowait, bool lun)
 {
-	u64 delay = lc->qfull_delay_ns;
-
 	lc->qfull++;
 	lunq_ev_qfull(&lc->evq, now);
 	trace_lunq_qfull(&lc->evq, io->iter.bi_sector, io->iter.bi_size,
@@ -302,9 +300,6 @@ static void lunq_io_refused(struct lunq_c *lc, struct lunq_io *io, u64 now,
 	lunq_policy_qfull(lc, now, lc->host.inflight - 1);
 	if (lun)
 		lunq_io_lun_refuses(lc, now);
-	/* auto in a pool spaces the retries of a run of refusals */
-	if (lc->lun.pool)
-		delay = lunq_pool_retry_ns(&lc->lun.seat, delay);
 	if (nowait) {
 		lunq_host_done(&lc->host);
 		/*
@@ -312,14 +307,16 @@ static void lunq_io_refused(struct lunq_c *lc, struct lunq_io *io, u64 now,
 		 * REQ_NOWAIT IOs get EAGAIN from the host, not QUEUE FULLs
 		 * in a row from the LUN (ten of them reset it).
 		 */
-		if (delay)
-			lunq_host_block(&lc->host, now + delay);
+		if (lc->qfull_delay_ns)
+			lunq_host_block(&lc->host, now + lc->qfull_delay_ns);
 	} else if (io->flags & LUNQ_IO_RETRY) {
 		/* refused again: keeps its place at the head of the retries */
-		lunq_host_retry_again(&lc->host, &io->w, now, delay);
+		lunq_host_retry_again(&lc->host, &io->w, now,
+				      lc->qfull_delay_ns);
 	} else {
 		io->flags |= LUNQ_IO_RETRY;
-		lunq_host_requeue(&lc->host, &io->w, io->w.lba, now, delay);
+		lunq_host_requeue(&lc->host, &io->w, io->w.lba, now,
+				  lc->qfull_delay_ns);
 	}
 	lunq_arm_timer(lc);
 }

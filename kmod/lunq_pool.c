@@ -113,64 +113,18 @@ static bool lunq_pool_get_slot(struct lunq_pool *p, u32 held)
 	return true;
 }
 
-/*
- * The scout @s was let in past its share with @held of the auto devices'
- * commands in the pool: more than the acap, the others left and the pool
- * is open for a hold; else it took a slot a sibling's command freed, and
- * its turn is over (seen: the next one is another device's).
- */
-static void lunq_pool_scouted(struct lunq_pool *p, struct lunq_pool_seat *s,
-			      u32 held, u64 now)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&p->lock, flags);
-	if (p->scout == s && p->acap && held > p->acap) {
-		WRITE_ONCE(p->acap, 0);
-		WRITE_ONCE(p->scout, NULL);
-		p->open = true;
-		p->opener = s;
-		atomic_inc(&p->acap_gen);	/* the siblings look at once */
-	} else if (p->scout == s) {
-		WRITE_ONCE(p->scout_seen, true);
-	}
-	spin_unlock_irqrestore(&p->lock, flags);
-}
-
 bool lunq_pool_admit(struct lunq_pool *p, struct lunq_pool_seat *s,
 		     u32 foreign, u64 now)
 {
 	if (!lunq_pool_get_slot(p, foreign)) {
-		s->refused++;
-		if (READ_ONCE(p->scout) == s)
-			WRITE_ONCE(p->scout_seen, true);
 		lunq_pool_refused(p, now);
 		return false;
 	}
-	s->refused = 0;
 	if (s->is_auto) {
-		u32 held = atomic_inc_return(&p->auto_inflight);
-
+		atomic_inc(&p->auto_inflight);
 		s->auto_held++;
-		/* the scout's one command past its share: others left? */
-		if (unlikely(READ_ONCE(p->scout) == s) &&
-		    s->auto_held > READ_ONCE(p->scout_share))
-			lunq_pool_scouted(p, s, held, now);
 	}
 	return true;
-}
-
-u64 lunq_pool_retry_ns(const struct lunq_pool_seat *s, u64 delay_ns)
-{
-	u32 n;
-
-	if (!s->is_auto || s->refused < LUNQ_POOL_SPACE_FROM || !delay_ns)
-		return delay_ns;
-	n = min((s->refused - LUNQ_POOL_SPACE_FROM + 1) * LUNQ_POOL_SPACE_SHIFT,
-		31U);
-	if (delay_ns >= LUNQ_POOL_SPACE_MAX_NS >> n)
-		return max_t(u64, delay_ns, LUNQ_POOL_SPACE_MAX_NS);
-	return delay_ns << n;
 }
 
 void lunq_pool_release(struct lunq_pool *p, struct lunq_pool_seat *s)
@@ -195,16 +149,14 @@ void lunq_pool_refused(struct lunq_pool *p, u64 now)
 	spin_lock_irqsave(&p->lock, flags);
 	moved = !p->acap || now >= p->acap_until || held < p->acap;
 	if (!p->acap || now >= p->acap_until) {
-		/* a new run of refusals (a scout's ended): at once after? */
-		WRITE_ONCE(p->scout, NULL);
-		p->open = false;
+		/* a new run of refusals: at once after the last one? */
 		if (p->acap && now < p->acap_until + p->hold.ns)
 			lunq_holdoff_again(&p->hold);
 		else
 			lunq_holdoff_reset(&p->hold);
 	}
 	if (moved) {
-		WRITE_ONCE(p->acap, held);
+		p->acap = held;
 		p->acap_t = now;
 		atomic_inc(&p->acap_gen);	/* the siblings look at once */
 	}
@@ -250,64 +202,18 @@ bool lunq_pool_shared(const struct lunq_pool *p, u32 mine)
 u32 lunq_pool_fair(struct lunq_pool *p, u64 now, u32 share, u64 *until,
 		   bool *still)
 {
-	return lunq_pool_fair_seat(p, NULL, now, share, until, still);
-}
-
-u32 lunq_pool_fair_seat(struct lunq_pool *p, const struct lunq_pool_seat *s,
-			u64 now, u32 share, u64 *until, bool *still)
-{
 	unsigned long flags;
 	u32 f = 0;
 
 	*still = false;
 	spin_lock_irqsave(&p->lock, flags);
-	if (s && p->open) {
-		/* others left: the whole pool, by shares, until refused */
-		u32 b = max(p->busy_shares, share);
-		int others = atomic_read(&p->inflight) -
-			     atomic_read(&p->auto_inflight);
-		/* the slots the other devices' commands hold are theirs */
-		u32 room = p->depth - clamp_t(int, others, 0, p->depth);
-
-		f = div_u64((u64)room * share, b);
-		/* the opener: what the parts, rounded down, leave */
-		if (s == p->opener && f)
-			f += room - min_t(u64, room,
-					  div_u64((u64)f * b, share));
-		f = max(f, 1U);
-		*until = now + p->hold.ns;
-		*still = true;
-		goto out;
-	}
-	if (s && p->acap && now >= p->acap_until && s != p->scout &&
-	    (!p->scout || p->scout_seen)) {
-		/*
-		 * A new scout; the acap holds for the others.  Its share
-		 * takes what the shares leave of the acap (rounded down,
-		 * they add up to less): its probe is past the acap
-		 */
-		u32 held = atomic_read(&p->auto_inflight);
-
-		f = div_u64((u64)p->acap * share,
-			    max(p->busy_shares, share));
-		WRITE_ONCE(p->scout_share, max(f, 1U) +
-			   min(p->acap > held ? p->acap - held : 0,
-			       p->busy_shares - min(p->busy_shares, share)));
-		WRITE_ONCE(p->scout, s);
-		WRITE_ONCE(p->scout_seen, false);
-		p->acap_until = now + p->hold.ns;
-	}
 	if (p->acap && now < p->acap_until) {
 		f = div_u64((u64)p->acap * share,
 			    max(p->busy_shares, share));
 		f = max(f, 1U);
-		/* the scout: one command past its share */
-		if (s && s == p->scout && !p->scout_seen)
-			f = p->scout_share + 1;
 		*until = p->acap_until;
 		*still = now >= p->acap_t + LUNQ_POOL_STILL_NS;
 	}
-out:
 	spin_unlock_irqrestore(&p->lock, flags);
 	return f;
 }
@@ -327,7 +233,7 @@ u32 lunq_pool_tick(struct lunq_pool *p, struct lunq_pool_seat *s, u32 held,
 	}
 	lunq_pool_busy(p, &s->share, busy ? share : 0);
 	*still = false;
-	return busy ? lunq_pool_fair_seat(p, s, now, share, until, still) : 0;
+	return busy ? lunq_pool_fair(p, now, share, until, still) : 0;
 }
 
 void lunq_pool_leave(struct lunq_pool *p, struct lunq_pool_seat *s)

@@ -54,49 +54,6 @@
 #include "lunq_auto.h"
 
 #define LUNQ_POOL_STILL_NS	(50 * NSEC_PER_MSEC)	/* acap settled */
-/*
- * Retry spacing (auto in a pool): a refused device's retries are spaced
- * by the host's retry delay while it was refused fewer than
- * LUNQ_POOL_SPACE_FROM times in a row, then 4 times as long each time
- * (LUNQ_POOL_SPACE_SHIFT), up to LUNQ_POOL_SPACE_MAX_NS.  A full pool frees a slot only when one of
- * its commands completes, a service time (tens of ms for a slow LUN)
- * after it was sent: when other initiators come back to a pool its LUNs
- * filled, every slot is refused until that many of ours completed, and
- * a device left with nothing in flight that retries every 3 ms reaches
- * the ten refusals in a row that reset its LUN in 30 ms.  Spaced, ten
- * take 3 + 12 + 48 + 6 x 64 = 447 ms at 3 ms (beyond the drain of a pool
- * of 100 ms LUNs, which now costs a device 4 refusals, not 30), while a
- * device refused once (a probe over its share) retries as the host does.  64 ms: a tenth of the
- * second in which the slots others free must be taken back.
- */
-/*
- * The scout, and the pool open: while an acap holds, the first busy auto
- * device to look after it ended (other than the last scout) is the
- * scout: its share is one command more (and what the others' shares,
- * each rounded down, leave of the acap: at most a command each), for a
- * hold, while the acap holds for the others a hold longer.  Its turn ends with that command:
- * refused, or let in with no more of the auto devices' commands in the
- * pool than the acap (it took a slot a sibling's command freed); the
- * acap goes on, and the next scout is another device: one probe of one
- * command a hold for the pool, not one for each device (each costs a
- * QUEUE FULL, its own or the sibling's whose slot it took, and the bound
- * is 2 a second a device).  Let in with more than the acap (others
- * left), the acap ends and the pool is open: every busy auto device's
- * share is its part of the whole pool (the depth less the other
- * devices' commands there, x its share / the busy shares; the scout that
- * opened it also what the parts, rounded down, leave), taken at once (acap_gen moves), until a refusal ends it with a
- * new acap -- the pool takes no more than its depth, and a device's own
- * probe past its part would only take a sibling's slot (a QUEUE FULL for
- * one of them each time).  A busy sibling whose own knee is below its
- * part leaves the rest of its part unused meanwhile.  A scout that sent no probe (it did not go up) ends the acap
- * for all, as before scouts.  The slots others free are then in use
- * within a hold of the last refusal, not after each device's own climb
- * from its share (1-2 s for 12 devices at 2 each in a pool of 96).
- */
-
-#define LUNQ_POOL_SPACE_FROM	2
-#define LUNQ_POOL_SPACE_SHIFT	2
-#define LUNQ_POOL_SPACE_MAX_NS	(64 * NSEC_PER_MSEC)
 
 /* Command slots shared by several LUNs (one target port). */
 struct lunq_pool {
@@ -113,11 +70,6 @@ struct lunq_pool {
 	u32 busy_shares;	/* of the auto devices with IOs waiting */
 	u32 view_busy;		/* devices with a window work, IOs waiting */
 	u32 view_shares;	/* their shares (the share: key) */
-	const void *scout;	/* the seat probing past the acap; NULL: none */
-	bool scout_seen;	/* its turn is over: refused, or told nothing */
-	u32 scout_share;	/* its fair share: one more is the probe */
-	bool open;		/* others left: the parts, until refused */
-	const void *opener;	/* the scout that opened it: the remainder */
 };
 
 /*
@@ -130,7 +82,6 @@ struct lunq_pool_seat {
 	u32 share;		/* its weight in busy_shares; 0: not busy */
 	u64 wtime;		/* its wait-time integral at the last tick */
 	u32 acap_gen;		/* the pool's, when it last looked */
-	u32 refused;		/* refusals in a row (the host's count) */
 };
 
 /*
@@ -151,14 +102,6 @@ void lunq_pool_init_slots(struct lunq_pool *p, u32 depth);
  */
 bool lunq_pool_admit(struct lunq_pool *p, struct lunq_pool_seat *s,
 		     u32 foreign, u64 now);
-
-/*
- * The host's delay before seat @s sends again after a refusal, @delay_ns
- * its retry delay (qfull_delay_us): spaced for an auto device refused
- * LUNQ_POOL_SPACE_FROM times in a row or more (see above), else
- * @delay_ns.
- */
-u64 lunq_pool_retry_ns(const struct lunq_pool_seat *s, u64 delay_ns);
 
 /* A command lunq_pool_admit() took a slot for left the pool. */
 void lunq_pool_release(struct lunq_pool *p, struct lunq_pool_seat *s);
@@ -242,13 +185,5 @@ void lunq_pool_view(struct lunq_pool *p, u32 *mine, u32 share, u32 *busy,
  */
 u32 lunq_pool_fair(struct lunq_pool *p, u64 now, u32 share, u64 *until,
 		   bool *still);
-
-/*
- * The same for seat @s, with the scout and the pool open (above): 0 for
- * the scout; while the pool is open, its part of the pool's depth, and
- * *@still true.
- */
-u32 lunq_pool_fair_seat(struct lunq_pool *p, const struct lunq_pool_seat *s,
-			u64 now, u32 share, u64 *until, bool *still);
 
 #endif /* LUNQ_POOL_H */

@@ -349,121 +349,6 @@ static void lunq_pool_registry(struct kunit *test)
 	lunq_pool_put(p);
 }
 
-/*
- * Retry spacing: an auto seat refused LUNQ_POOL_SPACE_FROM times in a row
- * or more waits 4 x longer each time, up to 64 ms; one that is not auto,
- * or refused once, waits the host's delay; a slot taken ends the run.
- */
-static void lunq_pool_retry_spacing(struct kunit *test)
-{
-	struct lunq_pool p;
-	struct lunq_lun a = { .foreign = 4, .pool = &p, .seat.is_auto = true };
-	u64 d = 3 * MS;
-	int i;
-
-	lunq_pool_init_slots(&p, 8);
-	admit_n(test, &a, 4, 0);
-	KUNIT_EXPECT_EQ(test, lunq_pool_retry_ns(&a.seat, d), d);
-	KUNIT_EXPECT_FALSE(test, lunq_lun_admit(&a, MS));
-	KUNIT_EXPECT_EQ(test, a.seat.refused, 1U);
-	KUNIT_EXPECT_EQ(test, lunq_pool_retry_ns(&a.seat, d), d);
-	KUNIT_EXPECT_FALSE(test, lunq_lun_admit(&a, 2 * MS));
-	KUNIT_EXPECT_EQ(test, lunq_pool_retry_ns(&a.seat, d), 12 * MS);
-	KUNIT_EXPECT_FALSE(test, lunq_lun_admit(&a, 3 * MS));
-	KUNIT_EXPECT_EQ(test, lunq_pool_retry_ns(&a.seat, d), 48 * MS);
-	for (i = 0; i < 20; i++)
-		KUNIT_EXPECT_FALSE(test, lunq_lun_admit(&a, 4 * MS));
-	KUNIT_EXPECT_EQ(test, lunq_pool_retry_ns(&a.seat, d),
-			LUNQ_POOL_SPACE_MAX_NS);
-	/* a delay longer than the most stays; none stays none */
-	KUNIT_EXPECT_EQ(test, lunq_pool_retry_ns(&a.seat, 100 * MS), 100 * MS);
-	KUNIT_EXPECT_EQ(test, lunq_pool_retry_ns(&a.seat, 0), 0ULL);
-	/* not auto: the host's delay */
-	a.seat.is_auto = false;
-	KUNIT_EXPECT_EQ(test, lunq_pool_retry_ns(&a.seat, d), d);
-	a.seat.is_auto = true;
-	/* a slot: the run ends */
-	lunq_lun_release(&a);
-	admit_n(test, &a, 1, 5 * MS);
-	KUNIT_EXPECT_EQ(test, a.seat.refused, 0U);
-	KUNIT_EXPECT_EQ(test, lunq_pool_retry_ns(&a.seat, d), d);
-	while (a.inflight)
-		lunq_lun_release(&a);
-}
-
-/*
- * The scout and the pool open: two busy auto LUNs at 8 each of a pool of
- * 32 whose other initiators hold 16.  When the acap's hold ends, the
- * first to look is the scout (one more, 9) while the acap holds for the
- * other (8, a hold longer); the scout refused, its turn is over (8) and
- * the next hold's scout is the other device.  The others leave: the
- * scout's ninth is let in past the acap, the pool opens (acap_gen moves)
- * and each device's share is its part of the whole pool (16), still,
- * until a refusal ends it with a new acap.
- */
-static void lunq_pool_scout_open(struct kunit *test)
-{
-	struct lunq_pool p;
-	struct lunq_lun a = { .foreign = 16, .pool = &p, .seat.is_auto = true };
-	struct lunq_lun b = { .foreign = 16, .pool = &p, .seat.is_auto = true };
-	u32 sa = 0, sb = 0;
-	u64 until = 0, t;
-	bool still;
-
-	lunq_pool_init_slots(&p, 32);
-	lunq_pool_busy(&p, &sa, 1);
-	lunq_pool_busy(&p, &sb, 1);
-	admit_n(test, &a, 8, 0);
-	admit_n(test, &b, 8, 0);
-	KUNIT_EXPECT_FALSE(test, lunq_lun_admit(&b, MS));
-	KUNIT_EXPECT_EQ(test, p.acap, 16U);
-	KUNIT_EXPECT_EQ(test, lunq_pool_fair_seat(&p, &a.seat, 2 * MS, 1,
-						  &until, &still), 8U);
-	/* the hold over: a scouts (9), b held a hold longer (8) */
-	t = MS + LUNQ_AUTO_QHOLD_NS;
-	KUNIT_EXPECT_EQ(test, lunq_pool_fair_seat(&p, &a.seat, t, 1, &until,
-						  &still), 9U);
-	KUNIT_EXPECT_EQ(test, lunq_pool_fair_seat(&p, &b.seat, t, 1, &until,
-						  &still), 8U);
-	KUNIT_EXPECT_EQ(test, until, t + LUNQ_AUTO_QHOLD_NS);
-	/* a's probe refused: its turn is over */
-	KUNIT_EXPECT_FALSE(test, lunq_lun_admit(&a, t + MS));
-	KUNIT_EXPECT_TRUE(test, p.scout_seen);
-	KUNIT_EXPECT_EQ(test, lunq_pool_fair_seat(&p, &a.seat, t + MS, 1,
-						  &until, &still), 8U);
-	KUNIT_EXPECT_EQ(test, p.acap, 16U);
-	/* the next hold: b scouts */
-	t = p.acap_until;
-	KUNIT_EXPECT_EQ(test, lunq_pool_fair_seat(&p, &b.seat, t, 1, &until,
-						  &still), 9U);
-	KUNIT_EXPECT_EQ(test, lunq_pool_fair_seat(&p, &a.seat, t, 1, &until,
-						  &still), 8U);
-	/* the others leave: b's ninth past the acap opens the pool */
-	a.foreign = 0;
-	b.foreign = 0;
-	lunq_pool_news(&p, &a.seat);
-	admit_n(test, &b, 1, t + MS);
-	KUNIT_EXPECT_TRUE(test, p.open);
-	KUNIT_EXPECT_EQ(test, p.acap, 0U);
-	KUNIT_EXPECT_TRUE(test, lunq_pool_news(&p, &a.seat));
-	KUNIT_EXPECT_EQ(test, lunq_pool_fair_seat(&p, &a.seat, t + 2 * MS, 1,
-						  &until, &still), 16U);
-	KUNIT_EXPECT_TRUE(test, still);
-	/* and stays open while nothing is refused */
-	KUNIT_EXPECT_EQ(test, lunq_pool_fair_seat(&p, &a.seat, t + 10000 * MS,
-						  1, &until, &still), 16U);
-	admit_n(test, &a, 15, t + 10000 * MS);
-	KUNIT_EXPECT_FALSE(test, lunq_lun_admit(&a, t + 10001 * MS));
-	KUNIT_EXPECT_FALSE(test, p.open);
-	KUNIT_EXPECT_EQ(test, p.acap, 32U);
-	while (a.inflight)
-		lunq_lun_release(&a);
-	while (b.inflight)
-		lunq_lun_release(&b);
-	lunq_pool_busy(&p, &sa, 0);
-	lunq_pool_busy(&p, &sb, 0);
-}
-
 static struct kunit_case lunq_pool_cases[] = {
 	KUNIT_CASE(lunq_pool_fair_shares),
 	KUNIT_CASE(lunq_pool_acap_runs),
@@ -472,8 +357,6 @@ static struct kunit_case lunq_pool_cases[] = {
 	KUNIT_CASE(lunq_pool_transport_halved),
 	KUNIT_CASE(lunq_pool_view_parts),
 	KUNIT_CASE(lunq_pool_registry),
-	KUNIT_CASE(lunq_pool_retry_spacing),
-	KUNIT_CASE(lunq_pool_scout_open),
 	{}
 };
 

@@ -178,13 +178,9 @@ void lunq_win_pool_news(struct lunq_c *lc, u64 now)
 	/* busy at its last tick (else no share), auto still */
 	if (!s->share || !lunq_pol_shares(&lc->pol))
 		return;
-	fair = lunq_pool_fair_seat(lc->lun.pool, s, now, s->share, &until,
-				   &still);
-	/*
-	 * acap has just moved: not still, so the share can only cut; the
-	 * pool opened (still): up to the part at once
-	 */
-	lunq_win_pool_set(lc, now, fair, until, still);
+	fair = lunq_pool_fair(lc->lun.pool, now, s->share, &until, &still);
+	/* acap has just moved: not still, so the share can only cut */
+	lunq_win_pool_set(lc, now, fair, until, false);
 }
 
 static lunq_win_ext_fn lunq_win_ext;
