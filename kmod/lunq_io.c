@@ -131,8 +131,13 @@ static void lunq_io_send(struct lunq_c *lc, struct bio *bio)
 	}
 	bio->bi_iter = io->iter;
 	bio->bi_status = BLK_STS_OK;
-	if (likely(!READ_ONCE(lc->stats_off)))
+	/* counted sent and completed, or neither: stats as it is at send */
+	if (likely(!READ_ONCE(lc->stats_off))) {
+		io->flags &= ~LUNQ_IO_NOREC;
 		lunq_stats_inc(&lc->st, LUNQ_ST_DISPATCHED);
+	} else {
+		io->flags |= LUNQ_IO_NOREC;
+	}
 	lunq_io_remap(lc, io, bio);
 	dm_submit_bio_remap(bio, NULL);
 }
@@ -710,8 +715,8 @@ int lunq_io_end(struct lunq_c *lc, struct bio *bio, blk_status_t *error)
 	if (!*error)
 		kick |= lunq_policy_good(lc, now);
 	spin_unlock_irqrestore(&lc->lock, flags);
-	/* its times are always there: stats as it is now decides */
-	if (likely(!READ_ONCE(lc->stats_off)))
+	/* recorded when counted sent (lunq_io_send()) */
+	if (likely(!(io->flags & LUNQ_IO_NOREC)))
 		lunq_io_record(lc, io, bio, now, *error);
 	else if (unlikely(*error != BLK_STS_OK))
 		lunq_stats_inc(&lc->st, LUNQ_ST_ERRORS);
