@@ -17,7 +17,7 @@
 # when the first two do not: the closest two count).
 # Wall-clock time is never asserted: on any other clock this test skips.
 # group: overhead
-# time: 35
+# time: 40
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 # limits (instructions per IO, lunq / dm-linear; see above)
