@@ -670,15 +670,26 @@ int lunq_io_map_bio(struct lunq_c *lc, struct bio *bio)
  * frees its slots, the reaction sees a good completion; a command that a
  * LUN reset aborted goes to the retry list instead and is sent again.
  */
+static int lunq_io_end_bio(struct lunq_c *lc, struct lunq_io *io,
+			   struct bio *bio, blk_status_t *error);
+
+/* A pure IO's completion without the rest's frame (lunq_io_end_bio()). */
 int lunq_io_end(struct lunq_c *lc, struct bio *bio, blk_status_t *error)
 {
 	struct lunq_io *io = lunq_io(bio);
+
+	if (io->flags & LUNQ_IO_PURE)
+		return lunq_io_pure_end(lc, *error);
+	return lunq_io_end_bio(lc, io, bio, error);
+}
+
+static noinline int lunq_io_end_bio(struct lunq_c *lc, struct lunq_io *io,
+				    struct bio *bio, blk_status_t *error)
+{
 	unsigned long flags;
 	bool kick;
 	u64 now;
 
-	if (io->flags & LUNQ_IO_PURE)
-		return lunq_io_pure_end(lc, *error);
 	if (!(io->flags & LUNQ_IO_SENT))
 		return DM_ENDIO_DONE;	/* refused (NOWAIT) or pushed back */
 	if (io->flags & LUNQ_IO_FAST)
