@@ -14,7 +14,7 @@
 #    (dispatched = completed, nothing in flight) and the busy and
 #    active-time integrals closed (they stand still once IO has stopped).
 # group: throttle
-# time: 15
+# time: 20
 . "$LUNQ_SRC/tests/vm/lib.sh"
 
 lq_nullb 1 qdepth:8 stats:off
