@@ -126,6 +126,7 @@ date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 	echo "make bench, $date: host $(nproc) x $cpu; guest kernel $kernel, $vcpus vCPU, accel $accel (shift ${LUNQ_ICOUNT_SHIFT:-0}); $rounds rounds x $runtime s$([ $tcg = 1 ] && echo "; plain clock $trounds rounds x $truntime s"); ${secs} s"
 	printf '%-44s %-8s %7s %7s %7s  %-8s %s\n' "ratio (icount: instructions per IO)" "goal" "median" "min" "max" "" "plain clock"
 	row "lunq/linear, pass-through, QD32" "<= 1.02" "<=" 1.02 "$(stat "$ov" a ratio_instr_stats)" "$(tstat "$ovt" a ratio_cpu_stats)"
+	row "lunq stats:off/linear, pure throttle" "<= 1.01" "<=" 1.01 "$(stat "$ov" a_pure ratio_instr_stats)"
 	row "floor/linear (bench/floor: per-bio data)" "-" "" 0 "$(stat "$ov" a_floor ratio_instr_stats)"
 	fl=$(awk -F'[:,]' '/"a_floor"/ { f = 1 } f && /"floor_instr_per_io"/ { print $2 + 0; exit }' "$ov")
 	lq=$(awk -F'[:,]' '/"a"/ { f = 1 } f && /"lunq_instr_per_io"/ { print $2 + 0; exit }' "$ov")

@@ -225,6 +225,8 @@ if has a; then
 	sz=$(sectors "$nb")
 	dm_create ovh_linear "0 $sz linear $nb 0" || exit 1
 	dm_create ovh_lunq "0 $sz lunq $nb 0" || exit 1
+	# the pure throttle: lunq with its statistics off (dm-lunq.rst)
+	dm_create ovh_pure "0 $sz lunq $nb 0 1 stats:off" || exit 1
 	# the floor (bench/floor): a remap with per-bio data and end_io
 	floor_ko=$LUNQ_SRC/build/floor/$(uname -r)/dm-lunq-floor.ko floor=0
 	if [ -f "$floor_ko" ] && insmod "$floor_ko" && dm_create ovh_floor "0 $sz lunq_floor $nb 0"; then
@@ -235,12 +237,15 @@ if has a; then
 	echo
 	echo "== Part A: dm-linear vs lunq (no options), 4 KiB randread QD$A_QD x 1 job, ${runtime} s per run"
 	note "null_blk $nb: $NB_MB MiB, not memory backed, irqmode $(cat $CFG/ovh_nb/irqmode), completion_nsec $(cat $CFG/ovh_nb/completion_nsec)"
-	for d in ovh_linear ovh_lunq $([ $floor = 1 ] && echo ovh_floor); do
+	for d in ovh_linear ovh_lunq ovh_pure $([ $floor = 1 ] && echo ovh_floor); do
 		w=$(fio_run /dev/mapper/$d $A_QD 1 $WARMUP) || exit 1
 		note "warm-up $d: ${w% *} IOPS, ${w#* } us/IO"
 	done
 	run_part A linear /dev/mapper/ovh_linear lunq /dev/mapper/ovh_lunq $A_QD 1 || exit 1
 	report A linear lunq
+	echo "-- the pure throttle: dm-linear vs lunq stats:off"
+	run_part P linear /dev/mapper/ovh_linear pure /dev/mapper/ovh_pure $A_QD 1 || exit 1
+	report P linear pure
 	if [ $floor = 1 ]; then
 		echo "-- the floor: dm-linear vs lunq_floor (bench/floor: a remap with per-bio data and end_io)"
 		run_part F linear /dev/mapper/ovh_linear floor /dev/mapper/ovh_floor $A_QD 1 || exit 1
@@ -248,7 +253,7 @@ if has a; then
 	fi
 	profile linear /dev/mapper/ovh_linear $A_QD 1 && profile lunq /dev/mapper/ovh_lunq $A_QD 1 || exit 1
 	note "lunq status after part A: $(dmsetup status ovh_lunq | cut -d' ' -f4-13)"
-	dm_remove ovh_linear && dm_remove ovh_lunq || exit 1
+	dm_remove ovh_linear && dm_remove ovh_lunq && dm_remove ovh_pure || exit 1
 	[ $floor = 0 ] || { dm_remove ovh_floor && rmmod dm_lunq_floor; } || exit 1
 fi
 
@@ -328,6 +333,8 @@ if has a; then
 	printf '%s; median linear %.2f, lunq %.2f us/IO\n' "$(summary "overhead: lunq/linear CPU per IO" "$A_src")" "${A_scb%% *}" "${A_scx%% *}"
 	[ "$accel" = icount ] && printf '%s; linear %s, lunq %s instructions per IO\n' \
 		"$(summary "overhead: lunq/linear instructions per IO" "$A_srn")" "$(instr "${A_sib%% *}")" "$(instr "${A_six%% *}")"
+	[ "$accel" = icount ] && printf '%s; linear %s, lunq stats:off %s instructions per IO\n' \
+		"$(summary "overhead: stats:off/linear instructions per IO" "$P_srn")" "$(instr "${P_sib%% *}")" "$(instr "${P_six%% *}")"
 	if [ $floor = 1 ] && [ "$accel" = icount ]; then
 		printf '%s; linear %s, floor %s instructions per IO\n' \
 			"$(summary "overhead: floor/linear instructions per IO" "$F_srn")" "$(instr "${F_sib%% *}")" "$(instr "${F_six%% *}")"
@@ -362,6 +369,8 @@ j=$LUNQ_OUT/overhead.json
 	printf '  "rounds": %s,\n  "runtime_s": %s,\n  "seconds": %s' "$rounds" "$runtime" "$secs"
 	has a && json_part A a linear lunq \
 		"randread bs=4k iodepth=$A_QD numjobs=1 libaio direct; null_blk softirq completions" ""
+	has a && json_part P a_pure linear pure \
+		"randread bs=4k iodepth=$A_QD numjobs=1 libaio direct; null_blk softirq completions; lunq stats:off" ""
 	has a && [ $floor = 1 ] && json_part F a_floor linear floor \
 		"randread bs=4k iodepth=$A_QD numjobs=1 libaio direct; null_blk softirq completions; bench/floor's lunq_floor" ""
 	has b && json_part B b fifo disksort \

@@ -36,7 +36,8 @@ base=
 for v in "$@"; do
 	rmmod dm_lunq 2>/dev/null
 	insmod "$LUNQ_SRC/build/parts/$v/dm-lunq.ko" || { echo "$v: insmod failed"; exit 1; }
-	dm_create p_lunq "0 $sz lunq $nb 0" || exit 1
+	# LUNQ_PARTS_ARGS: lunq's optional words, e.g. "1 stats:off"
+	dm_create p_lunq "0 $sz lunq $nb 0 ${LUNQ_PARTS_ARGS:-}" || exit 1
 	n=$(measure /dev/mapper/p_lunq) || exit 1
 	dm_remove p_lunq
 	[ -z "$base" ] && base=$n

@@ -10,7 +10,7 @@
 # (bench/floor) and lunq with no options under each build, one warm-up
 # and one run each (instruction counts repeat to about 0.05%), and prints
 # instructions per IO and each variant's difference from base: what that
-# part costs.  Test builds go to build/parts/VARIANT/ (never the tree).
+# part costs.  LUNQ_PARTS_ARGS="1 stats:off": lunq's optional words.  Test builds go to build/parts/VARIANT/ (never the tree).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 runtime=2
@@ -42,4 +42,5 @@ for v in "$@"; do
 	list="$list $v"
 done
 export LUNQ_ACCEL=${LUNQ_ACCEL:-icount}
-exec "$top/qemu/run" "$top/bench/parts-guest.sh" "$runtime" $list
+exec "$top/qemu/run" --env LUNQ_PARTS_ARGS="${LUNQ_PARTS_ARGS:-}" \
+	"$top/bench/parts-guest.sh" "$runtime" $list

@@ -40,6 +40,9 @@ static const char *const lunq_destage_names[] = { "fifo", "cscan" };
 
 static const char *const lunq_seek_curve_names[] = { "linear", "sqrt" };
 
+/* "stats": 0 (the default) records every IO, 1 is the pure throttle */
+static const char *const lunq_stats_names[] = { "on", "off" };
+
 /* "policy": the built-ins (lunq_pol_react.c, lunq_pol_auto.c), as reaction and auto say */
 static const char *const lunq_pol_names[] = {
 	"fixed", "linux", "sd", "sd-fc", "knee", "target"
@@ -124,6 +127,7 @@ static const struct lunq_keydef lunq_keys[LUNQ_NR_KEYS] = {
 	[LUNQ_AUTO_MAX] = LUNQ_UINT(auto_max, 1, 65535, LUNQ_AUTO_MAX_DEFAULT, true),
 	/* 0: auto_max */
 	[LUNQ_AUTO_START] = LUNQ_UINT(auto_start, 0, 65535, 0, true),
+	[LUNQ_STATS] = LUNQ_ENUM(stats, lunq_stats_names, "on, off", true),
 	[LUNQ_WCE] = LUNQ_UINT(wce, 0, 1, 0, true),
 	[LUNQ_CACHE_MB] = LUNQ_UINT(cache_mb, 1, 65536, 32, true),
 	[LUNQ_BUS_MBPS] = LUNQ_UINT(bus_mbps, 0, 1000000, 0, true),
@@ -241,6 +245,14 @@ const char *lunq_policy_check(const struct lunq_keys *p)
 		return "wc_low: must not exceed wc_high (destage runs from wc_high % full down to wc_low %)";
 	if (v[LUNQ_BUS_MBPS] && !v[LUNQ_MODEL])
 		return "bus_mbps: the bus is part of the model: give model:fixed, flash or hdd with it";
+	/*
+	 * stats:off times no IO on the lock-free path: what reads the
+	 * times or the histograms cannot run without them
+	 */
+	if (v[LUNQ_STATS] && v[LUNQ_AUTO])
+		return "stats: off leaves auto nothing to measure (its windows read the statistics): give auto:off with it, or stats:on";
+	if (v[LUNQ_STATS] && v[LUNQ_BUBBLE_MS])
+		return "stats: off times no IO, so no bubble can be seen: give bubble_ms:0 with it, or stats:on";
 	if (LUNQ_GIVEN(p, LUNQ_POOL_DEPTH) && !LUNQ_GIVEN(p, LUNQ_POOL))
 		return "pool_depth: needs pool:NAME";
 	if (v[LUNQ_FOREIGN] && !v[LUNQ_LUN_DEPTH] && !LUNQ_GIVEN(p, LUNQ_POOL))

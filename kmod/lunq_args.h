@@ -55,6 +55,7 @@ enum lunq_key {
 	LUNQ_RCACHE_MB,		/* model: the read cache's size, MiB */
 	LUNQ_SEEK_CURVE,	/* hdd, array: linear or sqrt */
 	LUNQ_AUTO_START,	/* auto: the depth it starts from */
+	LUNQ_STATS,		/* on, off: per-IO statistics (off: a pure throttle) */
 	LUNQ_NR_KEYS
 };
 

@@ -267,6 +267,42 @@ static void lunq_args_array_keys(struct kunit *test)
 			   "lun_order: sptf orders an hdd's command queue (an array's: each spindle's): give model:hdd or array with it");
 }
 
+/*
+ * stats: on (default) or off, live; off is refused beside auto and
+ * bubble_ms (they read the times stats:off does not take), and a refused
+ * line changes nothing.
+ */
+static void lunq_args_stats(struct kunit *test)
+{
+	struct lunq_keys p, before;
+	char buf[128];
+
+	lunq_keys_init(&p);
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_STATS], 0U);
+	KUNIT_EXPECT_FALSE(test, lunq_key_table_only(LUNQ_STATS));
+	KUNIT_EXPECT_NULL(test, LINE(&p, "qdepth:32", "stats:off"));
+	KUNIT_EXPECT_EQ(test, p.val[LUNQ_STATS], 1U);
+	KUNIT_EXPECT_NULL(test, lunq_policy_check(&p));
+	lunq_policy_format(&p, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "qdepth:32 stats:off");
+
+	before = p;
+	KUNIT_EXPECT_STREQ(test, LINE(&p, "stats:0"), "stats:0");
+	KUNIT_EXPECT_EQ(test, memcmp(&p, &before, sizeof(p)), 0);
+	KUNIT_EXPECT_STREQ(test, lunq_arg_error(LUNQ_ARG_BAD_VALUE, LUNQ_STATS),
+			   "stats: value must be one of on, off");
+
+	p.val[LUNQ_AUTO] = 1;	/* knee */
+	KUNIT_EXPECT_STREQ(test, lunq_policy_check(&p),
+			   "stats: off leaves auto nothing to measure (its windows read the statistics): give auto:off with it, or stats:on");
+	p.val[LUNQ_AUTO] = 0;
+	p.val[LUNQ_BUBBLE_MS] = 10;
+	KUNIT_EXPECT_STREQ(test, lunq_policy_check(&p),
+			   "stats: off times no IO, so no bubble can be seen: give bubble_ms:0 with it, or stats:on");
+	p.val[LUNQ_STATS] = 0;
+	KUNIT_EXPECT_NULL(test, lunq_policy_check(&p));
+}
+
 static struct kunit_case lunq_args_cases[] = {
 	KUNIT_CASE(lunq_args_ranges),
 	KUNIT_CASE(lunq_args_sched_enum),
@@ -275,6 +311,7 @@ static struct kunit_case lunq_args_cases[] = {
 	KUNIT_CASE(lunq_args_policy_key),
 	KUNIT_CASE(lunq_args_array_keys),
 	KUNIT_CASE(lunq_args_auto_start),
+	KUNIT_CASE(lunq_args_stats),
 	{}
 };
 

@@ -44,6 +44,8 @@ struct lunq_io {
 #define LUNQ_IO_ZTRACK	0x80	/* zoned write at the plug's pointer */
 #define LUNQ_IO_ZSTRAY	0x100	/* zoned write sent as it was (not there) */
 #define LUNQ_IO_ZREFUSED 0x200	/* beyond the zone plug's bounds: failed */
+#define LUNQ_IO_PURE	0x400	/* lock-free, stats:off: no time, no record */
+#define LUNQ_IO_NOREC	0x800	/* sent (locked) with stats:off: no record */
 
 static inline struct lunq_io *lunq_io(struct bio *bio)
 {

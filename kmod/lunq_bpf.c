@@ -132,6 +132,9 @@ static int lunq_bpf_reg(void *kdata, struct bpf_link *link)
 	} else if (err == -EBUSY) {
 		pr_warn("dm-lunq: BPF policy %s: device '%s' has one already\n",
 			ops->name, name);
+	} else if (err == -EOPNOTSUPP) {
+		pr_warn("dm-lunq: BPF policy %s: device '%s' has stats:off (set stats:on first)\n",
+			ops->name, name);
 	}
 out:
 	mutex_unlock(&lunq_bpf_lock);
@@ -255,6 +258,10 @@ int lunq_bpf_message(struct lunq_c *lc, unsigned int argc, char **argv,
 	int err;
 
 	if (argc == 2 && !strcmp(argv[0], "expect")) {
+		if (READ_ONCE(lc->stats_off)) {
+			pr_err("dm-lunq: policy expect: stats:off leaves a BPF policy nothing to measure; set stats:on first\n");
+			return -EOPNOTSUPP;
+		}
 		err = lunq_bpf_expect(lc, argv[1]);
 		if (err == -EINVAL)
 			pr_err("dm-lunq: policy expect: '%.32s' is not a policy name (1 to %d characters)\n",

@@ -100,6 +100,11 @@ struct lunq_c {
 	struct lunq_evq evq;		/* netlink events */
 	struct request_queue *tq;	/* its queue, for blktrace notes */
 	u64 bubble_ns;			/* bubble_ms, read without @lock */
+	/*
+	 * stats:off, read without @lock at map: the lock-free path's IOs
+	 * it takes are pure pass-through (LUNQ_IO_PURE), no IO is recorded
+	 */
+	bool stats_off;
 
 	/*
 	 * The lock-free path's active and busy time are summed per CPU

@@ -96,7 +96,7 @@ enum lunq_send {
 
 /*
  * Point @bio at the lower device (zone management commands carry a
- * position and no data), as sent, and count it dispatched.
+ * position and no data), as sent (its callers count it dispatched).
  */
 static void lunq_io_remap(struct lunq_c *lc, struct lunq_io *io,
 			  struct bio *bio)
@@ -106,7 +106,6 @@ static void lunq_io_remap(struct lunq_c *lc, struct lunq_io *io,
 		bio->bi_iter.bi_sector = lc->start +
 			dm_target_offset(lc->ti, bio->bi_iter.bi_sector);
 	io->flags |= LUNQ_IO_SENT;
-	lunq_stats_inc(&lc->st, LUNQ_ST_DISPATCHED);
 	trace_lunq_dispatch(&lc->evq, io->iter.bi_sector, io->iter.bi_size,
 			    bio_op(bio), bio->bi_iter.bi_sector,
 			    io->t_sent - io->t_arrive);
@@ -132,6 +131,13 @@ static void lunq_io_send(struct lunq_c *lc, struct bio *bio)
 	}
 	bio->bi_iter = io->iter;
 	bio->bi_status = BLK_STS_OK;
+	/* counted sent and completed, or neither: stats as it is at send */
+	if (likely(!READ_ONCE(lc->stats_off))) {
+		io->flags &= ~LUNQ_IO_NOREC;
+		lunq_stats_inc(&lc->st, LUNQ_ST_DISPATCHED);
+	} else {
+		io->flags |= LUNQ_IO_NOREC;
+	}
 	lunq_io_remap(lc, io, bio);
 	dm_submit_bio_remap(bio, NULL);
 }
@@ -153,8 +159,61 @@ static bool lunq_io_fast_map(struct lunq_c *lc, struct lunq_io *io, struct bio *
 	io->t_arrive = now;
 	io->t_sent = now;
 	/* remapped here, sent by dm core on return (DM_MAPIO_REMAPPED) */
+	lunq_stats_inc(&lc->st, LUNQ_ST_DISPATCHED);
 	lunq_io_remap(lc, io, bio);
 	return true;
+}
+
+/*
+ * stats:off's lock-free path: a slot (lunq_fast_enter_pure()) and the
+ * remap, nothing else -- no clock read, no count, no trace event.  Its
+ * completion (lunq_io_end()) knows it by LUNQ_IO_PURE, whatever stats
+ * says by then.
+ */
+static __always_inline bool lunq_io_pure_map(struct lunq_c *lc,
+					     struct lunq_io *io,
+					     struct bio *bio)
+{
+	if (!lunq_fast_enter_pure(lc, bio_sectors(bio) ?
+				  bio->bi_iter.bi_sector : LUNQ_NO_LBA))
+		return false;
+	io->flags = LUNQ_IO_FAST | LUNQ_IO_PURE | LUNQ_IO_SENT;
+	bio_set_dev(bio, lc->dev->bdev);
+	if (bio_sectors(bio) || op_is_zone_mgmt(bio_op(bio)))
+		bio->bi_iter.bi_sector = lc->start +
+			dm_target_offset(lc->ti, bio->bi_iter.bi_sector);
+	return true;
+}
+
+/*
+ * With stats:off and the lock-free path open, a bio is sent here before
+ * anything else is decoded (it sets io->flags itself) -- a REQ_NOWAIT one
+ * only when the lower device takes REQ_NOWAIT too (else
+ * lunq_io_map_bio() refuses it); every other bio, and every one that
+ * finds the path closed or full, is lunq_io_map_bio()'s.
+ */
+int lunq_io_map_pure(struct lunq_c *lc, struct bio *bio)
+{
+	if (READ_ONCE(lc->host.thr.fast_lim) &&
+	    (likely(!(bio->bi_opf & REQ_NOWAIT)) ||
+	     bdev_nowait(lc->dev->bdev)) &&
+	    lunq_io_pure_map(lc, lunq_io(bio), bio))
+		return DM_MAPIO_REMAPPED;
+	return lunq_io_map_bio(lc, bio);
+}
+
+/*
+ * Completion of an IO lunq_io_pure_map() sent: its slot back, and an
+ * error counted (the one figure stats:off keeps).
+ */
+static __always_inline int lunq_io_pure_end(struct lunq_c *lc,
+					    blk_status_t error)
+{
+	if (unlikely(error != BLK_STS_OK))
+		lunq_stats_inc(&lc->st, LUNQ_ST_ERRORS);
+	if (lunq_fast_put_pure(lc))
+		lunq_fast_drained(lc);
+	return DM_ENDIO_DONE;
 }
 
 /* A completion over bubble_ms: counted, traced, posted (lunq_io_record()). */
@@ -521,7 +580,7 @@ static bool lunq_io_hold(struct lunq_c *lc, struct lunq_io *io, struct bio *bio,
 	return true;
 }
 
-int lunq_io_map(struct lunq_c *lc, struct bio *bio)
+int lunq_io_map_bio(struct lunq_c *lc, struct bio *bio)
 {
 	struct lunq_io *io = lunq_io(bio);
 	bool nowait = bio->bi_opf & REQ_NOWAIT;
@@ -552,6 +611,10 @@ int lunq_io_map(struct lunq_c *lc, struct bio *bio)
 		bio_wouldblock_error(bio);
 		return DM_MAPIO_SUBMITTED;
 	}
+	/*
+	 * stats:off: lunq_io_map_pure() found the path closed or full (it
+	 * is here too, but for a race with stats:on: an IO recorded whole)
+	 */
 	if (READ_ONCE(lc->host.thr.fast_lim) && lunq_io_fast_map(lc, io, bio))
 		return DM_MAPIO_REMAPPED;
 	lunq_io_decode_op(lc, io, bio);
@@ -607,9 +670,22 @@ int lunq_io_map(struct lunq_c *lc, struct bio *bio)
  * frees its slots, the reaction sees a good completion; a command that a
  * LUN reset aborted goes to the retry list instead and is sent again.
  */
+static int lunq_io_end_bio(struct lunq_c *lc, struct lunq_io *io,
+			   struct bio *bio, blk_status_t *error);
+
+/* A pure IO's completion without the rest's frame (lunq_io_end_bio()). */
 int lunq_io_end(struct lunq_c *lc, struct bio *bio, blk_status_t *error)
 {
 	struct lunq_io *io = lunq_io(bio);
+
+	if (io->flags & LUNQ_IO_PURE)
+		return lunq_io_pure_end(lc, *error);
+	return lunq_io_end_bio(lc, io, bio, error);
+}
+
+static noinline int lunq_io_end_bio(struct lunq_c *lc, struct lunq_io *io,
+				    struct bio *bio, blk_status_t *error)
+{
 	unsigned long flags;
 	bool kick;
 	u64 now;
@@ -650,7 +726,11 @@ int lunq_io_end(struct lunq_c *lc, struct bio *bio, blk_status_t *error)
 	if (!*error)
 		kick |= lunq_policy_good(lc, now);
 	spin_unlock_irqrestore(&lc->lock, flags);
-	lunq_io_record(lc, io, bio, now, *error);
+	/* recorded when counted sent (lunq_io_send()) */
+	if (likely(!(io->flags & LUNQ_IO_NOREC)))
+		lunq_io_record(lc, io, bio, now, *error);
+	else if (unlikely(*error != BLK_STS_OK))
+		lunq_stats_inc(&lc->st, LUNQ_ST_ERRORS);
 	if (kick)
 		lunq_kick(lc);
 	return DM_ENDIO_DONE;

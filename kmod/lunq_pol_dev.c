@@ -52,6 +52,9 @@ const char *lunq_parse_words(struct lunq_c *lc, struct lunq_keys *p,
 	/* rules that depend on the lower device or an existing pool */
 	if (np.val[LUNQ_RESET_AFTER] && lc->zoned)
 		return "reset_after: not on a zoned device (retrying an aborted zone write would break the zone's write order)";
+	/* an attached BPF policy's windows read the statistics */
+	if (np.val[LUNQ_STATS] && READ_ONCE(lc->pol.ext))
+		return "stats: off leaves the attached BPF policy nothing to measure: detach it first (lunqctl policy detach), or keep stats:on";
 	if (lc->lun.pool && np.val[LUNQ_FOREIGN] &&
 	    !np.val[LUNQ_FOREIGN_PERIOD_MS] &&
 	    np.val[LUNQ_FOREIGN] >= lc->lun.pool->depth)
@@ -103,6 +106,7 @@ bool lunq_apply_policy(struct lunq_c *lc, u64 now)
 	lc->qfull_lat_ns = (u64)v[LUNQ_QFULL_LAT_US] * NSEC_PER_USEC;
 	lc->reset_ns = (u64)v[LUNQ_RESET_MS] * NSEC_PER_MSEC;
 	WRITE_ONCE(lc->bubble_ns, (u64)v[LUNQ_BUBBLE_MS] * NSEC_PER_MSEC);
+	WRITE_ONCE(lc->stats_off, v[LUNQ_STATS] != 0);
 	/* lunq_model_alloc() gave the state of any model the keys name */
 	if (lc->model)
 		lunq_model_config(lc->model, &mc);
@@ -424,6 +428,11 @@ int lunq_policy_attach(struct lunq_c *lc, const struct lunq_policy_ops *ops,
 	int err;
 
 	mutex_lock(&lc->msg_lock);
+	/* its windows read the statistics (stats:off is refused with it) */
+	if (lc->keys.val[LUNQ_STATS]) {
+		err = -EOPNOTSUPP;
+		goto out;
+	}
 	err = lunq_win_alloc(lc, true);
 	if (err)
 		goto out;

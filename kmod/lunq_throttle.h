@@ -51,6 +51,12 @@ struct lunq_throttle {
 	atomic_t nfast;		/* lock-free IOs in flight */
 	u64 fast_lba;		/* last LBA sent lock-free (disksort cursor) */
 	u32 fast_max;		/* most of @nfast since the statistics' reset */
+	/*
+	 * the busy period now open is summed (lunq_busy.h): set by the IO
+	 * that opens it, stats:off's periods are not; stable while a slot
+	 * is held (a new period opens only after @nfast was 0)
+	 */
+	bool fast_timed;
 	u64 changes;		/* moves not made by the table or a message */
 	u64 log_n;		/* moves ever logged */
 	struct lunq_tlog log[LUNQ_TLOG_SIZE];

@@ -133,6 +133,16 @@ void lunq_fast_bail(struct lunq_c *lc)
 		lunq_fast_drained(lc);
 }
 
+/* lunq_fast_put_pure() in a summed busy period. */
+bool lunq_fast_put_last(struct lunq_c *lc)
+{
+	u64 now = lunq_fast_clock();
+	bool drained = lunq_fast_put_slot(lc, get_cpu_ptr(lc->st.pc), now);
+
+	put_cpu_ptr(lc->st.pc);
+	return drained;
+}
+
 void lunq_fast_max(struct lunq_throttle *t, u32 n)
 {
 	u32 m = READ_ONCE(t->fast_max);

@@ -36,6 +36,7 @@ void lunq_fast_close(struct lunq_c *lc);
 void lunq_fast_drained(struct lunq_c *lc);
 void lunq_fast_bail(struct lunq_c *lc);
 void lunq_fast_max(struct lunq_throttle *t, u32 n);
+bool lunq_fast_put_last(struct lunq_c *lc);
 
 /*
  * Lock-free, this CPU's statistics @p (preemption off): give back a
@@ -48,8 +49,12 @@ static inline bool lunq_fast_put_slot(struct lunq_c *lc, struct lunq_pcpu *p,
 {
 	struct lunq_throttle *t = &lc->host.thr;
 
-	if (!lunq_busy_put(&t->nfast, &p->busy, now))
-		return false;
+	if (likely(READ_ONCE(t->fast_timed))) {
+		if (!lunq_busy_put(&t->nfast, &p->busy, now))
+			return false;
+	} else if (atomic_dec_return(&t->nfast)) {
+		return false;	/* stats:off's period: not summed */
+	}
 	/*
 	 * Pairs with smp_mb() in lunq_fast_close(): either it saw this slot
 	 * given back, or this sees the path closed (and frees what it held).
@@ -75,8 +80,10 @@ static inline bool lunq_fast_enter(struct lunq_c *lc, u64 lba, u64 *now)
 		return false;	/* closed, or every slot taken */
 	*now = lunq_fast_clock();
 	p = get_cpu_ptr(lc->st.pc);
-	if (v == 1)
+	if (v == 1) {
+		WRITE_ONCE(t->fast_timed, true);
 		lunq_span_open(&p->busy, *now);
+	}
 	/*
 	 * Pairs with smp_mb() in lunq_fast_close(): if the path closed
 	 * before the cmpxchg, this sees it and gives the slot back; if it
@@ -95,6 +102,54 @@ static inline bool lunq_fast_enter(struct lunq_c *lc, u64 lba, u64 *now)
 	if (lba != LUNQ_NO_LBA)
 		WRITE_ONCE(t->fast_lba, lba);
 	return true;
+}
+
+/*
+ * stats:off's lock-free slot (no lock held): as lunq_fast_enter() without
+ * the times -- no clock read, no active time, no max_inflight, and a busy
+ * period it opens is not summed (@fast_timed false).  Whatever an IO that
+ * opened it or took a slot in it says, the period's close follows its
+ * open (lunq_fast_put_slot(), lunq_fast_put_pure()): switching stats
+ * with IO in flight leaves the sums whole.
+ */
+static inline bool lunq_fast_enter_pure(struct lunq_c *lc, u64 lba)
+{
+	struct lunq_throttle *t = &lc->host.thr;
+	u32 lim = READ_ONCE(t->fast_lim);
+	int v = lim ? lunq_fast_take(&t->nfast, lim) : -1;
+
+	if (v < 0)
+		return false;	/* closed, or every slot taken */
+	if (unlikely(v == 1))
+		WRITE_ONCE(t->fast_timed, false);
+	/* as in lunq_fast_enter(): pairs with smp_mb() in lunq_fast_close() */
+	lim = READ_ONCE(t->fast_lim);
+	if (unlikely(!lim || (u32)v > lim)) {
+		lunq_fast_bail(lc);
+		return false;
+	}
+	/* disksort goes on from here when the path closes */
+	if (lba != LUNQ_NO_LBA)
+		WRITE_ONCE(t->fast_lba, lba);
+	return true;
+}
+
+/*
+ * Give back a stats:off IO's slot (no lock held): one atomic, no clock
+ * read; in a summed busy period (opened with stats on), as the others
+ * do, out of line (lunq_fast_put_last()).  True as for
+ * lunq_fast_put_slot().
+ */
+static inline bool lunq_fast_put_pure(struct lunq_c *lc)
+{
+	struct lunq_throttle *t = &lc->host.thr;
+
+	if (unlikely(READ_ONCE(t->fast_timed)))
+		return lunq_fast_put_last(lc);
+	/* fully ordered: pairs with smp_mb() in lunq_fast_close() */
+	if (atomic_dec_return(&t->nfast))
+		return false;
+	return unlikely(!READ_ONCE(t->fast_lim));
 }
 
 /* What a policy's callbacks see at @now (lunq_pol.h). */

@@ -199,5 +199,30 @@ int main(void)
 	   !strcmp(lunq_arg_error(LUNQ_ARG_BAD_VALUE, k),
 		   "auto_start: value must be an integer 0..65535") &&
 	   !memcmp(&p, &before, sizeof(p)), "auto-start-bad");
+
+	/* stats: on (default), off; off refused with what reads the times */
+	lunq_keys_init(&q);
+	ok(q.val[LUNQ_STATS] == 0 && lunq_key_supported(LUNQ_STATS) &&
+	   !lunq_key_table_only(LUNQ_STATS), "stats-default-on-live");
+	ok(set_line(&q, "stats:off") && q.val[LUNQ_STATS] == 1 &&
+	   !lunq_policy_check(&q) && formats(&q, "stats:off", 1),
+	   "stats-off");
+	ok(set_line(&q, "qdepth:32 stats:off") && !lunq_policy_check(&q) &&
+	   formats(&q, "qdepth:32 stats:off", 2), "stats-off-with-qdepth");
+	before = q;
+	ok(parse(&q, "stats:no", &k) == LUNQ_ARG_BAD_VALUE &&
+	   k == LUNQ_STATS &&
+	   !strcmp(lunq_arg_error(LUNQ_ARG_BAD_VALUE, k),
+		   "stats: value must be one of on, off") &&
+	   !memcmp(&q, &before, sizeof(q)), "stats-bad-value");
+	q.val[LUNQ_AUTO] = 1;
+	ok(refused_by(&q, "stats: off leaves auto"), "stats-off-refuses-auto");
+	q.val[LUNQ_AUTO] = 0;
+	q.val[LUNQ_BUBBLE_MS] = 5;
+	ok(refused_by(&q, "stats: off times no IO"),
+	   "stats-off-refuses-bubble");
+	q.val[LUNQ_STATS] = 0;
+	ok(!lunq_policy_check(&q), "stats-on-bubble-ok");
+	ok(set_line(&q, "stats:on") && q.val[LUNQ_STATS] == 0, "stats-on");
 	return tap_exit();
 }
