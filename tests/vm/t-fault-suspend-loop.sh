@@ -16,7 +16,7 @@
 # completed + aborted = bios the lower device got), idle afterwards.
 # group: fault
 # time: 10
-# time-debug: 70
+# time-debug: 35
 . "$LUNQ_SRC/tests/vm/lib.sh"
 . "$LUNQ_SRC/tests/vm/fault-lib.sh"
 
