@@ -6,9 +6,11 @@
 #
 #   Part A  4 KiB randread, libaio, direct, QD32, 1 job on a 1 GiB null_blk
 #           (not memory backed): dm-linear vs lunq with no options (its
-#           statistics are always on).  CPU-bound.  Reports lunq/linear.
-#           Then dm-linear vs the floor (bench/floor: a remap with per-bio
-#           data and end_io, built here): lunq = floor + N instructions.
+#           statistics on).  CPU-bound.  Reports lunq/linear.  Then
+#           (part P, inside A) dm-linear vs lunq stats:off, the pure
+#           throttle: reports pure/linear.  Then dm-linear vs the floor
+#           (bench/floor: a remap with per-bio data and end_io, built
+#           here): lunq = floor + N instructions.
 #   Part B  the same reads at QD256 x 8 jobs through lunq qdepth:8 with
 #           sched:fifo vs sched:disksort, on a null_blk with 1 ms timer
 #           completions: the 8 slots are the bottleneck and ~2040 bios

@@ -10,7 +10,8 @@
 # (bench/floor) and lunq with no options under each build, one warm-up
 # and one run each (instruction counts repeat to about 0.05%), and prints
 # instructions per IO and each variant's difference from base: what that
-# part costs.  LUNQ_PARTS_ARGS="1 stats:off": lunq's optional words.  Test builds go to build/parts/VARIANT/ (never the tree).
+# part costs.  LUNQ_PARTS_ARGS="1 stats:off": lunq's optional words.
+# Test builds go to build/parts/VARIANT/ (never the tree).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 runtime=2

@@ -21,7 +21,7 @@
  * reader reads the open's n before its t and the close's t before its n.
  * It reads every CPU's opens first, then every CPU's closes
  * (lunq_span_add_opens(), lunq_span_add_closes()), and the last slot of
- * a busy period closes it before the count shows 0 (lunq_busy_put()), so
+ * a busy period closes it before the count shows 0 (lunq_busy_put_if()), so
  * a reader that sees a period's open sees the close of the one before.
  * An unfinished view is short of the truth, by up to the clock itself (a
  * wrap below 0); lunq_span_rd() holds the last value then.  A view can be
@@ -62,15 +62,24 @@ static inline void lunq_span_close(struct lunq_span *s, u64 t1)
 }
 
 /*
- * Gives back a slot of the busy count @n at @t1 (this CPU's @s,
- * preemption off); the last one closes the busy period first, then lets
- * the count show 0: a later period's open comes after this close for
- * every reader.  When a slot was taken meanwhile, the period goes on: it
- * opens again at the same @t1 (exact).  True when it closed the period.
+ * Gives back a slot of the busy count @n (this CPU's @s, preemption off).
+ * The slot that was the last closes the busy period first, when the
+ * period is summed, then lets the count show 0: a later period's open
+ * comes after this close for every reader.  Whether a period is summed
+ * (*@summed) is written by the slot that opened it, after taking the
+ * count from 0 to 1 and before giving its slot back (fully ordered): read
+ * here only by the last slot, it is that period's.  The close is at @t1,
+ * or, with @t1 0, at @clock() read then (a giver that keeps no times
+ * reads the clock only to close a summed period).  When a slot was taken
+ * meanwhile, the period goes on: it opens again at the same time (exact).
+ * True when the count reached 0.
  */
-static inline bool lunq_busy_put(atomic_t *n, struct lunq_span *s, u64 t1)
+static __always_inline bool lunq_busy_put_if(atomic_t *n, const bool *summed,
+					     struct lunq_span *s, u64 t1,
+					     u64 (*clock)(void))
 {
 	int v = atomic_read(n);
+	bool sum;
 
 	for (;;) {
 		if (v != 1) {
@@ -78,16 +87,24 @@ static inline bool lunq_busy_put(atomic_t *n, struct lunq_span *s, u64 t1)
 				return false;
 			continue;
 		}
-		lunq_span_close(s, t1);
+		/* the count before the flag: the opener's put is ordered */
+		smp_rmb();
+		sum = READ_ONCE(*summed);
+		if (sum) {
+			if (!t1)
+				t1 = clock();
+			lunq_span_close(s, t1);
+		}
 		if (atomic_try_cmpxchg(n, &v, 0))
 			return true;
-		lunq_span_open(s, t1);
+		if (sum)
+			lunq_span_open(s, t1);
 	}
 }
 
 /*
  * A reader (any CPU) adds every CPU's opens into @sum, then every CPU's
- * closes, with smp_rmb() between the two passes (lunq_busy_put()).
+ * closes, with smp_rmb() between the two passes (lunq_busy_put_if()).
  */
 static inline void lunq_span_add_opens(struct lunq_span *sum,
 				       const struct lunq_span *s)

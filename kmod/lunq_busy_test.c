@@ -107,6 +107,13 @@ static void lunq_busy_half_edges(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lunq_span_rd(&r, value_of(c, 2, 320)), 110ULL);
 }
 
+/* the clock lunq_busy_put_if() reads when given no time */
+static u64 test_clock_now;
+static u64 test_clock(void)
+{
+	return test_clock_now;
+}
+
 /*
  * A slot given back while another is taken: the period closes and opens
  * again at the same time (exact); the last one closes it for good.
@@ -115,16 +122,56 @@ static void lunq_busy_put_slots(struct kunit *test)
 {
 	struct lunq_span c[2] = { { 0 } };
 	atomic_t n = ATOMIC_INIT(0);
+	bool summed = true;
 
 	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, LUNQ_FAST_NOLIMIT), 1);
 	lunq_span_open(&c[0], 10);
 	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, LUNQ_FAST_NOLIMIT), 2);
-	KUNIT_EXPECT_FALSE(test, lunq_busy_put(&n, &c[1], 20));
+	KUNIT_EXPECT_FALSE(test, lunq_busy_put_if(&n, &summed, &c[1], 20,
+						  test_clock));
 	KUNIT_EXPECT_EQ(test, value_of(c, 2, 25), 15ULL);
-	KUNIT_EXPECT_TRUE(test, lunq_busy_put(&n, &c[1], 30));
+	KUNIT_EXPECT_TRUE(test, lunq_busy_put_if(&n, &summed, &c[1], 30,
+						 test_clock));
 	KUNIT_EXPECT_EQ(test, atomic_read(&n), 0);
 	KUNIT_EXPECT_EQ(test, value_of(c, 2, 99), 20ULL);
 	KUNIT_EXPECT_EQ(test, c[1].cn, 1ULL);
+}
+
+/*
+ * Busy periods summed and not (stats on and off): the last slot closes a
+ * period as its opener said, whichever IO holds it.  A pure IO (no time
+ * of its own: the clock read only to close) that joined a summed period
+ * before its opener said so, and gives back the last slot, closes it; a
+ * timed IO holding the last slot of a pure period closes nothing.
+ */
+static void lunq_busy_put_mixed(struct kunit *test)
+{
+	struct lunq_span c[2] = { { 0 } };
+	atomic_t n = ATOMIC_INIT(0);
+	bool summed = false;	/* as the period before left it */
+
+	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, LUNQ_FAST_NOLIMIT), 1);
+	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, LUNQ_FAST_NOLIMIT), 2);
+	summed = true;		/* the opener, a timed IO, says so */
+	lunq_span_open(&c[0], 10);
+	KUNIT_EXPECT_FALSE(test, lunq_busy_put_if(&n, &summed, &c[0], 20,
+						  test_clock));
+	test_clock_now = 50;
+	KUNIT_EXPECT_TRUE(test, lunq_busy_put_if(&n, &summed, &c[1], 0,
+						 test_clock));
+	KUNIT_EXPECT_EQ(test, c[1].cn, 1ULL);
+	KUNIT_EXPECT_EQ(test, value_of(c, 2, 99), 40ULL);
+
+	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, LUNQ_FAST_NOLIMIT), 1);
+	summed = false;		/* a pure IO opens */
+	KUNIT_EXPECT_EQ(test, lunq_fast_take(&n, LUNQ_FAST_NOLIMIT), 2);
+	KUNIT_EXPECT_FALSE(test, lunq_busy_put_if(&n, &summed, &c[1], 0,
+						  test_clock));
+	KUNIT_EXPECT_TRUE(test, lunq_busy_put_if(&n, &summed, &c[0], 60,
+						 test_clock));
+	KUNIT_EXPECT_EQ(test, atomic_read(&n), 0);
+	KUNIT_EXPECT_EQ(test, c[0].on + c[1].on, c[0].cn + c[1].cn);
+	KUNIT_EXPECT_EQ(test, value_of(c, 2, 999), 40ULL);
 }
 
 /* The view: monotone, exact when whole; a reset is a new baseline. */
@@ -148,7 +195,7 @@ static void lunq_busy_reader_bounds(struct kunit *test)
 /*
  * Edges racing on every online CPU (up to 4), as the lock-free path makes
  * them: a shared slot count, the 0 -> 1 taker opens a busy period, the
- * 1 -> 0 giver closes it (lunq_busy_put()); a shared counter is the clock
+ * 1 -> 0 giver closes it (lunq_busy_put_if()); a shared counter is the clock
  * (every read a new tick).  A reader on this CPU checks the views are
  * monotone; at the end the sums are exact (the busy time is the workers'
  * own tally of their edges) and the view is the sum, or ahead by what an
@@ -158,10 +205,20 @@ struct race {
 	atomic_t n;
 	atomic64_t clock;
 	struct lunq_span __percpu *busy, *io;
-	atomic64_t tally;	/* sum of t1 - t0 of the periods */
+	atomic64_t tally;	/* sum of t1 - t0 of the periods (all summed) */
 	atomic_t running;
 	int rounds;
+	int pure_every;		/* every Nth IO keeps no time (stats:off) */
+	bool summed;		/* the period open is summed */
+	atomic_t summed_opens;
 };
+
+/* the clock a pure IO's put reads to close a summed period */
+static struct race *race_now;
+static u64 race_clock(void)
+{
+	return atomic64_inc_return(&race_now->clock);
+}
 
 static int race_worker(void *data)
 {
@@ -169,13 +226,18 @@ static int race_worker(void *data)
 	int i;
 
 	for (i = 0; i < rc->rounds; i++) {
+		bool timed = !rc->pure_every || i % rc->pure_every;
 		int v = lunq_fast_take(&rc->n, LUNQ_FAST_NOLIMIT);
 		u64 t0 = atomic64_inc_return(&rc->clock), t1;
 		struct lunq_span *p = get_cpu_ptr(rc->busy);
 
 		if (v == 1) {
-			lunq_span_open(p, t0);
-			atomic64_sub(t0, &rc->tally);
+			WRITE_ONCE(rc->summed, timed);
+			if (timed) {
+				lunq_span_open(p, t0);
+				atomic64_sub(t0, &rc->tally);
+				atomic_inc(&rc->summed_opens);
+			}
 		}
 		lunq_span_open(this_cpu_ptr(rc->io), t0);
 		put_cpu_ptr(rc->busy);
@@ -184,7 +246,8 @@ static int race_worker(void *data)
 		t1 = atomic64_inc_return(&rc->clock);
 		p = get_cpu_ptr(rc->busy);
 		lunq_span_close(this_cpu_ptr(rc->io), t1);
-		if (lunq_busy_put(&rc->n, p, t1))
+		if (lunq_busy_put_if(&rc->n, &rc->summed, p, timed ? t1 : 0,
+				     race_clock) && !rc->pure_every)
 			atomic64_add(t1, &rc->tally);
 		put_cpu_ptr(rc->busy);
 	}
@@ -205,7 +268,7 @@ static struct lunq_span race_sum(struct lunq_span __percpu *pc)
 	return s;
 }
 
-static void lunq_busy_race(struct kunit *test)
+static void race_run(struct kunit *test, int rounds, int pure_every)
 {
 	struct race *rc = kunit_kzalloc(test, sizeof(*rc), GFP_KERNEL);
 	struct lunq_span_rd r, ra;
@@ -217,7 +280,9 @@ static void lunq_busy_race(struct kunit *test)
 	rc->busy = alloc_percpu(struct lunq_span);
 	rc->io = alloc_percpu(struct lunq_span);
 	KUNIT_ASSERT_TRUE(test, rc->busy && rc->io);
-	rc->rounds = 20000;
+	rc->rounds = rounds;
+	rc->pure_every = pure_every;
+	race_now = rc;
 	lunq_span_rd_init(&r, 0);
 	lunq_span_rd_init(&ra, 0);
 	for_each_online_cpu(cpu) {
@@ -251,8 +316,18 @@ static void lunq_busy_race(struct kunit *test)
 	a = race_sum(rc->io);
 	KUNIT_EXPECT_EQ(test, atomic_read(&rc->n), 0);
 	KUNIT_EXPECT_EQ(test, s.on, s.cn);	/* every period closed */
+	/* ... and opened only by the IOs that opened one summed */
+	KUNIT_EXPECT_EQ(test, s.on, (u64)atomic_read(&rc->summed_opens));
 	KUNIT_EXPECT_EQ(test, a.on, (u64)workers * rc->rounds);
 	KUNIT_EXPECT_EQ(test, a.cn, a.on);
+	KUNIT_EXPECT_LE(test, lunq_span_value(&s, 0),
+			(u64)atomic64_read(&rc->clock));
+	if (pure_every) {
+		kunit_info(test, "%d workers, %llu reads, busy %llu of %llu ticks, %llu summed periods\n",
+			   workers, reads, lunq_span_value(&s, 0),
+			   (u64)atomic64_read(&rc->clock), s.on);
+		goto out;
+	}
 	/* idle: the value does not depend on the time; it is the tally */
 	KUNIT_EXPECT_EQ(test, lunq_span_value(&s, 0),
 			(u64)atomic64_read(&rc->tally));
@@ -263,13 +338,27 @@ static void lunq_busy_race(struct kunit *test)
 			(u64)atomic64_read(&rc->clock) / 100);
 	/* every IO lasted at least one tick, and they overlapped */
 	KUNIT_EXPECT_GE(test, lunq_span_value(&a, 0), (u64)workers * rc->rounds);
-	KUNIT_EXPECT_LE(test, lunq_span_value(&s, 0),
-			(u64)atomic64_read(&rc->clock));
 	kunit_info(test, "%d workers, %llu reads, busy %llu (view %llu) of %llu ticks, %llu opens\n",
 		   workers, reads, lunq_span_value(&s, 0), last,
 		   (u64)atomic64_read(&rc->clock), s.on);
+out:
 	free_percpu(rc->busy);
 	free_percpu(rc->io);
+}
+
+static void lunq_busy_race(struct kunit *test)
+{
+	race_run(test, 20000, 0);
+}
+
+/*
+ * The same with every third IO keeping no time (stats switched under
+ * IO): periods opened by either kind, closed by either kind's last slot;
+ * every summed period opened is closed, no other is.
+ */
+static void lunq_busy_race_mixed(struct kunit *test)
+{
+	race_run(test, 10000, 3);
 }
 
 static struct kunit_case lunq_busy_cases[] = {
@@ -277,8 +366,10 @@ static struct kunit_case lunq_busy_cases[] = {
 	KUNIT_CASE(lunq_busy_across_cpus),
 	KUNIT_CASE(lunq_busy_half_edges),
 	KUNIT_CASE(lunq_busy_put_slots),
+	KUNIT_CASE(lunq_busy_put_mixed),
 	KUNIT_CASE(lunq_busy_reader_bounds),
 	KUNIT_CASE(lunq_busy_race),
+	KUNIT_CASE(lunq_busy_race_mixed),
 	{}
 };
 

@@ -38,7 +38,7 @@ struct lunq_c *lunq_core_alloc(struct dm_target *ti, work_func_t dispatch,
 			       work_func_t win_work, size_t room)
 {
 	size_t hist = lunq_stats_hist_bytes();
-	/* ~42 KiB: pages, not kmalloc's next power of two (64 KiB) */
+	/* ~42 KiB, ~52 with a window: pages, not kmalloc's power of two */
 	struct lunq_c *lc = vzalloc(sizeof(*lc) + hist + room);
 
 	BUILD_BUG_ON(sizeof(*lc) % 8);	/* the histograms' 8-byte pieces */

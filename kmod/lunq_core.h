@@ -126,7 +126,8 @@ struct lunq_c {
 		u64 t, ios, svc_sum, wtime, qfull;
 		u64 rlen, wait_sum;	/* in flight and waits, integrated */
 		/*
-		 * 32-bit counts (lunq_hist32_*()), one vmalloc'd block: the
+		 * 32-bit counts (lunq_hist32_*()), in the context's block
+		 * (a window the table asks for) or a vmalloc'd one: the
 		 * service's and the wait's at the window's start
 		 * (LUNQ_WIN_START, lunq_stats.h), the run of windows at this
 		 * depth (service, LUNQ_LAT_BUCKETS: the live buckets); one

@@ -106,9 +106,11 @@ static void lunq_io_remap(struct lunq_c *lc, struct lunq_io *io,
 		bio->bi_iter.bi_sector = lc->start +
 			dm_target_offset(lc->ti, bio->bi_iter.bi_sector);
 	io->flags |= LUNQ_IO_SENT;
-	trace_lunq_dispatch(&lc->evq, io->iter.bi_sector, io->iter.bi_size,
-			    bio_op(bio), bio->bi_iter.bi_sector,
-			    io->t_sent - io->t_arrive);
+	if (likely(!(io->flags & LUNQ_IO_NOREC)))
+		trace_lunq_dispatch(&lc->evq, io->iter.bi_sector,
+				    io->iter.bi_size, bio_op(bio),
+				    bio->bi_iter.bi_sector,
+				    io->t_sent - io->t_arrive);
 }
 
 /*
@@ -612,10 +614,11 @@ int lunq_io_map_bio(struct lunq_c *lc, struct bio *bio)
 		return DM_MAPIO_SUBMITTED;
 	}
 	/*
-	 * stats:off: lunq_io_map_pure() found the path closed or full (it
-	 * is here too, but for a race with stats:on: an IO recorded whole)
+	 * With stats:off, lunq_io_map_pure() found the path closed or full:
+	 * the locked path takes the IO (and records nothing of it)
 	 */
-	if (READ_ONCE(lc->host.thr.fast_lim) && lunq_io_fast_map(lc, io, bio))
+	if (READ_ONCE(lc->host.thr.fast_lim) && !READ_ONCE(lc->stats_off) &&
+	    lunq_io_fast_map(lc, io, bio))
 		return DM_MAPIO_REMAPPED;
 	lunq_io_decode_op(lc, io, bio);
 	spin_lock_irqsave(&lc->lock, flags);

@@ -53,8 +53,8 @@ struct lunq_throttle {
 	u32 fast_max;		/* most of @nfast since the statistics' reset */
 	/*
 	 * the busy period now open is summed (lunq_busy.h): set by the IO
-	 * that opens it, stats:off's periods are not; stable while a slot
-	 * is held (a new period opens only after @nfast was 0)
+	 * that opens it, stats:off's periods are not; read by the period's
+	 * last slot (lunq_busy_put_if())
 	 */
 	bool fast_timed;
 	u64 changes;		/* moves not made by the table or a message */

@@ -133,11 +133,10 @@ void lunq_fast_bail(struct lunq_c *lc)
 		lunq_fast_drained(lc);
 }
 
-/* lunq_fast_put_pure() in a summed busy period. */
+/* lunq_fast_put_pure()'s last slot (the clock read only for a summed period) */
 bool lunq_fast_put_last(struct lunq_c *lc)
 {
-	u64 now = lunq_fast_clock();
-	bool drained = lunq_fast_put_slot(lc, get_cpu_ptr(lc->st.pc), now);
+	bool drained = lunq_fast_put_slot(lc, get_cpu_ptr(lc->st.pc), 0);
 
 	put_cpu_ptr(lc->st.pc);
 	return drained;

@@ -40,21 +40,20 @@ bool lunq_fast_put_last(struct lunq_c *lc);
 
 /*
  * Lock-free, this CPU's statistics @p (preemption off): give back a
- * lock-free IO's slot at @now; the last one ends the busy period.  True
- * when the path closed meanwhile: then call lunq_fast_drained() (it takes
- * the lock: after preemption is on again).
+ * lock-free IO's slot at @now (0: the clock is read if a summed busy
+ * period ends here); the last one ends the busy period, summed when the
+ * IO that opened it kept times (@fast_timed).  True when the path closed
+ * meanwhile: then call lunq_fast_drained() (it takes the lock: after
+ * preemption is on again).
  */
 static inline bool lunq_fast_put_slot(struct lunq_c *lc, struct lunq_pcpu *p,
 				      u64 now)
 {
 	struct lunq_throttle *t = &lc->host.thr;
 
-	if (likely(READ_ONCE(t->fast_timed))) {
-		if (!lunq_busy_put(&t->nfast, &p->busy, now))
-			return false;
-	} else if (atomic_dec_return(&t->nfast)) {
-		return false;	/* stats:off's period: not summed */
-	}
+	if (!lunq_busy_put_if(&t->nfast, &t->fast_timed, &p->busy, now,
+			      lunq_fast_clock))
+		return false;
 	/*
 	 * Pairs with smp_mb() in lunq_fast_close(): either it saw this slot
 	 * given back, or this sees the path closed (and frees what it held).
@@ -107,10 +106,10 @@ static inline bool lunq_fast_enter(struct lunq_c *lc, u64 lba, u64 *now)
 /*
  * stats:off's lock-free slot (no lock held): as lunq_fast_enter() without
  * the times -- no clock read, no active time, no max_inflight, and a busy
- * period it opens is not summed (@fast_timed false).  Whatever an IO that
- * opened it or took a slot in it says, the period's close follows its
- * open (lunq_fast_put_slot(), lunq_fast_put_pure()): switching stats
- * with IO in flight leaves the sums whole.
+ * period it opens is not summed (@fast_timed false).  Whichever IOs take
+ * slots in a period, its last slot closes it as its opener said
+ * (lunq_busy_put_if()): switching stats with IO in flight leaves the sums
+ * whole.
  */
 static inline bool lunq_fast_enter_pure(struct lunq_c *lc, u64 lba)
 {
@@ -136,20 +135,20 @@ static inline bool lunq_fast_enter_pure(struct lunq_c *lc, u64 lba)
 
 /*
  * Give back a stats:off IO's slot (no lock held): one atomic, no clock
- * read; in a summed busy period (opened with stats on), as the others
- * do, out of line (lunq_fast_put_last()).  True as for
+ * read; the last slot, which ends the busy period (summed when opened
+ * with stats on), out of line (lunq_fast_put_last()).  True as for
  * lunq_fast_put_slot().
  */
 static inline bool lunq_fast_put_pure(struct lunq_c *lc)
 {
-	struct lunq_throttle *t = &lc->host.thr;
+	atomic_t *n = &lc->host.thr.nfast;
+	int v = atomic_read(n);
 
-	if (unlikely(READ_ONCE(t->fast_timed)))
-		return lunq_fast_put_last(lc);
 	/* fully ordered: pairs with smp_mb() in lunq_fast_close() */
-	if (atomic_dec_return(&t->nfast))
-		return false;
-	return unlikely(!READ_ONCE(t->fast_lim));
+	while (v != 1)
+		if (atomic_try_cmpxchg(n, &v, v - 1))
+			return false;
+	return lunq_fast_put_last(lc);
 }
 
 /* What a policy's callbacks see at @now (lunq_pol.h). */

@@ -48,9 +48,9 @@
  * computed at a cut (live counts less the window's start) and done with
  * by its end, so a few buffers serve every device, in the window work
  * (process context) alone: one per possible CPU, each under its mutex,
- * taken by the CPU the work runs on (lunq_wq is per-CPU, so two ticks
- * meet on one only when a worker moved): 4.6 KiB a CPU for the module
- * instead of a copy per device, and no lock all CPUs share.
+ * taken by the CPU the work runs on (system_wq is per-CPU, so two ticks
+ * meet on one only when a worker moved or slept): 4.6 KiB a CPU for the
+ * module instead of a copy per device, and no lock all CPUs share.
  */
 struct lunq_win_scratch {
 	struct mutex lock;
