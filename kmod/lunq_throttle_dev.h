@@ -135,20 +135,25 @@ static inline bool lunq_fast_enter_pure(struct lunq_c *lc, u64 lba)
 
 /*
  * Give back a stats:off IO's slot (no lock held): one atomic, no clock
- * read; the last slot, which ends the busy period (summed when opened
- * with stats on), out of line (lunq_fast_put_last()).  True as for
+ * read; the last slot of a summed busy period (opened with stats on)
+ * closes it out of line (lunq_fast_put_last()).  True as for
  * lunq_fast_put_slot().
  */
 static inline bool lunq_fast_put_pure(struct lunq_c *lc)
 {
-	atomic_t *n = &lc->host.thr.nfast;
-	int v = atomic_read(n);
+	struct lunq_throttle *t = &lc->host.thr;
+	int v = atomic_read(&t->nfast);
 
-	/* fully ordered: pairs with smp_mb() in lunq_fast_close() */
-	while (v != 1)
-		if (atomic_try_cmpxchg(n, &v, v - 1))
-			return false;
-	return lunq_fast_put_last(lc);
+	for (;;) {
+		if (v == 1) {
+			smp_rmb();	/* as in lunq_busy_put_if() */
+			if (unlikely(READ_ONCE(t->fast_timed)))
+				return lunq_fast_put_last(lc);
+		}
+		/* fully ordered: pairs with smp_mb() in lunq_fast_close() */
+		if (atomic_try_cmpxchg(&t->nfast, &v, v - 1))
+			return v == 1 && unlikely(!READ_ONCE(t->fast_lim));
+	}
 }
 
 /* What a policy's callbacks see at @now (lunq_pol.h). */
