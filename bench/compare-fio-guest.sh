@@ -154,8 +154,8 @@ for p in a b c; do
 		nb=$(nullb_create cmp_c 1024 memory_backed=0 irqmode=2 completion_nsec=2000000 hw_queue_depth=64) || exit 1
 		echo
 		echo "== Part C: open loop, the bubble load (stream QD16 + far reads 10/s), null_blk 2 ms completions, ${runtime} s per run"
-		w=$(fio_bubble "$nb" 2) && note "warm-up fio: $w" || exit 1
-		w=$(lb_bubble "$nb" 2) && note "warm-up lunqbench: $w" || exit 1
+		w=$(fio_bubble "$nb" 2) && diag "warm-up fio: $w" || exit 1
+		w=$(lb_bubble "$nb" 2) && diag "warm-up lunqbench: $w" || exit 1
 		run_bubble "$nb" || exit 1
 		continue
 	fi
@@ -168,8 +168,8 @@ for p in a b c; do
 	fi
 	echo
 	echo "== Part $(echo $p | tr ab AB): $what, ${runtime} s per run"
-	w=$(fio_run "$nb" $qd 2) && note "warm-up fio: $w" || exit 1
-	w=$(lb_run "$nb" $qd 2) && note "warm-up lunqbench: $w" || exit 1
+	w=$(fio_run "$nb" $qd 2) && diag "warm-up fio: $w" || exit 1
+	w=$(lb_run "$nb" $qd 2) && diag "warm-up lunqbench: $w" || exit 1
 	run_part $p "$nb" $qd || exit 1
 done
 secs=$(($(date +%s) - start))

@@ -93,7 +93,7 @@ fio_run() {
 profile() {
 	[ "$prof" = 1 ] || return 0
 	command -v perf > /dev/null ||
-		{ note "--profile: no perf in the VM (install linux-perf on the host)"; return 0; }
+		{ diag "--profile: no perf in the VM (install linux-perf on the host)"; return 0; }
 	echo 0 > /proc/sys/kernel/kptr_restrict
 	echo -1 > /proc/sys/kernel/perf_event_paranoid
 	_x0=$(awk '$1 == "ctxt" { print $2 }' /proc/stat)
@@ -232,14 +232,14 @@ if has a; then
 	if [ -f "$floor_ko" ] && insmod "$floor_ko" && dm_create ovh_floor "0 $sz lunq_floor $nb 0"; then
 		floor=1
 	else
-		note "no floor: $floor_ko not built or not loaded (bench/floor/build.sh)"
+		diag "no floor: $floor_ko not built or not loaded (bench/floor/build.sh)"
 	fi
 	echo
 	echo "== Part A: dm-linear vs lunq (no options), 4 KiB randread QD$A_QD x 1 job, ${runtime} s per run"
-	note "null_blk $nb: $NB_MB MiB, not memory backed, irqmode $(cat $CFG/ovh_nb/irqmode), completion_nsec $(cat $CFG/ovh_nb/completion_nsec)"
+	diag "null_blk $nb: $NB_MB MiB, not memory backed, irqmode $(cat $CFG/ovh_nb/irqmode), completion_nsec $(cat $CFG/ovh_nb/completion_nsec)"
 	for d in ovh_linear ovh_lunq ovh_pure $([ $floor = 1 ] && echo ovh_floor); do
 		w=$(fio_run /dev/mapper/$d $A_QD 1 $WARMUP) || exit 1
-		note "warm-up $d: ${w% *} IOPS, ${w#* } us/IO"
+		diag "warm-up $d: ${w% *} IOPS, ${w#* } us/IO"
 	done
 	run_part A linear /dev/mapper/ovh_linear lunq /dev/mapper/ovh_lunq $A_QD 1 || exit 1
 	report A linear lunq
@@ -252,7 +252,7 @@ if has a; then
 		report F linear floor
 	fi
 	profile linear /dev/mapper/ovh_linear $A_QD 1 && profile lunq /dev/mapper/ovh_lunq $A_QD 1 || exit 1
-	note "lunq status after part A: $(dmsetup status ovh_lunq | cut -d' ' -f4-13)"
+	diag "lunq status after part A: $(dmsetup status ovh_lunq | cut -d' ' -f4-13)"
 	dm_remove ovh_linear && dm_remove ovh_lunq && dm_remove ovh_pure || exit 1
 	[ $floor = 0 ] || { dm_remove ovh_floor && rmmod dm_lunq_floor; } || exit 1
 fi
@@ -265,7 +265,7 @@ if has b; then
 	dm_create ovh_dsort "0 $sz lunq $nb 0 2 qdepth:$B_QDEPTH sched:disksort" || exit 1
 	echo
 	echo "== Part B: lunq qdepth:$B_QDEPTH sched:fifo vs sched:disksort, 4 KiB randread QD$B_QD x $B_JOBS jobs, ${runtime} s per run"
-	note "null_blk $nb: $NB_MB MiB, not memory backed, timer completions after $((B_CNSEC / 1000)) us: at most $((B_QDEPTH * 1000000000 / B_CNSEC)) IOPS through $B_QDEPTH slots"
+	diag "null_blk $nb: $NB_MB MiB, not memory backed, timer completions after $((B_CNSEC / 1000)) us: at most $((B_QDEPTH * 1000000000 / B_CNSEC)) IOPS through $B_QDEPTH slots"
 	# warm-up runs, each with one mid-run status sample: waiting= must be
 	# in the thousands for the wait queue to matter
 	for d in ovh_fifo ovh_dsort; do
@@ -275,13 +275,13 @@ if has b; then
 		wait $sp
 		wt=$(cat $tmp/waiting.$d)
 		eval "wait_$d=\$wt"
-		note "warm-up $d: ${w% *} IOPS, ${w#* } us/IO; mid-run waiting=$wt, max_waiting=$(status_field $d max_waiting)"
+		diag "warm-up $d: ${w% *} IOPS, ${w#* } us/IO; mid-run waiting=$wt, max_waiting=$(status_field $d max_waiting)"
 	done
 	cpubound=0
 	run_part B fifo /dev/mapper/ovh_fifo disksort /dev/mapper/ovh_dsort $B_QD $B_JOBS || exit 1
 	report B fifo disksort
 	profile fifo /dev/mapper/ovh_fifo $B_QD $B_JOBS && profile disksort /dev/mapper/ovh_dsort $B_QD $B_JOBS || exit 1
-	note "disksort status after part B: $(dmsetup status ovh_dsort | cut -d' ' -f4-13)"
+	diag "disksort status after part B: $(dmsetup status ovh_dsort | cut -d' ' -f4-13)"
 	dm_remove ovh_fifo || exit 1
 	echo
 	echo "== Part B, 1k vs 10k waiters: lunq qdepth:$B_QDEPTH sched:disksort, QD$E_QD1 vs QD$E_QD2 x $B_JOBS jobs, ${runtime} s per run"
@@ -294,12 +294,12 @@ if has b; then
 		wait $sp
 		wt=$(cat $tmp/waiting.$q)
 		eval "wait_e$q=\$wt"
-		note "warm-up QD$q x $B_JOBS: ${w% *} IOPS, ${w#* } us/IO; mid-run waiting=$wt"
+		diag "warm-up QD$q x $B_JOBS: ${w% *} IOPS, ${w#* } us/IO; mid-run waiting=$wt"
 	done
 	run_part E 1k /dev/mapper/ovh_dsort 10k /dev/mapper/ovh_dsort2 "$E_QD1/$E_QD2" $B_JOBS || exit 1
 	report E 1k 10k
 	profile disksort-1k /dev/mapper/ovh_dsort $E_QD1 $B_JOBS && profile disksort-10k /dev/mapper/ovh_dsort2 $E_QD2 $B_JOBS || exit 1
-	note "the 10k device after part B: $(dmsetup status ovh_dsort2 | cut -d' ' -f4-13)"
+	diag "the 10k device after part B: $(dmsetup status ovh_dsort2 | cut -d' ' -f4-13)"
 	dm_remove ovh_dsort && dm_remove ovh_dsort2 || exit 1
 fi
 cpubound=1
@@ -313,9 +313,9 @@ if has c; then
 	echo "== Part C: scale, $C_JOBS jobs x QD$C_QD 4 KiB randread to one device: dm-linear vs lunq qdepth:0, then vs lunq qdepth:256, ${runtime} s per run"
 	for d in ovh_clinear ovh_c0 ovh_c256; do
 		w=$(fio_run /dev/mapper/$d $C_QD $C_JOBS $WARMUP) || exit 1
-		note "warm-up $d: ${w% *} IOPS, ${w#* } us/IO"
+		diag "warm-up $d: ${w% *} IOPS, ${w#* } us/IO"
 	done
-	note "lunq qdepth:0 fast_path (open, IOs): $(cat /sys/kernel/lunq/ovh_c0/fast_path); qdepth:256: $(cat /sys/kernel/lunq/ovh_c256/fast_path) (both lock-free)"
+	diag "lunq qdepth:0 fast_path (open, IOs): $(cat /sys/kernel/lunq/ovh_c0/fast_path); qdepth:256: $(cat /sys/kernel/lunq/ovh_c256/fast_path) (both lock-free)"
 	run_part C linear /dev/mapper/ovh_clinear lunq0 /dev/mapper/ovh_c0 $C_QD $C_JOBS || exit 1
 	report C linear lunq0
 	run_part D linear /dev/mapper/ovh_clinear lunq256 /dev/mapper/ovh_c256 $C_QD $C_JOBS || exit 1
@@ -386,6 +386,6 @@ j=$LUNQ_OUT/overhead.json
 		"randread bs=4k iodepth=$C_QD numjobs=$C_JOBS libaio direct; one device; null_blk softirq completions" ""
 	printf '\n}\n'
 } > "$j"
-note "figures: overhead.json in the result directory"
+diag "figures: overhead.json in the result directory"
 cleanup_all
 exit 0
