@@ -26,9 +26,9 @@
 # running in the guest a round can reach 1.0502)
 LIM_PASS=1.065
 LIM_SLOT=1.065
-# stats:off, the pure throttle: 1.0094 in two boots (rounds 1.0093..1.0094,
-# dm-linear 11,213, stats:off 11,318), plus 0.0106 (a noisy round added
-# 0.0049 to lunq's; the goal of 1.010 is bench/overhead.sh's part P)
+# stats:off, the pure throttle: 1.0098 (rounds 1.0098, 1.0098; dm-linear
+# 11,222, stats:off 11,331), plus about 0.01 (a noisy round added 0.0049
+# to lunq's; the goal of 1.010 is bench/overhead.sh's part P)
 LIM_PURE=1.020
 
 [ "${LUNQ_VM_ACCEL:-}" = icount ] ||
