@@ -217,8 +217,18 @@ for g in zero huge random; do
 	huge) [ "$z" = 0 ] && [ "$b" = 0 ] && [ "$a" -ge 1 ] ;;
 	random) [ $((z + b + a)) -ge 1 ] ;;
 	esac || fail "garbage-$g: clamped answers counted: $z of 0, $b below, $a above"
+	# policy show reads the same counts, a moment later: a window may
+	# end between the two reads (the policy is still attached), so each
+	# of show's counts lies between this read and one after it
 	lc 0 policy show lq
-	lc_out "lq: answers of garbage clamped since it took over: $z were 0, $b others below auto_min, $a above auto_max"
+	lc_out "lq: answers of garbage clamped since it took over: "
+	read -r sz sb sa <<-EOF
+	$(sed -n 's/.*clamped since it took over: \([0-9]*\) were 0, \([0-9]*\) others below auto_min, \([0-9]*\) above auto_max.*/\1 \2 \3/p' /tmp/lc.out)
+	EOF
+	z2=$(lq_stat lq pol_zero) b2=$(lq_stat lq pol_below) a2=$(lq_stat lq pol_above)
+	[ -n "$sa" ] && [ "$z" -le "$sz" ] && [ "$sz" -le "$z2" ] && [ "$b" -le "$sb" ] &&
+		[ "$sb" -le "$b2" ] && [ "$a" -le "$sa" ] && [ "$sa" -le "$a2" ] ||
+		fail "garbage-$g: policy show says $sz/$sb/$sa clamped (0/below/above); the stats $z/$b/$a before it, $z2/$b2/$a2 after"
 	ok "garbage-$g: throttle $d within 2..6 after $(wc -l < /tmp/tl) moves, null_blk at most $m in flight, fio verify passed; clamped answers $z of 0, $b below, $a above (policy show)"
 	lc 0 policy detach lq
 	dm_remove lq

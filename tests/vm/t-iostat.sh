@@ -12,15 +12,17 @@
 # Then the lock-free path (no options; kmod/lunq_busy.h), from idle to
 # idle: QD1 reads of 10 ms with 10 ms think time between them, so the
 # device is about half busy and every IO opens and closes a busy period
-# without the lock; the busy time (rtime) must match the dm device's own
-# (diskstats io_ticks, ms) within 10% (io_ticks counts jiffies), the
-# active time (rlentime) be within -8% .. +5% of the lower device's time reading
-# (ns in blk-mq; it starts after lunq's map, but it ends after the whole
-# bio completion chain -- lunq's end_io, dm's, the aio wake-up -- which
-# blk_mq_end_request() runs before its own stamp: lunq read 0.1-0.3% less
-# on an idle host, 3.2-4.7% less on RT under heavy load) and at most the dm
-# device's (which holds lunq's span: dm's own time around it, up to 2 ms an
-# IO under host load), and the path must have sent every IO.
+# without the lock.  One IO at a time, the busy time (rtime) and the
+# active time (rlentime) must each be within -8% .. +5% of the lower
+# device's time reading (ns in blk-mq; it starts after lunq's map, but it
+# ends after the whole bio completion chain -- lunq's end_io, dm's, the
+# aio wake-up -- which blk_mq_end_request() runs before its own stamp:
+# lunq read 0.1-0.3% less on an idle host, 3.2-4.7% less on RT under
+# heavy load); rlentime at most the dm device's time reading (which holds
+# lunq's span: dm's own time around it, up to 2 ms an IO under host
+# load); the busy time within 25% of the dm device's io_ticks (it counts
+# jiffies: 10% off on an idle host, 14% seen under host load); and the
+# path must have sent every IO.
 # group: throttle stats timing
 # time: 14
 # clock: tcg
@@ -123,9 +125,14 @@ dc=$((f_completed - e_completed)) dr=$((f_dmread - e_dmread)) lr=$((f_lowread - 
 diag "lock-free: busy $2 ms ($1 % of the run; dm's io_ticks $3 ms), rlentime $4 ms (time reading: dm $dr ms, the lower device $lr ms), $dc IOs; fast_path IOs $f0 -> $f1"
 [ "$dc" -gt 50 ] || fail "only $dc IOs"
 [ $((f1 - f0)) -eq "$dc" ] || fail "the lock-free path sent $((f1 - f0)) IOs of $dc"
-awk -v p="$1" -v b="$2" -v t="$3" 'BEGIN { exit !(p > 20 && p < 90 && b >= 0.9 * t && b <= 1.1 * t) }' ||
-	fail "lock-free busy $2 ms against dm's io_ticks $3 ms: want within 10%, and partly busy ($1 %)"
+# one IO at a time: the busy time is the IOs' time, as the lower device's
+# time reading (ns) sums it, with the rlentime's bounds; dm's io_ticks
+# counts jiffies, a whole one at some edges: within 25% (10% on an idle
+# host, 14% seen with the host loaded)
+awk -v p="$1" -v b="$2" -v t="$3" -v n="$lr" 'BEGIN { exit !(p > 20 && p < 90 && n > 0 &&
+	b >= 0.92 * n && b <= 1.05 * n && b >= 0.75 * t && b <= 1.25 * t) }' ||
+	fail "lock-free busy $2 ms: want the lower device's time reading $lr ms -8% .. +5%, dm's io_ticks $3 ms +-25%, and partly busy ($1 %)"
 awk -v l="$4" -v d="$dr" -v n="$lr" 'BEGIN { exit !(n > 0 && l >= 0.92 * n && l <= 1.05 * n && l <= 1.03 * d + 1) }' ||
 	fail "lock-free rlentime $4 ms: want the lower device's time reading $lr ms -8% .. +5%, at most dm's $dr ms (+3%)"
-ok "lock-free path: busy $2 ms = dm's io_ticks $3 ms (+-10%), rlentime $4 ms = the lower device's $lr (-8% .. +5%), <= dm's $dr, no lock at the edges"
+ok "lock-free path: busy $2 ms = the lower device's $lr ms (-8% .. +5%; dm's io_ticks $3 ms, +-25%), rlentime $4 ms = the lower device's $lr (-8% .. +5%), <= dm's $dr, no lock at the edges"
 dm_remove lf
