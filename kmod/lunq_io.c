@@ -96,15 +96,21 @@ enum lunq_send {
 
 /*
  * Point @bio at the lower device (zone management commands carry a
- * position and no data), as sent (its callers count it dispatched).
+ * position and no data).
  */
-static void lunq_io_remap(struct lunq_c *lc, struct lunq_io *io,
-			  struct bio *bio)
+static __always_inline void lunq_io_point(struct lunq_c *lc, struct bio *bio)
 {
 	bio_set_dev(bio, lc->dev->bdev);
 	if (bio_sectors(bio) || op_is_zone_mgmt(bio_op(bio)))
 		bio->bi_iter.bi_sector = lc->start +
 			dm_target_offset(lc->ti, bio->bi_iter.bi_sector);
+}
+
+/* lunq_io_point(), as sent (its callers count it dispatched). */
+static void lunq_io_remap(struct lunq_c *lc, struct lunq_io *io,
+			  struct bio *bio)
+{
+	lunq_io_point(lc, bio);
 	io->flags |= LUNQ_IO_SENT;
 	if (likely(!(io->flags & LUNQ_IO_NOREC)))
 		trace_lunq_dispatch(&lc->evq, io->iter.bi_sector,
@@ -180,10 +186,7 @@ static __always_inline bool lunq_io_pure_map(struct lunq_c *lc,
 				  bio->bi_iter.bi_sector : LUNQ_NO_LBA))
 		return false;
 	io->flags = LUNQ_IO_FAST | LUNQ_IO_PURE | LUNQ_IO_SENT;
-	bio_set_dev(bio, lc->dev->bdev);
-	if (bio_sectors(bio) || op_is_zone_mgmt(bio_op(bio)))
-		bio->bi_iter.bi_sector = lc->start +
-			dm_target_offset(lc->ti, bio->bi_iter.bi_sector);
+	lunq_io_point(lc, bio);
 	return true;
 }
 
